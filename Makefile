@@ -1,0 +1,40 @@
+# Two commands do everything: `make demo` and `make test`. Each creates .venv on first use.
+PY ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+BASE := $(VENV)/.base-installed
+DEV := $(VENV)/.test-installed
+
+.PHONY: demo test lint typecheck unit bench clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(BASE): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(DEV): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(BASE) $@
+
+demo: $(BASE)
+	$(BIN)/tactica demo
+
+lint: $(DEV)
+	$(BIN)/ruff check src tests bench
+
+typecheck: $(DEV)
+	$(BIN)/mypy
+
+unit: $(DEV)
+	$(BIN)/pytest -q README.md tests src/tactica
+
+test: lint typecheck unit
+
+bench: $(DEV)
+	$(BIN)/python bench/dice.py
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info

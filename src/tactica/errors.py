@@ -1,0 +1,50 @@
+"""The exceptions tactica raises on bad input or illegal play.
+
+Every message quotes the bad input and, where it can, hints at the fix. The command line turns
+any :class:`TacticaError` into one line on standard error and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ContentError",
+    "DiceError",
+    "IllegalActionError",
+    "MapError",
+    "RulingError",
+    "ScenarioError",
+    "ScriptError",
+    "TacticaError",
+]
+
+
+class TacticaError(Exception):
+    """Base class of every error tactica raises on purpose."""
+
+
+class DiceError(TacticaError, ValueError):
+    """A dice expression or distribution request that cannot be honoured."""
+
+
+class MapError(TacticaError, ValueError):
+    """A map file or battlefield query that is malformed (names the file and the field)."""
+
+
+class ScenarioError(TacticaError, ValueError):
+    """A scenario file that does not validate (names the file and the field)."""
+
+
+class ContentError(TacticaError, ValueError):
+    """A content pack (weapons, profiles, items) that does not validate."""
+
+
+class RulingError(TacticaError, ValueError):
+    """An unknown ruling id or an unknown option for a ruling."""
+
+
+class IllegalActionError(TacticaError):
+    """An action that the rules do not allow in the current battle state."""
+
+
+class ScriptError(TacticaError):
+    """A scripted roll or decision that is missing, out of range, or left over."""
