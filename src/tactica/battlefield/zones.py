@@ -1,0 +1,689 @@
+"""The zone graph battlefield (Unhex): named areas joined by connections.
+
+A zone map has no coordinates. Characters stand *in* an area (any number per area) or are
+*moving between* two areas. Connections come in four types:
+
+``solid``
+    move and see across (one action to move to the connected area);
+``dashed``
+    see across, never move across;
+``one-way`` (an arrow)
+    move only from the first area to the second; sight both ways, as on a solid line;
+``blocked`` (a dashed line with an X)
+    neither sight nor movement: the two areas never see each other (see UNH-10).
+
+A ``solid`` or ``one-way`` connection may carry a ``door`` (``open`` or ``closed``); a closed
+door stops movement and, by default, sight (UNH-9). A cover mark sits at one end (or both
+ends) of a connection: characters in that area have cover against attacks coming over it.
+
+Answers follow the seed's Maps section:
+
+* **Range** is the number of connections on the shortest path; a character moving between two
+  areas is at the smaller of the two ranges (UNH-8).
+* **Line of sight**: along each shortest path of connections that carry sight, count the cover
+  marks that are not at the attacker's own area; two or more on a path block it. Sight within
+  one's own area is always clear.
+* **Cover**: the target has cover if at least one shortest path ends with a cover mark at the
+  target's area; never at range 0 (so never for melee) and never while moving.
+
+Rulings are options of :meth:`ZoneGraph.sight_report`, keyed by option name or ruling id
+(first value = default):
+
+* UNH-1 ``sight_only_range``: ``yes`` | ``no``: dashed connections count toward range;
+* UNH-2 ``blocked_if``: ``any`` | ``every``: sight is blocked if any shortest path crosses two
+  or more counted marks, or only if every shortest path does;
+* UNH-9 ``closed_doors``: ``block`` | ``see``: a closed door blocks sight, or only movement;
+* UNH-10 ``x_lines``: ``veto`` | ``edge``: an X line denies sight between its two areas whatever
+  the path (it is drawn to forbid a sight that other paths would give), or only removes itself.
+
+UNH-9 and UNH-10 are readings of ours where the seed is silent. Whatever the rulings, doors
+and X lines never change range: range counts solid and one-way connections (doors open or
+closed) and, under UNH-1 ``yes``, dashed ones; X lines never count. Sight always travels
+along sight-carrying connections, so under UNH-1 ``no`` the Catwalk still sees the Dance Floor
+over the dashed line although the range between them is 2.
+
+A place is an area name or a pair ``(from, to)`` for a character moving between them; in text,
+``"Catwalk>Dance Floor"``. The pair must be joined by a connection of any type (the seed's own
+example puts a character between the Catwalk and the Dance Floor, joined by a dashed line).
+
+>>> club = ZoneGraph(
+...     areas=("Bar", "Dance Floor", "Catwalk"),
+...     connections=(
+...         Connection("Dance Floor", "Bar", cover=frozenset({"Bar"})),
+...         Connection("Catwalk", "Dance Floor", type="dashed"),
+...     ),
+... )
+>>> report = club.sight_report("Dance Floor", "Bar")
+>>> report.visible, report.cover, report.distance
+(True, True, 1)
+>>> club.move_path("Catwalk", "Bar") is None
+True
+>>> club.range_between("Catwalk>Dance Floor", "Bar")
+1
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from itertools import pairwise
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tactica.battlefield.base import SightReport, register_map_kind
+from tactica.errors import MapError
+from tactica.validation import validate
+
+__all__ = [
+    "CONNECTION_TYPES",
+    "SIGHT_OPTIONS",
+    "Connection",
+    "ConnectionType",
+    "DoorState",
+    "Place",
+    "ZoneGraph",
+    "format_place",
+]
+
+ConnectionType = Literal["solid", "dashed", "one-way", "blocked"]
+DoorState = Literal["open", "closed"]
+#: An area name, or ``(from, to)`` for a character moving between two areas.
+Place = str | tuple[str, str]
+
+CONNECTION_TYPES: tuple[ConnectionType, ...] = ("solid", "dashed", "one-way", "blocked")
+
+#: Sight options: name -> (ruling id, allowed values with the default first).
+SIGHT_OPTIONS: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    "sight_only_range": ("UNH-1", ("yes", "no")),
+    "blocked_if": ("UNH-2", ("any", "every")),
+    "closed_doors": ("UNH-9", ("block", "see")),
+    "x_lines": ("UNH-10", ("veto", "edge")),
+}
+
+_BETWEEN = ">"
+
+
+@dataclass(frozen=True)
+class Connection:
+    """One line of the map between areas ``a`` and ``b`` (for ``one-way``: from ``a`` to ``b``).
+
+    ``cover`` holds the ends that carry a cover mark.
+    """
+
+    a: str
+    b: str
+    type: ConnectionType = "solid"
+    door: DoorState | None = None
+    cover: frozenset[str] = frozenset()
+
+    @property
+    def ends(self) -> tuple[str, str]:
+        """The two areas, in the order given."""
+        return (self.a, self.b)
+
+    def other(self, area: str) -> str:
+        """The end that is not ``area``."""
+        return self.b if area == self.a else self.a
+
+    def has_cover_at(self, area: str) -> bool:
+        """Whether a cover mark sits at the ``area`` end."""
+        return area in self.cover
+
+    def is_movement(self) -> bool:
+        """Whether the line is drawn for movement at all (solid or one-way), doors aside."""
+        return self.type in ("solid", "one-way")
+
+    def can_move(self, start: str, end: str) -> bool:
+        """Whether one may move over it from ``start`` to ``end`` now (doors and arrows)."""
+        if not self.is_movement() or self.door == "closed" or {start, end} != set(self.ends):
+            return False
+        return self.type == "solid" or (start, end) == (self.a, self.b)
+
+    def carries_sight(self, *, closed_doors: str = "block") -> bool:
+        """Whether sight crosses it (UNH-9 decides for a closed door)."""
+        if self.type == "blocked":
+            return False
+        return not (self.door == "closed" and closed_doors == "block")
+
+    def counts_for_range(self, *, sight_only_range: str = "yes") -> bool:
+        """Whether it counts toward range (UNH-1 decides for dashed lines; X lines never)."""
+        return self.is_movement() or (self.type == "dashed" and sight_only_range == "yes")
+
+    def describe(self) -> str:
+        """A short description: type, door and marks."""
+        words = {
+            "solid": "move and sight",
+            "dashed": "sight only",
+            "one-way": f"one way {self.a} > {self.b}, sight both ways",
+            "blocked": "X: no sight, no movement",
+        }[self.type]
+        if self.door:
+            words += f", {self.door} door"
+        marks = [end for end in self.ends if end in self.cover]
+        if marks:
+            words += ", cover at " + " and ".join(marks)
+        return words
+
+
+def format_place(place: Place) -> str:
+    """``"Bar"`` or ``"Catwalk>Dance Floor"`` for a character moving between two areas."""
+    return place if isinstance(place, str) else f"{place[0]}{_BETWEEN}{place[1]}"
+
+
+@dataclass(frozen=True)
+class _PairSight:
+    visible: bool
+    cover: bool
+    paths: tuple[dict[str, Any], ...]
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ZoneGraph:
+    """An immutable zone map: areas, connections, and optionally a drawing layout.
+
+    ``layout`` pairs area names with ``(x, y)`` drawing positions (any unit, y downwards).
+    """
+
+    kind: ClassVar[str] = "zones"
+
+    areas: tuple[str, ...]
+    connections: tuple[Connection, ...] = ()
+    name: str = ""
+    layout: tuple[tuple[str, tuple[float, float]], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        problems = list(_graph_problems(self.areas, self.connections, self.layout))
+        if problems:
+            raise MapError("zone graph: " + "; ".join(problems))
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def from_mapping(cls, data: Any, *, source: str = "<map>") -> ZoneGraph:
+        """Build from a parsed map file (``kind: zones``); every problem is reported at once."""
+        spec = validate(_ZonesSpec, data, source=source, error=MapError)
+        problems = [f"{source}: {p}" for p in _spec_problems(spec)]
+        if problems:
+            raise MapError("\n".join(problems))
+        connections = tuple(
+            Connection(c.between[0], c.between[1], c.type, c.door, frozenset(c.cover))
+            for c in spec.connections
+        )
+        layout = tuple((area, spec.layout[area]) for area in spec.areas if area in spec.layout)
+        return cls(tuple(spec.areas), connections, spec.name, layout)
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The map-file mapping of this graph (``from_mapping`` reads it back)."""
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.name:
+            out["name"] = self.name
+        out["areas"] = list(self.areas)
+        conns: list[dict[str, Any]] = []
+        for c in self.connections:
+            item: dict[str, Any] = {"between": [c.a, c.b]}
+            if c.type != "solid":
+                item["type"] = c.type
+            if c.door:
+                item["door"] = c.door
+            if c.cover:
+                item["cover"] = [end for end in c.ends if end in c.cover]
+            conns.append(item)
+        out["connections"] = conns
+        if self.layout:
+            out["layout"] = {area: list(xy) for area, xy in self.layout}
+        return out
+
+    def with_door(self, a: str, b: str, state: DoorState) -> ZoneGraph:
+        """A copy with the door between ``a`` and ``b`` set ``open`` or ``closed``."""
+        conn = self.connection(a, b)
+        if conn is None or conn.door is None:
+            raise MapError(f"no door between {a!r} and {b!r}")
+        if state not in ("open", "closed"):
+            raise MapError(f"door state: expected 'open' or 'closed', got {state!r}")
+        new = replace(conn, door=state)
+        return replace(self, connections=tuple(new if c is conn else c for c in self.connections))
+
+    # -- lookup -------------------------------------------------------------------------------
+
+    @cached_property
+    def _links(self) -> dict[str, tuple[Connection, ...]]:
+        links: dict[str, list[Connection]] = {area: [] for area in self.areas}
+        for c in self.connections:
+            links[c.a].append(c)
+            links[c.b].append(c)
+        order = {area: i for i, area in enumerate(self.areas)}
+        out: dict[str, tuple[Connection, ...]] = {}
+        for area, found in links.items():
+            ranked = sorted((order[c.other(area)], i, c) for i, c in enumerate(found))
+            out[area] = tuple(c for _, _, c in ranked)
+        return out
+
+    def connections_of(self, area: str) -> tuple[Connection, ...]:
+        """The connections touching ``area``, in the order of the other end's area."""
+        return self._links[self.area(area)]
+
+    def connection(self, a: str, b: str) -> Connection | None:
+        """The connection between two areas (either order), if any."""
+        for c in self._links.get(a, ()):
+            if c.other(a) == b:
+                return c
+        return None
+
+    def area(self, name: str) -> str:
+        """``name`` if it is an area, else a :class:`MapError` with the closest names."""
+        if name in self._links:
+            return name
+        close = difflib.get_close_matches(name, self.areas, n=3)
+        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+        raise MapError(f"unknown area {name!r} (areas: {', '.join(self.areas)}){hint}")
+
+    def place(self, value: Place) -> Place:
+        """Check and normalise a place: an area, ``(from, to)`` or the text ``"from>to"``."""
+        if isinstance(value, str) and _BETWEEN in value:
+            first, _, second = value.partition(_BETWEEN)
+            value = (first.strip(), second.strip())
+        if isinstance(value, str):
+            return self.area(value.strip())
+        first, second = (self.area(v) for v in value)
+        if first == second or self.connection(first, second) is None:
+            raise MapError(
+                f"cannot be moving between {first!r} and {second!r}: no connection joins them"
+            )
+        return (first, second)
+
+    # -- movement -----------------------------------------------------------------------------
+
+    def neighbors_for_move(self, area: str) -> tuple[str, ...]:
+        """Areas one move away from ``area`` (arrows and closed doors respected)."""
+        return tuple(
+            c.other(area) for c in self.connections_of(area) if c.can_move(area, c.other(area))
+        )
+
+    def can_move(self, start: str, end: str) -> bool:
+        """Whether one action moves a character directly from ``start`` to ``end``."""
+        return end in self.neighbors_for_move(start)
+
+    def move_path(self, start: str, end: str) -> tuple[str, ...] | None:
+        """A shortest movement path, both ends included; ``None`` if ``end`` cannot be reached."""
+        start, end = self.area(start), self.area(end)
+        paths = _shortest_paths(start, end, self.neighbors_for_move, limit=1)
+        return paths[0] if paths else None
+
+    # -- range --------------------------------------------------------------------------------
+
+    def _range_step(self, sight_only_range: str) -> Callable[[str], Iterator[str]]:
+        def step(area: str) -> Iterator[str]:
+            for c in self._links[area]:
+                if c.counts_for_range(sight_only_range=sight_only_range):
+                    yield c.other(area)
+
+        return step
+
+    def range_between(
+        self, source: Place, target: Place, *, sight_only_range: str = "yes"
+    ) -> int | None:
+        """The range in connections (UNH-1, UNH-8); ``None`` if no counted path joins them."""
+        _check_value("sight_only_range", sight_only_range)
+        pairs = self._pair_ranges(self.place(source), self.place(target), sight_only_range)
+        finite = [r for _, _, r in pairs if r is not None]
+        return min(finite) if finite else None
+
+    def _pair_ranges(
+        self, source: Place, target: Place, sight_only_range: str
+    ) -> list[tuple[str, str, int | None]]:
+        step = self._range_step(sight_only_range)
+        out: list[tuple[str, str, int | None]] = []
+        for s in _ends(source):
+            for t in _ends(target):
+                paths = _shortest_paths(s, t, step, limit=1)
+                out.append((s, t, len(paths[0]) - 1 if paths else None))
+        return out
+
+    # -- sight --------------------------------------------------------------------------------
+
+    def sight_report(
+        self, source: str | tuple[str, str], target: str | tuple[str, str], **options: str
+    ) -> SightReport:
+        """Line of sight, cover and range from ``source`` to ``target``, with the evidence.
+
+        ``details`` holds ``range`` (``None`` if unreachable), ``rulings`` (id -> value),
+        ``moving`` (the pair of each moving character, else ``None``), ``pairs`` (the area
+        pairs judged: the nearest ends under UNH-8) and ``paths``: each shortest sight path
+        with its ``areas``, its ``marks`` (``between``, ``at``, ``counted``),
+        ``cover_marks_counted``, ``blocks_sight`` and ``target_cover``.
+        """
+        opts = _parse_options(options)
+        src, tgt = self.place(source), self.place(target)
+        ranges = self._pair_ranges(src, tgt, opts["sight_only_range"])
+        finite = [r for _, _, r in ranges if r is not None]
+        rng = min(finite) if finite else None
+        pairs = [(s, t) for s, t, r in ranges if r == rng]
+        judged = [(s, t, self._sight_between(s, t, opts)) for s, t in pairs]
+        visible = any(j.visible for _, _, j in judged)
+        cover = any(j.visible and j.cover for _, _, j in judged)
+        reasons: list[str] = []
+        if not isinstance(src, str) or not isinstance(tgt, str):
+            reasons.append(f"moving: judged from the nearest ends (UNH-8): {_pairs_text(pairs)}")
+        for _, _, j in judged:
+            reasons.extend(j.reasons)
+        if rng is None:
+            reasons.append("no path of counted connections joins them: out of range")
+        if cover and not isinstance(tgt, str):
+            cover = False
+            reasons.append("the target is moving between two areas: no cover while moving (UNH-8)")
+        details: dict[str, Any] = {
+            "range": rng,
+            "rulings": {SIGHT_OPTIONS[k][0]: v for k, v in opts.items()},
+            "moving": {
+                "source": None if isinstance(src, str) else list(src),
+                "target": None if isinstance(tgt, str) else list(tgt),
+            },
+            "pairs": [
+                {"from": s, "to": t, "visible": j.visible, "cover": j.cover} for s, t, j in judged
+            ],
+            "paths": [p for _, _, j in judged for p in j.paths],
+        }
+        if rng is None:
+            details["distance"] = None
+        return SightReport(
+            source=format_place(src),
+            target=format_place(tgt),
+            visible=visible,
+            cover=cover,
+            distance=rng if rng is not None else float("inf"),
+            details=details,
+            reasons=tuple(reasons),
+        )
+
+    def _sight_between(self, s: str, t: str, opts: Mapping[str, str]) -> _PairSight:
+        if s == t:
+            path = {
+                "areas": [s],
+                "marks": [],
+                "cover_marks_counted": 0,
+                "blocks_sight": False,
+                "target_cover": False,
+            }
+            return _PairSight(True, False, (path,), (f"{s}: same area, always in sight, no cover",))
+        veto = self.connection(s, t)
+        if opts["x_lines"] == "veto" and veto is not None and veto.type == "blocked":
+            return _PairSight(
+                False, False, (), (f"an X line between {s} and {t} blocks sight (UNH-10)",)
+            )
+
+        def step(area: str) -> Iterator[str]:
+            for c in self._links[area]:
+                if c.carries_sight(closed_doors=opts["closed_doors"]):
+                    yield c.other(area)
+
+        found = _shortest_paths(s, t, step)
+        if not found:
+            return _PairSight(
+                False, False, (), (f"no connection carrying sight leads from {s} to {t}",)
+            )
+        paths = tuple(self._path_evidence(p) for p in found)
+        blocked = [p["blocks_sight"] for p in paths]
+        visible = not any(blocked) if opts["blocked_if"] == "any" else not all(blocked)
+        cover = visible and any(p["target_cover"] for p in paths)
+        reasons = [_path_reason(p) for p in paths]
+        if visible and cover:
+            reasons.append(f"{t} has cover: a shortest path ends with a cover mark at {t}")
+        elif visible:
+            reasons.append(f"{t} has no cover: no shortest path ends with a cover mark at {t}")
+        else:
+            rule = "a shortest path" if opts["blocked_if"] == "any" else "every shortest path"
+            reasons.append(f"{rule} crosses 2 or more cover marks: no line of sight (UNH-2)")
+        return _PairSight(visible, cover, paths, tuple(reasons))
+
+    def _path_evidence(self, path: tuple[str, ...]) -> dict[str, Any]:
+        marks: list[dict[str, Any]] = []
+        for u, v in pairwise(path):
+            conn = self.connection(u, v)
+            assert conn is not None
+            for end in (u, v):
+                if conn.has_cover_at(end):
+                    marks.append({"between": [u, v], "at": end, "counted": end != path[0]})
+        counted = sum(1 for m in marks if m["counted"])
+        last = self.connection(path[-2], path[-1])
+        return {
+            "areas": list(path),
+            "marks": marks,
+            "cover_marks_counted": counted,
+            "blocks_sight": counted >= 2,
+            "target_cover": last is not None and last.has_cover_at(path[-1]),
+        }
+
+    # -- pictures -----------------------------------------------------------------------------
+
+    def positions(self) -> dict[str, tuple[float, float]]:
+        """Drawing positions: the file's ``layout`` if given, else a deterministic layered one."""
+        if self.layout:
+            return dict(self.layout)
+        from tactica.render.zones_svg import auto_layout
+
+        return auto_layout(self)
+
+    def preview(self) -> str:
+        """Areas and their connections as text (``|`` marks a cover mark at that end)."""
+        title = self.name or "Zone map"
+        lines = [f"{title}: {len(self.areas)} areas, {len(self.connections)} connections"]
+        width = max(len(a) for a in self.areas)
+        for area in self.areas:
+            lines.append(area)
+            for c in self._links[area]:
+                lines.append(f"  {_glyph(c, area)} {c.other(area).ljust(width)}  {c.describe()}")
+        lines.append(
+            "legend: -- move+sight  .. sight only  -> one way  xx X line  "
+            "[] door  | cover mark on that end"
+        )
+        return "\n".join(lines)
+
+    def to_svg(self, *, sight: SightReport | None = None) -> str:
+        """An SVG drawing of the map, with the paths of ``sight`` highlighted if given."""
+        from tactica.render.zones_svg import zones_to_svg
+
+        return zones_to_svg(self, sight=sight)
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _ends(place: Place) -> tuple[str, ...]:
+    return (place,) if isinstance(place, str) else place
+
+
+def _pairs_text(pairs: list[tuple[str, str]]) -> str:
+    return ", ".join(f"{s} to {t}" for s, t in pairs) or "none"
+
+
+def _glyph(c: Connection, here: str) -> str:
+    line = {"solid": "--", "dashed": "..", "blocked": "xx"}.get(c.type, "")
+    if c.type == "one-way":
+        line = "->" if here == c.a else "<-"
+    if c.door:
+        line = line[0] + ("[]" if c.door == "closed" else "[ ]") + line[1]
+    near = "|" if c.has_cover_at(here) else " "
+    far = "|" if c.has_cover_at(c.other(here)) else " "
+    return f"{near}{line}{far}".ljust(7)
+
+
+def _path_reason(p: Mapping[str, Any]) -> str:
+    route = " > ".join(p["areas"])
+    counted = [m for m in p["marks"] if m["counted"]]
+    skipped = len(p["marks"]) - len(counted)
+    where = ", ".join(f"at {m['at']} on {'-'.join(m['between'])}" for m in counted)
+    text = f"path {route}: {len(counted)} cover mark(s) counted" + (f" ({where})" if where else "")
+    if skipped:
+        text += f", {skipped} at the attacker's own area not counted"
+    return text + (": blocks sight" if p["blocks_sight"] else ": clear")
+
+
+def _shortest_paths(
+    start: str,
+    goal: str,
+    step: Callable[[str], Iterable[str]],
+    *,
+    limit: int | None = None,
+) -> list[tuple[str, ...]]:
+    """Every shortest path from ``start`` to ``goal`` (breadth first, deterministic order)."""
+    depth = {start: 0}
+    parents: dict[str, list[str]] = {start: []}
+    queue = deque([start])
+    while queue:
+        u = queue.popleft()
+        if u == goal:
+            break
+        for v in step(u):
+            if v not in depth:
+                depth[v] = depth[u] + 1
+                parents[v] = [u]
+                queue.append(v)
+            elif depth[v] == depth[u] + 1 and u not in parents[v]:
+                parents[v].append(u)
+    if goal not in depth:
+        return []
+    out: list[tuple[str, ...]] = []
+
+    def walk(v: str, tail: tuple[str, ...]) -> None:
+        if limit is not None and len(out) >= limit:
+            return
+        if v == start:
+            out.append((start, *tail))
+            return
+        for u in parents[v]:
+            walk(u, (v, *tail))
+
+    walk(goal, ())
+    return out
+
+
+def _check_value(name: str, value: str) -> None:
+    ruling, allowed = SIGHT_OPTIONS[name]
+    if value not in allowed:
+        raise MapError(f"{name} ({ruling}): expected one of {', '.join(allowed)}, got {value!r}")
+
+
+def _parse_options(options: Mapping[str, str]) -> dict[str, str]:
+    by_ruling = {ruling: name for name, (ruling, _) in SIGHT_OPTIONS.items()}
+    out = {name: allowed[0] for name, (_, allowed) in SIGHT_OPTIONS.items()}
+    for key, value in options.items():
+        name = by_ruling.get(key.upper(), key)
+        if name not in SIGHT_OPTIONS:
+            known = ", ".join(f"{n} ({r}: {'|'.join(a)})" for n, (r, a) in SIGHT_OPTIONS.items())
+            raise MapError(f"unknown sight option {key!r} for a zone map; known: {known}")
+        _check_value(name, value)
+        out[name] = value
+    return out
+
+
+def _graph_problems(
+    areas: tuple[str, ...],
+    connections: tuple[Connection, ...],
+    layout: tuple[tuple[str, tuple[float, float]], ...],
+) -> Iterator[str]:
+    known = set(areas)
+    if not areas:
+        yield "needs at least one area"
+    if len(known) != len(areas):
+        yield "duplicate area names"
+    seen: set[frozenset[str]] = set()
+    for c in connections:
+        if c.a not in known or c.b not in known or c.a == c.b:
+            yield f"connection {c.a!r}-{c.b!r} must join two different known areas"
+        if frozenset(c.ends) in seen:
+            yield f"more than one connection between {c.a!r} and {c.b!r}"
+        seen.add(frozenset(c.ends))
+        if c.type not in CONNECTION_TYPES:
+            yield f"connection {c.a!r}-{c.b!r}: unknown type {c.type!r}"
+        if not c.cover <= set(c.ends):
+            yield f"connection {c.a!r}-{c.b!r}: cover marks must sit at its ends"
+        if c.door is not None and not c.is_movement():
+            yield f"connection {c.a!r}-{c.b!r}: only solid and one-way lines have doors"
+    if layout and {a for a, _ in layout} - known:
+        yield "layout names unknown areas"
+
+
+# -- the map file -----------------------------------------------------------------------------
+
+
+class _ConnectionSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    between: tuple[str, str]
+    type: ConnectionType = "solid"
+    door: DoorState | None = None
+    cover: list[str] = Field(default_factory=list)
+
+
+class _ZonesSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["zones"]
+    name: str = ""
+    description: str = ""
+    areas: list[str] = Field(min_length=1)
+    connections: list[_ConnectionSpec] = Field(default_factory=list)
+    layout: dict[str, tuple[float, float]] = Field(default_factory=dict)
+
+
+def _spec_problems(spec: _ZonesSpec) -> Iterator[str]:
+    """Cross-field checks pydantic cannot express, each as ``field.path: message``."""
+    first_at: dict[str, int] = {}
+    for i, area in enumerate(spec.areas):
+        if not area.strip() or area != area.strip():
+            yield f"areas[{i}]: expected a name without leading or trailing spaces, got {area!r}"
+        elif _BETWEEN in area:
+            yield (
+                f"areas[{i}]: {area!r}: area names cannot contain '{_BETWEEN}' "
+                "(it separates the two areas of a character moving between them)"
+            )
+        if area in first_at:
+            yield f"areas[{i}]: duplicate area {area!r} (also areas[{first_at[area]}])"
+        first_at.setdefault(area, i)
+    listing = ", ".join(spec.areas)
+    pairs: dict[frozenset[str], int] = {}
+    for i, c in enumerate(spec.connections):
+        where = f"connections[{i}]"
+        for j, end in enumerate(c.between):
+            if end not in first_at:
+                yield f"{where}.between[{j}]: unknown area {end!r} (areas: {listing})"
+        if c.between[0] == c.between[1]:
+            yield f"{where}.between: an area cannot connect to itself ({c.between[0]!r})"
+        key = frozenset(c.between)
+        if key in pairs:
+            yield (
+                f"{where}.between: duplicate connection {c.between[0]!r}-{c.between[1]!r} "
+                f"(also connections[{pairs[key]}]); give one connection per pair of areas"
+            )
+        pairs.setdefault(key, i)
+        for j, end in enumerate(c.cover):
+            if end not in c.between:
+                yield (
+                    f"{where}.cover[{j}]: {end!r} is not an end of this connection "
+                    f"(expected {c.between[0]!r} or {c.between[1]!r})"
+                )
+        if c.cover and c.type == "blocked":
+            yield f"{where}.cover: a blocked (X) connection carries no sight, so no cover marks"
+        if c.door is not None and c.type not in ("solid", "one-way"):
+            yield f"{where}.door: only solid and one-way connections can have a door, not {c.type}"
+    for area in spec.layout:
+        if area not in first_at:
+            yield f"layout.{area}: unknown area (areas: {listing})"
+    missing = [a for a in spec.areas if a not in spec.layout]
+    if spec.layout and missing:
+        yield (
+            f"layout: no position for {', '.join(map(repr, missing))}; "
+            "give every area [x, y] or leave layout out for an automatic one"
+        )
+
+
+def _load(data: Mapping[str, Any], source: str) -> ZoneGraph:
+    return ZoneGraph.from_mapping(data, source=source)
+
+
+register_map_kind("zones", _load)

@@ -1,0 +1,310 @@
+"""Zone graphs to SVG: areas as boxes, connections drawn with the Unhex conventions.
+
+Solid lines move and see; dashed lines only see; an arrow is a one-way connection; a small box
+on a line is a door (filled when closed); a dashed line with an X blocks sight. A cover mark is
+a short thick bar across the line, next to the area that gets the cover. Given a
+:class:`~tactica.battlefield.base.SightReport`, the shortest paths it judged are drawn under the
+map (green when clear, red when they block sight), the counted cover marks are ringed, and the
+attacker and target areas are outlined.
+
+Pure: the same graph and report always give the same text.
+
+>>> from tactica.battlefield.zones import ZoneGraph, Connection
+>>> svg = zones_to_svg(ZoneGraph(areas=("A", "B"), connections=(Connection("A", "B"),)))
+>>> svg.startswith("<svg") and "A</text>" in svg
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable, Mapping
+from html import escape
+from typing import Any
+
+from tactica.battlefield.base import SightReport
+from tactica.battlefield.zones import Connection, ZoneGraph
+
+__all__ = ["auto_layout", "zones_to_svg"]
+
+_SCALE_X = 190.0
+_SCALE_Y = 120.0
+_MARGIN = 40.0
+_BOX_H = 44.0
+_FONT = 15
+_INK = "#222"
+_CLEAR = "#2e9e4f"
+_BLOCKED = "#d23c3c"
+_SOURCE = "#2a6fdb"
+_TARGET = "#e08a00"
+
+
+def auto_layout(graph: ZoneGraph) -> dict[str, tuple[float, float]]:
+    """A deterministic layered layout: column = steps from the first area, row = order seen.
+
+    Every connection type counts as a link; an area cut off from the others starts a new
+    group of columns to the right.
+    """
+    placed: dict[str, tuple[float, float]] = {}
+    column_offset = 0
+    for root in graph.areas:
+        if root in placed:
+            continue
+        depth = {root: 0}
+        queue = deque([root])
+        order = [root]
+        while queue:
+            area = queue.popleft()
+            for conn in graph.connections_of(area):
+                other = conn.other(area)
+                if other not in depth:
+                    depth[other] = depth[area] + 1
+                    queue.append(other)
+                    order.append(other)
+        rows: dict[int, int] = {}
+        for area in order:
+            col = depth[area]
+            placed[area] = (float(column_offset + col), float(rows.get(col, 0)))
+            rows[col] = rows.get(col, 0) + 1
+        column_offset += max(depth.values()) + 1
+    return placed
+
+
+def _box_width(name: str) -> float:
+    return max(96.0, 8.6 * len(name) + 26.0)
+
+
+def _clip(
+    center: tuple[float, float], toward: tuple[float, float], half_w: float
+) -> tuple[float, float]:
+    """Where the segment from ``center`` to ``toward`` leaves the box around ``center``."""
+    dx, dy = toward[0] - center[0], toward[1] - center[1]
+    if dx == 0 and dy == 0:
+        return center
+    scales = []
+    if dx:
+        scales.append(half_w / abs(dx))
+    if dy:
+        scales.append((_BOX_H / 2) / abs(dy))
+    t = min(min(scales), 1.0)
+    return (center[0] + dx * t, center[1] + dy * t)
+
+
+def _f(value: float) -> str:
+    """A coordinate with at most one decimal, no trailing zeros (stable, compact output)."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _line(p: tuple[float, float], q: tuple[float, float], **attrs: str) -> str:
+    extra = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in attrs.items())
+    return f'<line x1="{_f(p[0])}" y1="{_f(p[1])}" x2="{_f(q[0])}" y2="{_f(q[1])}"{extra}/>'
+
+
+def _segment(
+    conn: Connection, centers: Mapping[str, tuple[float, float]], widths: Mapping[str, float]
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    ca, cb = centers[conn.a], centers[conn.b]
+    return _clip(ca, cb, widths[conn.a] / 2), _clip(cb, ca, widths[conn.b] / 2)
+
+
+def _along(p: tuple[float, float], q: tuple[float, float], dist: float) -> tuple[float, float]:
+    length = math.hypot(q[0] - p[0], q[1] - p[1]) or 1.0
+    return (p[0] + (q[0] - p[0]) * dist / length, p[1] + (q[1] - p[1]) * dist / length)
+
+
+def _normal(p: tuple[float, float], q: tuple[float, float]) -> tuple[float, float]:
+    length = math.hypot(q[0] - p[0], q[1] - p[1]) or 1.0
+    return (-(q[1] - p[1]) / length, (q[0] - p[0]) / length)
+
+
+def _cover_mark_at(
+    conn: Connection, end: str, seg: tuple[tuple[float, float], tuple[float, float]]
+) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
+    """The bar across the line near ``end``: its two ends and its centre."""
+    near, far = (seg[0], seg[1]) if end == conn.a else (seg[1], seg[0])
+    centre = _along(near, far, 12.0)
+    n = _normal(near, far)
+    half = 10.0
+    return (
+        (centre[0] + n[0] * half, centre[1] + n[1] * half),
+        (centre[0] - n[0] * half, centre[1] - n[1] * half),
+        centre,
+    )
+
+
+def _draw_connection(
+    conn: Connection, seg: tuple[tuple[float, float], tuple[float, float]]
+) -> list[str]:
+    p, q = seg
+    out: list[str] = []
+    dashed = conn.type in ("dashed", "blocked")
+    attrs = {"stroke": _INK, "stroke_width": "2.5"}
+    if dashed:
+        attrs["stroke_dasharray"] = "8 6"
+    if conn.type == "one-way":
+        attrs["marker_end"] = "url(#arrow)"
+        q = _along(q, p, 3.0)
+    out.append(_line(p, q, **attrs))
+    mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+    if conn.type == "blocked":
+        for sx, sy in ((1, 1), (1, -1)):
+            a = (mid[0] - 8 * sx, mid[1] - 8 * sy)
+            b = (mid[0] + 8 * sx, mid[1] + 8 * sy)
+            out.append(_line(a, b, stroke=_BLOCKED, stroke_width="3.5"))
+    if conn.door:
+        angle = math.degrees(math.atan2(q[1] - p[1], q[0] - p[0]))
+        fill = _INK if conn.door == "closed" else "#fff"
+        out.append(
+            f'<rect x="{_f(mid[0] - 11)}" y="{_f(mid[1] - 7)}" width="22" height="14" '
+            f'fill="{fill}" stroke="{_INK}" stroke-width="2" '
+            f'transform="rotate({_f(angle)} {_f(mid[0])} {_f(mid[1])})">'
+            f"<title>{conn.door} door</title></rect>"
+        )
+    for end in conn.ends:
+        if conn.has_cover_at(end):
+            a, b, _ = _cover_mark_at(conn, end, seg)
+            out.append(_line(a, b, stroke=_INK, stroke_width="5", stroke_linecap="butt"))
+    return out
+
+
+def _sight_layers(
+    graph: ZoneGraph,
+    sight: SightReport,
+    centers: Mapping[str, tuple[float, float]],
+    segments: Mapping[frozenset[str], tuple[tuple[float, float], tuple[float, float]]],
+) -> tuple[list[str], list[str]]:
+    """Paths under the map, and ringed counted marks over it."""
+    under: list[str] = []
+    over: list[str] = []
+    paths: Iterable[Mapping[str, Any]] = sight.details.get("paths", ())
+    for path in paths:
+        areas = [a for a in path.get("areas", ()) if a in centers]
+        if len(areas) < 2:
+            continue
+        colour = _BLOCKED if path.get("blocks_sight") else _CLEAR
+        points = " ".join(f"{_f(centers[a][0])},{_f(centers[a][1])}" for a in areas)
+        under.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="14" '
+            'stroke-opacity="0.35" stroke-linejoin="round" stroke-linecap="round"/>'
+        )
+        for mark in path.get("marks", ()):
+            key = frozenset(mark.get("between", ()))
+            conn = graph.connection(*mark["between"]) if len(key) == 2 else None
+            if conn is None or key not in segments or not mark.get("counted"):
+                continue
+            _, _, centre = _cover_mark_at(conn, mark["at"], segments[key])
+            over.append(
+                f'<circle cx="{_f(centre[0])}" cy="{_f(centre[1])}" r="13" fill="none" '
+                f'stroke="{_BLOCKED}" stroke-width="2.5"><title>counted cover mark at '
+                f"{escape(mark['at'])}</title></circle>"
+            )
+    return under, over
+
+
+def _mover_token(
+    pair: Any, centers: Mapping[str, tuple[float, float]], colour: str, label: str
+) -> str:
+    if not isinstance(pair, list | tuple) or len(pair) != 2 or not all(a in centers for a in pair):
+        return ""
+    a, b = centers[pair[0]], centers[pair[1]]
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    return (
+        f'<circle cx="{_f(mid[0])}" cy="{_f(mid[1])}" r="9" fill="{colour}" stroke="#fff" '
+        f'stroke-width="2"><title>{escape(label)} moving between {escape(pair[0])} and '
+        f"{escape(pair[1])}</title></circle>"
+    )
+
+
+def _legend(y: float) -> list[str]:
+    x = _MARGIN
+    items: list[str] = [f'<g font-size="12" fill="{_INK}">']
+    samples = [
+        ("move + sight", {}),
+        ("sight only", {"stroke_dasharray": "8 6"}),
+        ("one way", {"marker_end": "url(#arrow)"}),
+    ]
+    for label, attrs in samples:
+        items.append(_line((x, y), (x + 36, y), stroke=_INK, stroke_width="2.5", **attrs))
+        items.append(f'<text x="{_f(x + 44)}" y="{_f(y + 4)}">{label}</text>')
+        x += 44 + 8 * len(label) + 24
+    items.append(
+        _line((x, y), (x + 36, y), stroke=_INK, stroke_width="2.5", stroke_dasharray="8 6")
+    )
+    items.append(_line((x + 12, y - 6), (x + 24, y + 6), stroke=_BLOCKED, stroke_width="3"))
+    items.append(_line((x + 12, y + 6), (x + 24, y - 6), stroke=_BLOCKED, stroke_width="3"))
+    items.append(f'<text x="{_f(x + 44)}" y="{_f(y + 4)}">no sight</text>')
+    x += 44 + 8 * 8 + 24
+    items.append(_line((x, y), (x + 36, y), stroke=_INK, stroke_width="2.5"))
+    items.append(_line((x + 26, y - 10), (x + 26, y + 10), stroke=_INK, stroke_width="5"))
+    items.append(f'<text x="{_f(x + 44)}" y="{_f(y + 4)}">cover for the area at the bar</text>')
+    items.append("</g>")
+    return items
+
+
+def zones_to_svg(graph: ZoneGraph, *, sight: SightReport | None = None) -> str:
+    """The whole zone map as one SVG document (a string)."""
+    raw = graph.positions()
+    widths = {a: _box_width(a) for a in graph.areas}
+    min_x = min(x for x, _ in raw.values())
+    min_y = min(y for _, y in raw.values())
+    left = _MARGIN + max(widths.values()) / 2
+    top = _MARGIN + 30 + _BOX_H / 2
+    centers = {
+        a: (left + (x - min_x) * _SCALE_X, top + (y - min_y) * _SCALE_Y)
+        for a, (x, y) in raw.items()
+    }
+    width = max(cx + widths[a] / 2 for a, (cx, _) in centers.items()) + _MARGIN
+    bottom = max(cy for _, cy in centers.values()) + _BOX_H / 2
+    caption = sight is not None
+    height = bottom + 60 + (24 if caption else 0) + _MARGIN / 2
+    width = max(width, 720.0)
+
+    segments = {frozenset(c.ends): _segment(c, centers, widths) for c in graph.connections}
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
+        f'viewBox="0 0 {_f(width)} {_f(height)}" font-family="sans-serif">',
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" '
+        'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
+        f'<path d="M0,0 L10,5 L0,10 z" fill="{_INK}"/></marker></defs>',
+        f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf6"/>',
+        f'<text x="{_f(_MARGIN)}" y="{_f(_MARGIN)}" font-size="20" font-weight="bold" '
+        f'fill="{_INK}">{escape(graph.name or "Zone map")}</text>',
+    ]
+    under: list[str] = []
+    over: list[str] = []
+    if sight is not None:
+        under, over = _sight_layers(graph, sight, centers, segments)
+    parts.extend(under)
+    for conn in graph.connections:
+        parts.extend(_draw_connection(conn, segments[frozenset(conn.ends)]))
+    moving: Mapping[str, Any] = sight.details.get("moving", {}) if sight is not None else {}
+    for area in graph.areas:
+        cx, cy = centers[area]
+        w = widths[area]
+        stroke, stroke_w = _INK, "2"
+        if sight is not None and area in (sight.source, sight.target):
+            stroke, stroke_w = (_SOURCE if area == sight.source else _TARGET), "4"
+        parts.append(
+            f'<rect x="{_f(cx - w / 2)}" y="{_f(cy - _BOX_H / 2)}" width="{_f(w)}" '
+            f'height="{_f(_BOX_H)}" rx="8" fill="#fff" stroke="{stroke}" '
+            f'stroke-width="{stroke_w}"/>'
+        )
+        parts.append(
+            f'<text x="{_f(cx)}" y="{_f(cy + _FONT / 3)}" font-size="{_FONT}" '
+            f'text-anchor="middle" fill="{_INK}">{escape(area)}</text>'
+        )
+    parts.extend(over)
+    if sight is not None:
+        parts.append(_mover_token(moving.get("source"), centers, _SOURCE, "attacker"))
+        parts.append(_mover_token(moving.get("target"), centers, _TARGET, "target"))
+        head = sight.explain().splitlines()[0]
+        rng = sight.details.get("range", sight.distance)
+        parts.append(
+            f'<text x="{_f(_MARGIN)}" y="{_f(height - _MARGIN / 2 - 46)}" font-size="14" '
+            f'fill="{_INK}">{escape(head)}; range {escape(str(rng))}</text>'
+        )
+    parts.extend(_legend(height - _MARGIN / 2 - 14))
+    parts.append("</svg>")
+    return "\n".join(p for p in parts if p) + "\n"
