@@ -1,0 +1,7 @@
+"""The built-in games. Importing this package registers each of them."""
+
+from __future__ import annotations
+
+import tactica.rulesets.nebulia  # noqa: F401
+
+__all__: list[str] = []

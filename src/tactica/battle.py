@@ -1,0 +1,398 @@
+"""A battle: a ruleset, its state, and the event log; ``apply`` is the one way to change it.
+
+The core, not the rules, writes the log. For each step of the battle it records
+
+1. :class:`~tactica.events.ActionTaken` when a side chose an action (nothing for automatic
+   steps such as initiative or the end of a round),
+2. a :class:`~tactica.events.Rolled` or :class:`~tactica.events.Decided` record for every die
+   rolled and every decision taken inside the step, as they happen,
+3. the rule events the step emitted, applied to the state in order with the ruleset's
+   ``apply_event`` (the only mutation),
+4. :class:`Resolved`, closing the step.
+
+Replaying the rule events of a log on the initial state gives the same state, and re-running a
+step with its recorded rolls and decisions gives the same events (tests check both). A log cut
+in the middle of a step (a program killed while a person was typing dice) resumes by re-running
+that step with the rolls already recorded and asking only for the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from tactica import chance
+from tactica.chance import Decide, Roll
+from tactica.errors import IllegalActionError, ScriptError, TacticaError
+from tactica.events import ActionTaken, BattleEnded, Decided, Rolled, record
+from tactica.ruleset import Automatic, ChooseAction, Finished, Pending, Ruleset
+
+__all__ = [
+    "Battle",
+    "Dice",
+    "Policy",
+    "PrefixDice",
+    "Resolved",
+    "SampledDice",
+    "ScriptedDice",
+    "is_input_record",
+]
+
+
+@record("resolved")
+@dataclass(frozen=True)
+class Resolved:
+    """Closes one step of the battle in the log."""
+
+
+def is_input_record(event: object) -> bool:
+    """True for the records the core writes (inputs and markers), False for rule events."""
+    return isinstance(event, (ActionTaken, Rolled, Decided, Resolved, BattleEnded))
+
+
+# --------------------------------------------------------------------------------------------
+# Who answers rolls and decisions
+
+
+class Dice(Protocol):
+    """Answers roll requests: the value read and, if physical dice were rolled, their faces."""
+
+    def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
+        """Answer one roll."""
+        ...
+
+
+class SampledDice:
+    """Seeded virtual dice. ``faces=True`` rolls every physical die (for people to read)."""
+
+    def __init__(self, rng: np.random.Generator | int | None = None, *, faces: bool = False):
+        self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self.faces = faces
+
+    def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
+        if self.faces and request.dice and request.read is not None:
+            rolled = tuple(int(d.sample(self.rng)) for d in request.dice)
+            return request.read(rolled), rolled
+        return request.dist.sample(self.rng), None
+
+
+class ScriptedDice:
+    """Given values in order: a value read, or a list of faces for a roll of physical dice."""
+
+    def __init__(self, values: Iterable[Any]):
+        self._values = list(values)
+        self._next = 0
+
+    @property
+    def remaining(self) -> list[Any]:
+        """Values not used yet."""
+        return self._values[self._next :]
+
+    def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
+        if self._next >= len(self._values):
+            raise ScriptError(f"no scripted value left for roll {request.label!r}")
+        given = self._values[self._next]
+        self._next += 1
+        if isinstance(given, (list, tuple)):
+            faces = tuple(int(f) for f in given)
+            return request.value_from_faces(faces), faces
+        if request.dist.p(given) == 0:
+            raise ScriptError(
+                f"scripted value {given!r} is impossible for roll {request.label!r} "
+                f"(possible: {list(request.dist.outcomes)[:12]})"
+            )
+        return given, None
+
+
+class PrefixDice:
+    """Answers from recorded rolls first, then from ``then`` (used to resume a cut step)."""
+
+    def __init__(self, recorded: Sequence[Rolled], then: Dice):
+        self._recorded = list(recorded)
+        self._then = then
+
+    @property
+    def replaying(self) -> bool:
+        """True while recorded rolls remain."""
+        return bool(self._recorded)
+
+    def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
+        if self._recorded:
+            rec = self._recorded.pop(0)
+            if rec.label != request.label:
+                raise TacticaError(
+                    f"the log does not fit the rules: recorded roll {rec.label!r}, "
+                    f"but the rules ask for {request.label!r}"
+                )
+            return rec.value, rec.faces
+        return self._then.roll(request)
+
+
+class Policy(Protocol):
+    """Chooses for a side: the next action, or a decision inside a step."""
+
+    def choose(self, battle: Battle, decision: Decide[Any], rng: np.random.Generator) -> Any:
+        """One of ``decision.options``."""
+        ...
+
+
+# --------------------------------------------------------------------------------------------
+
+
+class Battle:
+    """A battle in progress: ``ruleset``, mutable ``state`` and the append-only ``log``.
+
+    ``listeners`` are called with every record appended to the log, as it is appended (the
+    play command saves the log file from there).
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        state: Any,
+        *,
+        log: list[Any] | None = None,
+        listeners: Sequence[Callable[[Any], None]] = (),
+    ):
+        self.ruleset = ruleset
+        self.state = state
+        self.log: list[Any] = list(log or [])
+        self.listeners = list(listeners)
+        self._pending: Pending | None = None
+        self._ended = any(isinstance(e, BattleEnded) for e in self.log)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    @property
+    def pending(self) -> Pending:
+        """What happens next (cached until the state changes)."""
+        if self._pending is None:
+            self._pending = self.ruleset.pending(self.state)
+        return self._pending
+
+    @property
+    def is_over(self) -> bool:
+        """True once the battle is finished."""
+        return isinstance(self.pending, Finished)
+
+    @property
+    def winner(self) -> str | None:
+        """The winning side once finished (``None`` for a draw or while in progress)."""
+        p = self.pending
+        return p.winner if isinstance(p, Finished) else None
+
+    def legal_actions(self) -> tuple[Any, ...]:
+        """The actions the side to choose may take now (empty unless a side must choose)."""
+        p = self.pending
+        return p.actions if isinstance(p, ChooseAction) else ()
+
+    def events(self) -> list[Any]:
+        """The rule events of the log (no input records or markers)."""
+        return [e for e in self.log if not is_input_record(e)]
+
+    # -- changing ------------------------------------------------------------------------------
+
+    def _append(self, event: Any) -> None:
+        self.log.append(event)
+        for listener in self.listeners:
+            listener(event)
+
+    def apply(
+        self,
+        action: Any,
+        *,
+        dice: Dice,
+        policies: Mapping[str, Policy] | None = None,
+        rng: np.random.Generator | None = None,
+    ) -> list[Any]:
+        """Take ``action`` for the side to choose; returns the rule events it caused."""
+        p = self.pending
+        if not isinstance(p, ChooseAction):
+            what = "the battle is over" if isinstance(p, Finished) else f"{p.label} comes first"
+            raise IllegalActionError(f"no action can be taken now: {what}")
+        if action not in p.actions:
+            raise IllegalActionError(
+                f"{self.ruleset.describe_action(self.state, action)} is not a legal action "
+                f"for {p.side} now ({len(p.actions)} legal actions)"
+            )
+        self._append(ActionTaken(p.side, action))
+        return self._run(self.ruleset.resolve(self.state, action), dice, policies, rng)
+
+    def advance(
+        self,
+        *,
+        dice: Dice,
+        policies: Mapping[str, Policy] | None = None,
+        rng: np.random.Generator | None = None,
+    ) -> list[Any]:
+        """Run the automatic step that comes next (initiative, end of round, ...)."""
+        p = self.pending
+        if not isinstance(p, Automatic):
+            raise IllegalActionError("nothing happens by itself now: a side must choose")
+        return self._run(p.process, dice, policies, rng)
+
+    def step(
+        self,
+        policies: Mapping[str, Policy],
+        *,
+        dice: Dice,
+        rng: np.random.Generator,
+    ) -> list[Any]:
+        """One step of progress: a policy chooses an action, or the automatic step runs."""
+        p = self.pending
+        if isinstance(p, Finished):
+            return []
+        if isinstance(p, Automatic):
+            return self.advance(dice=dice, policies=policies, rng=rng)
+        decision: Decide[Any] = Decide(p.side, "action", p.actions, chance.Done)
+        action = _policy(policies, p.side).choose(self, decision, rng)
+        return self.apply(action, dice=dice, policies=policies, rng=rng)
+
+    def run(
+        self,
+        policies: Mapping[str, Policy],
+        *,
+        dice: Dice,
+        rng: np.random.Generator,
+        max_steps: int = 100_000,
+    ) -> str | None:
+        """Play to the end; returns the winner (``None`` for a draw)."""
+        for _ in range(max_steps):
+            if self.is_over:
+                return self.winner
+            self.step(policies, dice=dice, rng=rng)
+        raise TacticaError(f"the battle did not end within {max_steps} steps")
+
+    def _run(
+        self,
+        process: chance.Step,
+        dice: Dice,
+        policies: Mapping[str, Policy] | None,
+        rng: np.random.Generator | None,
+        *,
+        skip_records: int = 0,
+    ) -> list[Any]:
+        emitted: list[Any] = []
+        skipped = [skip_records]
+
+        def on_record(rec: chance.Record) -> None:
+            if skipped[0] > 0:
+                skipped[0] -= 1
+                return
+            if isinstance(rec, chance.RollRecord):
+                self._append(Rolled(rec.label, rec.value, rec.faces))
+            else:
+                self._append(Decided(rec.side, rec.label, rec.choice))
+
+        generator = rng if rng is not None else np.random.default_rng(0)
+
+        def decide(d: Decide[Any]) -> Any:
+            return _policy(policies, d.side).choose(self, d, generator)
+
+        chance.run(
+            process,
+            roll=dice.roll,
+            decide=decide,
+            on_event=emitted.append,
+            on_record=on_record,
+        )
+        for event in emitted:
+            self.ruleset.apply_event(self.state, event)
+            self._append(event)
+        self._append(Resolved())
+        self._pending = None
+        if not self._ended and isinstance(self.pending, Finished):
+            fin = self.pending
+            assert isinstance(fin, Finished)
+            self._ended = True
+            self._append(BattleEnded(fin.winner, fin.reason))
+        return emitted
+
+    # -- logs ----------------------------------------------------------------------------------
+
+    @classmethod
+    def replay(
+        cls,
+        ruleset: Ruleset,
+        initial_state: Any,
+        log: Sequence[Any],
+        *,
+        listeners: Sequence[Callable[[Any], None]] = (),
+    ) -> tuple[Battle, list[Any]]:
+        """Rebuild a battle from a log; returns it and the records of a step cut short.
+
+        Rule events are applied in order. Records after the last :class:`Resolved` (an action
+        and some rolls whose results were never written) are returned for
+        :meth:`resume_step`.
+        """
+        state = ruleset.copy_state(initial_state)
+        complete: list[Any] = []
+        open_step: list[Any] = []
+        for event in log:
+            if isinstance(event, Resolved):
+                for e in open_step:
+                    if not is_input_record(e):
+                        ruleset.apply_event(state, e)
+                complete.extend(open_step)
+                complete.append(event)
+                open_step = []
+            elif isinstance(event, BattleEnded):
+                complete.append(event)
+            else:
+                open_step.append(event)
+        battle = cls(ruleset, state, log=complete, listeners=listeners)
+        if any(not is_input_record(e) for e in open_step):
+            # Rule events are only written together with their step's marker, right after it.
+            raise TacticaError("the log ends inside a step's results: it was cut while saving")
+        return battle, open_step
+
+    def resume_step(
+        self,
+        cut: Sequence[Any],
+        *,
+        dice: Dice,
+        policies: Mapping[str, Policy] | None = None,
+        rng: np.random.Generator | None = None,
+    ) -> list[Any]:
+        """Finish a step that a log cut short, reusing its recorded rolls and decisions."""
+        if not cut:
+            return []
+        rolls = [e for e in cut if isinstance(e, Rolled)]
+        decisions = [e for e in cut if isinstance(e, Decided)]
+        for rec in cut:  # put the cut records back in the log as they were
+            self.log.append(rec)
+        prefix = PrefixDice(rolls, dice)
+        recorded_decisions = list(decisions)
+
+        class _Replaying:
+            def choose(self, battle: Battle, decision: Decide[Any], g: np.random.Generator) -> Any:
+                if recorded_decisions:
+                    return recorded_decisions.pop(0).choice
+                return _policy(policies, decision.side).choose(battle, decision, g)
+
+        replay_policies = {side: _Replaying() for side in _sides(policies, decisions)}
+        skip = len(rolls) + len(decisions)
+        first = cut[0]
+        if isinstance(first, ActionTaken):
+            process = self.ruleset.resolve(self.state, first.action)
+        else:
+            p = self.pending
+            if not isinstance(p, Automatic):
+                raise TacticaError("the log's last step does not fit the battle")
+            process = p.process
+        return self._run(process, prefix, replay_policies or policies, rng, skip_records=skip)
+
+
+def _sides(policies: Mapping[str, Policy] | None, decisions: Sequence[Decided]) -> list[str]:
+    names = set(policies or {})
+    names.update(d.side for d in decisions)
+    return sorted(names)
+
+
+def _policy(policies: Mapping[str, Policy] | None, side: str) -> Policy:
+    if policies is None or side not in policies:
+        raise TacticaError(f"no policy decides for side {side!r}")
+    return policies[side]

@@ -1,0 +1,267 @@
+"""Nebulia Operations content: weapons, operator profiles, and the units of a scenario.
+
+The seed defines no weapons or profiles (ruling NEB-10), so the built-in pack
+(``content.yaml`` beside this file) is tactica's own illustrative content. A scenario may add
+packs with ``content: [my-pack.yaml]`` and may give any unit inline statistics instead of, or
+on top of, a profile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tactica.errors import ContentError, ScenarioError, TacticaError
+from tactica.validation import load_yaml, validate
+
+__all__ = [
+    "BUILTIN_PACK",
+    "ContentPack",
+    "Setup",
+    "UnitSetup",
+    "Weapon",
+    "build_setup",
+    "load_pack",
+]
+
+BUILTIN_PACK = Path(__file__).with_name("content.yaml")
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon: melee (adjacent targets) or ranged (visible targets), accuracy, dice, damage."""
+
+    name: str
+    range: Literal["melee", "ranged"]
+    accuracy: int
+    dice: int = 1
+    damage: int = 1
+
+    @property
+    def is_melee(self) -> bool:
+        """True for a weapon with the Melee range."""
+        return self.range == "melee"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class WeaponModel(_Strict):
+    name: str | None = None
+    range: Literal["melee", "ranged"]
+    accuracy: int = Field(ge=0, le=10, description="a D10 succeeds at or under it")
+    dice: int = Field(default=1, ge=1, le=100)
+    damage: int = Field(default=1, ge=0, le=100)
+
+
+class ProfileModel(_Strict):
+    defense: int = Field(ge=1, le=100)
+    armor: int = Field(ge=0, le=10)
+    move: int = Field(default=3, ge=0, le=30)
+    weapons: list[str | WeaponModel] = Field(min_length=1)
+
+
+class PackModel(_Strict):
+    illustrative: bool = False
+    weapons: dict[str, WeaponModel] = Field(default_factory=dict)
+    profiles: dict[str, ProfileModel] = Field(default_factory=dict)
+
+
+class UnitModel(_Strict):
+    side: str = Field(min_length=1)
+    profile: str | None = None
+    defense: int | None = Field(default=None, ge=1, le=100)
+    armor: int | None = Field(default=None, ge=0, le=10)
+    move: int | None = Field(default=None, ge=0, le=30)
+    weapons: list[str | WeaponModel] | None = None
+    at: tuple[int, int] | None = None
+
+
+class SetupModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    units: dict[str, UnitModel] = Field(min_length=2)
+    content: list[str] = Field(default_factory=list)
+    sides: list[str] | None = None
+    first: str | None = None
+
+
+@dataclass(frozen=True)
+class ContentPack:
+    """Weapons and profiles by name; ``illustrative`` marks content that is not official."""
+
+    weapons: Mapping[str, Weapon]
+    profiles: Mapping[str, ProfileModel]
+    illustrative: bool
+    source: str
+
+    def merged(self, other: ContentPack) -> ContentPack:
+        """This pack with ``other``'s entries added (``other`` wins on equal names)."""
+        return ContentPack(
+            {**self.weapons, **other.weapons},
+            {**self.profiles, **other.profiles},
+            self.illustrative or other.illustrative,
+            f"{self.source}, {other.source}",
+        )
+
+
+def _weapon(name: str, model: WeaponModel) -> Weapon:
+    return Weapon(model.name or name, model.range, model.accuracy, model.dice, model.damage)
+
+
+def load_pack(path: Path) -> ContentPack:
+    """Load and validate a content pack file."""
+    data = load_yaml(path, error=ContentError)
+    model = validate(PackModel, data, source=str(path), error=ContentError)
+    weapons = {name: _weapon(name, w) for name, w in model.weapons.items()}
+    problems = []
+    for pname, profile in model.profiles.items():
+        for i, ref in enumerate(profile.weapons):
+            if isinstance(ref, str) and ref not in weapons:
+                problems.append(
+                    f"{path}: profiles.{pname}.weapons[{i}]: unknown weapon {ref!r} "
+                    f"(known: {', '.join(sorted(weapons))})"
+                )
+    if problems:
+        raise ContentError("\n".join(problems))
+    return ContentPack(weapons, dict(model.profiles), model.illustrative, str(path))
+
+
+_BUILTIN: ContentPack | None = None
+
+
+def builtin_pack() -> ContentPack:
+    """The built-in illustrative pack (loaded once)."""
+    global _BUILTIN
+    if _BUILTIN is None:
+        _BUILTIN = load_pack(BUILTIN_PACK)
+    return _BUILTIN
+
+
+@dataclass(frozen=True)
+class UnitSetup:
+    """One operator as the scenario sets it up."""
+
+    id: str
+    side: str
+    defense: int
+    armor: int
+    move: int
+    weapons: tuple[Weapon, ...]
+    at: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The validated Nebulia part of a scenario: units in order, sides in order."""
+
+    units: tuple[UnitSetup, ...]
+    sides: tuple[str, ...]
+    first: str
+    pack: ContentPack
+
+
+def build_setup(
+    data: Mapping[str, Any],
+    *,
+    source: str,
+    occupants: Mapping[str, tuple[int, int]],
+    is_open: Any,
+    base_dir: Path,
+) -> Setup:
+    """Validate the units of a scenario against the content packs and the map."""
+    game_part = {k: v for k, v in data.items() if k in SetupModel.model_fields}
+    extra = sorted(
+        set(data)
+        - set(SetupModel.model_fields)
+        - {"game", "name", "description", "rulings", "map", "max_rounds", "seed"}
+    )
+    problems: list[str] = [f"{source}: {k}: unknown field" for k in extra]
+    try:
+        model = validate(SetupModel, game_part, source=source, error=ScenarioError)
+    except TacticaError as exc:
+        raise ScenarioError("\n".join([*problems, str(exc)])) from None
+    pack = builtin_pack()
+    for i, rel in enumerate(model.content):
+        try:
+            pack = pack.merged(load_pack(base_dir / rel))
+        except TacticaError as exc:
+            problems.append(f"{source}: content[{i}]: {exc}")
+    units: list[UnitSetup] = []
+    placed: dict[tuple[int, int], str] = {}
+    for uid, unit in model.units.items():
+        where = f"{source}: units.{uid}"
+        profile = None
+        if unit.profile is not None:
+            profile = pack.profiles.get(unit.profile)
+            if profile is None:
+                problems.append(
+                    f"{where}.profile: unknown profile {unit.profile!r} "
+                    f"(known: {', '.join(sorted(pack.profiles))})"
+                )
+                continue
+        stats: dict[str, Any] = {}
+        for key in ("defense", "armor", "move"):
+            value = getattr(unit, key)
+            if value is None and profile is not None:
+                value = getattr(profile, key)
+            if value is None:
+                problems.append(f"{where}.{key}: field required (or give a profile)")
+            stats[key] = value
+        refs = unit.weapons if unit.weapons is not None else (profile.weapons if profile else None)
+        weapons: list[Weapon] = []
+        if not refs:
+            problems.append(f"{where}.weapons: at least one weapon required (or give a profile)")
+        for i, ref in enumerate(refs or []):
+            if isinstance(ref, str):
+                if ref in pack.weapons:
+                    weapons.append(pack.weapons[ref])
+                else:
+                    problems.append(
+                        f"{where}.weapons[{i}]: unknown weapon {ref!r} "
+                        f"(known: {', '.join(sorted(pack.weapons))})"
+                    )
+            else:
+                weapons.append(_weapon(ref.name or f"weapon {i + 1}", ref))
+        names = [w.name for w in weapons]
+        if len(set(names)) != len(names):
+            problems.append(f"{where}.weapons: two weapons share a name: {names}")
+        pos = unit.at if unit.at is not None else occupants.get(uid)
+        if pos is None:
+            problems.append(
+                f"{where}: not on the map: draw {uid!r} in map.tiles or give 'at: [x, y]'"
+            )
+            continue
+        if unit.at is not None and not is_open(pos):
+            problems.append(f"{where}.at: {list(pos)} is not an open tile of the map")
+            continue
+        if pos in placed:
+            problems.append(f"{where}: shares tile {list(pos)} with {placed[pos]}")
+            continue
+        placed[pos] = uid
+        if None in stats.values():
+            continue
+        units.append(
+            UnitSetup(uid, unit.side, stats["defense"], stats["armor"], stats["move"],
+                      tuple(weapons), pos)
+        )
+    for oid in occupants:
+        if oid not in model.units:
+            problems.append(f"{source}: map.tiles: occupant {oid!r} has no entry in units")
+    sides_seen = list(dict.fromkeys(u.side for u in model.units.values()))
+    sides = tuple(model.sides or sides_seen)
+    for s in sides_seen:
+        if s not in sides:
+            problems.append(f"{source}: sides: side {s!r} of a unit is not listed")
+    if len(sides) < 2:
+        problems.append(f"{source}: units: need operators on at least two sides, got {sides}")
+    first = model.first or (sides[0] if sides else "")
+    if model.first is not None and model.first not in sides:
+        problems.append(f"{source}: first: {model.first!r} is not a side ({', '.join(sides)})")
+    if problems:
+        raise ScenarioError("\n".join(problems))
+    return Setup(tuple(units), sides, first, pack)
