@@ -86,6 +86,11 @@ class Rulings(Mapping[str, str]):
                 raise RulingError(f"{where}: unknown ruling {key!r} (this game has {known})")
             values[ruling.id] = ruling.check(str(value), where=where)
         self._values = values
+        self._key = tuple(sorted(values.items()))
+
+    def key(self) -> tuple[tuple[str, str], ...]:
+        """A hashable summary of every choice (for caches)."""
+        return self._key
 
     def __getitem__(self, key: str) -> str:
         return self._values[key]

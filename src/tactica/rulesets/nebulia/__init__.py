@@ -6,7 +6,7 @@ Weapons, operator profiles, turns and movement are tactica's own illustrative de
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -93,6 +93,13 @@ def _damage_dist(dice: int, accuracy: int, damage: int, armor: int, cover: bool,
     return run_exact(rules.attack_process(setup, rulings)).map(
         lambda hs: (hs[0] - hs[1]) * damage
     )
+
+
+def damage_dist_for(weapon: content.Weapon, armor: int, cover: bool,
+                    rulings: Rulings) -> Dist[int]:
+    """The exact damage of ``weapon`` against ``armor`` (cached; the same process the
+    battle rolls, run through the exact driver)."""
+    return _damage_dist(weapon.dice, weapon.accuracy, weapon.damage, armor, cover, rulings.key())
 
 
 class NebuliaOperations:
@@ -192,9 +199,7 @@ class NebuliaOperations:
 
     def damage_dist(self, state: rules.NebState, setup: rules.AttackSetup) -> Dist[int]:
         """The exact damage of an attack (cached by everything it depends on)."""
-        w = setup.weapon
-        key = tuple(sorted(state.rulings.items()))
-        return _damage_dist(w.dice, w.accuracy, w.damage, setup.armor, setup.cover, key)
+        return damage_dist_for(setup.weapon, setup.armor, setup.cover, state.rulings)
 
     def attack_options(self, state: rules.NebState, attacker: str) -> list[Attack]:
         """Every attack the operator could make from where it stands, ignoring turn order."""
@@ -205,6 +210,12 @@ class NebuliaOperations:
         from tactica.rulesets.nebulia.odds import attack_odds
 
         return attack_odds(self, state, attacker, target, weapon)
+
+    def rank_actions(self, state: rules.NebState, actions: Sequence[Any]) -> list[float]:
+        """Values of many actions at once (used by the greedy policy)."""
+        from tactica.rulesets.nebulia.odds import rank_actions
+
+        return rank_actions(self, state, actions)
 
     def action_value(self, state: rules.NebState, action: Any) -> float:
         """How good ``action`` looks for the side taking it (used by the greedy policy)."""

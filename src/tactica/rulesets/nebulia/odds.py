@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from tactica.dice import Dist
 from tactica.errors import IllegalActionError
 from tactica.odds import OddsReport
+from tactica.ruleset import Rulings
 from tactica.rulesets.nebulia import geometry, rules
+from tactica.rulesets.nebulia.content import Weapon
 from tactica.rulesets.nebulia.records import Attack, EndActivation, Move
 
 if TYPE_CHECKING:
     from tactica.rulesets.nebulia import NebuliaOperations
 
-__all__ = ["action_value", "attack_odds", "d10_chance"]
+__all__ = ["action_value", "attack_odds", "d10_chance", "rank_actions"]
 
 KNOCKOUT_WEIGHT = 2.0
 
@@ -109,21 +113,71 @@ def attack_odds(ruleset: NebuliaOperations, state: rules.NebState, attacker: str
     )
 
 
-def _attack_score(ruleset: NebuliaOperations, state: rules.NebState,
-                  setup: rules.AttackSetup) -> float:
-    dmg = ruleset.damage_dist(state, setup)
-    t = state.ops[setup.target]
-    p_out = float(dmg.at_least(t.defense)) if t.defense > 0 else 1.0
-    return float(dmg.mean()) + KNOCKOUT_WEIGHT * p_out
+def _score(ruleset: NebuliaOperations, state: rules.NebState, weapon: Weapon, armor: int,
+           cover: bool, defense: int) -> float:
+    key = (weapon.dice, weapon.accuracy, weapon.damage, armor, cover, defense,
+           state.rulings.key())
+    found = _SCORES.get(key)
+    if found is None:
+        dmg = _damage(weapon, armor, cover, state.rulings)
+        found = float(dmg.mean()) + KNOCKOUT_WEIGHT * float(dmg.at_least(defense))
+        _SCORES[key] = found
+    return found
 
 
-def best_attack_value(ruleset: NebuliaOperations, state: rules.NebState, unit: str) -> float:
-    """The best attack score the unit has from where it stands (0 if none)."""
+_SCORES: dict[tuple[Any, ...], float] = {}
+
+
+def _damage(weapon: Weapon, armor: int, cover: bool, rulings: Rulings) -> Dist[int]:
+    from tactica.rulesets.nebulia import damage_dist_for
+
+    return damage_dist_for(weapon, armor, cover, rulings)
+
+
+def _move_value(ruleset: NebuliaOperations, state: rules.NebState, me: rules.Operator,
+                to: tuple[int, int], blocking: frozenset[tuple[int, int]],
+                enemies: list[rules.Operator]) -> float:
+    """The best attack score from ``to``, then closing in on the nearest enemy."""
+    policy, metric = state.rulings["NEB-4"], state.rulings["NEB-3"]
+    melee_needs_sight = state.rulings["NEB-7"] != "adjacent"
     best = 0.0
-    for atk in rules.legal_attacks(state, unit):
-        setup = rules.attack_setup(state, unit, atk.weapon, atk.target)
-        best = max(best, _attack_score(ruleset, state, setup))
-    return best
+    nearest = 10**9
+    for e in enemies:
+        if e.pos == to:
+            continue
+        nearest = min(nearest, max(abs(e.pos[0] - to[0]), abs(e.pos[1] - to[1])))
+        clear, cover = geometry.sight_through(blocking, to, e.pos, policy, metric)
+        near = geometry.adjacent(to, e.pos)
+        for w in me.weapons:
+            if w.is_melee:
+                if not near or (melee_needs_sight and clear < 2):
+                    continue
+            elif clear < 2:
+                continue
+            best = max(best, _score(ruleset, state, w, e.armor, cover, e.defense))
+    return best - (0.01 * nearest if enemies else 0.0)
+
+
+def rank_actions(ruleset: NebuliaOperations, state: rules.NebState,
+                 actions: Sequence[Any]) -> list[float]:
+    """Values of many actions at once (moves share their blocking sets)."""
+    out: list[float] = []
+    per_unit: dict[str, tuple[frozenset[tuple[int, int]], list[rules.Operator]]] = {}
+    for action in actions:
+        if isinstance(action, Move):
+            me = state.ops[action.unit]
+            if me.id not in per_unit:
+                # The mover leaves its tile: it no longer blocks, and it is the source.
+                blocking = geometry.blocking_tiles(state, me.side) - {me.pos}
+                enemies = [o for o in state.alive() if o.side != me.side]
+                if state.rulings["NEB-12"] == "any":
+                    enemies = [o for o in state.alive() if o.id != me.id and o.side != me.side]
+                per_unit[me.id] = (blocking, enemies)
+            blocking, enemies = per_unit[me.id]
+            out.append(_move_value(ruleset, state, me, action.to, blocking, enemies))
+        else:
+            out.append(action_value(ruleset, state, action))
+    return out
 
 
 def action_value(ruleset: NebuliaOperations, state: rules.NebState, action: Any) -> float:
@@ -131,19 +185,10 @@ def action_value(ruleset: NebuliaOperations, state: rules.NebState, action: Any)
     then by closing in on the nearest enemy."""
     if isinstance(action, Attack):
         setup = rules.attack_setup(state, action.unit, action.weapon, action.target)
-        return _attack_score(ruleset, state, setup)
-    if isinstance(action, EndActivation):
-        return 0.0
+        t = state.ops[action.target]
+        if t.side == state.ops[action.unit].side:
+            return -1.0
+        return _score(ruleset, state, setup.weapon, setup.armor, setup.cover, t.defense)
     if isinstance(action, Move):
-        me = state.ops[action.unit]
-        trial = rules.copy_state(state)
-        trial.ops[me.id].pos = action.to
-        trial.grid = trial.grid.move_occupant(me.id, action.to)
-        value = best_attack_value(ruleset, trial, me.id)
-        enemies = [o for o in state.alive() if o.side != me.side]
-        if enemies:
-            nearest = min(max(abs(o.pos[0] - action.to[0]), abs(o.pos[1] - action.to[1]))
-                          for o in enemies)
-            value -= 0.01 * nearest
-        return value
+        return rank_actions(ruleset, state, [action])[0]
     return 0.0

@@ -177,9 +177,9 @@ def attack_setup(state: NebState, unit: str, weapon: str, target: str) -> Attack
     a = state.ops[unit]
     t = state.ops[target]
     w = a.weapon(weapon)
-    seen = geometry.sight(state, a, t)
-    return AttackSetup(unit, target, w, t.armor, seen.is_in_cover, t.defense, seen.clear_lines,
-                       not seen.within_cover_range)
+    clear, cover = geometry.fast_sight(state, a.pos, t.pos, a.side)
+    beyond = not geometry.within_three(state, a.pos, t.pos)
+    return AttackSetup(unit, target, w, t.armor, cover, t.defense, clear, beyond)
 
 
 # --------------------------------------------------------------------------------------------
@@ -197,7 +197,7 @@ def can_target(state: NebState, a: Operator, t: Operator, w: Weapon) -> bool:
             return False
         if state.rulings["NEB-7"] == "adjacent":
             return True
-    return geometry.sight(state, a, t).is_visible
+    return geometry.fast_sight(state, a.pos, t.pos, a.side)[0] >= 2
 
 
 def legal_attacks(state: NebState, unit: str) -> list[Attack]:
