@@ -124,7 +124,8 @@ def _cover_mark_at(
 ) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
     """The bar across the line near ``end``: its two ends and its centre."""
     near, far = (seg[0], seg[1]) if end == conn.a else (seg[1], seg[0])
-    centre = _along(near, far, 12.0)
+    # Clear of the arrowhead when the arrow points at this end.
+    centre = _along(near, far, 20.0 if conn.type == "one-way" and end == conn.b else 12.0)
     n = _normal(near, far)
     half = 10.0
     return (
@@ -217,30 +218,30 @@ def _mover_token(
     )
 
 
-def _legend(y: float) -> list[str]:
-    x = _MARGIN
-    items: list[str] = [f'<g font-size="12" fill="{_INK}">']
-    samples = [
-        ("move + sight", {}),
-        ("sight only", {"stroke_dasharray": "8 6"}),
-        ("one way", {"marker_end": "url(#arrow)"}),
-    ]
-    for label, attrs in samples:
-        items.append(_line((x, y), (x + 36, y), stroke=_INK, stroke_width="2.5", **attrs))
-        items.append(f'<text x="{_f(x + 44)}" y="{_f(y + 4)}">{label}</text>')
-        x += 44 + 8 * len(label) + 24
-    items.append(
-        _line((x, y), (x + 36, y), stroke=_INK, stroke_width="2.5", stroke_dasharray="8 6")
-    )
-    items.append(_line((x + 12, y - 6), (x + 24, y + 6), stroke=_BLOCKED, stroke_width="3"))
-    items.append(_line((x + 12, y + 6), (x + 24, y - 6), stroke=_BLOCKED, stroke_width="3"))
-    items.append(f'<text x="{_f(x + 44)}" y="{_f(y + 4)}">no sight</text>')
-    x += 44 + 8 * 8 + 24
-    items.append(_line((x, y), (x + 36, y), stroke=_INK, stroke_width="2.5"))
-    items.append(_line((x + 26, y - 10), (x + 26, y + 10), stroke=_INK, stroke_width="5"))
-    items.append(f'<text x="{_f(x + 44)}" y="{_f(y + 4)}">cover for the area at the bar</text>')
-    items.append("</g>")
-    return items
+_LEGEND: tuple[tuple[Connection, str], ...] = (
+    (Connection("a", "b"), "move and sight"),
+    (Connection("a", "b", "dashed"), "sight only"),
+    (Connection("a", "b", "one-way"), "one way"),
+    (Connection("a", "b", "blocked"), "no sight, no move"),
+    (Connection("a", "b", door="closed"), "closed door"),
+    (Connection("a", "b", door="open"), "open door"),
+    (Connection("a", "b", cover=frozenset({"b"})), "cover for the area it touches"),
+)
+
+
+def _legend(top: float, width: float) -> tuple[list[str], float]:
+    """The legend, wrapped to ``width``; returns its elements and the height it takes."""
+    out: list[str] = [f'<g font-size="12" fill="{_INK}">']
+    x, y = _MARGIN, top + 10
+    for conn, label in _LEGEND:
+        size = 56 + 7 * len(label) + 24
+        if x + size > width - _MARGIN and x > _MARGIN:
+            x, y = _MARGIN, y + 24
+        out.extend(_draw_connection(conn, ((x, y), (x + 48, y))))
+        out.append(f'<text x="{_f(x + 56)}" y="{_f(y + 4)}">{label}</text>')
+        x += size
+    out.append("</g>")
+    return out, y + 14 - top
 
 
 def zones_to_svg(graph: ZoneGraph, *, sight: SightReport | None = None) -> str:
@@ -257,9 +258,10 @@ def zones_to_svg(graph: ZoneGraph, *, sight: SightReport | None = None) -> str:
     }
     width = max(cx + widths[a] / 2 for a, (cx, _) in centers.items()) + _MARGIN
     bottom = max(cy for _, cy in centers.values()) + _BOX_H / 2
-    caption = sight is not None
-    height = bottom + 60 + (24 if caption else 0) + _MARGIN / 2
-    width = max(width, 720.0)
+    width = max(width, 560.0)
+    caption_y = bottom + 40
+    legend, legend_h = _legend(caption_y + (12 if sight is not None else -20), width)
+    height = caption_y + (12 if sight is not None else -20) + legend_h + _MARGIN / 2
 
     segments = {frozenset(c.ends): _segment(c, centers, widths) for c in graph.connections}
     parts = [
@@ -302,9 +304,9 @@ def zones_to_svg(graph: ZoneGraph, *, sight: SightReport | None = None) -> str:
         head = sight.explain().splitlines()[0]
         rng = sight.details.get("range", sight.distance)
         parts.append(
-            f'<text x="{_f(_MARGIN)}" y="{_f(height - _MARGIN / 2 - 46)}" font-size="14" '
+            f'<text x="{_f(_MARGIN)}" y="{_f(caption_y)}" font-size="14" '
             f'fill="{_INK}">{escape(head)}; range {escape(str(rng))}</text>'
         )
-    parts.extend(_legend(height - _MARGIN / 2 - 14))
+    parts.extend(legend)
     parts.append("</svg>")
     return "\n".join(p for p in parts if p) + "\n"
