@@ -1,0 +1,68 @@
+"""Exact dice: finite distributions, the games' dice and pool mechanics, dice expressions.
+
+>>> from tactica.dice import evaluate, two_d6
+>>> evaluate("2d6") == two_d6()
+True
+>>> evaluate("2d6+1 >= 8").p(1)
+Fraction(7, 12)
+"""
+
+from __future__ import annotations
+
+from tactica.dice.dist import Dist
+from tactica.dice.expr import Expr, estimate_cost, evaluate, parse, roll
+from tactica.dice.mechanics import (
+    STEP_SIZES,
+    bernoulli,
+    binomial,
+    count_successes,
+    d10_faces,
+    d10_success_chance,
+    d10_target_successes,
+    d20,
+    d100,
+    dice,
+    die,
+    keep_highest,
+    keep_lowest,
+    opposed,
+    percentile_pair,
+    random_rolls,
+    read_percentile,
+    step_die,
+    step_down,
+    thin,
+    two_d6,
+)
+from tactica.dice.sampling import uniform_below
+
+__all__ = [
+    "STEP_SIZES",
+    "Dist",
+    "Expr",
+    "bernoulli",
+    "binomial",
+    "count_successes",
+    "d10_faces",
+    "d10_success_chance",
+    "d10_target_successes",
+    "d20",
+    "d100",
+    "dice",
+    "die",
+    "estimate_cost",
+    "evaluate",
+    "keep_highest",
+    "keep_lowest",
+    "opposed",
+    "parse",
+    "percentile_pair",
+    "random_rolls",
+    "read_percentile",
+    "roll",
+    "step_die",
+    "step_down",
+    "thin",
+    "two_d6",
+    "uniform_below",
+]

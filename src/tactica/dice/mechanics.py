@@ -1,0 +1,311 @@
+"""The dice of the five games and the common pool mechanics, as exact :class:`Dist` values.
+
+Pools are rolled as one distribution: the number of successes of ``n`` dice is one
+:class:`Dist` with ``n + 1`` outcomes (binomial weights as big integers), keeping the highest
+``k`` of ``n`` dice is computed from the order statistics without listing the rolls, and a
+random number of rolls (hits, then damage per hit) is one polynomial evaluation.
+
+>>> d10_target_successes(1, 6).p(1)
+Fraction(3, 5)
+>>> thin(d10_target_successes(1, 6), d10_success_chance(3, fails=True)).p(1)
+Fraction(21, 50)
+>>> keep_highest(4, die(6), 3).mean()
+Fraction(15869, 1296)
+>>> read_percentile(0, 0), read_percentile(4, 2)
+(100, 42)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from tactica.dice.dist import Dist
+from tactica.dice.poly import pack, unpack, width_for
+from tactica.errors import DiceError
+
+__all__ = [
+    "STEP_SIZES",
+    "bernoulli",
+    "binomial",
+    "count_successes",
+    "d10_faces",
+    "d10_success_chance",
+    "d10_target_successes",
+    "d20",
+    "d100",
+    "dice",
+    "die",
+    "keep_highest",
+    "keep_lowest",
+    "opposed",
+    "percentile_pair",
+    "random_rolls",
+    "read_percentile",
+    "step_die",
+    "step_down",
+    "thin",
+    "two_d6",
+]
+
+T = TypeVar("T")
+
+#: The die sizes of a step-die ladder (d4 < d6 < d8 < d10 < d12), as in Arc's armor dice.
+STEP_SIZES: tuple[int, ...] = (4, 6, 8, 10, 12)
+
+
+def _count(n: object, what: str) -> int:
+    if type(n) is not int or n < 0:
+        raise DiceError(f"{what} must be a non-negative integer, got {n!r}")
+    return n
+
+
+def _int_dist(d: object, what: str) -> Dist[int]:
+    if not isinstance(d, Dist) or not d.is_integer():
+        raise DiceError(f"{what} must be a Dist of integers, got {d!r}")
+    return d
+
+
+# ---------------------------------------------------------------------- single dice
+
+
+def die(sides: int) -> Dist[int]:
+    """A fair die with faces ``1..sides``."""
+    if type(sides) is not int or sides < 1:
+        raise DiceError(f"a die needs a positive whole number of sides, got {sides!r}")
+    return Dist._raw(tuple(range(1, sides + 1)), (1,) * sides, sides, True)
+
+
+def dice(n: int, sides: int) -> Dist[int]:
+    """The sum of ``n`` dice with faces ``1..sides`` (``NdS``)."""
+    return die(sides).repeat_sum(_count(n, "number of dice"))
+
+
+def d10_faces() -> Dist[int]:
+    """Nebulia's D10: faces ``0..9`` (ruling NEB-1)."""
+    return Dist._raw(tuple(range(10)), (1,) * 10, 10, True)
+
+
+def two_d6() -> Dist[int]:
+    """The sum of two six-sided dice (Skirmishers)."""
+    return die(6).repeat_sum(2)
+
+
+def d20() -> Dist[int]:
+    """A twenty-sided die (Arc)."""
+    return die(20)
+
+
+def d100() -> Dist[int]:
+    """Percentile dice read as one number ``1..100`` (``00`` with ``0`` reads 100)."""
+    return die(100)
+
+
+def step_die(size: int) -> Dist[int]:
+    """A die of the step ladder ``d4..d12`` (see :data:`STEP_SIZES`)."""
+    if size not in STEP_SIZES:
+        raise DiceError(f"no step die d{size}: expected one of {', '.join(map(str, STEP_SIZES))}")
+    return die(size)
+
+
+def step_down(size: int, steps: int = 1) -> int | None:
+    """The die size ``steps`` steps down the ladder, or ``None`` once it is gone."""
+    if size not in STEP_SIZES:
+        raise DiceError(f"no step die d{size}: expected one of {', '.join(map(str, STEP_SIZES))}")
+    i = STEP_SIZES.index(size) - _count(steps, "steps")
+    return STEP_SIZES[i] if i >= 0 else None
+
+
+def percentile_pair() -> Dist[tuple[int, int]]:
+    """Percentile dice kept apart: ``(tens, units)``, each ``0..9`` (Unhex)."""
+    pairs = tuple((t, u) for t in range(10) for u in range(10))
+    return Dist._raw(pairs, (1,) * 100, 100, True)
+
+
+def read_percentile(tens: int, units: int) -> int:
+    """Read percentile dice as ``1..100``: ``10 * tens + units``, except ``00`` and ``0`` is 100."""
+    for name, v in (("tens", tens), ("units", units)):
+        if type(v) is not int or not 0 <= v <= 9:
+            raise DiceError(f"the {name} die reads 0-9, got {v!r}")
+    return 10 * tens + units or 100
+
+
+# ---------------------------------------------------------------------- successes
+
+
+def bernoulli(p: Fraction | int) -> Dist[int]:
+    """1 with probability ``p``, else 0."""
+    fp = Fraction(p)
+    if not 0 <= fp <= 1:
+        raise DiceError(f"a probability must be between 0 and 1, got {p}")
+    return binomial(1, fp)
+
+
+def _binomial_weights(n: int, s: int, f: int) -> Dist[int]:
+    """``n`` trials with success weight ``s`` and failure weight ``f`` (coprime, both > 0)."""
+    # (f + s*z)**n by Kronecker substitution: one big-integer power, then unpack.
+    width = width_for((s + f) ** n)
+    coeffs = unpack(pow(f + (s << (8 * width)), n), width, n + 1)
+    # gcd(s, f) = 1, so the weights s**n and f**n are coprime: nothing to reduce.
+    return Dist._raw(tuple(range(n + 1)), tuple(coeffs), (s + f) ** n, True)
+
+
+def binomial(n: int, p: Fraction | int) -> Dist[int]:
+    """The number of successes of ``n`` independent trials of probability ``p``."""
+    n = _count(n, "number of trials")
+    fp = Fraction(p)
+    if not 0 <= fp <= 1:
+        raise DiceError(f"a probability must be between 0 and 1, got {p}")
+    s, f = fp.numerator, fp.denominator - fp.numerator
+    if n == 0 or s == 0:
+        return Dist.constant(0)
+    if f == 0:
+        return Dist.constant(n)
+    return _binomial_weights(n, s, f)
+
+
+def count_successes(n: int, die: Dist[T], is_success: Callable[[T], bool]) -> Dist[int]:
+    """The number of dice of ``n`` that succeed, as one distribution over ``0..n``."""
+    n = _count(n, "number of dice")
+    s = sum(w for o, w in zip(die.outcomes, die.weights, strict=True) if is_success(o))
+    return binomial(n, Fraction(s, die.total))
+
+
+def d10_success_chance(target: int, modifier: int = 0, *, fails: bool = False) -> Fraction:
+    """Chance that one Nebulia D10 succeeds (``fails=True``: that it fails).
+
+    A face succeeds when ``face + modifier <= target``; the natural face decides the automatic
+    results: 1 always succeeds and 0 always fails (rulings NEB-1 and NEB-6).
+    """
+    for name, v in (("target", target), ("modifier", modifier)):
+        if type(v) is not int:
+            raise DiceError(f"the {name} must be an integer, got {v!r}")
+    good = sum(1 for face in range(10) if face == 1 or (face != 0 and face + modifier <= target))
+    return Fraction(10 - good if fails else good, 10)
+
+
+def d10_target_successes(n: int, target: int, modifier: int = 0) -> Dist[int]:
+    """Successes of ``n`` Nebulia D10s (faces 0-9) at ``face + modifier <= target``.
+
+    Face 1 always succeeds and face 0 always fails, whatever the modifier.
+    """
+    return binomial(_count(n, "number of dice"), d10_success_chance(target, modifier))
+
+
+# ---------------------------------------------------------------------- keeping dice
+
+
+def keep_highest(n: int, die: Dist[int], k: int) -> Dist[int]:
+    """The sum of the highest ``k`` of ``n`` independent rolls of ``die``.
+
+    Counts by the ``k``-th highest value ``v``: ``j < k`` dice above ``v`` (any values above),
+    the other ``n - j`` at or below ``v`` with at least ``k - j`` equal to ``v``. Each term is a
+    power of the "above v" part of the die, packed into one big integer.
+    """
+    n = _count(n, "number of dice")
+    k = _count(k, "number of dice kept")
+    d = _int_dist(die, "the die")
+    if k > n:
+        raise DiceError(f"cannot keep {k} of {n} dice")
+    if k == 0:
+        return Dist.constant(0)
+    if k == n:
+        return d.repeat_sum(n)
+    lo, dense = d._dense()
+    m = len(dense)
+    width = width_for(d.total**n)
+    bits = 8 * width
+    packed = pack(dense, width)
+    acc = 0
+    below = 0  # weight of faces below v
+    for e, wv in enumerate(dense):
+        if not wv:
+            continue
+        cut = bits * (e + 1)
+        above = (packed >> cut) << cut
+        upto = below + wv
+        power = 1  # above ** j
+        for j in range(k):
+            rest = n - j
+            need = k - j
+            # rolls of `rest` dice all <= v with at least `need` equal to v
+            ways = upto**rest
+            binom = 1
+            for q in range(need):
+                ways -= binom * wv**q * below ** (rest - q)
+                binom = binom * (rest - q) // (q + 1)
+            if ways:
+                acc += (power * (math.comb(n, j) * ways)) << (bits * need * e)
+            if j + 1 < k:
+                power *= above
+                if not power:
+                    break
+        below = upto
+    coeffs = unpack(acc, width, (m - 1) * k + 1)
+    return Dist._from_dense(lo * k, coeffs)
+
+
+def keep_lowest(n: int, die: Dist[int], k: int) -> Dist[int]:
+    """The sum of the lowest ``k`` of ``n`` independent rolls of ``die``."""
+    d = _int_dist(die, "the die")
+    result: Dist[int] = -keep_highest(n, -d, k)
+    return result
+
+
+# ---------------------------------------------------------------------- compound rolls
+
+
+def random_rolls(count: Dist[int], each: Dist[int]) -> Dist[int]:
+    """Roll ``count``, then that many independent rolls of ``each``, and sum them.
+
+    Evaluates ``sum_n P(count = n) * each**n`` by Horner's rule on packed polynomials, so
+    equal totals merge at every step (hits, then damage per hit).
+    """
+    c = _int_dist(count, "the count")
+    e = _int_dist(each, "each roll")
+    if c.outcomes[0] < 0:
+        raise DiceError(f"the number of rolls cannot be negative: {c.outcomes[0]}")
+    top_n = c.outcomes[-1]
+    if top_n == 0:
+        return Dist.constant(0)
+    lo_e, dense_e = e._dense()
+    hi_e = e.outcomes[-1]
+    shift = min(lo_e, 0)  # every roll is shifted up by -shift so exponents are >= 0
+    slot = max(hi_e, 0) - shift  # highest exponent of one roll (or of "no roll")
+    t = e.total
+    width = width_for(c.total * t**top_n)
+    bits = 8 * width
+    f_poly = pack(dense_e, width) << (bits * (lo_e - shift))
+    # A few small weights (a die, a save): shifted additions beat one lopsided product.
+    terms = [(c_w, bits * (o - shift)) for o, c_w in zip(e.outcomes, e.weights, strict=True)]
+    sparse = len(terms) <= 12 and e.total < (1 << 30)
+    g_poly = t << (bits * -shift)  # a roll not made: value 0, weight t (common denominator)
+    lo_c, dense_c = c._dense()
+    acc = dense_c[-1]
+    g_pow = 1
+    for i in range(top_n - 1, -1, -1):
+        g_pow *= g_poly
+        if sparse:
+            acc = sum([(acc * c_w if c_w != 1 else acc) << sh for c_w, sh in terms])
+        else:
+            acc *= f_poly
+        w = dense_c[i - lo_c] if i >= lo_c else 0
+        if w:
+            acc += w * g_pow
+    coeffs = unpack(acc, width, top_n * slot + 1)
+    return Dist._from_dense(top_n * shift, coeffs)
+
+
+def thin(count: Dist[int], p_keep: Fraction | int) -> Dist[int]:
+    """Keep each of ``count`` items independently with probability ``p_keep``.
+
+    The binomial thinning of a count: one save per hit, the unsaved hits remain.
+    """
+    return random_rolls(count, bernoulli(p_keep))
+
+
+def opposed(a: Dist[Any], b: Dist[Any]) -> Dist[int]:
+    """Compare independent rolls: 1 if ``a`` is higher, 0 on a tie, -1 if ``b`` is higher."""
+    return a.opposed(b)
