@@ -42,6 +42,15 @@ closed) and, under UNH-1 ``yes``, dashed ones; X lines never count. Sight always
 along sight-carrying connections, so under UNH-1 ``no`` the Catwalk still sees the Dance Floor
 over the dashed line although the range between them is 2.
 
+Consequences worth knowing. Sight is not always symmetric: because the attacker's own marks
+are skipped, on the nightclub the Kitchen sees the Dance Floor but not the other way round.
+Under UNH-2 ``every`` a target has cover if any shortest path (even one too marked to see
+along) ends with a mark at it, as the seed's "at least one of the shortest paths" reads. A
+moving character's two ends may be at the same range: both are judged, and either one giving
+sight is enough.
+
+Map files and the text preview live in :mod:`tactica.battlefield.zones_map`.
+
 A place is an area name or a pair ``(from, to)`` for a character moving between them; in text,
 ``"Catwalk>Dance Floor"``. The pair must be joined by a connection of any type (the seed's own
 example puts a character between the Catwalk and the Dance Floor, joined by a dashed line).
@@ -72,13 +81,11 @@ from functools import cached_property
 from itertools import pairwise
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from tactica.battlefield.base import SightReport, register_map_kind
 from tactica.errors import MapError
-from tactica.validation import validate
 
 __all__ = [
+    "BETWEEN",
     "CONNECTION_TYPES",
     "SIGHT_OPTIONS",
     "Connection",
@@ -104,7 +111,8 @@ SIGHT_OPTIONS: Mapping[str, tuple[str, tuple[str, ...]]] = {
     "x_lines": ("UNH-10", ("veto", "edge")),
 }
 
-_BETWEEN = ">"
+#: Separates the two areas of a character moving between them: ``"Catwalk>Dance Floor"``.
+BETWEEN = ">"
 
 
 @dataclass(frozen=True)
@@ -171,7 +179,7 @@ class Connection:
 
 def format_place(place: Place) -> str:
     """``"Bar"`` or ``"Catwalk>Dance Floor"`` for a character moving between two areas."""
-    return place if isinstance(place, str) else f"{place[0]}{_BETWEEN}{place[1]}"
+    return place if isinstance(place, str) else f"{place[0]}{BETWEEN}{place[1]}"
 
 
 @dataclass(frozen=True)
@@ -206,16 +214,9 @@ class ZoneGraph:
     @classmethod
     def from_mapping(cls, data: Any, *, source: str = "<map>") -> ZoneGraph:
         """Build from a parsed map file (``kind: zones``); every problem is reported at once."""
-        spec = validate(_ZonesSpec, data, source=source, error=MapError)
-        problems = [f"{source}: {p}" for p in _spec_problems(spec)]
-        if problems:
-            raise MapError("\n".join(problems))
-        connections = tuple(
-            Connection(c.between[0], c.between[1], c.type, c.door, frozenset(c.cover))
-            for c in spec.connections
-        )
-        layout = tuple((area, spec.layout[area]) for area in spec.areas if area in spec.layout)
-        return cls(tuple(spec.areas), connections, spec.name, layout)
+        from tactica.battlefield.zones_map import zones_from_mapping
+
+        return zones_from_mapping(data, source=source)
 
     def to_mapping(self) -> dict[str, Any]:
         """The map-file mapping of this graph (``from_mapping`` reads it back)."""
@@ -284,8 +285,8 @@ class ZoneGraph:
 
     def place(self, value: Place) -> Place:
         """Check and normalise a place: an area, ``(from, to)`` or the text ``"from>to"``."""
-        if isinstance(value, str) and _BETWEEN in value:
-            first, _, second = value.partition(_BETWEEN)
+        if isinstance(value, str) and BETWEEN in value:
+            first, _, second = value.partition(BETWEEN)
             value = (first.strip(), second.strip())
         if isinstance(value, str):
             return self.area(value.strip())
@@ -470,18 +471,9 @@ class ZoneGraph:
 
     def preview(self) -> str:
         """Areas and their connections as text (``|`` marks a cover mark at that end)."""
-        title = self.name or "Zone map"
-        lines = [f"{title}: {len(self.areas)} areas, {len(self.connections)} connections"]
-        width = max(len(a) for a in self.areas)
-        for area in self.areas:
-            lines.append(area)
-            for c in self._links[area]:
-                lines.append(f"  {_glyph(c, area)} {c.other(area).ljust(width)}  {c.describe()}")
-        lines.append(
-            "legend: -- move+sight  .. sight only  -> one way  xx X line  "
-            "[] door  | cover mark on that end"
-        )
-        return "\n".join(lines)
+        from tactica.battlefield.zones_map import preview_text
+
+        return preview_text(self)
 
     def to_svg(self, *, sight: SightReport | None = None) -> str:
         """An SVG drawing of the map, with the paths of ``sight`` highlighted if given."""
@@ -499,17 +491,6 @@ def _ends(place: Place) -> tuple[str, ...]:
 
 def _pairs_text(pairs: list[tuple[str, str]]) -> str:
     return ", ".join(f"{s} to {t}" for s, t in pairs) or "none"
-
-
-def _glyph(c: Connection, here: str) -> str:
-    line = {"solid": "--", "dashed": "..", "blocked": "xx"}.get(c.type, "")
-    if c.type == "one-way":
-        line = "->" if here == c.a else "<-"
-    if c.door:
-        line = line[0] + ("[]" if c.door == "closed" else "[ ]") + line[1]
-    near = "|" if c.has_cover_at(here) else " "
-    far = "|" if c.has_cover_at(c.other(here)) else " "
-    return f"{near}{line}{far}".ljust(7)
 
 
 def _path_reason(p: Mapping[str, Any]) -> str:
@@ -606,80 +587,6 @@ def _graph_problems(
             yield f"connection {c.a!r}-{c.b!r}: only solid and one-way lines have doors"
     if layout and {a for a, _ in layout} - known:
         yield "layout names unknown areas"
-
-
-# -- the map file -----------------------------------------------------------------------------
-
-
-class _ConnectionSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    between: tuple[str, str]
-    type: ConnectionType = "solid"
-    door: DoorState | None = None
-    cover: list[str] = Field(default_factory=list)
-
-
-class _ZonesSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["zones"]
-    name: str = ""
-    description: str = ""
-    areas: list[str] = Field(min_length=1)
-    connections: list[_ConnectionSpec] = Field(default_factory=list)
-    layout: dict[str, tuple[float, float]] = Field(default_factory=dict)
-
-
-def _spec_problems(spec: _ZonesSpec) -> Iterator[str]:
-    """Cross-field checks pydantic cannot express, each as ``field.path: message``."""
-    first_at: dict[str, int] = {}
-    for i, area in enumerate(spec.areas):
-        if not area.strip() or area != area.strip():
-            yield f"areas[{i}]: expected a name without leading or trailing spaces, got {area!r}"
-        elif _BETWEEN in area:
-            yield (
-                f"areas[{i}]: {area!r}: area names cannot contain '{_BETWEEN}' "
-                "(it separates the two areas of a character moving between them)"
-            )
-        if area in first_at:
-            yield f"areas[{i}]: duplicate area {area!r} (also areas[{first_at[area]}])"
-        first_at.setdefault(area, i)
-    listing = ", ".join(spec.areas)
-    pairs: dict[frozenset[str], int] = {}
-    for i, c in enumerate(spec.connections):
-        where = f"connections[{i}]"
-        for j, end in enumerate(c.between):
-            if end not in first_at:
-                yield f"{where}.between[{j}]: unknown area {end!r} (areas: {listing})"
-        if c.between[0] == c.between[1]:
-            yield f"{where}.between: an area cannot connect to itself ({c.between[0]!r})"
-        key = frozenset(c.between)
-        if key in pairs:
-            yield (
-                f"{where}.between: duplicate connection {c.between[0]!r}-{c.between[1]!r} "
-                f"(also connections[{pairs[key]}]); give one connection per pair of areas"
-            )
-        pairs.setdefault(key, i)
-        for j, end in enumerate(c.cover):
-            if end not in c.between:
-                yield (
-                    f"{where}.cover[{j}]: {end!r} is not an end of this connection "
-                    f"(expected {c.between[0]!r} or {c.between[1]!r})"
-                )
-        if c.cover and c.type == "blocked":
-            yield f"{where}.cover: a blocked (X) connection carries no sight, so no cover marks"
-        if c.door is not None and c.type not in ("solid", "one-way"):
-            yield f"{where}.door: only solid and one-way connections can have a door, not {c.type}"
-    for area in spec.layout:
-        if area not in first_at:
-            yield f"layout.{area}: unknown area (areas: {listing})"
-    missing = [a for a in spec.areas if a not in spec.layout]
-    if spec.layout and missing:
-        yield (
-            f"layout: no position for {', '.join(map(repr, missing))}; "
-            "give every area [x, y] or leave layout out for an automatic one"
-        )
 
 
 def _load(data: Mapping[str, Any], source: str) -> ZoneGraph:
