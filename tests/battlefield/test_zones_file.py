@@ -118,6 +118,8 @@ def test_building_in_code_is_checked_too() -> None:
         ZoneGraph(areas=("A",), connections=(Connection("A", "B"),))
     with pytest.raises(MapError, match="only solid and one-way lines have doors"):
         ZoneGraph(areas=("A", "B"), connections=(Connection("A", "B", "dashed", "open"),))
+    with pytest.raises(MapError, match="names cannot contain '>'"):
+        ZoneGraph(areas=("Up>Down",))
 
 
 def test_map_file_loader_when_available(tmp_path: Path) -> None:

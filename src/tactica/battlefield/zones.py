@@ -572,6 +572,7 @@ def _graph_problems(
         yield "needs at least one area"
     if len(known) != len(areas):
         yield "duplicate area names"
+    yield from (f"area {a!r}: names cannot contain {BETWEEN!r}" for a in areas if BETWEEN in a)
     seen: set[frozenset[str]] = set()
     for c in connections:
         if c.a not in known or c.b not in known or c.a == c.b:
