@@ -18,6 +18,7 @@ __all__ = ["COMMAND_MODULES", "app", "main"]
 #: Modules that register commands; each is imported once by :func:`load_commands`.
 COMMAND_MODULES: tuple[str, ...] = (
     "tactica.cli.dice_cmd",
+    "tactica.cli.demo_cmd",
     "tactica.cli.validate_cmd",
     "tactica.cli.odds_cmd",
     "tactica.cli.simulate_cmd",

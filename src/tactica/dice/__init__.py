@@ -10,7 +10,7 @@ Fraction(7, 12)
 from __future__ import annotations
 
 from tactica.dice.dist import Dist
-from tactica.dice.expr import Expr, estimate_cost, evaluate, parse, roll
+from tactica.dice.expr import Compare, Cost, Expr, estimate_cost, evaluate, parse, roll
 from tactica.dice.mechanics import (
     STEP_SIZES,
     bernoulli,
@@ -38,6 +38,8 @@ from tactica.dice.sampling import uniform_below
 
 __all__ = [
     "STEP_SIZES",
+    "Compare",
+    "Cost",
     "Dist",
     "Expr",
     "bernoulli",

@@ -27,10 +27,10 @@ Fraction(1, 6)
 {0: Fraction(7, 12), 1: Fraction(5, 12)}
 >>> str(parse(" 4D6 kh3 + ( 1d4 - 1 ) * 2 "))
 '4d6kh3 + (1d4 - 1) * 2'
->>> parse("2d6+)")
+>>> parse("2d6+)")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-tactica.errors.DiceError: unexpected ')' at column 5 in '2d6+)'; expected a number, a die like 2d6, or '('
+tactica.errors.DiceError: unexpected ')' at column 5 in '2d6+)'; expected a number, ...
 """
 
 from __future__ import annotations
