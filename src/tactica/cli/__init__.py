@@ -22,6 +22,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tactica.cli.validate_cmd",
     "tactica.cli.odds_cmd",
     "tactica.cli.simulate_cmd",
+    "tactica.cli.map_cmd",
+    "tactica.cli.sight_cmd",
 )
 
 

@@ -1,0 +1,55 @@
+"""``tactica map FILE [--svg OUT]``: show any map (grid, zone graph, rows) as text or SVG.
+
+The file may be a map file (``kind: ...``) or a scenario (``game:`` and ``map:``), whose map is
+used. Everything goes through the :class:`~tactica.battlefield.base.Battlefield` protocol, so
+every map kind works the same way.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tactica.battlefield.base import Battlefield
+from tactica.battlefield.mapfile import map_from_mapping
+from tactica.cli.app import app
+from tactica.errors import MapError, TacticaError
+from tactica.validation import load_yaml
+
+__all__ = ["battlefield_from_file", "write_svg"]
+
+
+def battlefield_from_file(path: Path) -> Battlefield:
+    """The battlefield of a map file, or of a scenario file's ``map:``."""
+    data = load_yaml(path, error=MapError)
+    if isinstance(data, Mapping) and "map" in data and "game" in data:
+        return map_from_mapping(data["map"], source=f"{path}: map")
+    return map_from_mapping(data, source=str(path))
+
+
+def write_svg(path: Path, svg: str) -> None:
+    """Write an SVG file; a failure becomes one clear error line."""
+    try:
+        path.write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        raise TacticaError(f"--svg: cannot write {path}: {exc.strerror or exc}") from None
+    print(f"wrote {path}", file=sys.stderr)
+
+
+@app.command("map")
+def map_command(
+    file: Annotated[Path, typer.Argument(help="A map file, or a scenario file with a map.")],
+    svg: Annotated[
+        Path | None, typer.Option("--svg", help="Write an SVG picture here instead.")
+    ] = None,
+) -> None:
+    """Show a map: a text preview, or an SVG picture with --svg."""
+    battlefield = battlefield_from_file(file)
+    if svg is not None:
+        write_svg(svg, battlefield.to_svg())
+        return
+    typer.echo(battlefield.preview())
