@@ -51,6 +51,7 @@ from tactica.errors import ScriptError, TacticaError
 __all__ = [
     "Decide",
     "DecisionPolicy",
+    "DecisionRecord",
     "Done",
     "Emit",
     "FirstOption",
@@ -58,7 +59,6 @@ __all__ = [
     "Record",
     "Roll",
     "RollRecord",
-    "DecisionRecord",
     "Step",
     "Trace",
     "and_then",

@@ -46,7 +46,9 @@ def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float,
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def play_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, index: int) -> BattleResult:
+def play_battle(
+    scenario: Scenario, policies: Mapping[str, str], seed: int, index: int
+) -> BattleResult:
     """Play battle number ``index`` of a run seeded with ``seed`` to the end."""
     rng = np.random.default_rng([seed, index])
     state = scenario.new_state()

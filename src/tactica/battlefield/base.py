@@ -46,7 +46,7 @@ class SightReport:
     reasons: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping: ``from``, ``to``, ``visible``, ``cover``, ``distance`` + details."""
+        """JSON-ready: ``from``, ``to``, ``visible``, ``cover``, ``distance`` and the details."""
         out: dict[str, Any] = {
             "from": self.source,
             "to": self.target,

@@ -21,16 +21,16 @@ __all__ = ["load_map", "map_from_mapping"]
 
 def _ensure_kinds_registered() -> None:
     # Importing the modules registers their kinds; done lazily to keep imports cheap.
-    import tactica.battlefield.grid  # noqa: F401
-    import tactica.battlefield.rows  # noqa: F401
-    import tactica.battlefield.zones  # noqa: F401
+    pass
 
 
 def map_from_mapping(data: Any, *, source: str) -> Battlefield:
     """Build a battlefield from a parsed map mapping (the ``map:`` of a scenario, or a file)."""
     _ensure_kinds_registered()
     if not isinstance(data, Mapping):
-        raise MapError(f"{source}: expected a mapping with a 'kind' field, got {type(data).__name__}")
+        raise MapError(
+            f"{source}: expected a mapping with a 'kind' field, got {type(data).__name__}"
+        )
     if "kind" not in data:
         raise MapError(f"{source}: kind: field required (grid, zones or rows)")
     loader = map_kind(data["kind"], source=source)

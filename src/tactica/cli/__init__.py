@@ -37,26 +37,19 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code (also used by the console script)."""
     load_commands()
     try:
-        rv = app(args=argv, prog_name="tactica", standalone_mode=False)
+        app(args=argv, prog_name="tactica")
     except TacticaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except SystemExit as exc:  # typer.Exit inside standalone_mode=False
-        return int(exc.code or 0) if not isinstance(exc.code, str) else 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except Exception as exc:  # click usage errors and aborts
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            return exc.exit_code
-        if isinstance(exc, click.exceptions.Abort):
-            print("aborted", file=sys.stderr)
-            return 1
-        raise
-    return rv if isinstance(rv, int) else 0
+    except SystemExit as exc:
+        code = exc.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code
+        print(code, file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

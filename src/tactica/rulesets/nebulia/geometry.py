@@ -51,7 +51,8 @@ def sight_options(state: NebState) -> dict[str, str]:
 
 def sight(state: NebState, attacker: Operator, defender: Operator) -> GridSight:
     """The four lines from the attacker's tile to the defender's, and the verdict."""
-    return state.grid.sight(attacker.pos, defender.pos, **sight_options(state))
+    return state.grid.sight(attacker.pos, defender.pos, policy=state.rulings["NEB-4"],
+                            metric=state.rulings["NEB-3"], blockers=state.rulings["NEB-5"])
 
 
 def blocking_tiles(state: NebState, side: str) -> frozenset[Tile]:
@@ -67,7 +68,8 @@ def blocking_tiles(state: NebState, side: str) -> frozenset[Tile]:
             tiles = set(state.grid.occupants.values())
         found = frozenset(tiles | state.grid.blockers)
         memo[key] = found
-    return found  # type: ignore[no-any-return]
+    assert isinstance(found, frozenset)
+    return found
 
 
 def fast_sight(state: NebState, source: Tile, target: Tile, side: str) -> tuple[int, bool]:

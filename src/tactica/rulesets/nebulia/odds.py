@@ -12,7 +12,7 @@ from tactica.odds import OddsReport
 from tactica.ruleset import Rulings
 from tactica.rulesets.nebulia import geometry, rules
 from tactica.rulesets.nebulia.content import Weapon
-from tactica.rulesets.nebulia.records import Attack, EndActivation, Move
+from tactica.rulesets.nebulia.records import Attack, Move
 
 if TYPE_CHECKING:
     from tactica.rulesets.nebulia import NebuliaOperations

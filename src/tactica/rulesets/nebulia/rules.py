@@ -21,6 +21,7 @@ from typing import Any
 from tactica.battlefield.grid import TileGrid
 from tactica.chance import Done, Emit, Roll, Step, and_then, emit_all
 from tactica.dice import Dist, d10_target_successes
+from tactica.ruleset import Automatic, ChooseAction, Finished, Pending, Rulings
 from tactica.rulesets.nebulia import geometry
 from tactica.rulesets.nebulia.content import Weapon
 from tactica.rulesets.nebulia.records import (
@@ -34,7 +35,6 @@ from tactica.rulesets.nebulia.records import (
     OutOfAction,
     RoundStarted,
 )
-from tactica.ruleset import Automatic, ChooseAction, Finished, Pending, Rulings
 
 __all__ = [
     "AttackSetup",
