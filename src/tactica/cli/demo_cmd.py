@@ -47,9 +47,9 @@ def _nebulia() -> Table:
         table.add_column(f"dmg {k}", justify="right")
     table.add_column("P(dmg >= 1)", justify="right")
     cases = [
-        ("1 die, acc 6 / armor 3", 1, 6, 3, 0),
+        ("1 die, acc 6 / arm 3", 1, 6, 3, 0),
         ("  same, in cover", 1, 6, 3, -1),
-        ("3 dice, acc 4 / armor 3", 3, 4, 3, 0),
+        ("3 dice, acc 4 / arm 3", 3, 4, 3, 0),
         ("  same, in cover", 3, 4, 3, -1),
     ]
     for label, n, accuracy, armor, cover in cases:

@@ -322,9 +322,8 @@ class BinOp(Expr):
         return result
 
     def __str__(self) -> str:
-        p = self.precedence
-        right_prec = p + 1 if self.op == "-" else p
-        return f"{self._wrap(self.left, p)} {self.op} {self._wrap(self.right, right_prec)}"
+        p = self.precedence  # the right operand is wrapped at equal precedence: faithful trees
+        return f"{self._wrap(self.left, p)} {self.op} {self._wrap(self.right, p + 1)}"
 
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
