@@ -20,6 +20,7 @@ import numpy as np
 from tactica.battle import Battle, SampledDice
 from tactica.errors import TacticaError
 from tactica.policies import make_policy
+from tactica.ruleset import Ruling
 from tactica.scenario import Scenario, scenario_from_mapping
 
 __all__ = ["BattleResult", "SimulationReport", "play_battle", "simulate", "wilson"]
@@ -70,6 +71,7 @@ class SimulationReport:
     sides: tuple[str, ...]
     policies: Mapping[str, str]
     rulings: Mapping[str, str]
+    declared_rulings: tuple[Ruling, ...]
     wins: Mapping[str, int]
     draws: int
     rounds: Sequence[int]
@@ -196,6 +198,7 @@ def _aggregate(scenario: Scenario, results: list[BattleResult], battles: int, se
         sides=sides,
         policies=policies,
         rulings=dict(scenario.rulings),
+        declared_rulings=scenario.rulings.declared(),
         wins=wins,
         draws=draws,
         rounds=[r.rounds for r in results],

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -19,9 +20,18 @@ from tactica.validation import load_yaml
 __all__ = ["load_map", "map_from_mapping"]
 
 
+#: Modules that register the built-in map kinds when imported.
+BUILTIN_KIND_MODULES = (
+    "tactica.battlefield.grid",
+    "tactica.battlefield.zones",
+    "tactica.battlefield.rows",
+)
+
+
 def _ensure_kinds_registered() -> None:
     # Importing the modules registers their kinds; done lazily to keep imports cheap.
-    pass
+    for name in BUILTIN_KIND_MODULES:
+        importlib.import_module(name)
 
 
 def map_from_mapping(data: Any, *, source: str) -> Battlefield:

@@ -76,8 +76,9 @@ def odds(
             print_json(rows)
             return
         t = Table(title=f"{sc.name}: every attack", title_justify="left")
-        for col in ("attacker", "weapon", "target", "cover", "E[damage]", "P(out of action)"):
-            t.add_column(col, justify="right" if col[0] in "EP" else "left")
+        for col in ("attacker", "weapon", "target", "cover", "expected damage",
+                    "P(out of action)"):
+            t.add_column(col, justify="right" if col[0] in "eP" else "left")
         for row in rows:
             t.add_row(row["attacker"], row["weapon"], row["target"],
                       "yes" if row.get("cover") else "no", f"{row['expected_damage']:.3f}",

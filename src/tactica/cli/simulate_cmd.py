@@ -57,9 +57,10 @@ def _print(report: SimulationReport) -> None:
                   f"{row['survival_ci95'][0]:.3f} - {row['survival_ci95'][1]:.3f}",
                   f"{row['damage_dealt_mean']:.2f}", f"{row['damage_taken_mean']:.2f}")
     console.print(u)
-    if report.rulings:
-        changed = {k: v for k, v in report.rulings.items()}
-        console.print("rulings: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+    defaults = {r.id: r.default for r in report.declared_rulings}
+    changed = {k: v for k, v in report.rulings.items() if defaults.get(k) != v}
+    console.print("rulings: " + (", ".join(f"{k}={v}" for k, v in changed.items())
+                                 or "all defaults"))
 
 
 @app.command(name="simulate")
