@@ -1,0 +1,139 @@
+"""Select weapon and select target: melee needs an adjacent operator, other weapons a visible
+one; a weapon with nobody to reach cannot be chosen (NEB-7, NEB-12)."""
+
+from __future__ import annotations
+
+import pytest
+from neb_builders import attack_ready, op, rifle
+
+from tactica.battle import ScriptedDice
+from tactica.errors import IllegalActionError
+from tactica.rulesets.nebulia import geometry
+from tactica.rulesets.nebulia.records import Attack, EndActivation
+
+KNIFE = rifle(7, melee=True, name="knife")
+GUN = rifle(6, name="rifle")
+
+
+def attacks(battle: object) -> set[tuple[str, str]]:
+    actions = battle.legal_actions()  # type: ignore[attr-defined]
+    return {(a.weapon, a.target) for a in actions if isinstance(a, Attack)}
+
+
+def test_after_moving_the_operator_may_attack_or_end_its_activation() -> None:
+    battle = attack_ready("A..B", A=op("red", weapons=[GUN]), B=op("blue"))
+    actions = battle.legal_actions()
+    assert actions == (Attack("A", "rifle", "B"), EndActivation("A"))
+    assert battle.pending.side == "red"  # type: ignore[union-attr]
+
+
+def test_melee_weapon_needs_an_adjacent_operator() -> None:
+    far = attack_ready("A.B", A=op("red", weapons=[KNIFE, GUN]), B=op("blue"))
+    assert attacks(far) == {("rifle", "B")}  # the knife reaches nobody: it cannot be chosen
+    near = attack_ready("AB.", A=op("red", weapons=[KNIFE, GUN]), B=op("blue"))
+    assert attacks(near) == {("knife", "B"), ("rifle", "B")}
+    diagonal = attack_ready(
+        """
+        A..
+        .B.
+        """,
+        A=op("red", weapons=[KNIFE]), B=op("blue"),
+    )
+    assert attacks(diagonal) == {("knife", "B")}  # 8 neighbours
+
+
+def test_ranged_weapon_needs_a_visible_operator() -> None:
+    walled = attack_ready(
+        """
+        A.#..
+        ..#.B
+        """,
+        A=op("red", weapons=[GUN]), B=op("blue"),
+    )
+    assert attacks(walled) == set()
+    assert walled.legal_actions() == (EndActivation("A"),)
+
+
+def test_one_clear_line_is_not_enough_to_see() -> None:
+    # NEB-2: the blocker on 1,1 leaves exactly one of the four lines clear.
+    battle = attack_ready(
+        """
+        A....
+        .#...
+        ....B
+        """,
+        A=op("red", weapons=[GUN]), B=op("blue"),
+    )
+    a, b = battle.state.ops["A"], battle.state.ops["B"]
+    assert geometry.sight(battle.state, a, b).clear_lines == 1
+    assert attacks(battle) == set()
+
+
+def test_only_weapons_with_a_target_are_offered_per_target() -> None:
+    battle = attack_ready(
+        """
+        AB...C
+        """,
+        A=op("red", weapons=[KNIFE, GUN]), B=op("blue"), C=op("blue"),
+    )
+    # C is hidden behind B (operators block); B is adjacent and visible.
+    assert attacks(battle) == {("knife", "B"), ("rifle", "B")}
+
+
+def test_out_of_action_operators_cannot_be_targeted() -> None:
+    battle = attack_ready("A..B.C", A=op("red", weapons=[GUN], dice=1),
+                          B=op("blue", defense=1), C=op("blue"))
+    battle.apply(Attack("A", "rifle", "B"), dice=ScriptedDice([[1], [0]]))
+    assert battle.state.ops["B"].out
+    assert all(getattr(a, "target", None) != "B" for a in battle.legal_actions())
+
+
+def test_friends_cannot_be_targeted_by_default_neb12() -> None:
+    tiles = "AF.B"
+    battle = attack_ready(tiles, A=op("red", weapons=[KNIFE, GUN]), F=op("red"),
+                          B=op("blue"))
+    assert ("knife", "F") not in attacks(battle)
+    assert attacks(battle) == set()  # B is hidden behind F, F is a friend
+
+
+def test_friends_can_be_targeted_with_neb12_any() -> None:
+    battle = attack_ready("AF.B", rulings={"NEB-12": "any"},
+                          A=op("red", weapons=[KNIFE, GUN]), F=op("red"), B=op("blue"))
+    assert attacks(battle) == {("knife", "F"), ("rifle", "F")}
+
+
+def test_melee_ignores_sight_by_default_neb7() -> None:
+    tiles = """
+    A#.
+    #B.
+    """
+    battle = attack_ready(tiles, A=op("red", weapons=[KNIFE, GUN]), B=op("blue"))
+    # Both diagonal neighbours are walls: no line is clear, but the knife only needs adjacency.
+    assert attacks(battle) == {("knife", "B")}
+
+
+def test_melee_needs_sight_with_neb7_adjacent_and_visible() -> None:
+    tiles = """
+    A#.
+    #B.
+    """
+    battle = attack_ready(tiles, rulings={"NEB-7": "adjacent-and-visible"},
+                          A=op("red", weapons=[KNIFE, GUN]), B=op("blue"))
+    assert attacks(battle) == set()
+    open_battle = attack_ready("AB", rulings={"NEB-7": "adjacent-and-visible"},
+                               A=op("red", weapons=[KNIFE]), B=op("blue"))
+    assert attacks(open_battle) == {("knife", "B")}
+
+
+def test_an_attack_that_is_not_legal_is_refused_with_its_description() -> None:
+    battle = attack_ready("A.B", A=op("red", weapons=[KNIFE, GUN]), B=op("blue"))
+    with pytest.raises(IllegalActionError, match="A attacks B with knife is not a legal action"):
+        battle.apply(Attack("A", "knife", "B"), dice=ScriptedDice([]))
+    assert battle.legal_actions()  # nothing changed
+
+
+def test_the_attack_uses_the_chosen_weapon() -> None:
+    battle = attack_ready("AB", A=op("red", weapons=[KNIFE, rifle(2, dice=2, name="smg")]),
+                          B=op("blue", defense=5))
+    events = battle.apply(Attack("A", "smg", "B"), dice=ScriptedDice([[2, 3], [0]]))
+    assert events[0].weapon == "smg" and events[0].hits == 1  # 2 <= 2 hits, 3 > 2 misses
