@@ -116,10 +116,14 @@ class Dist(Generic[T]):
     @classmethod
     def _from_dense(cls, lo: int, coeffs: Sequence[int], *, reduce: bool = True) -> Dist[int]:
         """An integer distribution from dense weights of ``lo, lo+1, ...`` (zeros skipped)."""
-        outcomes = tuple(lo + i for i, w in enumerate(coeffs) if w)
-        weights = [w for w in coeffs if w]
-        if not weights:
-            raise DiceError("a distribution needs at least one outcome with positive weight")
+        if 0 in coeffs:
+            outcomes = tuple([lo + i for i, w in enumerate(coeffs) if w])
+            weights = [w for w in coeffs if w]
+            if not weights:
+                raise DiceError("a distribution needs at least one outcome with positive weight")
+        else:
+            outcomes = tuple(range(lo, lo + len(coeffs)))
+            weights = list(coeffs)
         if reduce:
             g = math.gcd(*weights)
             if g != 1:

@@ -135,19 +135,41 @@ def read_percentile(tens: int, units: int) -> int:
 # ---------------------------------------------------------------------- successes
 
 
+def _probability(p: Fraction | int) -> Fraction:
+    try:
+        fp = p if type(p) is Fraction else Fraction(p)
+    except (TypeError, ValueError) as exc:
+        raise DiceError(f"a probability must be a Fraction or an int, got {p!r}") from exc
+    if not 0 <= fp.numerator <= fp.denominator:
+        raise DiceError(f"a probability must be between 0 and 1, got {p}")
+    return fp
+
+
 def bernoulli(p: Fraction | int) -> Dist[int]:
     """1 with probability ``p``, else 0."""
-    fp = Fraction(p)
-    if not 0 <= fp <= 1:
-        raise DiceError(f"a probability must be between 0 and 1, got {p}")
-    return binomial(1, fp)
+    return binomial(1, p)
+
+
+#: Up to this many trials the binomial weights are computed term by term; above it, one
+#: big-integer power of the packed polynomial ``f + s*z`` is faster.
+_DIRECT_BINOMIAL = 12
 
 
 def _binomial_weights(n: int, s: int, f: int) -> Dist[int]:
     """``n`` trials with success weight ``s`` and failure weight ``f`` (coprime, both > 0)."""
-    # (f + s*z)**n by Kronecker substitution: one big-integer power, then unpack.
-    width = width_for((s + f) ** n)
-    coeffs = unpack(pow(f + (s << (8 * width)), n), width, n + 1)
+    if n <= _DIRECT_BINOMIAL:
+        f_pows = [1]
+        for _ in range(n):
+            f_pows.append(f_pows[-1] * f)
+        coeffs = []
+        c, s_pow = 1, 1
+        for j in range(n + 1):
+            coeffs.append(c * s_pow * f_pows[n - j])
+            s_pow *= s
+            c = c * (n - j) // (j + 1)
+    else:
+        width = width_for((s + f) ** n)
+        coeffs = unpack(pow(f + (s << (8 * width)), n), width, n + 1)
     # gcd(s, f) = 1, so the weights s**n and f**n are coprime: nothing to reduce.
     return Dist._raw(tuple(range(n + 1)), tuple(coeffs), (s + f) ** n, True)
 
@@ -155,9 +177,7 @@ def _binomial_weights(n: int, s: int, f: int) -> Dist[int]:
 def binomial(n: int, p: Fraction | int) -> Dist[int]:
     """The number of successes of ``n`` independent trials of probability ``p``."""
     n = _count(n, "number of trials")
-    fp = Fraction(p)
-    if not 0 <= fp <= 1:
-        raise DiceError(f"a probability must be between 0 and 1, got {p}")
+    fp = _probability(p)
     s, f = fp.numerator, fp.denominator - fp.numerator
     if n == 0 or s == 0:
         return Dist.constant(0)
@@ -182,7 +202,8 @@ def d10_success_chance(target: int, modifier: int = 0, *, fails: bool = False) -
     for name, v in (("target", target), ("modifier", modifier)):
         if type(v) is not int:
             raise DiceError(f"the {name} must be an integer, got {v!r}")
-    good = sum(1 for face in range(10) if face == 1 or (face != 0 and face + modifier <= target))
+    # face 1 always, faces 2..9 when face <= target - modifier, face 0 never
+    good = 1 + min(8, max(0, target - modifier - 1))
     return Fraction(10 - good if fails else good, 10)
 
 
@@ -218,6 +239,17 @@ def keep_highest(n: int, die: Dist[int], k: int) -> Dist[int]:
     width = width_for(d.total**n)
     bits = 8 * width
     packed = pack(dense, width)
+    # For j dice above v: the other n - j dice are all <= v with at least k - j equal to v.
+    # Their number of ways is a sum of C(n-j, q) wv**q below**(n-j-q) over q >= k - j, taken
+    # directly or as the complement of the terms q < k - j, whichever has fewer terms. The
+    # binomials do not depend on v, so the terms are listed once.
+    spread = n - k
+    terms: list[tuple[bool, int, list[tuple[int, int, int]]]] = []
+    for j in range(k):
+        rest, need = n - j, k - j
+        qs = range(need, rest + 1) if spread < need else range(need)
+        weighted = [(math.comb(rest, q), q, rest - q) for q in qs]
+        terms.append((spread >= need, math.comb(n, j), weighted))
     acc = 0
     below = 0  # weight of faces below v
     for e, wv in enumerate(dense):
@@ -227,17 +259,14 @@ def keep_highest(n: int, die: Dist[int], k: int) -> Dist[int]:
         above = (packed >> cut) << cut
         upto = below + wv
         power = 1  # above ** j
-        for j in range(k):
-            rest = n - j
-            need = k - j
-            # rolls of `rest` dice all <= v with at least `need` equal to v
-            ways = upto**rest
-            binom = 1
-            for q in range(need):
-                ways -= binom * wv**q * below ** (rest - q)
-                binom = binom * (rest - q) // (q + 1)
+        for j, (complement, choose, weighted) in enumerate(terms):
+            ways = 0
+            for c, q, r in weighted:
+                ways += c * wv**q * below**r
+            if complement:
+                ways = upto ** (n - j) - ways
             if ways:
-                acc += (power * (math.comb(n, j) * ways)) << (bits * need * e)
+                acc += (power * (choose * ways)) << (bits * (k - j) * e)
             if j + 1 < k:
                 power *= above
                 if not power:
@@ -298,12 +327,37 @@ def random_rolls(count: Dist[int], each: Dist[int]) -> Dist[int]:
     return Dist._from_dense(top_n * shift, coeffs)
 
 
+#: Up to this many items, :func:`thin` sums binomial rows directly instead of using Horner.
+_DIRECT_THIN = 12
+
+
 def thin(count: Dist[int], p_keep: Fraction | int) -> Dist[int]:
     """Keep each of ``count`` items independently with probability ``p_keep``.
 
     The binomial thinning of a count: one save per hit, the unsaved hits remain.
     """
-    return random_rolls(count, bernoulli(p_keep))
+    c = _int_dist(count, "the count")
+    fp = _probability(p_keep)
+    keep, denom = fp.numerator, fp.denominator
+    lose = denom - keep
+    if c.outcomes[0] < 0:
+        raise DiceError(f"the number of items cannot be negative: {c.outcomes[0]}")
+    if keep == 0:
+        return Dist.constant(0)
+    if lose == 0:
+        return c
+    top = c.outcomes[-1]
+    if top > _DIRECT_THIN:
+        return random_rolls(c, Dist._raw((0, 1), (lose, keep), denom, True))
+    # sum over h of P(count = h) * (lose + keep*z)**h, on the common denominator denom**top
+    coeffs = [0] * (top + 1)
+    for h, w in zip(c.outcomes, c.weights, strict=True):
+        scale = w * denom ** (top - h)
+        binom = 1
+        for i in range(h + 1):
+            coeffs[i] += scale * binom * keep**i * lose ** (h - i)
+            binom = binom * (h - i) // (i + 1)
+    return Dist._from_dense(0, coeffs)
 
 
 def opposed(a: Dist[Any], b: Dist[Any]) -> Dist[int]:

@@ -22,6 +22,7 @@ import numpy as np
 
 __all__ = ["pack", "unpack", "width_for"]
 
+_MAX_NUMPY_LIMBS = 4
 _NUMPY_DTYPES: dict[int, type[np.unsignedinteger]] = {
     1: np.uint8,
     2: np.uint16,
@@ -34,13 +35,13 @@ def width_for(bound: int) -> int:
     """Bytes per slot so that every coefficient ``<= bound`` fits.
 
     Widths up to 8 bytes are rounded to 1, 2, 4 or 8 so that numpy can pack and unpack them;
-    wider slots are rounded up to a multiple of 8 bytes.
+    wider slots keep their exact size, which keeps the big-integer products small.
     """
     nbytes = max(1, (bound.bit_length() + 7) // 8)
     for w in (1, 2, 4, 8):
         if nbytes <= w:
             return w
-    return (nbytes + 7) // 8 * 8
+    return nbytes
 
 
 def pack(coeffs: Sequence[int], width: int) -> int:
@@ -58,5 +59,18 @@ def unpack(value: int, width: int, count: int) -> list[int]:
     if dtype is not None:
         out: list[int] = np.frombuffer(buf, dtype=dtype).tolist()
         return out
+    limbs = (width + 7) // 8
+    if limbs <= _MAX_NUMPY_LIMBS:
+        # Split every slot into 64-bit limbs with numpy, then join the limbs in Python.
+        raw = np.frombuffer(buf, dtype=np.uint8).reshape(count, width)
+        padded = np.zeros((count, 8 * limbs), dtype=np.uint8)
+        padded[:, :width] = raw
+        words = padded.view(np.uint64)
+        result: list[int] = words[:, 0].tolist()
+        for i in range(1, limbs):
+            shift = 64 * i
+            column: list[int] = words[:, i].tolist()
+            result = [r | (c << shift) for r, c in zip(result, column, strict=True)]
+        return result
     view = memoryview(buf)
     return [int.from_bytes(view[i : i + width], "little") for i in range(0, width * count, width)]
