@@ -441,7 +441,12 @@ class TileGrid:
         """
         rule = _choice("blockers", blockers, BLOCKER_RULES)
         if rule == "all":
-            return self.blockers | frozenset(self.occupants.values())
+            found = self.memo.get("sight-blockers-all")
+            if found is None:
+                found = self.memo["sight-blockers-all"] = self.blockers | frozenset(
+                    self.occupants.values()
+                )
+            return found
         side_of = self.sides if sides is None else sides
         tile = self.tile(source)
         attacker = self.occupant_at(tile)

@@ -70,6 +70,15 @@ def offset_geometry(policy: str, dx: int, dy: int) -> OffsetGeometry:
     """The exact blocking geometry of the offset ``(dx, dy)`` (translation invariant, cached)."""
     if policy not in POLICIES:
         raise ValueError(f"unknown sight policy {policy!r}")
+    if dy < 0 or (dy == 0 and dx < 0):
+        # Corner i from B back to A is the same segment with the same inset direction, so
+        # the geometry of (dx, dy) is that of (-dx, -dy) seen from the other end.
+        other = offset_geometry(policy, -dx, -dy)
+        return OffsetGeometry(
+            tuple(sorted((x + dx, y + dy, m) for x, y, m in other.singles)),
+            tuple(sorted((ax + dx, ay + dy, bx + dx, by + dy, m)
+                         for ax, ay, bx, by, m in other.pairs)),
+        )
     own = {(0, 0), (dx, dy)}
     singles: dict[Tile, int] = {}
     pairs: dict[tuple[Tile, Tile], int] = {}
