@@ -101,14 +101,18 @@ def scenario_from_mapping(
         problems.append(f"{source}: rulings: expected a mapping like {{NEB-3: manhattan}}")
         raw_rulings = {}
     if ruleset is not None:
-        try:
-            rulings = Rulings(
-                ruleset.meta.rulings,
-                {str(k): str(v) for k, v in raw_rulings.items()},
-                where=rulings_where or f"{source}: rulings",
-            )
-        except RulingError as exc:
-            problems.append(str(exc))
+        # Check each ruling on its own so that every bad one is reported; the others (and the
+        # defaults in place of the bad ones) still let the rest of the file be checked.
+        good: dict[str, str] = {}
+        for key, value in raw_rulings.items():
+            try:
+                Rulings(ruleset.meta.rulings, {str(key): str(value)},
+                        where=rulings_where or f"{source}: rulings")
+            except RulingError as exc:
+                problems.append(str(exc))
+            else:
+                good[str(key)] = str(value)
+        rulings = Rulings(ruleset.meta.rulings, good)
     battlefield: Battlefield | None = None
     if "map" not in data:
         problems.append(f"{source}: map: field required")
