@@ -245,3 +245,20 @@ def test_opposed_rolls_match_icepool() -> None:
 def test_highest_and_lowest_of_two_match_icepool() -> None:
     assert die(8).max_of(die(6)).to_dict() == oracle(icepool.highest(icepool.d8, icepool.d6))
     assert die(8).min_of(die(6)).to_dict() == oracle(icepool.lowest(icepool.d8, icepool.d6))
+
+
+def test_thinning_edges_and_both_methods_agree() -> None:
+    hits = d10_target_successes(3, 6)
+    assert thin(hits, 0) == Dist.constant(0)
+    assert thin(hits, 1) == hits
+    with pytest.raises(DiceError, match="negative"):
+        thin(Dist.uniform([-1, 2]), Fraction(1, 2))
+    with pytest.raises(DiceError, match="Fraction or an int"):
+        thin(hits, "half")  # type: ignore[arg-type]
+    # Small counts sum binomial rows directly, large ones use Horner's rule: same answers.
+    for top in (11, 12, 13, 30):
+        count = Dist.from_weights({0: 1, top // 2: 2, top: 3})
+        direct = random_rolls(count, bernoulli(Fraction(2, 7)))
+        assert thin(count, Fraction(2, 7)) == direct
+        expected = oracle(as_icepool(count) @ icepool.Die({0: 5, 1: 2}))
+        assert direct.to_dict() == expected

@@ -44,6 +44,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from tactica.dice.cost import (
+    MAX_DICE,
+    MAX_OUTCOMES,
+    MAX_SIDES,
+    MAX_WORK,
+    PER_OUTCOME,
+    Cost,
+    arith_cost,
+    make_cost,
+    mul_work,
+)
 from tactica.dice.dist import Dist
 from tactica.dice.mechanics import die, keep_highest, keep_lowest, random_rolls
 from tactica.errors import DiceError
@@ -70,92 +81,8 @@ __all__ = [
 
 #: Longest accepted expression text, in characters.
 MAX_LENGTH = 1000
-#: Most dice in one ``NdS`` term.
-MAX_DICE = 10_000
-#: Most sides of one die.
-MAX_SIDES = 1_000_000
-#: Most outcomes of any intermediate distribution.
-MAX_OUTCOMES = 200_000
-#: Estimated work limit (roughly nanoseconds of big-integer arithmetic; about a second).
-MAX_WORK = 1e9
 _MAX_DEPTH = 60
 _MAX_NUMBER_DIGITS = 9
-_PER_OUTCOME = 300.0  # building one outcome of a Dist, in work units
-
-
-# ---------------------------------------------------------------------- cost model
-
-_BIG_SPAN = 10**15  # spans are clamped here so float estimates never overflow
-
-
-@dataclass(frozen=True, slots=True)
-class Cost:
-    """Upper bounds computed from the syntax tree alone, before any dice are computed.
-
-    ``lo``/``hi`` bound the integer outcomes, ``outcomes`` bounds their number,
-    ``weight_bits`` bounds log2 of the total weight, and ``work`` estimates the big-integer
-    arithmetic of the whole subtree (units of roughly a nanosecond).
-    """
-
-    lo: int
-    hi: int
-    outcomes: int
-    weight_bits: float
-    work: float
-
-    @property
-    def span(self) -> int:
-        """``hi - lo + 1``, clamped to a large bound."""
-        return min(self.hi - self.lo + 1, _BIG_SPAN)
-
-    @property
-    def packed_bits(self) -> float:
-        """Size of the distribution packed as one big integer (span x slot width)."""
-        return self.span * (self.weight_bits + 8)
-
-
-def _mul_work(bits_a: float, bits_b: float) -> float:
-    """Estimated cost of multiplying two big integers (schoolbook, then Karatsuba)."""
-    da = max(bits_a / 30.0, 1.0)
-    db = max(bits_b / 30.0, 1.0)
-    small, large = min(da, db), max(da, db)
-    if small < 70:
-        return small * large
-    return float((large / small) * small**1.585 * 4.0)
-
-
-def _make_cost(lo: int, hi: int, bound: int, bits: float, work: float, what: Expr) -> Cost:
-    """A :class:`Cost`, refusing any node with more than :data:`MAX_OUTCOMES` outcomes."""
-    n = min(hi - lo + 1, bound)
-    if n > MAX_OUTCOMES:
-        shown = f"{n}" if n < _BIG_SPAN else "astronomically many"
-        raise DiceError(
-            f"{str(what)!r} has too many outcomes to compute exactly: up to {shown} "
-            f"(at most {MAX_OUTCOMES})"
-        )
-    return Cost(lo, hi, n, bits, work)
-
-
-def _arith_cost(op: str, a: Cost, b: Cost, what: Expr) -> Cost:
-    """Cost of ``a op b`` for independent operands with costs ``a`` and ``b``."""
-    work = a.work + b.work
-    pairs = a.outcomes * b.outcomes
-    bits = a.weight_bits + b.weight_bits
-    if op == "*":
-        corners = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
-        lo, hi = min(corners), max(corners)
-    elif op == "+":
-        lo, hi = a.lo + b.lo, a.hi + b.hi
-    else:
-        lo, hi = a.lo - b.hi, a.hi - b.lo
-    span = min(hi - lo + 1, _BIG_SPAN)
-    if a.outcomes == 1 or b.outcomes == 1:
-        work += min(span, pairs) * _PER_OUTCOME
-    elif op == "*" or span > 4 * pairs + 64:
-        work += pairs * _PER_OUTCOME
-    else:
-        work += _mul_work(a.packed_bits, b.packed_bits) + span * _PER_OUTCOME
-    return _make_cost(lo, hi, pairs, bits, work, what)
 
 
 # ---------------------------------------------------------------------- syntax tree
@@ -224,10 +151,10 @@ class Roll(Expr):
         if self.count <= 1 or summed == 0:
             work = 0.0
         elif self.keep:
-            work = self.sides * self.kept * _mul_work(packed, self.sides * (bits + 8))
+            work = self.sides * self.kept * mul_work(packed, self.sides * (bits + 8))
         else:
-            work = 1.5 * _mul_work(packed / 2, packed / 2)
-        return _make_cost(lo, hi, n, bits, work + n * _PER_OUTCOME, self)
+            work = 1.5 * mul_work(packed / 2, packed / 2)
+        return make_cost(lo, hi, n, bits, work + n * PER_OUTCOME, self)
 
     def _dist(self) -> Dist[int]:
         face = die(self.sides)
@@ -260,8 +187,8 @@ class RandomRoll(Expr):
         lo, hi = c.lo, c.hi * self.sides
         bits = c.weight_bits + c.hi * math.log2(self.sides)
         n = hi - lo + 1
-        step = _mul_work(n * (bits + 8), self.sides * (bits + 8))
-        return _make_cost(lo, hi, n, bits, c.work + c.hi * step + n * _PER_OUTCOME, self)
+        step = mul_work(n * (bits + 8), self.sides * (bits + 8))
+        return make_cost(lo, hi, n, bits, c.work + c.hi * step + n * PER_OUTCOME, self)
 
     def _dist(self) -> Dist[int]:
         return random_rolls(self.count._dist(), die(self.sides))
@@ -310,7 +237,7 @@ class BinOp(Expr):
         return 2 if self.op == "*" else 1
 
     def cost(self) -> Cost:
-        return _arith_cost(self.op, self.left.cost(), self.right.cost(), self)
+        return arith_cost(self.op, self.left.cost(), self.right.cost(), self)
 
     def _dist(self) -> Dist[int]:
         a, b = self.left._dist(), self.right._dist()
@@ -348,9 +275,9 @@ class Compare(Expr):
     def cost(self) -> Cost:
         a, b = self.left.cost(), self.right.cost()
         if b.outcomes == 1:
-            return Cost(0, 1, 2, a.weight_bits, a.work + b.work + a.outcomes * _PER_OUTCOME)
-        diff = _arith_cost("-", a, b, self)
-        return Cost(0, 1, 2, diff.weight_bits, diff.work + diff.outcomes * _PER_OUTCOME)
+            return Cost(0, 1, 2, a.weight_bits, a.work + b.work + a.outcomes * PER_OUTCOME)
+        diff = arith_cost("-", a, b, self)
+        return Cost(0, 1, 2, diff.weight_bits, diff.work + diff.outcomes * PER_OUTCOME)
 
     def _dist(self) -> Dist[int]:
         test = _COMPARE[self.op]

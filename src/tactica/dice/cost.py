@@ -1,0 +1,109 @@
+"""Size limits of dice expressions, estimated from the syntax tree before anything is rolled.
+
+Each node of a parsed expression reports a :class:`Cost`: bounds on its integer outcomes, on
+the number of outcomes and on the bits of its total weight, and an estimate of the big-integer
+work of its subtree in units of roughly a nanosecond (Karatsuba for large products). Nodes
+above :data:`MAX_OUTCOMES` are refused as soon as they are costed, and whole expressions above
+:data:`MAX_WORK` before evaluation, so ``1000000d1000000`` fails at once with a clear message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tactica.errors import DiceError
+
+__all__ = [
+    "MAX_DICE",
+    "MAX_OUTCOMES",
+    "MAX_SIDES",
+    "MAX_WORK",
+    "PER_OUTCOME",
+    "Cost",
+    "arith_cost",
+    "make_cost",
+    "mul_work",
+]
+
+#: Most dice in one ``NdS`` term.
+MAX_DICE = 10_000
+#: Most sides of one die.
+MAX_SIDES = 1_000_000
+#: Most outcomes of any intermediate distribution.
+MAX_OUTCOMES = 200_000
+#: Estimated work limit (roughly nanoseconds of big-integer arithmetic; about a second).
+MAX_WORK = 1e9
+#: Work of building one outcome of a distribution, in work units.
+PER_OUTCOME = 300.0
+
+_BIG_SPAN = 10**15  # spans are clamped here so float estimates never overflow
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """Upper bounds computed from the syntax tree alone, before any dice are computed.
+
+    ``lo``/``hi`` bound the integer outcomes, ``outcomes`` bounds their number,
+    ``weight_bits`` bounds log2 of the total weight, and ``work`` estimates the big-integer
+    arithmetic of the whole subtree (units of roughly a nanosecond).
+    """
+
+    lo: int
+    hi: int
+    outcomes: int
+    weight_bits: float
+    work: float
+
+    @property
+    def span(self) -> int:
+        """``hi - lo + 1``, clamped to a large bound."""
+        return min(self.hi - self.lo + 1, _BIG_SPAN)
+
+    @property
+    def packed_bits(self) -> float:
+        """Size of the distribution packed as one big integer (span x slot width)."""
+        return self.span * (self.weight_bits + 8)
+
+
+def mul_work(bits_a: float, bits_b: float) -> float:
+    """Estimated cost of multiplying two big integers (schoolbook, then Karatsuba)."""
+    da = max(bits_a / 30.0, 1.0)
+    db = max(bits_b / 30.0, 1.0)
+    small, large = min(da, db), max(da, db)
+    if small < 70:
+        return small * large
+    return float((large / small) * small**1.585 * 4.0)
+
+
+def make_cost(lo: int, hi: int, bound: int, bits: float, work: float, what: object) -> Cost:
+    """A :class:`Cost`, refusing any node with more than :data:`MAX_OUTCOMES` outcomes."""
+    n = min(hi - lo + 1, bound)
+    if n > MAX_OUTCOMES:
+        shown = f"{n}" if n < _BIG_SPAN else "astronomically many"
+        raise DiceError(
+            f"{str(what)!r} has too many outcomes to compute exactly: up to {shown} "
+            f"(at most {MAX_OUTCOMES})"
+        )
+    return Cost(lo, hi, n, bits, work)
+
+
+def arith_cost(op: str, a: Cost, b: Cost, what: object) -> Cost:
+    """Cost of ``a op b`` for independent operands with costs ``a`` and ``b``."""
+    work = a.work + b.work
+    pairs = a.outcomes * b.outcomes
+    bits = a.weight_bits + b.weight_bits
+    if op == "*":
+        corners = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
+        lo, hi = min(corners), max(corners)
+    elif op == "+":
+        lo, hi = a.lo + b.lo, a.hi + b.hi
+    else:
+        lo, hi = a.lo - b.hi, a.hi - b.lo
+    span = min(hi - lo + 1, _BIG_SPAN)
+    if a.outcomes == 1 or b.outcomes == 1:
+        work += min(span, pairs) * PER_OUTCOME
+    elif op == "*" or span > 4 * pairs + 64:
+        work += pairs * PER_OUTCOME
+    else:
+        work += mul_work(a.packed_bits, b.packed_bits) + span * PER_OUTCOME
+    return make_cost(lo, hi, pairs, bits, work, what)
