@@ -78,7 +78,9 @@ def test_load_map_file(tmp_path: Path) -> None:
         ({"kind": "grid", "tiles": "\n  \n"}, ["m.yaml: tiles: the map is empty"]),
         ({"kind": "grid", "tiles": []}, ["m.yaml: tiles: the map is empty"]),
         ({"kind": "grid"}, ["m.yaml: tiles: Field required"]),
-        ({"kind": "grid", "tiles": 5}, ["m.yaml: tiles"]),
+        ({"kind": "grid", "tiles": 5}, ["m.yaml: tiles: Value error, expected the map's rows "
+                                        "as text (tiles: |) or as a list of row strings, got 5"]),
+        ({"kind": "grid", "tiles": ["A.", 3]}, ["m.yaml: tiles: Value error"]),
         ({"kind": "grid", "tiles": "AB", "legend": {}}, ["m.yaml: legend: Extra inputs"]),
         (
             {"kind": "grid", "tiles": "AB", "sides": {"A": "red", "C": "blue"}},

@@ -21,7 +21,7 @@ import textwrap
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from tactica.battlefield.base import SightReport
 from tactica.battlefield.grid import GridSight, Tile, TileGrid
@@ -49,6 +49,17 @@ class GridMapModel(BaseModel):
     name: str = ""
     tiles: str | list[str]
     sides: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("tiles", mode="before")
+    @classmethod
+    def _rows(cls, value: Any) -> Any:
+        if isinstance(value, str) or (
+            isinstance(value, list) and all(isinstance(r, str) for r in value)
+        ):
+            return value
+        raise ValueError(
+            "expected the map's rows as text (tiles: |) or as a list of row strings"
+        )
 
 
 def parse_tiles(
