@@ -82,12 +82,17 @@ class UnitModel(_Strict):
     at: tuple[int, int] | None = None
 
 
-class SetupModel(BaseModel):
+class SetupFields(BaseModel):
+    """The game fields of a scenario other than ``units`` (each unit is checked on its own)."""
+
     model_config = ConfigDict(extra="forbid")
-    units: dict[str, UnitModel] = Field(min_length=2)
     content: list[str] = Field(default_factory=list)
     sides: list[str] | None = None
     first: str | None = None
+
+
+class SetupModel(SetupFields):
+    units: dict[str, UnitModel] = Field(min_length=2)
 
 
 @dataclass(frozen=True)
@@ -181,10 +186,34 @@ def build_setup(
         - {"game", "name", "description", "rulings", "map", "max_rounds", "seed"}
     )
     problems: list[str] = [f"{source}: {k}: unknown field" for k in extra]
+    fields = {k: v for k, v in game_part.items() if k != "units"}
     try:
-        model = validate(SetupModel, game_part, source=source, error=ScenarioError)
+        model = validate(SetupFields, fields, source=source, error=ScenarioError)
     except TacticaError as exc:
-        raise ScenarioError("\n".join([*problems, str(exc)])) from None
+        problems.append(str(exc))
+        model = SetupFields()
+    # Each unit is validated on its own, so that one bad unit does not hide the problems of
+    # the others (unknown profiles, tiles, weapons).
+    raw_units = data.get("units")
+    unit_ids: list[str] = []
+    unit_models: dict[str, UnitModel] = {}
+    if raw_units is None:
+        problems.append(f"{source}: units: field required (a mapping of unit id to unit)")
+    elif not isinstance(raw_units, Mapping) or len(raw_units) < 2:
+        problems.append(f"{source}: units: expected a mapping of at least two units "
+                        f"(id: {{side: ..., profile: ...}})")
+    else:
+        for uid, raw in raw_units.items():
+            if not isinstance(uid, str):
+                problems.append(f"{source}: units: unit id {uid!r}: expected a string "
+                                f"(quote it: '{uid}')")
+                continue
+            unit_ids.append(uid)
+            try:
+                unit_models[uid] = validate(UnitModel, raw, source=source, error=ScenarioError,
+                                            prefix=("units", uid))
+            except TacticaError as exc:
+                problems.append(str(exc))
     pack = builtin_pack()
     for i, rel in enumerate(model.content):
         try:
@@ -193,7 +222,7 @@ def build_setup(
             problems.append(f"{source}: content[{i}]: {exc}")
     units: list[UnitSetup] = []
     placed: dict[tuple[int, int], str] = {}
-    for uid, unit in model.units.items():
+    for uid, unit in unit_models.items():
         where = f"{source}: units.{uid}"
         profile = None
         if unit.profile is not None:
@@ -250,14 +279,15 @@ def build_setup(
                       tuple(weapons), pos)
         )
     for oid in occupants:
-        if oid not in model.units:
+        if oid not in unit_ids:
             problems.append(f"{source}: map.tiles: occupant {oid!r} has no entry in units")
-    sides_seen = list(dict.fromkeys(u.side for u in model.units.values()))
+    sides_seen = list(dict.fromkeys(u.side for u in unit_models.values()))
     sides = tuple(model.sides or sides_seen)
     for s in sides_seen:
         if s not in sides:
             problems.append(f"{source}: sides: side {s!r} of a unit is not listed")
-    if len(sides) < 2:
+    all_units_valid = bool(unit_ids) and len(unit_models) == len(raw_units or {})
+    if len(sides) < 2 and all_units_valid:
         problems.append(f"{source}: units: need operators on at least two sides, got {sides}")
     first = model.first or (sides[0] if sides else "")
     if model.first is not None and model.first not in sides:
