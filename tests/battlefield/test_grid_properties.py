@@ -229,3 +229,27 @@ def test_batch_path_on_tile_arrays(q: tuple[TileGrid, Tile, Tile], policy: str) 
     batch = grid.sight_many(np.array([[a, b], [b, a]]), policy=policy)
     want = sum(1 << i for i, ok in enumerate(bits(grid, a, b, policy)) if not ok)
     assert batch.blocked.tolist() == [want, want]
+
+
+def test_batch_path_from_many_threads_at_once() -> None:
+    """Threads growing the same offset table concurrently still get the reference answers."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(3)
+    w, h = 23, 19  # a grid shape no other test uses, so its table starts empty
+    cells = [(x, y) for y in range(h) for x in range(w)]
+    order = rng.permutation(len(cells))
+    blockers = frozenset(cells[i] for i in order[:40])
+    grids = []
+    for k in range(4):
+        spots = [cells[i] for i in order[40 + 6 * k: 46 + 6 * k]]
+        grids.append(TileGrid(w, h, blockers, dict(zip("ABCDEF", spots, strict=True))))
+
+    def check(grid: TileGrid) -> bool:
+        ids = list(grid.occupants)
+        want = [sum(1 << i for i, ln in enumerate(grid.sight(a, b).lines) if not ln.is_clear)
+                for a in ids for b in ids if a != b]
+        return bool(grid.sight_all().blocked.tolist() == want)
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(check, grids * 3))

@@ -19,7 +19,7 @@ import functools
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -65,7 +65,7 @@ class OffsetGeometry:
     pairs: tuple[tuple[int, int, int, int, int], ...]
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=1 << 14)
 def offset_geometry(policy: str, dx: int, dy: int) -> OffsetGeometry:
     """The exact blocking geometry of the offset ``(dx, dy)`` (translation invariant, cached)."""
     if policy not in POLICIES:
@@ -98,6 +98,19 @@ def offset_geometry(policy: str, dx: int, dy: int) -> OffsetGeometry:
     )
 
 
+class _Lookup(NamedTuple):
+    start: IntArray
+    length: IntArray
+    rel: IntArray
+    mask: U8Array
+    pstart: IntArray
+    plen: IntArray
+    prel_a: IntArray
+    prel_b: IntArray
+    pmask: U8Array
+    has_pairs: bool
+
+
 class _FlatTable:
     """Offset geometry of one grid shape and policy as flat arrays, grown on demand.
 
@@ -120,12 +133,27 @@ class _FlatTable:
         self.prel_b = np.zeros(0, dtype=np.int64)
         self.pmask = np.zeros(0, dtype=np.uint8)
         self.has_pairs = False
+        self.lock = threading.Lock()
 
     def offset_ids(self, dx: IntArray, dy: IntArray) -> IntArray:
         ids: IntArray = (dy + self.height - 1) * (2 * self.width - 1) + (dx + self.width - 1)
         return ids
 
-    def ensure(self, ids: IntArray) -> None:
+    def lookup(self, ids: IntArray) -> _Lookup:
+        """The entries of the offsets ``ids`` (computed first if new), as one consistent view.
+
+        Growing happens under a lock and only appends, so a view taken under the lock stays
+        valid for its own offsets while other threads grow the table.
+        """
+        with self.lock:
+            self._ensure(ids)
+            return _Lookup(
+                self.start[ids], self.length[ids], self.rel, self.mask,
+                self.pstart[ids], self.plen[ids], self.prel_a, self.prel_b, self.pmask,
+                self.has_pairs,
+            )
+
+    def _ensure(self, ids: IntArray) -> None:
         missing = np.unique(ids[self.start[ids] < 0])
         if missing.size == 0:
             return
@@ -287,19 +315,17 @@ def batch_sight(
     blocked = np.zeros(n, dtype=np.uint8)
     if n:
         table = _flat_table(width, height, policy)
-        ids = table.offset_ids(dx, dy)
-        table.ensure(ids)
+        view = table.lookup(table.offset_ids(dx, dy))
         padded = np.zeros((layers, height + 2, width + 2), dtype=np.bool_)
         padded[:, 1:-1, 1:-1] = blocking
         flat = padded.reshape(-1)
         origin = (src[:, 1] + 1) * table.stride + (src[:, 0] + 1)
         if layer is not None:
             origin = origin + np.asarray(layer, dtype=np.int64) * ((height + 2) * table.stride)
-        blocked = _or_lines(flat, origin, table.start[ids], table.length[ids], table.rel,
-                            table.mask)
-        if table.has_pairs:
-            blocked |= _or_lines(flat, origin, table.pstart[ids], table.plen[ids],
-                                 table.prel_a, table.pmask, table.prel_b)
+        blocked = _or_lines(flat, origin, view.start, view.length, view.rel, view.mask)
+        if view.has_pairs:
+            blocked |= _or_lines(flat, origin, view.pstart, view.plen, view.prel_a, view.pmask,
+                                 view.prel_b)
     clear = _CLEAR[blocked]
     visible = clear >= 2
     return SightBatch(
