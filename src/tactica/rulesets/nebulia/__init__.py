@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from tactica.battlefield.base import Battlefield
+from tactica.battlefield.base import Battlefield, SightReport
 from tactica.battlefield.grid import TileGrid
 from tactica.chance import Step, run_exact
 from tactica.dice import Dist
@@ -180,6 +180,16 @@ class NebuliaOperations:
     def unit_ids(self, state: rules.NebState) -> list[str]:
         """Operators in action, in scenario order."""
         return [o.id for o in state.alive()]
+
+    def battlefield_of(self, state: rules.NebState) -> TileGrid:
+        """The grid as it stands now, operators where they are (shown by the play command)."""
+        return state.grid
+
+    def sight_report(self, state: rules.NebState, source: str, target: str) -> SightReport:
+        """Sight and cover between two operators (or ``x,y`` tiles) now, under the rulings."""
+        from tactica.rulesets.nebulia import geometry
+
+        return state.grid.sight_report(source, target, **geometry.sight_options(state))
 
     def battle_stats(self, state: rules.NebState, events: list[Any]) -> dict[str, Any]:
         dealt = dict.fromkeys(state.ops, 0)

@@ -1,0 +1,522 @@
+"""The game master's assistant: a fight run step by step at the table, its log always on disk.
+
+A :class:`PlaySession` walks the battle: automatic steps run by themselves, the computer
+chooses for the sides it plays, and the game master chooses for the others by number or by
+typing the action. Rolls are typed as the faces rolled by hand (or rolled virtually), with the
+chance of each result shown first. Every record reaches the log file as it happens
+(:mod:`tactica.play.logfile`), so a fight stopped at any moment, by ``quit``, Ctrl-C or a
+crash, continues with :meth:`PlaySession.resume` exactly where it was, asking only for the dice
+not yet recorded.
+
+With virtual dice and the computer on every side, the same scenario and seed give the same
+log, byte for byte, whether or not the fight was interrupted and resumed on the way.
+
+Optional ruleset hooks used when present (the core never asks which game is running):
+``explain_action(state, action) -> lines`` (or, for attacks, the ``odds`` hook's reasons),
+``describe_option(state, decision, option) -> str`` and ``battlefield_of(state)``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tactica.battle import Battle, Policy, Resolved
+from tactica.chance import Decide, Done, run_exact
+from tactica.errors import TacticaError
+from tactica.events import ActionTaken, BattleEnded, Decided, Rolled
+from tactica.play.answer import (
+    ACTIONS,
+    HINTS,
+    LeaveTable,
+    SeededPolicy,
+    SeededStreams,
+    TableDice,
+    TablePolicy,
+    Terminal,
+)
+from tactica.play.logfile import LogHeader, LogWriter, create_log, digest_of, repair_log
+from tactica.policies import GreedyPolicy, make_policy
+from tactica.ruleset import Automatic, ChooseAction, Finished
+from tactica.scenario import Scenario, load_scenario
+
+__all__ = ["HELP", "PlayResult", "PlaySession", "scenario_digest"]
+
+HELP = """\
+  N              take action number N
+  TEXT           take the action described so (or list the actions containing TEXT)
+  list [WORDS]   the actions (only those containing every word)
+  odds N         what could happen if action N is taken, and why
+  suggest        the action the computer would choose
+  sight A B      can A see B now, is B in cover, and why
+  status         the units;  history [N]: the last N events;  map: the battlefield
+  dice ask|auto  type the dice rolled by hand (default) or let tactica roll them
+  quit           stop here: the log keeps everything, --resume continues"""
+
+_LIST_ALL = 12
+_OUTCOMES_SHOWN = 12
+
+
+def scenario_digest(scenario: Scenario) -> str:
+    """The digest of a scenario's content, rulings left out (the log records those itself)."""
+    return digest_of({k: v for k, v in scenario.data.items() if k != "rulings"})
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """How a session ended: ``finished`` (with ``winner``, ``None`` for a draw) or stopped."""
+
+    finished: bool
+    winner: str | None
+    reason: str
+    log: Path
+    steps: int
+
+
+def _new_seed() -> int:
+    """A fresh seed from the operating system's entropy (recorded in the log)."""
+    return int(np.random.SeedSequence().generate_state(1)[0])
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+class _FirstOption:
+    """Takes the first option of decisions inside an action (for odds), noting that it did."""
+
+    met = False
+
+    def choose(self, decision: Decide[Any], rng: np.random.Generator | None) -> Any:
+        self.met = True
+        return decision.options[0]
+
+
+class PlaySession:
+    """One sitting at the table over one fight; build it with :meth:`start` or :meth:`resume`,
+    then call :meth:`run` once."""
+
+    def __init__(self, scenario: Scenario, battle: Battle, writer: LogWriter, header: LogHeader,
+                 terminal: Terminal, *, ask_dice: bool, computer: Mapping[str, str],
+                 cut: Sequence[Any] = (), resumed: bool = False):
+        self.scenario = scenario
+        self.battle = battle
+        self.writer = writer
+        self.header = header
+        self.terminal = terminal
+        self.ask_dice = ask_dice
+        self.computer = dict(computer)
+        self.streams = SeededStreams(header.seed)
+        self._policies: dict[str, Policy] = {s: make_policy(n) for s, n in self.computer.items()}
+        self._cut = list(cut)
+        self._resumed = resumed
+        self._shown_map = ""
+
+    # -- building ------------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, scenario: Scenario, log: str | Path, terminal: Terminal, *,
+              seed: int | None = None, computer: Mapping[str, str] | None = None,
+              ask_dice: bool = True, durable: bool = True,
+              replace_empty: bool = False) -> PlaySession:
+        """A new fight logged to ``log`` (which must not exist yet).
+
+        ``seed`` drives the virtual dice and the computer's choices (default: the scenario's
+        ``seed``, else a fresh one, recorded in the log); ``computer`` maps the sides the
+        computer plays to a policy name (``greedy``, ``random``).
+        """
+        state = scenario.new_state()
+        chosen = _checked_computer(scenario.ruleset.sides_of(state), computer or {})
+        if seed is None:
+            given = scenario.data.get("seed")
+            seed = given if isinstance(given, int) and given >= 0 else _new_seed()
+        if seed < 0:
+            raise TacticaError(f"seed: expected a whole number >= 0, got {seed!r}")
+        header = LogHeader(
+            game=scenario.ruleset.meta.name,
+            scenario=_scenario_ref(scenario.source, Path(log)),
+            digest=scenario_digest(scenario),
+            rulings=dict(scenario.rulings),
+            seed=seed,
+            computer=chosen,
+        )
+        writer = create_log(log, header, durable=durable, replace_empty=replace_empty)
+        battle = Battle(scenario.ruleset, state, listeners=[writer.append])
+        return cls(scenario, battle, writer, header, terminal, ask_dice=ask_dice,
+                   computer=chosen)
+
+    @classmethod
+    def resume(cls, log: str | Path, terminal: Terminal, *, scenario: Scenario | None = None,
+               computer: Mapping[str, str] | None = None, ask_dice: bool = True,
+               durable: bool = True, seed: int | None = None) -> PlaySession:
+        """Continue the fight in ``log``.
+
+        The scenario is the one the log names (relative to the log's folder) unless
+        ``scenario`` is given; either way its content must be what the fight started with. A
+        torn last line and the results of a step cut short are dropped from the file; the step
+        is finished by :meth:`run` from its recorded rolls. The rulings, the seed and (unless
+        ``computer`` is given) the computer's sides come from the log. A log that holds no
+        complete line starts the fight anew on ``scenario`` (with ``seed``).
+        """
+        path = Path(log)
+        contents = repair_log(path, durable=durable)
+        header = contents.header
+        if header is None:
+            if scenario is None:
+                raise TacticaError(
+                    f"{path} holds no complete line, not even the scenario's name; start the "
+                    f"fight anew with: tactica play SCENARIO --resume {path}"
+                )
+            terminal.say(f"{path} holds no complete line yet: the fight starts anew.")
+            return cls.start(scenario, path, terminal, seed=seed, computer=computer,
+                             ask_dice=ask_dice, durable=durable, replace_empty=True)
+        if scenario is None:
+            scenario = _scenario_of(header, path)
+        rs = scenario.ruleset
+        if header.game != rs.meta.name:
+            raise TacticaError(f"{path}: the log is a fight of {header.game!r}, but "
+                               f"{scenario.source} is a {rs.meta.name!r} scenario")
+        if header.digest != scenario_digest(scenario):
+            raise TacticaError(
+                f"{path}: the log was written for {header.scenario!r} with other content "
+                f"(digest {header.digest}, {scenario.source} now has "
+                f"{scenario_digest(scenario)}); resume with the scenario as it was"
+            )
+        if dict(scenario.rulings) != dict(header.rulings):
+            scenario = scenario.with_rulings(header.rulings, where=f"{path}: rulings")
+        state = scenario.new_state()
+        chosen = _checked_computer(rs.sides_of(state),
+                                   header.computer if computer is None else computer)
+        writer = LogWriter(path, durable=durable)
+        try:
+            battle, cut = Battle.replay(rs, state, contents.records, listeners=[writer.append])
+        except TacticaError as exc:
+            writer.close()
+            raise TacticaError(f"{path}: {exc}") from None
+        return cls(scenario, battle, writer, header, terminal, ask_dice=ask_dice,
+                   computer=chosen, cut=cut, resumed=True)
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    @property
+    def log_path(self) -> Path:
+        """The log file."""
+        return self.writer.path
+
+    def run(self) -> PlayResult:
+        """Play until the battle ends or the game master stops; the log is closed after."""
+        try:
+            self._greet()
+            if self._cut:
+                self._finish_cut_step()
+            while True:
+                p = self.battle.pending
+                if isinstance(p, Finished):
+                    return self._finished(p)
+                if isinstance(p, Automatic):
+                    self.terminal.say(f"-- {p.label} --")
+                    dice, policies = self._answerers()
+                    self._tell(self.battle.advance(dice=dice, policies=policies))
+                elif p.side in self.computer:
+                    self._computer_turn(p)
+                else:
+                    self._person_turn(p)
+        except LeaveTable:
+            self.terminal.say(f"Stopped. The fight is saved in {self.log_path}; continue it "
+                              f"with: tactica play --resume {self.log_path}")
+            return PlayResult(False, None, "stopped at the table", self.log_path, self._steps())
+        finally:
+            self.writer.close()
+
+    def _steps(self) -> int:
+        return sum(1 for r in self.battle.log if isinstance(r, Resolved))
+
+    def _answerers(self, rolls: int = 0, decisions: int = 0) -> tuple[TableDice,
+                                                                       dict[str, Policy]]:
+        step = self._steps()
+        dice = TableDice(self.terminal, self.streams, step, ask=self.ask_dice, first=rolls)
+        indices = itertools.count(decisions)
+        policies: dict[str, Policy] = {}
+        for side in self.battle.ruleset.sides_of(self.battle.state):
+            if side in self.computer:
+                policies[side] = SeededPolicy(self._policies[side], self.streams, step,
+                                              indices=indices)
+            else:
+                policies[side] = TablePolicy(self.terminal, self._describe_option)
+        return dice, policies
+
+    def _greet(self) -> None:
+        sc, h = self.scenario, self.header
+        lines = [f"{sc.name} ({sc.ruleset.meta.title}); log {self.log_path}, seed {h.seed}"]
+        changed = sc.rulings.changed()
+        if changed:
+            lines.append("rulings: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+        if self.computer:
+            lines.append("the computer plays " + ", ".join(
+                f"{side} ({name})" for side, name in self.computer.items()))
+        if self._resumed:
+            lines.append(f"resuming after {self._steps()} step(s); the last events:")
+            lines.extend(self._history(5))
+        self.terminal.say("\n".join(lines))
+
+    def _finish_cut_step(self) -> None:
+        cut, self._cut = self._cut, []
+        rolls = [r for r in cut if isinstance(r, Rolled)]
+        decisions = [r for r in cut if isinstance(r, Decided)]
+        first = cut[0]
+        if isinstance(first, ActionTaken):
+            what = self._describe(first.action)
+        else:
+            p = self.battle.pending
+            what = p.label if isinstance(p, Automatic) else "the step"
+        made = [f"{n} {word}{'s' if n != 1 else ''}"
+                for n, word in ((len(rolls), "roll"), (len(decisions), "decision")) if n]
+        after = f" after {' and '.join(made)}" if made else ""
+        self.terminal.say(f"Finishing {what!r}, cut short{after}:")
+        if isinstance(first, ActionTaken):
+            self._say_indented(self._explain(first.action))
+        for r in rolls:
+            shown = f"{' '.join(map(str, r.faces))} -> {r.value}" if r.faces else str(r.value)
+            self.terminal.say(f"  {r.label}: {shown} (from the log)")
+        dice, policies = self._answerers(len(rolls), len(decisions))
+        self._tell(self.battle.resume_step(cut, dice=dice, policies=policies))
+
+    def _finished(self, p: Finished) -> PlayResult:
+        if not any(isinstance(r, BattleEnded) for r in self.battle.log):
+            ended = BattleEnded(p.winner, p.reason)  # the step's marker reached the disk alone
+            self.battle.log.append(ended)
+            self.writer.append(ended)
+        who = f"{p.winner} wins" if p.winner is not None else "a draw"
+        self.terminal.say(f"The battle is over: {who} ({p.reason}). Log: {self.log_path}")
+        return PlayResult(True, p.winner, p.reason, self.log_path, self._steps())
+
+    def _computer_turn(self, p: ChooseAction) -> None:
+        decision: Decide[Any] = Decide(p.side, "action", p.actions, Done)
+        rng = self.streams.generator(self._steps(), ACTIONS)
+        action = self._policies[p.side].choose(self.battle, decision, rng)
+        self.terminal.say(f"{p.side} (computer): {self._describe(action)}")
+        self._take(action)
+
+    def _take(self, action: Any) -> None:
+        self._say_indented(self._explain(action))
+        dice, policies = self._answerers()
+        self._tell(self.battle.apply(action, dice=dice, policies=policies))
+
+    def _person_turn(self, p: ChooseAction) -> None:
+        descs = [self._describe(a) for a in p.actions]
+        picture = self._picture()
+        if picture and picture != self._shown_map:
+            self.terminal.say(picture)
+            self._shown_map = picture
+        what = f": {p.prompt}" if p.prompt else ""
+        self.terminal.say(f"{p.side} to choose{what} ({len(descs)} action(s))")
+        if len(descs) <= _LIST_ALL:
+            self._list(descs, [])
+        else:
+            self.terminal.say("  'list' shows them, 'list WORDS' only some; 'help' for more")
+        while True:
+            try:
+                text = self.terminal.ask(f"{p.side}> ")
+            except EOFError:
+                raise LeaveTable from None
+            chosen = self._command(text, p, descs)
+            if chosen is not None:
+                self._take(p.actions[chosen])
+                return
+
+    # -- the game master's commands -------------------------------------------------------------
+
+    def _command(self, text: str, p: ChooseAction, descs: list[str]) -> int | None:
+        """Handle one line; the index of the action to take, or None."""
+        words = text.split()
+        if not words:
+            return None
+        cmd, rest = words[0].lower(), words[1:]
+        if cmd.isdigit() and not rest:
+            n = int(cmd)
+            if 1 <= n <= len(descs):
+                return n - 1
+            self.terminal.say(f"  no action {cmd}: choose 1 to {len(descs)}")
+        elif cmd in ("q", "quit", "exit") and not rest:
+            raise LeaveTable
+        elif cmd in ("help", "?") and not rest:
+            self.terminal.say(HELP)
+        elif cmd in ("list", "ls"):
+            self._list(descs, rest)
+        elif cmd == "odds" and len(rest) == 1 and rest[0].isdigit():
+            n = int(rest[0])
+            if 1 <= n <= len(descs):
+                self._odds(p.actions[n - 1], descs[n - 1])
+            else:
+                self.terminal.say(f"  no action {rest[0]}: choose 1 to {len(descs)}")
+        elif cmd in ("suggest", "hint") and not rest:
+            decision: Decide[Any] = Decide(p.side, "action", p.actions, Done)
+            rng = self.streams.generator(self._steps(), HINTS)
+            pick = p.actions.index(GreedyPolicy().choose(self.battle, decision, rng))
+            self.terminal.say(f"  suggestion: [{pick + 1}] {descs[pick]}")
+        elif cmd == "status" and not rest:
+            self._status()
+        elif cmd == "history" and len(rest) <= 1 and all(r.isdigit() for r in rest):
+            lines = self._history(int(rest[0]) if rest else 10)
+            self.terminal.say("\n".join(lines) if lines else "  nothing has happened yet")
+        elif cmd == "map" and not rest:
+            picture = self._picture()
+            self.terminal.say(picture or f"  {self.battle.ruleset.meta.title} does not show "
+                              "its battlefield during a fight")
+        elif cmd == "sight" and len(rest) == 2:
+            self._sight(rest[0], rest[1])
+        elif cmd == "dice" and len(rest) == 1 and rest[0].lower() in ("ask", "auto"):
+            self.ask_dice = rest[0].lower() == "ask"
+            self.terminal.say("  dice: " + ("typed by hand" if self.ask_dice else
+                                            "rolled by tactica"))
+        else:
+            return self._match(text, descs)
+        return None
+
+    def _match(self, text: str, descs: list[str]) -> int | None:
+        wanted = _norm(text)
+        for i, d in enumerate(descs):
+            if _norm(d) == wanted:
+                return i
+        hits = [i for i, d in enumerate(descs) if wanted in _norm(d)]
+        if not hits:  # then every word, anywhere
+            hits = [i for i, d in enumerate(descs) if all(w in _norm(d) for w in wanted.split())]
+        if not hits:
+            self.terminal.say(f"  no action matches {text.strip()!r}; 'list' shows them all, "
+                              "'help' the commands")
+        else:
+            self.terminal.say(f"  {len(hits)} action(s) match {text.strip()!r}; "
+                              "type the number to take one:")
+            self.terminal.say("\n".join(f"  [{i + 1}] {descs[i]}" for i in hits))
+        return None
+
+    def _list(self, descs: list[str], words: Sequence[str]) -> None:
+        keys = [_norm(w) for w in words]
+        lines = [f"  [{i}] {d}" for i, d in enumerate(descs, start=1)
+                 if all(k in _norm(d) for k in keys)]
+        self.terminal.say("\n".join(lines) if lines else "  no action matches")
+
+    def _odds(self, action: Any, desc: str) -> None:
+        rs, state = self.battle.ruleset, self.battle.state
+        lines = [desc, *(f"  {r}" for r in self._explain(action))]
+        decider = _FirstOption()
+        dist = run_exact(rs.resolve(state, action), policies=decider, events=True)
+        outcomes: dict[str, Fraction] = {}
+        for (_, events), prob in dist.items():
+            text = " ".join(rs.describe_event(state, e) for e in events) or "nothing happens"
+            outcomes[text] = outcomes.get(text, Fraction(0)) + prob
+        ranked = sorted(outcomes.items(), key=lambda kv: -kv[1])
+        lines.append("  what could happen:")
+        for text, prob in ranked[:_OUTCOMES_SHOWN]:
+            lines.append(f"  {float(prob):7.2%}  {text}")
+        if len(ranked) > _OUTCOMES_SHOWN:
+            rest = sum((q for _, q in ranked[_OUTCOMES_SHOWN:]), Fraction(0))
+            lines.append(f"  {float(rest):7.2%}  ({len(ranked) - _OUTCOMES_SHOWN} other outcomes)")
+        if decider.met:
+            lines.append("  (decisions inside the action taken as their first option)")
+        self.terminal.say("\n".join(lines))
+
+    def _status(self) -> None:
+        rs, state = self.battle.ruleset, self.battle.state
+        stats = rs.battle_stats(state, self.battle.events())
+        lines = [f"  round {stats.get('rounds', '?')}"]
+        for uid, row in dict(stats.get("units") or {}).items():
+            standing = "in action" if row.get("survived", True) else "out of action"
+            extra = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in row.items()
+                              if k not in ("side", "survived"))
+            lines.append(f"  {uid} ({row.get('side', '?')}): {standing}; {extra}")
+        self.terminal.say("\n".join(lines))
+
+    def _picture(self) -> str:
+        hook = getattr(self.battle.ruleset, "battlefield_of", None)
+        return str(hook(self.battle.state).preview()) if callable(hook) else ""
+
+    def _sight(self, source: str, target: str) -> None:
+        hook = getattr(self.battle.ruleset, "sight_report", None)
+        if not callable(hook):
+            self.terminal.say(f"  {self.battle.ruleset.meta.title} does not answer sight "
+                              "questions during a fight")
+            return
+        try:
+            report = hook(self.battle.state, source, target)
+        except TacticaError as exc:
+            self.terminal.say(f"  {exc}")
+            return
+        self._say_indented(str(report.explain()).split("\n"))
+
+    def _history(self, n: int) -> list[str]:
+        rs, state = self.battle.ruleset, self.battle.state
+        events = self.battle.events()[-n:] if n > 0 else []
+        return [f"  {rs.describe_event(state, e)}" for e in events]
+
+    # -- words -----------------------------------------------------------------------------------
+
+    def _describe(self, action: Any) -> str:
+        return self.battle.ruleset.describe_action(self.battle.state, action)
+
+    def _describe_option(self, decision: Decide[Any], option: Any) -> str:
+        hook = getattr(self.battle.ruleset, "describe_option", None)
+        if callable(hook):
+            return str(hook(self.battle.state, decision, option))
+        return str(option)
+
+    def _explain(self, action: Any) -> list[str]:
+        """Why an action's dice are what they are: sight, cover, what each die needs."""
+        rs, state = self.battle.ruleset, self.battle.state
+        hook = getattr(rs, "explain_action", None)
+        if callable(hook):
+            return [str(line) for line in hook(state, action)]
+        odds = getattr(rs, "odds", None)
+        names = [getattr(action, n, None) for n in ("unit", "target", "weapon")]
+        if callable(odds) and all(isinstance(n, str) for n in names):
+            try:
+                return [str(r) for r in odds(state, *names).reasons]
+            except TacticaError:
+                return []
+        return []
+
+    def _tell(self, events: Sequence[Any]) -> None:
+        rs, state = self.battle.ruleset, self.battle.state
+        self._say_indented([rs.describe_event(state, e) for e in events])
+
+    def _say_indented(self, lines: Sequence[str]) -> None:
+        if lines:
+            self.terminal.say("\n".join(f"  {line}" for line in lines))
+
+
+def _checked_computer(sides: Sequence[str], computer: Mapping[str, str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for side, name in computer.items():
+        if side not in sides:
+            raise TacticaError(f"computer: no side {side!r} in this battle "
+                               f"(sides: {', '.join(sides)})")
+        make_policy(name)  # raises on an unknown name
+        out[side] = name
+    return out
+
+
+def _scenario_ref(source: str, log: Path) -> str:
+    """The scenario's path as the log records it: relative to the log's folder."""
+    try:
+        rel = os.path.relpath(Path(source).resolve(), log.resolve().parent)
+    except ValueError:  # another drive
+        return Path(source).resolve().as_posix()
+    return Path(rel).as_posix()
+
+
+def _scenario_of(header: LogHeader, log: Path) -> Scenario:
+    where = log.parent / header.scenario
+    try:
+        return load_scenario(where)
+    except TacticaError as exc:
+        raise TacticaError(
+            f"{log}: cannot load the fight's scenario {str(where)!r} ({exc}); "
+            f"name it: tactica play SCENARIO --resume {log}"
+        ) from None
