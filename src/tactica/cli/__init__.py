@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tactica.cli.simulate_cmd",
     "tactica.cli.map_cmd",
     "tactica.cli.sight_cmd",
+    "tactica.cli.play_cmd",
 )
 
 

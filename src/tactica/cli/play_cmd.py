@@ -1,0 +1,85 @@
+"""``tactica play SCENARIO``: the game master's assistant, with a crash-safe log and --resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tactica.cli.app import app
+from tactica.cli.common import console, err_console, parse_rulings
+from tactica.errors import TacticaError
+from tactica.play import PlaySession
+from tactica.scenario import load_scenario
+
+__all__ = ["ConsoleTerminal", "default_log_path", "parse_computer", "play"]
+
+
+class ConsoleTerminal:
+    """The terminal: lines printed as they are (no markup), answers read from standard input."""
+
+    def ask(self, prompt: str) -> str:
+        return input(prompt)
+
+    def say(self, text: str) -> None:
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def default_log_path(scenario: Path) -> Path:
+    """``duel.yaml`` -> ``duel.log.jsonl`` in the current directory."""
+    return Path(f"{scenario.stem}.log.jsonl")
+
+
+def parse_computer(values: list[str] | None) -> dict[str, str]:
+    """``["red", "blue=random"]`` -> ``{"red": "greedy", "blue": "random"}``."""
+    out: dict[str, str] = {}
+    for item in values or []:
+        side, sep, name = item.partition("=")
+        if not side.strip() or (sep and not name.strip()):
+            raise TacticaError(f"--computer: expected SIDE or SIDE=POLICY, got {item!r}")
+        out[side.strip()] = name.strip() if sep else "greedy"
+    return out
+
+
+@app.command()
+def play(
+    scenario: Annotated[Path | None, typer.Argument(help="A scenario file (with --resume: only if the log's own cannot be found).")] = None,
+    log: Annotated[Path | None, typer.Option("--log", "-l", help="Where to log a new fight (default: SCENARIO's name + .log.jsonl, here).")] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", metavar="LOG", help="Continue the fight in LOG where it stopped.")] = None,
+    computer: Annotated[list[str] | None, typer.Option("--computer", "-c", help="The computer plays SIDE (greedy), or SIDE=POLICY (repeatable).")] = None,
+    auto_dice: Annotated[bool, typer.Option("--auto-dice", help="Roll every die virtually instead of asking.")] = False,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Seed of the virtual dice and the computer's choices (recorded in the log).")] = None,
+    rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable; not with --resume).")] = None,
+) -> None:
+    """Run a fight at the table: choose actions, type the dice you roll (or let tactica roll),
+    see sight and odds; every step is saved as it happens and --resume LOG continues it."""
+    chosen = parse_computer(computer) if computer else None
+    terminal = ConsoleTerminal()
+    if resume is not None:
+        if rulings:
+            raise TacticaError("--rulings: a fight keeps the rulings it started with (its log "
+                               "records them); resume without --rulings")
+        if log is not None and log != resume:
+            raise TacticaError(f"--log {str(log)!r} and --resume {str(resume)!r}: "
+                               "name the log once, with --resume")
+        sc = load_scenario(scenario) if scenario is not None else None
+        path = resume
+        session = PlaySession.resume(resume, terminal, scenario=sc, computer=chosen,
+                                     ask_dice=not auto_dice, seed=seed)
+    else:
+        if scenario is None:
+            raise TacticaError("give a SCENARIO to start a fight, or --resume LOG to continue one")
+        sc = load_scenario(scenario)
+        if rulings:
+            sc = sc.with_rulings(parse_rulings(rulings))
+        path = log if log is not None else default_log_path(scenario)
+        session = PlaySession.start(sc, path, terminal, seed=seed, computer=chosen,
+                                    ask_dice=not auto_dice)
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        err_console.print(f"interrupted: the fight is saved in {path}; continue it with "
+                          f"tactica play --resume {path}", markup=False, highlight=False,
+                          soft_wrap=True)
+        raise typer.Exit(130) from None
