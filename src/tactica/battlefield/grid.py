@@ -358,15 +358,30 @@ class TileGrid:
         rule = _choice("diagonal", diagonal, DIAGONAL_RULES)
         return self._steps(self.tile(tile), rule)
 
+    def _open_tiles(self) -> frozenset[Tile]:
+        """Every passable tile (cached on the grid: it is immutable)."""
+        found = self.memo.get("open-tiles")
+        if found is None:
+            found = frozenset(
+                (x, y)
+                for x in range(self.width)
+                for y in range(self.height)
+                if (x, y) not in self.blockers and (x, y) not in self._at
+            )
+            self.memo["open-tiles"] = found
+        assert isinstance(found, frozenset)
+        return found
+
     def _steps(self, tile: Tile, rule: str) -> tuple[Tile, ...]:
         x, y = tile
+        passable = self._open_tiles()
         out = []
         for dx, dy in _STEPS:
             t = (x + dx, y + dy)
-            if not self.is_passable(t):
+            if t not in passable:
                 continue
             if dx and dy and rule != "free":
-                side_a, side_b = self.is_passable((x + dx, y)), self.is_passable((x, y + dy))
+                side_a, side_b = (x + dx, y) in passable, (x, y + dy) in passable
                 if rule == "no-squeeze" and not side_a and not side_b:
                     continue
                 if rule == "no-corner-cutting" and not (side_a and side_b):

@@ -1,9 +1,11 @@
-"""``tactica demo``: a short tour of the exact dice core with the dice of the five games."""
+"""``tactica demo``: the main job on embedded defaults, or (``--dice``) a tour of the dice core."""
 
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Annotated
 
+import typer
 from rich.table import Table
 
 from tactica.cli.app import app
@@ -116,10 +118,9 @@ def _expressions() -> Table:
     return table
 
 
-@app.command()
-def demo() -> None:
-    """A tour of the exact dice core: the five games' dice with exact odds."""
-    console.print("[bold]tactica[/bold]: exact dice odds, computed, not sampled.\n")
+def dice_tour() -> None:
+    """Print the tour of the five games' dice."""
+    console.print("[bold]The dice of the five games[/bold]: exact odds, computed, not sampled.\n")
     for build in (_skirmishers, _nebulia, _unhex, _arc, _expressions):
         table = build()
         console.print(f"[bold]{table.title}[/bold]")
@@ -127,3 +128,18 @@ def demo() -> None:
         console.print(table)
         console.print()
     console.print("Try: tactica dice '4d6kh3' --at-least   or   tactica dice '2d6+1>=8' --json")
+
+
+@app.command()
+def demo(
+    battles: Annotated[int, typer.Option("--battles", "-n", min=1, help="Battles per simulation.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the simulations.")] = 1,
+    dice: Annotated[bool, typer.Option("--dice", help="Show the tour of the five games' dice instead.")] = False,
+) -> None:
+    """The main job on embedded defaults: exact odds and a simulation of a 5 vs 5 firefight."""
+    if dice:
+        dice_tour()
+        return
+    from tactica.cli.firefight_demo import run_demo
+
+    run_demo(battles=battles, seed=seed)

@@ -19,7 +19,7 @@ def _bar(p: float, width: int = 30) -> str:
     return "█" * round(p * width)
 
 
-def _print_report(report: OddsReport) -> None:
+def print_report(report: OddsReport) -> None:
     console.print(f"[bold]{report.action}[/bold]")
     for reason in report.reasons:
         console.print(f"  {reason}")
@@ -96,4 +96,4 @@ def odds(
     if json_out:
         print_json(report.to_dict())
     else:
-        _print_report(report)
+        print_report(report)

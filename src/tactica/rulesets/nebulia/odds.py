@@ -6,6 +6,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from tactica.battlefield.grid_fast import batch_sight
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError
 from tactica.odds import OddsReport
@@ -134,49 +137,57 @@ def _damage(weapon: Weapon, armor: int, cover: bool, rulings: Rulings) -> Dist[i
     return damage_dist_for(weapon, armor, cover, rulings)
 
 
-def _move_value(ruleset: NebuliaOperations, state: rules.NebState, me: rules.Operator,
-                to: tuple[int, int], blocking: frozenset[tuple[int, int]],
-                enemies: list[rules.Operator]) -> float:
-    """The best attack score from ``to``, then closing in on the nearest enemy."""
-    policy, metric = state.rulings["NEB-4"], state.rulings["NEB-3"]
+def _move_values(ruleset: NebuliaOperations, state: rules.NebState, me: rules.Operator,
+                 tiles: Sequence[tuple[int, int]]) -> list[float]:
+    """For each tile: the best attack score from it, minus a little per tile to the nearest
+    enemy (so that units close in). One vectorised sight batch for all tiles and enemies."""
+    enemies = [o for o in state.alive() if o.side != me.side]
+    if not enemies or not tiles:
+        return [0.0] * len(tiles)
+    grid = state.grid
+    # The mover leaves its tile: it no longer blocks, and it is the source of every line.
+    blocking = geometry.blocking_tiles(state, me.side) - {me.pos}
+    layer = np.zeros((1, grid.height, grid.width), dtype=np.bool_)
+    if blocking:
+        xs, ys = zip(*blocking, strict=True)
+        layer[0, list(ys), list(xs)] = True
+    n_t, n_e = len(tiles), len(enemies)
+    src = np.repeat(np.asarray(tiles, dtype=np.int64), n_e, axis=0)
+    dst = np.tile(np.asarray([e.pos for e in enemies], dtype=np.int64), (n_t, 1))
+    batch = batch_sight(layer, None, src, dst, policy=state.rulings["NEB-4"],
+                        metric=state.rulings["NEB-3"])
+    visible = batch.visible.reshape(n_t, n_e)
+    cover = batch.cover.reshape(n_t, n_e)
+    steps = np.abs(src - dst).max(axis=1).reshape(n_t, n_e)
+    adjacent = steps == 1
     melee_needs_sight = state.rulings["NEB-7"] != "adjacent"
-    best = 0.0
-    nearest = 10**9
-    for e in enemies:
-        if e.pos == to:
-            continue
-        nearest = min(nearest, max(abs(e.pos[0] - to[0]), abs(e.pos[1] - to[1])))
-        clear, cover = geometry.sight_through(blocking, to, e.pos, policy, metric)
-        near = geometry.adjacent(to, e.pos)
-        for w in me.weapons:
-            if w.is_melee:
-                if not near or (melee_needs_sight and clear < 2):
-                    continue
-            elif clear < 2:
-                continue
-            best = max(best, _score(ruleset, state, w, e.armor, cover, e.defense))
-    return best - (0.01 * nearest if enemies else 0.0)
+    best = np.zeros(n_t)
+    for w in me.weapons:
+        s_open = np.array([_score(ruleset, state, w, e.armor, False, e.defense) for e in enemies])
+        s_cover = np.array([_score(ruleset, state, w, e.armor, True, e.defense) for e in enemies])
+        legal = visible
+        if w.is_melee:
+            legal = adjacent & visible if melee_needs_sight else adjacent
+        value = np.where(cover, s_cover, s_open) * legal
+        best = np.maximum(best, value.max(axis=1))
+    result: list[float] = (best - 0.01 * steps.min(axis=1)).tolist()
+    return result
 
 
 def rank_actions(ruleset: NebuliaOperations, state: rules.NebState,
                  actions: Sequence[Any]) -> list[float]:
-    """Values of many actions at once (moves share their blocking sets)."""
-    out: list[float] = []
-    per_unit: dict[str, tuple[frozenset[tuple[int, int]], list[rules.Operator]]] = {}
-    for action in actions:
+    """Values of many actions at once: the moves of each unit in one sight batch."""
+    out: list[float] = [0.0] * len(actions)
+    moves: dict[str, list[int]] = {}
+    for i, action in enumerate(actions):
         if isinstance(action, Move):
-            me = state.ops[action.unit]
-            if me.id not in per_unit:
-                # The mover leaves its tile: it no longer blocks, and it is the source.
-                blocking = geometry.blocking_tiles(state, me.side) - {me.pos}
-                enemies = [o for o in state.alive() if o.side != me.side]
-                if state.rulings["NEB-12"] == "any":
-                    enemies = [o for o in state.alive() if o.id != me.id and o.side != me.side]
-                per_unit[me.id] = (blocking, enemies)
-            blocking, enemies = per_unit[me.id]
-            out.append(_move_value(ruleset, state, me, action.to, blocking, enemies))
+            moves.setdefault(action.unit, []).append(i)
         else:
-            out.append(action_value(ruleset, state, action))
+            out[i] = action_value(ruleset, state, action)
+    for unit, idx in moves.items():
+        tiles = [actions[i].to for i in idx]
+        for i, v in zip(idx, _move_values(ruleset, state, state.ops[unit], tiles), strict=True):
+            out[i] = v
     return out
 
 

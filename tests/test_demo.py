@@ -1,0 +1,31 @@
+"""``tactica demo``: the main job on embedded defaults, and the dice tour."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tactica.cli import main
+from tactica.cli.firefight_demo import FIREFIGHT
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_embedded_firefight_is_the_example_file() -> None:
+    example = ROOT / "examples" / "nebulia" / "firefight.yaml"
+    assert FIREFIGHT.read_text(encoding="utf-8") == example.read_text(encoding="utf-8")
+
+
+def test_demo_runs_odds_and_a_ruling_comparison(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--battles", "8", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Every attack possible from the opening positions" in out
+    assert "A attacks 4 with rifle" in out  # the first attack in cover, explained
+    assert "NEB-6=characteristic" in out
+    assert "8 battles each" in out
+
+
+def test_demo_dice_tour(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--dice"]) == 0
+    assert "Nebulia Operations: D10 pools" in capsys.readouterr().out
