@@ -7,15 +7,19 @@ that does not know an option says so (``--policy`` on a zone graph is an error, 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from tactica.battlefield.base import Battlefield
 from tactica.cli.app import app
 from tactica.cli.common import print_json
 from tactica.cli.map_cmd import battlefield_from_file, write_svg
 from tactica.errors import MapError
+from tactica.scenario import scenario_from_mapping
+from tactica.validation import load_yaml
 
 __all__ = ["parse_options"]
 
@@ -36,6 +40,18 @@ def parse_options(items: list[str] | None, **named: str | None) -> dict[str, str
             raise MapError(f"--{key} {given!r} contradicts --option {key}={out[key]}")
         out[key] = given
     return out
+
+
+def _battlefield_and_defaults(file: Path) -> tuple[Battlefield, dict[str, str]]:
+    data = load_yaml(file, error=MapError)
+    if not (isinstance(data, Mapping) and "game" in data and "map" in data):
+        return battlefield_from_file(file), {}
+    scenario = scenario_from_mapping(data, source=str(file), base_dir=file.parent)
+    rs: Any = scenario.ruleset
+    state = scenario.new_state()
+    battlefield = rs.battlefield_of(state) if hasattr(rs, "battlefield_of") else scenario.battlefield
+    defaults = dict(rs.sight_defaults(scenario.rulings)) if hasattr(rs, "sight_defaults") else {}
+    return battlefield, defaults
 
 
 @app.command("sight")
@@ -64,10 +80,13 @@ def sight_command(
         Path | None, typer.Option("--svg", help="Also write an SVG picture with the evidence.")
     ] = None,
 ) -> None:
-    """Sight and cover between two places, with the reasons (every line, every blocker)."""
-    battlefield = battlefield_from_file(file)
+    """Sight and cover between two places, with the reasons (every line, every blocker).
+
+    On a scenario file the units stand where the scenario puts them and the scenario's
+    rulings give the defaults; options given here override them."""
     options = parse_options(option, policy=policy, metric=metric)
-    report = battlefield.sight_report(source, target, **options)
+    battlefield, defaults = _battlefield_and_defaults(file)
+    report = battlefield.sight_report(source, target, **{**defaults, **options})
     if json_out:
         print_json(report.to_dict())
     else:

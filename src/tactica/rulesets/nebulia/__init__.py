@@ -185,6 +185,11 @@ class NebuliaOperations:
         """The grid as it stands now, operators where they are (shown by the play command)."""
         return state.grid
 
+    def sight_defaults(self, rulings: Rulings) -> dict[str, str]:
+        """The grid's sight options under these rulings (NEB-3, NEB-4, NEB-5)."""
+        return {"policy": rulings["NEB-4"], "metric": rulings["NEB-3"],
+                "blockers": rulings["NEB-5"]}
+
     def sight_report(self, state: rules.NebState, source: str, target: str) -> SightReport:
         """Sight and cover between two operators (or ``x,y`` tiles) now, under the rulings."""
         from tactica.rulesets.nebulia import geometry
