@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tactica.battle import Battle, SampledDice
 from tactica.errors import ScenarioError, TacticaError
@@ -261,3 +263,60 @@ def test_scenario_is_a_frozen_value() -> None:
     assert isinstance(sc, Scenario)
     with pytest.raises(AttributeError):
         sc.name = "other"  # type: ignore[misc]
+
+
+# -- bad input never crashes ------------------------------------------------------------------
+
+JUNK = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 40), st.floats(allow_nan=False),
+    st.sampled_from(["", "x", "#", "A..B", "rifle", "grid", "NEB-3", "red"]),
+    st.lists(st.integers(-2, 9), max_size=3),
+    st.dictionaries(st.sampled_from(["kind", "side", "x", "tiles"]), st.integers(), max_size=2),
+)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+def rich() -> dict[str, Any]:
+    data = good()
+    data.update({"rulings": {"NEB-3": "manhattan"}, "max_rounds": 5, "first": "red",
+                 "sides": ["red", "blue"], "content": []})
+    data["units"]["B"] = {"side": "blue", "defense": 2, "armor": 3, "move": 3, "at": [6, 1],
+                          "weapons": ["rifle", {"name": "x", "range": "melee", "accuracy": 5}]}
+    data["map"]["tiles"] = "A..#...\n......."
+    return data
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_bad_input_gives_a_scenario_error_never_a_crash(data: st.DataObject) -> None:
+    scenario_data = rich()
+    paths = _paths(scenario_data)
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(paths))
+        parent: Any = scenario_data
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            if data.draw(st.booleans()) and isinstance(parent, dict):
+                parent.pop(path[-1], None)
+            else:
+                parent[path[-1]] = data.draw(JUNK)
+        except (KeyError, IndexError, TypeError):
+            continue
+    try:
+        sc = scenario_from_mapping(scenario_data, source="fuzz.yaml")
+    except ScenarioError as exc:
+        # Every line names the file (and then the field).
+        assert all(line.startswith("fuzz.yaml:") for line in str(exc).split("\n")), str(exc)
+        return
+    sc.new_state()
