@@ -172,6 +172,9 @@ def test_simulate_prints_a_table_for_people(capsys: pytest.CaptureFixture[str]) 
     assert "Firefight at the depot: 12 battles, seed 5" in out
     for word in ("red", "blue", "draw", "95% interval", "survival", "rounds: mean"):
         assert word in out
+    assert "rulings: all defaults" in out
+    code, out, _ = run(capsys, *SIM, "--workers", "1", "--rulings", "NEB-3=manhattan")
+    assert code == 0 and "rulings: NEB-3=manhattan" in out
 
 
 # -- validate ---------------------------------------------------------------------------------
