@@ -127,6 +127,19 @@ class PrefixDice:
                     f"the log does not fit the rules: recorded roll {rec.label!r}, "
                     f"but the rules ask for {request.label!r}"
                 )
+            if rec.faces is not None:
+                try:
+                    fits = request.value_from_faces(rec.faces) == rec.value
+                except ScriptError:
+                    fits = False
+            else:
+                fits = request.dist.p(rec.value) > 0
+            if not fits:
+                shown = f" (faces {list(rec.faces)})" if rec.faces is not None else ""
+                raise TacticaError(
+                    f"the log does not fit the rules: recorded roll {rec.label!r} = "
+                    f"{rec.value!r}{shown} is not a possible result of that roll"
+                )
             return rec.value, rec.faces
         return self._then.roll(request)
 
