@@ -293,6 +293,17 @@ def test_prefix_dice_replay_recorded_rolls_then_ask() -> None:
         wrong.roll(shot)
 
 
+def test_prefix_dice_refuse_a_recorded_roll_the_rules_cannot_produce() -> None:
+    shot: Roll[int] = Roll("shot", Dist.uniform(range(1, 7)), Done, dice=(D6,),
+                           read=lambda f: f[0])
+    assert PrefixDice([Rolled("shot", 4, (4,))], ScriptedDice([])).roll(shot) == (4, (4,))
+    for bad in (Rolled("shot", 9, None), Rolled("shot", 2, (5,)), Rolled("shot", 7, (7,)),
+                Rolled("shot", 2, (1, 1))):
+        with pytest.raises(TacticaError, match=r"the log does not fit the rules: recorded roll "
+                                               r"'shot' = \d.* is not a possible result"):
+            PrefixDice([bad], ScriptedDice([])).roll(shot)
+
+
 # -- replays and resumed steps ----------------------------------------------------------------
 
 
