@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tactica.rulesets.last_odyssey
 import tactica.rulesets.nebulia  # noqa: F401
 
 __all__: list[str] = []

@@ -1,0 +1,263 @@
+"""Exact odds of Last Odyssey attacks and status rolls, per target, with the reasons.
+
+The report runs the battle's own attack process (one hit die for every target, Faithful, Body
+Armor, the Shell and the shellbreak rule) through the exact driver, and reads each target's
+marginal distributions from it: the hit, the final damage after every multiplier, the HP lost
+after the Shell, the Shell and HP left, Shellbreak and downing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tactica.chance import Done, run_exact
+from tactica.dice import Dist
+from tactica.errors import IllegalActionError
+from tactica.odds import OddsReport
+from tactica.rulesets.last_odyssey.content import Ability
+from tactica.rulesets.last_odyssey.hitdie import Outcome, TargetSetup, outcome
+from tactica.rulesets.last_odyssey.resolve import Results, attack
+from tactica.rulesets.last_odyssey.state import Fighter, LodState, copy_state, element_of
+from tactica.rulesets.last_odyssey.targeting import (
+    area_targets,
+    mp_cost,
+    reachable,
+    target_setup,
+)
+
+__all__ = ["AttackOption", "attack_odds", "attack_options", "basic_attack", "find_ability"]
+
+
+@dataclass(frozen=True)
+class AttackOption:
+    """One attack a character could make: ``weapon`` is the ability, ``target`` one id or a
+    comma-separated list for a multi-target ability."""
+
+    unit: str
+    weapon: str
+    target: str
+
+
+def basic_attack(state: LodState, f: Fighter) -> Ability:
+    """The character's basic attack (its named one, else the generic Basic Attack)."""
+    for name in f.abilities:
+        a = state.ability(name)
+        if a.basic:
+            return a
+    raise IllegalActionError(f"{f.id} has no basic attack (LOD-18 is "
+                             f"{state.rulings['LOD-18']!r})")
+
+
+def find_ability(state: LodState, f: Fighter, weapon: str | None,
+                 options: dict[str, Any]) -> tuple[Ability, str, bool]:
+    """``(ability, element, knockout)`` from ``weapon`` (``Name[/element][/knockout]``)."""
+    element = str(options.get("element") or "")
+    knockout = str(options.get("knockout", "")).lower() in ("1", "true", "yes", "knockout")
+    if weapon is None:
+        ability = basic_attack(state, f)
+    else:
+        name, *mods = [p.strip() for p in weapon.split("/")]
+        found = [a for a in (state.ability(n) for n in f.abilities)
+                 if name.lower() in (a.id.lower(), a.name.lower())]
+        if not found:
+            names = ", ".join(state.ability(n).name for n in f.abilities)
+            raise IllegalActionError(f"{f.id} has no ability {name!r} (it has {names})")
+        ability = found[0]
+        for m in mods:
+            if m.lower() in ("knockout", "ko"):
+                knockout = True
+            else:
+                element = m.lower()
+    if ability.attack is None:
+        raise IllegalActionError(f"{ability.name} does not roll the hit die: it always works")
+    if ability.elements and element not in ability.elements:
+        raise IllegalActionError(f"{ability.name} needs an element: "
+                                 f"{'/'.join(ability.elements)} (e.g. "
+                                 f"'{ability.name}/{ability.elements[0]}')")
+    if not ability.elements and element and element != ability.element:
+        raise IllegalActionError(f"{ability.name} is {ability.element}: it takes no element")
+    if knockout and not f.player:
+        raise IllegalActionError(f"only player characters may attack to knock out, not {f.id}")
+    return ability, element, knockout
+
+
+def _targets(state: LodState, f: Fighter, ability: Ability, target: str) -> tuple[str, ...]:
+    names = tuple(t.strip() for t in target.split(",") if t.strip())
+    if not names:
+        raise IllegalActionError(f"no target given in {target!r}")
+    for n in names:
+        if n not in state.fighters or not state.fighters[n].standing:
+            raise IllegalActionError(f"{n!r} is not a character standing on the field")
+    if len(names) > 1 and not ability.is_multi:
+        raise IllegalActionError(f"{ability.name} has one target; got {', '.join(names)}")
+    allowed = (area_targets(state, f, ability) if ability.is_multi
+               else reachable(state, f, ability))
+    ok = {t.id for t in allowed}
+    for n in names:
+        if n not in ok:
+            raise IllegalActionError(f"{f.id} cannot use {ability.name} on {n}: "
+                                     + _why_not(state, f, ability, n))
+    return names
+
+
+def _why_not(state: LodState, f: Fighter, ability: Ability, target: str) -> str:
+    rows = state.rows
+    if ability.is_melee and not rows.can_make_melee(f.id):
+        return f"it is melee and {f.id} is in the back row"
+    if ability.is_melee and not rows.can_receive_melee(target):
+        return f"it is melee and {target} is in the back row"
+    if ability.reach == "charge":
+        return f"Charge needs {target} in the back row of a side with an empty front row"
+    return f"{ability.type} abilities do not reach {target} (LOD-16)"
+
+
+def _faces(setup: TargetSetup) -> str:
+    faces = [d for d in range(1, 11) if _hits(setup, d)]
+    if not faces:
+        return "no face"
+    if faces == list(range(faces[0], faces[-1] + 1)):
+        return f"{faces[0]}-{faces[-1]}" if len(faces) > 1 else str(faces[0])
+    return ", ".join(map(str, faces))
+
+
+def _hits(setup: TargetSetup, die: int) -> bool:
+    return outcome(setup, die).hit
+
+
+def _reasons(state: LodState, f: Fighter, ability: Ability, tid: str, element: str,
+             knockout: bool) -> list[str]:
+    t = state.fighters[tid]
+    s = target_setup(state, f.id, ability, tid, element, knockout)
+    out = []
+    if s.kind == "status":
+        out.append(f"{tid}: status roll for {ability.status}: die - status accuracy "
+                   f"{s.accuracy} + resistance {s.evasion} <= {s.threshold} "
+                   f"({ability.status} vs {element_of(t)}); faces {_faces(s)} land")
+        return out
+    out.append(f"{tid}: {s.kind} attack: die - accuracy {s.accuracy} + evasion {s.evasion} "
+               f"<= {s.threshold}; faces {_faces(s)} hit"
+               + ("" if s.auto_fail else " (a natural 1 always hits)"))
+    if s.auto_fail:
+        out.append(f"  {f.id} is " + ("Paralyzed" if s.kind == "physical" else "Silenced")
+                   + ": the roll fails automatically (LOD-11)")
+    el = element or ability.element
+    shell = f"a {element_of(t)} Shell of {t.shell}" if t.shell else "no Shell"
+    out.append(f"  damage: max(1, attack {s.attack} - defense {s.defense} + "
+               + ("1 (knock-out)" if knockout else "die") + f") x {s.multiplier} "
+               f"({ability.name} x{ability.multiplier}, {el} vs {element_of(t)} "
+               f"x{state.pack.multiplier(el, element_of(t))}, {shell}), rounded "
+               f"{state.rulings['LOD-2']}")
+    if t.shell:
+        out.append(f"  the Shell takes damage first; breaking it downs {tid} only if the rest "
+                   f"exceeds its {t.hp} HP")
+    if s.body_armor:
+        out.append(f"  Body Armor: the first physical hit on {tid} deals no damage")
+    return out
+
+
+def _marginal(dist: Dist[Results], i: int) -> Dist[tuple[str, Outcome]]:
+    return dist.map(lambda results: results[i])
+
+
+def _own(m: Dist[tuple[str, Outcome]], tid: str) -> Dist[Outcome | None]:
+    """The target's own outcome, or ``None`` when a Faithful protector took the attack."""
+    return m.map(lambda to: to[1] if to[0] == tid else None)
+
+
+def _left(field: str, unchanged: int) -> Callable[[Outcome | None], int]:
+    def read(o: Outcome | None) -> int:
+        return unchanged if o is None else int(getattr(o, field))
+
+    return read
+
+
+def _damage_taken(o: Outcome | None) -> int:
+    return o.damage if o is not None and o.hit and not o.blocked else 0
+
+
+def attack_odds(state: LodState, attacker: str, target: str, weapon: str | None,
+                **options: Any) -> OddsReport:
+    """The exact outcome of ``attacker`` using ``weapon`` on ``target`` (see module)."""
+    if attacker not in state.fighters or not state.fighters[attacker].standing:
+        raise IllegalActionError(f"{attacker!r} is not a character standing on the field")
+    f = state.fighters[attacker]
+    ability, element, knockout = find_ability(state, f, weapon, dict(options))
+    targets = _targets(state, f, ability, target)
+    work = copy_state(state)
+    process = attack(work, f.id, ability, targets, element, knockout,
+                     lambda _w, results: Done(results), reactions=False)
+    dist: Dist[Results] = run_exact(process)
+    distributions: dict[str, Dist[Any]] = {}
+    numbers: dict[str, Fraction] = {}
+    reasons = [f"one hit die (d10) for {len(targets)} target(s)"]
+    cost = mp_cost(f, ability)
+    if cost > f.mp or ability.ammo > f.ammo:
+        reasons.append(f"note: {ability.name} costs {cost} MP and {ability.ammo} Ammo; "
+                       f"{f.id} has {f.mp} MP and {f.ammo} Ammo")
+    if "confused" in f.statuses and not ability.is_multi:
+        reasons.append(f"note: {f.id} is Confused: the attack reaches its target only on a won "
+                       "coin call (1/2); these odds assume it does")
+    expected = Fraction(0)
+    any_down = dist.map(lambda results: any(o.downed for _t, o in results))
+    for i, tid in enumerate(targets):
+        m = _marginal(dist, i)
+        suffix = "" if len(targets) == 1 else f"[{tid}]"
+        reasons += _reasons(state, f, ability, tid, element, knockout)
+        t = state.fighters[tid]
+        hit = m.map(lambda to: to[1].hit)
+        numbers["p_hit" + suffix] = hit.p(True)
+        if ability.attack == "status":
+            continue
+        own = _own(m, tid)
+        damage = own.map(_damage_taken)
+        hp_left = own.map(_left("hp", t.hp))
+        shell_left = own.map(_left("shell", t.shell))
+        hp_loss = own.map(lambda o: o.to_hp if o is not None else 0)
+        distributions["damage" + suffix] = damage
+        distributions["hp_loss" + suffix] = hp_loss
+        distributions["shell_left" + suffix] = shell_left
+        distributions["hp_left" + suffix] = hp_left
+        numbers["expected_damage" + suffix] = damage.mean()
+        numbers["p_shellbreak" + suffix] = own.map(
+            lambda o: bool(o is not None and o.broken)).p(True)
+        numbers["p_down" + suffix] = hp_left.p(0) if t.hp > 0 else Fraction(0)
+        expected += damage.mean()
+        if any(to[0] != tid for to in m.outcomes):
+            reasons.append(f"  Faithful: a downing blow on {tid} goes to "
+                           f"{next(to[0] for to in m.outcomes if to[0] != tid)} (LOD-14)")
+    if ability.attack != "status":
+        if len(targets) > 1:
+            numbers["expected_damage"] = expected
+        numbers["p_out_of_action"] = (numbers.get("p_down", Fraction(0)) if len(targets) == 1
+                                      else any_down.p(True))
+    else:
+        numbers["expected_damage"] = Fraction(0)
+        numbers["p_out_of_action"] = Fraction(0)
+    name = ability.name + (f" ({element})" if element else "") + (" to knock out"
+                                                                  if knockout else "")
+    return OddsReport(attacker, ",".join(targets), f"{attacker} uses {name} on "
+                      f"{', '.join(targets)}", distributions, numbers, tuple(reasons),
+                      extra={"weapon": ability.name, "targets": list(targets),
+                             "kind": ability.attack, "element": element or ability.element})
+
+
+def attack_options(state: LodState, attacker: str) -> list[AttackOption]:
+    """Every attack or status roll ``attacker`` could make from where it stands (costs and
+    turn order aside)."""
+    f = state.fighters[attacker]
+    out = []
+    for name in f.abilities:
+        a = state.ability(name)
+        if a.attack is None or not a.is_action:
+            continue
+        weapon = a.name + (f"/{a.elements[0]}" if a.elements else "")
+        if a.is_multi:
+            targets = [t.id for t in area_targets(state, f, a)]
+            if targets:
+                out.append(AttackOption(attacker, weapon, ",".join(targets)))
+        else:
+            out.extend(AttackOption(attacker, weapon, t.id) for t in reachable(state, f, a))
+    return out
