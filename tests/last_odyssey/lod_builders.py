@@ -113,6 +113,13 @@ def to_turn(b: Battle, unit: str, dice: Dice | None = None, max_steps: int = 200
     raise AssertionError(f"no turn for {unit} within {max_steps} steps")
 
 
+def next_turn(b: Battle, unit: str, dice: Dice | None = None) -> Battle:
+    """End the current turn if it is ``unit``'s, then run to ``unit``'s next turn."""
+    if b.state.active == unit:
+        b.apply(EndTurn(unit), dice=dice or Dice())
+    return to_turn(b, unit, dice)
+
+
 def act(b: Battle, action: Any, *dice: Any, choices: tuple[Any, ...] = ()) -> list[Any]:
     """Take ``action`` with scripted dice and decisions; returns the rule events."""
     d = Dice(*dice)
