@@ -1,0 +1,167 @@
+"""First aid: a first aid item in hand, range 0 (oneself too), one action and a roll.
+
+* Success: one die is the number of boxes, the other the number of *additional* locations;
+  that many ``\\`` marks are erased over at most that many locations (the treater chooses
+  which, :class:`~.records.FirstAidPlan`), and every other ``\\`` becomes ``X``.
+* Failure: the item is used up and every ``\\`` becomes ``X``.
+* Critical failure: also up to N ``X`` marks become permanent, N the die shown (10 for a roll
+  of 100), the locations chosen by the treated side (:class:`~.records.Hardening`).
+
+First aid never raises the level; a head or torso that is no longer full wakes its owner.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Any
+
+from tactica.chance import Decide, Done, Step, emit_all
+from tactica.rulesets.unhex.attack import crit_events, marks_rows
+from tactica.rulesets.unhex.body import LOCATIONS, Body, Marks
+from tactica.rulesets.unhex.dice import Check, CheckResult, Pair, check
+from tactica.rulesets.unhex.legal import first_aid_kit
+from tactica.rulesets.unhex.records import (
+    ActionSpent,
+    Died,
+    FirstAid,
+    FirstAidPlan,
+    Hardening,
+    KitUsedUp,
+    Treated,
+)
+from tactica.rulesets.unhex.state import UnhexState
+
+__all__ = [
+    "first_aid_plans",
+    "first_aid_process",
+    "harden",
+    "hardenings",
+    "slashes_to_x",
+    "treat",
+]
+
+_ORDER = {loc: i for i, loc in enumerate(LOCATIONS)}
+
+
+def _fills(counts: dict[str, int], total: int, most_places: int) -> list[tuple[tuple[str, int],
+                                                                               ...]]:
+    """Every maximal way to take ``total`` from ``counts`` over at most ``most_places``
+    locations, filling locations one after the other (equal ways once)."""
+    places = [loc for loc in LOCATIONS if counts.get(loc, 0) > 0]
+    if total <= 0 or not places:
+        return [()]
+    found: set[tuple[tuple[str, int], ...]] = set()
+    for k in range(1, min(most_places, len(places)) + 1):
+        for order in permutations(places, k):
+            left = total
+            take: dict[str, int] = {}
+            for loc in order:
+                n = min(left, counts[loc])
+                if n:
+                    take[loc] = n
+                    left -= n
+            found.add(tuple(sorted(take.items(), key=lambda kv: _ORDER[kv[0]])))
+    ways = list(found)
+
+    def covers(a: dict[str, int], b: dict[str, int]) -> bool:
+        return a != b and all(a.get(loc, 0) >= n for loc, n in b.items())
+
+    maximal = [w for w in ways if not any(covers(dict(v), dict(w)) for v in ways)]
+    return sorted(maximal, key=lambda w: [(_ORDER[loc], -n) for loc, n in w])
+
+
+def first_aid_plans(body: Body, pair: Pair) -> tuple[FirstAidPlan, ...]:
+    """The treater's options after a success read as ``pair``: either die for the boxes."""
+    slashes = {loc: body.marks_at(loc).slash for loc in LOCATIONS}
+    out: list[FirstAidPlan] = []
+    seen: set[tuple[tuple[str, int], ...]] = set()
+    for boxes, extra in ((pair[0], pair[1]), (pair[1], pair[0])):
+        for erase in _fills(slashes, boxes, extra + 1):
+            if erase not in seen:
+                seen.add(erase)
+                out.append(FirstAidPlan(boxes, extra, erase))
+    return tuple(out)
+
+
+def slashes_to_x(body: Body) -> Body:
+    """Every ``\\`` becomes ``X``."""
+    for loc in LOCATIONS:
+        m = body.marks_at(loc)
+        if m.slash:
+            body = body.with_marks(loc, Marks(0, m.x + m.slash, m.perm))
+    return body
+
+
+def treat(body: Body, erase: tuple[tuple[str, int], ...]) -> Body:
+    """Erase the chosen ``\\`` marks, then every other ``\\`` becomes ``X``."""
+    for loc, n in erase:
+        m = body.marks_at(loc)
+        body = body.with_marks(loc, Marks(m.slash - n, m.x, m.perm))
+    return slashes_to_x(body)
+
+
+def hardenings(body: Body, n: int) -> tuple[Hardening, ...]:
+    """The treated side's options: ``n`` ``X`` marks (or all there are) made permanent."""
+    xs = {loc: body.marks_at(loc).x for loc in LOCATIONS}
+    return tuple(Hardening(w) for w in _fills(xs, n, len(LOCATIONS)))
+
+
+def harden(body: Body, marks: tuple[tuple[str, int], ...]) -> Body:
+    """Turn the chosen ``X`` marks permanent."""
+    for loc, k in marks:
+        m = body.marks_at(loc)
+        body = body.with_marks(loc, Marks(m.slash, m.x - k, m.perm + k))
+    return body
+
+
+def _changed(before: Body, after: Body) -> tuple[str, ...]:
+    return tuple(loc for loc in LOCATIONS if before.marks_at(loc) != after.marks_at(loc))
+
+
+def first_aid_process(state: UnhexState, act: FirstAid) -> Step:
+    """The chance process of a first aid action."""
+    c, t = state.chars[act.unit], state.chars[act.target]
+    kit = first_aid_kit(state, c)
+    assert kit is not None
+    body = t.body
+    spec = Check("first aid", c.id, c.side, c.level, c.body.max_level, "first-aid" in c.good,
+                 True, ("first-aid", t.id, body))
+    left = c.actions - 1
+
+    def result(r: CheckResult) -> Step:
+        events: list[Any] = crit_events(c.id, r, left, "first aid")
+        if r.success:
+            plans = first_aid_plans(body, r.pair)
+
+            def done(plan: FirstAidPlan) -> Step:
+                after = treat(body, plan.erase)
+                return emit_all([*events, Treated(c.id, t.id, r.number, "success", plan.erase,
+                                                  marks_rows(after, _changed(body, after)))],
+                                Done(None))
+
+            if len(plans) == 1:
+                return done(plans[0])
+            return Decide(c.side, f"{c.id}: first aid on {t.id}, which marks to erase?", plans,
+                          done, {"kind": "first-aid", "body": body, "pair": r.pair,
+                                 "target": t.id})
+        failed = slashes_to_x(body)
+        if r.critical != "failure":
+            return emit_all([*events, Treated(c.id, t.id, r.number, "failure", (),
+                                              marks_rows(failed, _changed(body, failed))),
+                             KitUsedUp(c.id, kit)], Done(None))
+        n = 10 if r.number == 100 else r.pair[0]
+        options = hardenings(failed, n)
+
+        def hardened(h: Hardening) -> Step:
+            after = harden(failed, h.marks)
+            died = [Died(t.id)] if after.dead and not body.dead else []
+            return emit_all([*events, Treated(c.id, t.id, r.number, "critical failure", (),
+                                              marks_rows(after, _changed(body, after))),
+                             KitUsedUp(c.id, kit), *died], Done(None))
+
+        if len(options) == 1:
+            return hardened(options[0])
+        return Decide(t.side, f"{t.id}: which {n} X marks become permanent?", options, hardened,
+                      {"kind": "harden", "body": failed, "n": n, "target": t.id})
+
+    return emit_all([ActionSpent(c.id, "first aid")], check(spec, result))

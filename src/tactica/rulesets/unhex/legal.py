@@ -1,0 +1,177 @@
+"""What a character may do now: actions on its team's turn, reactions on another's.
+
+Every limit of the rules is checked here: one action per character per round (plus those
+gained), weapons in usable hands and within their range band and sight, moving along one
+connection that allows it (arrows, doors, legs), the hands and slots of items, and the
+conditions of each reaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tactica.battlefield.zones import Place
+from tactica.rulesets.unhex.content import SLOTS, Item
+from tactica.rulesets.unhex.records import (
+    Arrange,
+    Attack,
+    Door,
+    Drop,
+    EndTurn,
+    FirstAid,
+    Move,
+    Reaction,
+    Retreat,
+)
+from tactica.rulesets.unhex.state import Character, Look, UnhexState
+
+__all__ = [
+    "arrangements",
+    "attacks",
+    "can_be_attacked",
+    "first_aid_kit",
+    "first_aid_targets",
+    "interceptions",
+    "legal_actions",
+    "moves",
+    "reach",
+    "reactions_to_attack",
+    "weapons_in_hand",
+]
+
+
+def weapons_in_hand(state: UnhexState, c: Character) -> list[Item]:
+    """The weapons in ``c``'s usable hands."""
+    return [state.item(n) for n in c.in_hands() if state.item(n).is_weapon]
+
+
+def first_aid_kit(state: UnhexState, c: Character) -> str | None:
+    """The first aid item in ``c``'s usable hands, if any."""
+    for n in c.in_hands():
+        if state.item(n).kind == "first-aid":
+            return n
+    return None
+
+
+def can_be_attacked(state: UnhexState, t: Character) -> bool:
+    """In the fight, or unconscious when UNH-21 allows it; never surrendered or gone."""
+    if t.surrendered or t.retreated:
+        return False
+    return t.in_fight or state.rulings["UNH-21"] == "yes"
+
+
+def reach(state: UnhexState, source: Place, weapon: Item, target: Place) -> Look | None:
+    """The look from ``source`` to ``target`` if ``weapon`` reaches, else ``None``."""
+    look = state.view.look(source, target)
+    return look if weapon.reaches(look.distance, look.visible) else None
+
+
+def attacks(state: UnhexState, c: Character) -> list[Attack]:
+    """Every attack ``c`` could make from where it stands."""
+    out: list[Attack] = []
+    for w in weapons_in_hand(state, c):
+        for t in state.chars.values():
+            if t.side == c.side or not can_be_attacked(state, t):
+                continue
+            if reach(state, c.area, w, t.area) is not None:
+                out.append(Attack(c.id, w.name, t.id))
+    return out
+
+
+def moves(state: UnhexState, c: Character) -> list[Move]:
+    """Moves along one connection (arrows, closed doors and legs respected)."""
+    if not c.can_move():
+        return []
+    return [Move(c.id, to) for to in state.view.moves_from(c.area)]
+
+
+def arrangements(state: UnhexState, c: Character) -> list[Arrange]:
+    """Every other way to hold items, taking from what ``c`` carries and the floor."""
+    floor = state.floor.get(c.area, ())
+    pool = list(dict.fromkeys((*c.items, *floor)))
+    ones = [n for n in pool if state.item(n).hands == 1]
+    twos = [n for n in pool if state.item(n).hands == 2]
+    right_ok, left_ok = c.body.hand_usable("right"), c.body.hand_usable("left")
+    configs: list[tuple[str | None, str | None]] = []
+    for r in [None, *(ones if right_ok else [])]:
+        for left in [None, *(ones if left_ok else [])]:
+            if r is None or r != left:
+                configs.append((r, left))
+    if right_ok and left_ok:
+        configs += [(n, n) for n in twos]
+    out: list[Arrange] = []
+    slots_rule = state.rulings["UNH-19"]
+    for r, left in configs:
+        if (r, left) == (c.right, c.left):
+            continue
+        held = {n for n in (r, left) if n is not None}
+        carried = len(c.items) + len(held - set(c.items))
+        used = carried if slots_rule == "all" else carried - len(held)
+        if used <= SLOTS:
+            out.append(Arrange(c.id, r, left))
+    return out
+
+
+def first_aid_targets(state: UnhexState, c: Character) -> list[FirstAid]:
+    """First aid on anyone in ``c``'s area (itself too) with a ``\\`` mark, kit in hand."""
+    if first_aid_kit(state, c) is None:
+        return []
+    return [FirstAid(c.id, t.id) for t in state.chars.values()
+            if t.area == c.area and not t.body.dead and not t.retreated and t.body.slashes]
+
+
+def _character_actions(state: UnhexState, c: Character) -> list[Any]:
+    out: list[Any] = []
+    out += attacks(state, c)
+    out += moves(state, c)
+    out += first_aid_targets(state, c)
+    out += arrangements(state, c)
+    out += [Door(c.id, other, "closed" if door == "open" else "open")
+            for other, door in state.view.doors_from(c.area)]
+    if c.area in state.exits:
+        out.append(Retreat(c.id))
+    out += [Drop(c.id, n) for n in dict.fromkeys(i for i in (c.right, c.left) if i)]
+    return out
+
+
+def legal_actions(state: UnhexState, side: str) -> tuple[Any, ...]:
+    """The actions of ``side``'s turn: each character with an action left, and ending it."""
+    out: list[Any] = []
+    for c in state.fighters(side):
+        if c.actions > 0:
+            out += _character_actions(state, c)
+    out.append(EndTurn(side))
+    return tuple(out)
+
+
+def reactions_to_attack(state: UnhexState, attacker: Character, target: Character,
+                        weapon: Item, look: Look) -> tuple[Reaction, ...]:
+    """What the target may declare before the dice: nothing, defend (against a ranged attack
+    only in cover), counterattack (only from its own area, only with a melee weapon), or
+    surrender (takes no action)."""
+    if not target.in_fight:
+        return (Reaction("none"),)
+    options = [Reaction("none")]
+    if target.actions > 0:
+        if not weapon.is_ranged or look.cover:
+            options.append(Reaction("defend"))
+        if attacker.area == target.area:
+            options += [Reaction("counterattack", w.name) for w in weapons_in_hand(state, target)
+                        if w.kind == "melee"]
+    options.append(Reaction("surrender"))
+    return tuple(options)
+
+
+def interceptions(state: UnhexState, mover: Character,
+                  to: str) -> list[tuple[Character, tuple[Reaction, ...]]]:
+    """Each character of another team who may intercept the move, with its options."""
+    place = (mover.area, to)
+    out: list[tuple[Character, tuple[Reaction, ...]]] = []
+    for c in state.fighters():
+        if c.side == mover.side or c.actions <= 0:
+            continue
+        options = [Reaction("intercept", w.name) for w in weapons_in_hand(state, c)
+                   if reach(state, c.area, w, place) is not None]
+        if options:
+            out.append((c, (Reaction("none"), *options)))
+    return out

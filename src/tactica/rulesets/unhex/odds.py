@@ -1,0 +1,147 @@
+"""Exact odds of an Unhex attack: the same process the battle rolls, through the exact driver.
+
+The die assignment and the critical success choice follow the policies the simulation uses
+(UNH-6, UNH-7); a defence (``defend=True``) is the target's opposed roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from tactica.chance import Decide, Done, Step, and_then, run_exact
+from tactica.dice import Dist
+from tactica.errors import IllegalActionError
+from tactica.odds import OddsReport
+from tactica.rulesets.unhex.attack import AttackOutcome, AttackPlan, Fighter, attack_roll
+from tactica.rulesets.unhex.legal import can_be_attacked, weapons_in_hand
+from tactica.rulesets.unhex.policy import decide
+from tactica.rulesets.unhex.rules import attack_plan
+from tactica.rulesets.unhex.state import UnhexState
+
+__all__ = ["Summary", "attack_odds", "exact_outcomes", "summary"]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What odds count of an attack's outcome."""
+
+    result: str
+    location: str
+    damage: int
+    level_lost: int
+    knocked_out: bool
+    died: bool
+    critical: str | None
+
+
+def summary(o: AttackOutcome) -> Summary:
+    """The counted part of an outcome (``location`` is ``miss`` unless it hit)."""
+    w = o.wound
+    return Summary(o.result, w.location if w else "miss", w.damage if w else 0,
+                   o.level_lost, o.knocked_out, bool(w and w.died), o.attack.critical)
+
+
+def _summarised(o: AttackOutcome) -> Step:
+    return Done(summary(o))
+
+
+class _Exact:
+    def __init__(self, state: UnhexState):
+        self.state = state
+
+    def choose(self, decision: Decide[Any], rng: np.random.Generator | None) -> Any:
+        return decide(self.state, decision, rng)
+
+
+def exact_outcomes(state: UnhexState, plan: AttackPlan) -> Dist[Summary]:
+    """The exact distribution of an attack's summarised outcome."""
+    return run_exact(and_then(attack_roll(plan), _summarised), policies=_Exact(state))
+
+
+def _weapon(state: UnhexState, attacker: str, target: str, weapon: str | None) -> str:
+    a, t = state.chars[attacker], state.chars[target]
+    look = state.view.look(a.area, t.area)
+    held = weapons_in_hand(state, a)
+    if weapon is not None:
+        if weapon not in a.items:
+            raise IllegalActionError(f"{attacker} carries no {weapon!r} (items: "
+                                     f"{', '.join(a.items) or 'none'})")
+        if all(w.name != weapon for w in held):
+            raise IllegalActionError(f"{attacker} does not hold the {weapon!r} in a usable hand")
+        candidates = [w for w in held if w.name == weapon]
+    else:
+        candidates = held
+    if not candidates:
+        raise IllegalActionError(f"{attacker} holds no weapon")
+    for w in candidates:
+        if w.reaches(look.distance, look.visible):
+            return w.name
+    why = []
+    for w in candidates:
+        sight = "in sight" if look.visible else "not in sight"
+        why.append(f"the {w.name} ({w.band()}) does not reach {target} at range "
+                   f"{look.distance} ({sight})")
+    raise IllegalActionError(f"{attacker} cannot attack {target}: " + "; ".join(why))
+
+
+def attack_odds(state: UnhexState, attacker: str, target: str, weapon: str | None = None,
+                *, defend: bool = False) -> OddsReport:
+    """The exact outcome of ``attacker`` attacking ``target`` from where they stand."""
+    for uid in (attacker, target):
+        if uid not in state.chars:
+            raise IllegalActionError(f"no character {uid!r} (characters: "
+                                     f"{', '.join(state.chars)})")
+    a, t = state.chars[attacker], state.chars[target]
+    if a.side == t.side:
+        raise IllegalActionError(f"{attacker} and {target} are on the same team ({a.side})")
+    if not can_be_attacked(state, t):
+        raise IllegalActionError(f"{target} is out of the fight")
+    name = _weapon(state, attacker, target, weapon)
+    item = state.item(name)
+    look = state.view.look(a.area, t.area)
+    if defend and item.is_ranged and not look.cover:
+        raise IllegalActionError(f"{target} cannot defend against a ranged attack without "
+                                 f"cover (range {look.distance}, no cover)")
+    plan = attack_plan(state, a, Fighter.of(t), name, "attack", look.distance or 0,
+                       look.cover, defend)
+    dist = exact_outcomes(state, plan)
+    level_lost = dist.map(lambda s: s.level_lost)
+    location = dist.map(lambda s: s.location)
+    damage = dist.map(lambda s: s.damage)
+    hit = dist.map(lambda s: s.result)
+    reasons = list(state.view.report(a.area, t.area).reasons)
+    reasons.append(f"weapon: the {name}, {item.band()}")
+    reasons.append(f"attack roll: d100 at or under {a.level} (UNH-5); doubles and {a.level} "
+                   "are criticals, 100 a critical failure")
+    chooser = f"{target} (in cover)" if look.cover else attacker
+    reasons.append(f"die assignment by {chooser}: {state.rulings['UNH-6']} (UNH-6); "
+                   f"critical success: {state.rulings['UNH-7']} (UNH-7)")
+    if defend:
+        reasons.append(f"{target} defends: an opposed roll at {t.level}; the higher success "
+                       "wins" + (", PC wins ties" if a.pc != t.pc else ""))
+    reasons.append(f"{target}: {t.body.summary()}")
+    numbers: dict[str, Fraction] = {
+        "p_hit": hit.p("hit"),
+        "expected_level_lost": level_lost.mean(),
+        "p_knockout": dist.map(lambda s: s.knocked_out).p(True),
+        "p_out_of_action": dist.map(lambda s: s.knocked_out).p(True),
+        "p_death": dist.map(lambda s: s.died).p(True),
+        "expected_damage": damage.mean(),
+        "p_critical_success": dist.map(lambda s: s.critical).p("success"),
+        "p_critical_failure": dist.map(lambda s: s.critical).p("failure"),
+    }
+    if defend:
+        numbers["p_defended"] = hit.p("defended")
+    return OddsReport(
+        attacker, target, f"{attacker} attacks {target} with the {name}"
+        + (f" ({target} defends)" if defend else ""),
+        {"outcome": hit, "level_lost": level_lost, "hit_location": location,
+         "damage": damage},
+        numbers, tuple(reasons),
+        extra={"weapon": name, "cover": look.cover, "distance": look.distance,
+               "defend": defend, "assigned_by": target if look.cover else attacker},
+    )

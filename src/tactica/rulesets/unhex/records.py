@@ -1,0 +1,425 @@
+"""Unhex actions, decision options and events: frozen, serialisable records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tactica.events import record
+
+__all__ = [
+    "ActionGained",
+    "ActionLost",
+    "ActionSpent",
+    "Arrange",
+    "Assignment",
+    "Attack",
+    "Attacked",
+    "Defended",
+    "Died",
+    "Door",
+    "DoorChanged",
+    "Drop",
+    "EndTurn",
+    "FirstAid",
+    "FirstAidPlan",
+    "Hardening",
+    "InitiativeRolled",
+    "InitiativeWon",
+    "ItemDropped",
+    "ItemsArranged",
+    "KitUsedUp",
+    "KnockedOut",
+    "LevelLowered",
+    "LocationFilled",
+    "MarksRow",
+    "Move",
+    "Moved",
+    "Reaction",
+    "Retreat",
+    "Retreated",
+    "RoundStarted",
+    "Stopped",
+    "Surrendered",
+    "TeamOrder",
+    "Treated",
+    "TurnEnded",
+    "Wounded",
+]
+
+#: The marks of one location after a change: ``(location, slash, x, permanent)``.
+MarksRow = tuple[str, int, int, int]
+
+
+# -- actions ----------------------------------------------------------------------------------
+
+
+@record("unh.attack")
+@dataclass(frozen=True, order=True)
+class Attack:
+    """``unit`` attacks ``target`` with ``weapon`` (in hand)."""
+
+    unit: str
+    weapon: str
+    target: str
+
+
+@record("unh.move")
+@dataclass(frozen=True, order=True)
+class Move:
+    """``unit`` moves to the connected area ``to``."""
+
+    unit: str
+    to: str
+
+
+@record("unh.arrange")
+@dataclass(frozen=True, order=True)
+class Arrange:
+    """``unit`` rearranges its hands: ``right`` and ``left`` hold these items afterwards (the
+    same two-handed item in both; ``None`` for an empty hand). Items leaving the hands are
+    stowed; items taken from the floor of the area are picked up."""
+
+    unit: str
+    right: str | None
+    left: str | None
+
+
+@record("unh.first-aid")
+@dataclass(frozen=True, order=True)
+class FirstAid:
+    """``unit`` gives first aid to ``target`` (itself allowed) in its area."""
+
+    unit: str
+    target: str
+
+
+@record("unh.door")
+@dataclass(frozen=True, order=True)
+class Door:
+    """``unit`` opens or closes (``state``) the door toward the area ``to``."""
+
+    unit: str
+    to: str
+    state: str
+
+
+@record("unh.retreat")
+@dataclass(frozen=True, order=True)
+class Retreat:
+    """``unit`` leaves the fight through an exit of its area."""
+
+    unit: str
+
+
+@record("unh.drop")
+@dataclass(frozen=True, order=True)
+class Drop:
+    """``unit`` drops ``item`` from its hands (takes no action)."""
+
+    unit: str
+    item: str
+
+
+@record("unh.end-turn")
+@dataclass(frozen=True, order=True)
+class EndTurn:
+    """``side`` ends its team turn; unspent actions stay for reacting this round."""
+
+    side: str
+
+
+# -- options of decisions inside an action ----------------------------------------------------
+
+
+@record("unh.reaction")
+@dataclass(frozen=True, order=True)
+class Reaction:
+    """A reaction declared before the dice: ``none``, ``defend``, ``counterattack`` or
+    ``intercept`` (with ``weapon``), or ``surrender``."""
+
+    kind: str
+    weapon: str | None = None
+
+
+@record("unh.assignment")
+@dataclass(frozen=True, order=True)
+class Assignment:
+    """One die for damage, the other for the hit location (``damage_die`` says which)."""
+
+    damage: int
+    location: str
+    damage_die: str
+
+
+@record("unh.first-aid-plan")
+@dataclass(frozen=True, order=True)
+class FirstAidPlan:
+    """First aid read with ``boxes`` from one die and ``extra`` locations from the other;
+    ``erase`` is how many ``\\`` marks go from each location."""
+
+    boxes: int
+    extra: int
+    erase: tuple[tuple[str, int], ...]
+
+
+@record("unh.hardening")
+@dataclass(frozen=True, order=True)
+class Hardening:
+    """After first aid fails critically: how many ``X`` marks become permanent, where."""
+
+    marks: tuple[tuple[str, int], ...]
+
+
+# -- events -----------------------------------------------------------------------------------
+
+
+@record("unh.round-started")
+@dataclass(frozen=True)
+class RoundStarted:
+    """A new round: the actions of each character in the fight, and the losses still owed."""
+
+    round: int
+    actions: tuple[tuple[str, int], ...]
+    owed: tuple[tuple[str, int], ...] = ()
+
+
+@record("unh.initiative-rolled")
+@dataclass(frozen=True)
+class InitiativeRolled:
+    """One team's initiative roll, by its highest-level character."""
+
+    side: str
+    unit: str
+    roll: int
+    success: bool
+    critical: str | None = None
+
+
+@record("unh.initiative-won")
+@dataclass(frozen=True)
+class InitiativeWon:
+    """``side`` holds the initiative this round, and why."""
+
+    side: str
+    reason: str
+
+
+@record("unh.team-order")
+@dataclass(frozen=True)
+class TeamOrder:
+    """The order the teams take their turns in this round."""
+
+    order: tuple[str, ...]
+
+
+@record("unh.turn-ended")
+@dataclass(frozen=True)
+class TurnEnded:
+    """``side``'s team turn is over."""
+
+    side: str
+
+
+@record("unh.action-spent")
+@dataclass(frozen=True)
+class ActionSpent:
+    """``unit`` used one action ``on`` something (to act or to react)."""
+
+    unit: str
+    on: str
+
+
+@record("unh.action-gained")
+@dataclass(frozen=True)
+class ActionGained:
+    """``unit`` gained an action this round (a critical success)."""
+
+    unit: str
+    reason: str
+
+
+@record("unh.action-lost")
+@dataclass(frozen=True)
+class ActionLost:
+    """``unit`` lost its next action (a critical failure): now, or next round if
+    ``carried``."""
+
+    unit: str
+    carried: bool
+    reason: str
+
+
+@record("unh.surrendered")
+@dataclass(frozen=True)
+class Surrendered:
+    """``unit`` surrendered before ``before`` affected it: level 0, out of the fight."""
+
+    unit: str
+    before: str
+
+
+@record("unh.attacked")
+@dataclass(frozen=True)
+class Attacked:
+    """An attack roll and its outcome (``hit``, ``miss`` or ``defended``)."""
+
+    unit: str
+    target: str
+    weapon: str
+    kind: str
+    roll: int
+    success: bool
+    critical: str | None
+    set_dice: bool
+    cover: bool
+    outcome: str
+
+
+@record("unh.defended")
+@dataclass(frozen=True)
+class Defended:
+    """A defence roll against ``attacker``; ``won`` if the attack misses because of it."""
+
+    unit: str
+    attacker: str
+    roll: int
+    success: bool
+    critical: str | None
+    won: bool
+
+
+@record("unh.wounded")
+@dataclass(frozen=True)
+class Wounded:
+    """``unit`` took ``damage`` at ``location`` (assigned by ``assigned_by``); ``marks`` are
+    the changed locations afterwards."""
+
+    unit: str
+    location: str
+    damage: int
+    assigned_by: str
+    marks: tuple[MarksRow, ...]
+
+
+@record("unh.location-filled")
+@dataclass(frozen=True)
+class LocationFilled:
+    """Every box of ``location`` is marked; the level drops by ``level_lost`` to ``level``."""
+
+    unit: str
+    location: str
+    level_lost: int
+    level: int
+
+
+@record("unh.level-lowered")
+@dataclass(frozen=True)
+class LevelLowered:
+    """Damage lowered ``unit``'s level by ``amount`` to ``level`` (later damage rules)."""
+
+    unit: str
+    amount: int
+    level: int
+
+
+@record("unh.item-dropped")
+@dataclass(frozen=True)
+class ItemDropped:
+    """``item`` fell from ``unit``'s hands to the floor of ``area``."""
+
+    unit: str
+    item: str
+    area: str
+    reason: str
+
+
+@record("unh.knocked-out")
+@dataclass(frozen=True)
+class KnockedOut:
+    """``unit`` is unconscious."""
+
+    unit: str
+
+
+@record("unh.died")
+@dataclass(frozen=True)
+class Died:
+    """``unit`` is dead."""
+
+    unit: str
+
+
+@record("unh.moved")
+@dataclass(frozen=True)
+class Moved:
+    """``unit`` moved from ``start`` to ``to``."""
+
+    unit: str
+    start: str
+    to: str
+
+
+@record("unh.stopped")
+@dataclass(frozen=True)
+class Stopped:
+    """``unit``, moving from ``start`` to ``to``, was stopped by ``by`` in ``at``."""
+
+    unit: str
+    start: str
+    to: str
+    at: str
+    by: str
+
+
+@record("unh.items-arranged")
+@dataclass(frozen=True)
+class ItemsArranged:
+    """``unit`` now holds ``right`` and ``left``; ``picked_up`` came from the floor."""
+
+    unit: str
+    right: str | None
+    left: str | None
+    picked_up: tuple[str, ...] = ()
+
+
+@record("unh.treated")
+@dataclass(frozen=True)
+class Treated:
+    """First aid by ``unit`` on ``target``: ``outcome`` (``success``, ``failure`` or
+    ``critical failure``), the roll, and the target's changed marks."""
+
+    unit: str
+    target: str
+    roll: int
+    outcome: str
+    erased: tuple[tuple[str, int], ...]
+    marks: tuple[MarksRow, ...]
+
+
+@record("unh.kit-used-up")
+@dataclass(frozen=True)
+class KitUsedUp:
+    """``unit``'s first aid ``item`` is used up."""
+
+    unit: str
+    item: str
+
+
+@record("unh.door-changed")
+@dataclass(frozen=True)
+class DoorChanged:
+    """The door between ``a`` and ``b`` is now ``state`` (``unit`` did it)."""
+
+    unit: str
+    a: str
+    b: str
+    state: str
+
+
+@record("unh.retreated")
+@dataclass(frozen=True)
+class Retreated:
+    """``unit`` left the fight from ``area``."""
+
+    unit: str
+    area: str

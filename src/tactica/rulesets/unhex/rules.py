@@ -1,0 +1,369 @@
+"""Unhex rounds and actions: initiative, team turns, and the process of every action.
+
+A round: every character in the fight gets one action (less one still owed after a critical
+failure); initiative is an opposed roll between each team's highest-level character; the
+winner picks the order of the team turns; each team acts until it ends its turn while the
+other teams may react to each action; then the round ends. Combat ends when one team is left
+with characters in the fight, or a scenario objective is met.
+
+Reactions are declared before any die is rolled: each is a :class:`~tactica.chance.Decide` of
+the reacting side inside the process of the action it reacts to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import permutations
+from typing import Any
+
+from tactica.chance import Decide, Done, Emit, Step, and_then, emit_all
+from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
+from tactica.rulesets.unhex.aid import first_aid_process
+from tactica.rulesets.unhex.attack import (
+    AttackOutcome,
+    AttackPlan,
+    Fighter,
+    attack_events,
+    attack_roll,
+    crit_events,
+)
+from tactica.rulesets.unhex.dice import Check, CheckResult, check, opposed_winner
+from tactica.rulesets.unhex.legal import (
+    interceptions,
+    legal_actions,
+    reach,
+    reactions_to_attack,
+)
+from tactica.rulesets.unhex.records import (
+    ActionSpent,
+    Arrange,
+    Attack,
+    Door,
+    DoorChanged,
+    Drop,
+    EndTurn,
+    FirstAid,
+    InitiativeRolled,
+    InitiativeWon,
+    ItemDropped,
+    ItemsArranged,
+    Move,
+    Moved,
+    Reaction,
+    Retreat,
+    Retreated,
+    RoundStarted,
+    Stopped,
+    Surrendered,
+    TeamOrder,
+    TurnEnded,
+)
+from tactica.rulesets.unhex.state import Character, UnhexState
+
+__all__ = [
+    "attack_plan",
+    "finished",
+    "first_holder",
+    "initiative_winner",
+    "pending",
+    "resolve",
+    "round_process",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# The end of combat
+
+
+def finished(state: UnhexState) -> Finished | None:
+    """Finished if an objective is met or at most one team has characters in the fight."""
+    for ob in state.objectives:
+        there = [c for c in state.fighters(ob.side) if c.area == ob.reach]
+        if len(there) >= ob.count:
+            return Finished(ob.side, f"{ob.side} met the objective: {ob.count} in {ob.reach}")
+    standing = state.standing()
+    if len(standing) == 1:
+        return Finished(standing[0], f"{standing[0]} is the only team left in the fight")
+    if not standing:
+        return Finished(None, "no one is left in the fight")
+    return None
+
+
+def pending(state: UnhexState) -> Pending:
+    """What happens next."""
+    fin = finished(state)
+    if fin is not None:
+        return fin
+    side = state.current_side
+    if side is None:
+        if state.round >= state.max_rounds:
+            return Finished(None, f"the round limit ({state.max_rounds}) was reached")
+        return Automatic(f"round {state.round + 1}", round_process(state))
+    if not any(c.actions > 0 for c in state.fighters(side)):
+        return Automatic(f"end of {side}'s turn", Emit(TurnEnded(side), lambda: Done(None)))
+    return ChooseAction(side, legal_actions(state, side), f"{side}'s turn")
+
+
+# --------------------------------------------------------------------------------------------
+# Rounds and initiative
+
+
+def first_holder(state: UnhexState, standing: list[str]) -> str:
+    """Who holds the initiative before this round's roll: the previous holder, else the PCs
+    (the first PC team), else the first team listed (UNH-3)."""
+    if state.holder in standing:
+        assert state.holder is not None
+        return state.holder
+    for s in standing:
+        if s in state.pcs:
+            return s
+    return standing[0]
+
+
+def initiative_winner(state: UnhexState, sides: list[str], results: list[CheckResult],
+                      holder: str) -> tuple[str, str]:
+    """The winning team and why: highest success; PCs win ties against NPCs; otherwise a tie
+    or all failing leaves it with the holder (UNH-3, UNH-14)."""
+    top = opposed_winner(results, [s in state.pcs for s in sides])
+    if not top:
+        return holder, f"every roll failed: {holder} keeps the initiative"
+    best = results[top[0]].number
+    if len(top) == 1:
+        return sides[top[0]], f"highest success ({best})"
+    tied = [sides[i] for i in top]
+    if holder in tied:
+        return holder, f"equal successes ({best}): {holder} keeps the initiative"
+    return tied[0], f"equal successes ({best}): the first team listed, {tied[0]}"
+
+
+def _by_roll(state: UnhexState, sides: list[str], results: list[CheckResult],
+             winner: str) -> tuple[str, ...]:
+    def key(i: int) -> tuple[int, int, int, int]:
+        r = results[i]
+        return (0 if sides[i] == winner else 1, -r.number if r.success else 1,
+                0 if sides[i] in state.pcs else 1, i)
+
+    return tuple(sides[i] for i in sorted(range(len(sides)), key=key))
+
+
+def round_process(state: UnhexState) -> Step:
+    """Start the next round: actions, the initiative roll, the order of the team turns."""
+    n = state.round + 1
+    actions: list[tuple[str, int]] = []
+    owed: list[tuple[str, int]] = []
+    for c in state.fighters():
+        actions.append((c.id, max(0, 1 - c.owed)))
+        if c.owed > 1:
+            owed.append((c.id, c.owed - 1))
+    left = dict(actions)
+    sides = state.standing()
+    holder = first_holder(state, sides)
+    events: list[Any] = [RoundStarted(n, tuple(actions), tuple(owed))]
+
+    def rolled(rollers: list[Character], results: list[CheckResult]) -> Step:
+        evs = list(events)
+        for c, r in zip(rollers, results, strict=True):
+            evs.append(InitiativeRolled(c.side, c.id, r.number, r.success, r.critical))
+            evs += crit_events(c.id, r, left.get(c.id, 0), "initiative")
+        winner, why = initiative_winner(state, sides, results, holder)
+        evs.append(InitiativeWon(winner, why))
+        if len(sides) > 2 and state.rulings["UNH-20"] == "by-roll":
+            return emit_all([*evs, TeamOrder(_by_roll(state, sides, results, winner))],
+                            Done(None))
+        orders = tuple(o for o in permutations(sides) if o[0] == winner) + tuple(
+            o for o in permutations(sides) if o[0] != winner)
+        return emit_all(evs, Decide(winner, f"{winner}: in which order do the teams act?",
+                                    orders, lambda o: Emit(TeamOrder(o), lambda: Done(None)),
+                                    {"kind": "team-order", "winner": winner}))
+
+    return _pick_rollers(state, sides, holder, [], rolled)
+
+
+def _pick_rollers(state: UnhexState, sides: list[str], holder: str, picked: list[Character],
+                  then: Callable[[list[Character], list[CheckResult]], Step]) -> Step:
+    """Each team's highest-level character rolls; the team picks among equals."""
+    if len(picked) == len(sides):
+        return _roll_order(state, sides, holder, picked, then)
+    side = sides[len(picked)]
+    team = state.fighters(side)
+    best = max(c.level for c in team)
+    top = [c for c in team if c.level == best]
+    if len(top) == 1:
+        return _pick_rollers(state, sides, holder, [*picked, top[0]], then)
+    return Decide(side, f"{side}: who rolls initiative (level {best})?",
+                  tuple(c.id for c in top),
+                  lambda uid: _pick_rollers(state, sides, holder,
+                                            [*picked, state.chars[uid]], then),
+                  {"kind": "initiative-roller"})
+
+
+def _roll_order(state: UnhexState, sides: list[str], holder: str, rollers: list[Character],
+                then: Callable[[list[Character], list[CheckResult]], Step]) -> Step:
+    """The order of the rolls matters only to someone good at initiative: the holder picks
+    which team rolls first (the others follow in the listed order)."""
+
+    def roll_from(first: str) -> Step:
+        order = sorted(range(len(sides)), key=lambda i: (sides[i] != first, i))
+        return _roll_each(state, rollers, order, {}, then)
+
+    if len(sides) > 1 and any("initiative" in c.good for c in rollers):
+        return Decide(holder, f"{holder}: which team rolls initiative first?", tuple(sides),
+                      roll_from, {"kind": "roll-order", "holder": holder})
+    return roll_from(sides[0])
+
+
+def _roll_each(state: UnhexState, rollers: list[Character], order: list[int],
+               done: dict[int, CheckResult],
+               then: Callable[[list[Character], list[CheckResult]], Step]) -> Step:
+    if len(done) == len(order):
+        return then(rollers, [done[i] for i in range(len(rollers))])
+    i = order[len(done)]
+    c = rollers[i]
+    beat = max((r.number for r in done.values() if r.success), default=0)
+    spec = Check("initiative", c.id, c.side, c.level, c.body.max_level, "initiative" in c.good,
+                 False, ("initiative", beat))
+    return check(spec, lambda r: _roll_each(state, rollers, order, {**done, i: r}, then))
+
+
+# --------------------------------------------------------------------------------------------
+# Actions
+
+
+def resolve(state: UnhexState, action: Any) -> Step:
+    """The chance process of an action; emits the events, ends in ``Done(None)``."""
+    if isinstance(action, Attack):
+        return _resolve_attack(state, action)
+    if isinstance(action, Move):
+        return _resolve_move(state, action)
+    if isinstance(action, FirstAid):
+        return first_aid_process(state, action)
+    if isinstance(action, EndTurn):
+        return Emit(TurnEnded(action.side), lambda: Done(None))
+    if isinstance(action, Arrange):
+        c = state.chars[action.unit]
+        picked = tuple(n for n in dict.fromkeys(h for h in (action.right, action.left) if h)
+                       if n not in c.items)
+        return emit_all([ActionSpent(c.id, "manage items"),
+                         ItemsArranged(c.id, action.right, action.left, picked)], Done(None))
+    if isinstance(action, Drop):
+        c = state.chars[action.unit]
+        return emit_all([ItemDropped(c.id, action.item, c.area, "dropped")], Done(None))
+    if isinstance(action, Door):
+        c = state.chars[action.unit]
+        return emit_all([ActionSpent(c.id, "door"),
+                         DoorChanged(c.id, c.area, action.to, action.state)], Done(None))
+    if isinstance(action, Retreat):
+        c = state.chars[action.unit]
+        return emit_all([ActionSpent(c.id, "retreat"), Retreated(c.id, c.area)], Done(None))
+    raise TypeError(f"not an Unhex action: {action!r}")
+
+
+def attack_plan(state: UnhexState, attacker: Character, target: Fighter, weapon: str,
+                kind: str, distance: int, cover: bool, defend: bool) -> AttackPlan:
+    """The plan of an attack under the rulings in force."""
+    return AttackPlan(Fighter.of(attacker), target, weapon, kind,
+                      state.item(weapon).is_ranged, cover, distance, defend, state.damage,
+                      state.rulings["UNH-14"], state.rulings["UNH-15"])
+
+
+def _resolve_attack(state: UnhexState, act: Attack) -> Step:
+    a, t = state.chars[act.unit], state.chars[act.target]
+    look = state.view.look(a.area, t.area)
+    options = reactions_to_attack(state, a, t, state.item(act.weapon), look)
+    if len(options) == 1:
+        return _attack_with(state, act, options[0])
+    return Decide(t.side, f"{t.id}: react to {a.id}'s attack with the {act.weapon}?", options,
+                  lambda r: _attack_with(state, act, r),
+                  {"kind": "react", "attack": act, "cover": look.cover})
+
+
+def _attack_with(state: UnhexState, act: Attack, r: Reaction) -> Step:
+    a, t = state.chars[act.unit], state.chars[act.target]
+    if r.kind == "surrender":
+        return Emit(Surrendered(t.id, f"the attack by {a.id}"), lambda: Done(None))
+    look = state.view.look(a.area, t.area)
+    spent: list[Any] = [ActionSpent(a.id, "attack")]
+    reacting = r.kind in ("defend", "counterattack")
+    if reacting:
+        spent.append(ActionSpent(t.id, r.kind))
+    plan = attack_plan(state, a, Fighter.of(t), act.weapon, "attack", look.distance or 0,
+                       look.cover, r.kind == "defend")
+    a_left, t_left = a.actions - 1, t.actions - (1 if reacting else 0)
+    if r.kind != "counterattack" or r.weapon is None:
+        return emit_all(spent, and_then(attack_roll(plan), lambda o: emit_all(
+            attack_events(plan, o, attacker_left=a_left, target_left=t_left, area=t.area)[0],
+            Done(None))))
+    counter = attack_plan(state, t, Fighter.of(a), r.weapon, "counterattack", 0, False, False)
+
+    def both(o1: AttackOutcome, o2: AttackOutcome) -> Step:
+        # Separate rolls, effects applied together: each wound is on the body before either.
+        first = attack_events(plan, o1, attacker_left=a_left, target_left=t_left,
+                              area=t.area)[0]
+        second = attack_events(counter, o2, attacker_left=t_left, target_left=a_left,
+                               area=a.area)[0]
+        return emit_all([*first, *second], Done(None))
+
+    return emit_all(spent, and_then(attack_roll(plan), lambda o1: and_then(
+        attack_roll(counter), lambda o2: both(o1, o2))))
+
+
+_PENDING_AREA = ""
+
+
+def _resolve_move(state: UnhexState, act: Move) -> Step:
+    m = state.chars[act.unit]
+    start = m.area
+    candidates = interceptions(state, m, act.to)
+
+    def declare(i: int, declared: tuple[tuple[str, str], ...]) -> Step:
+        if i == len(candidates):
+            spent = [ActionSpent(m.id, "move"),
+                     *(ActionSpent(uid, "intercept") for uid, _ in declared)]
+            return emit_all(spent, _intercept(state, act, start, declared, 0,
+                                              Fighter.of(m), None, []))
+        c, options = candidates[i]
+        return Decide(c.side, f"{c.id}: intercept {m.id} moving from {start} to {act.to}?",
+                      options,
+                      lambda r: declare(i + 1, (*declared, (c.id, r.weapon))
+                                        if r.kind == "intercept" and r.weapon else declared),
+                      {"kind": "intercept", "unit": c.id, "mover": m.id, "start": start,
+                       "to": act.to})
+
+    return declare(0, ())
+
+
+def _intercept(state: UnhexState, act: Move, start: str, declared: tuple[tuple[str, str], ...],
+               k: int, mover: Fighter, stop: tuple[str, str] | None, events: list[Any]) -> Step:
+    """Resolve the declared interceptions in order; a stop ends the move (UNH-16, UNH-17)."""
+    if k == len(declared):
+        at = stop[0] if stop else act.to
+        fixed = [ItemDropped(e.unit, e.item, at, e.reason)
+                 if isinstance(e, ItemDropped) and e.area == _PENDING_AREA else e
+                 for e in events]
+        end = Stopped(mover.id, start, act.to, stop[0], stop[1]) if stop else Moved(
+            mover.id, start, act.to)
+        return emit_all([*fixed, end], Done(None))
+    uid, weapon = declared[k]
+    c = state.chars[uid]
+    nxt = k + 1
+    place: str | tuple[str, str] = stop[0] if stop else (start, act.to)
+    look = reach(state, c.area, state.item(weapon), place)
+    out_of_fight = mover.body.unconscious and state.rulings["UNH-21"] == "no"
+    if look is None or out_of_fight or (stop and state.rulings["UNH-16"] == "wasted"):
+        return _intercept(state, act, start, declared, nxt, mover, stop, events)
+    plan = attack_plan(state, c, mover, weapon, "intercept", look.distance or 0,
+                       look.cover if stop else False, False)
+
+    def after(o: AttackOutcome) -> Step:
+        evs, hurt = attack_events(plan, o, attacker_left=c.actions - 1, target_left=0,
+                                  area=stop[0] if stop else _PENDING_AREA)
+        stops = o.hit and ((o.wound is not None and o.wound.stops)
+                           or state.rulings["UNH-17"] == "any-hit")
+        if stop or not stops:
+            return _intercept(state, act, start, declared, nxt, hurt, stop, [*events, *evs])
+        return Decide(c.side, f"{c.id}: where does {mover.id} stop?", (start, act.to),
+                      lambda at: _intercept(state, act, start, declared, nxt, hurt,
+                                            (at, c.id), [*events, *evs]),
+                      {"kind": "stop", "mover": mover.id, "by": c.id})
+
+    return and_then(attack_roll(plan), after)

@@ -1,0 +1,122 @@
+"""The rulings of Unhex: every place where the seed and the rulebook leave a choice open.
+
+UNH-1 .. UNH-8 come from the rules folder; UNH-9 and UNH-10 are the zone map's own readings
+(doors and X lines, see :mod:`tactica.battlefield.zones`); UNH-11 and later were found while
+implementing the whole game. The first option of each ruling is its default.
+"""
+
+from __future__ import annotations
+
+from tactica.ruleset import Ruling, Rulings
+
+__all__ = ["RULINGS", "SIGHT_RULINGS", "sight_options"]
+
+RULINGS: tuple[Ruling, ...] = (
+    Ruling("UNH-1", "Do sight-only connections count toward range?", "yes", {
+        "yes": "dashed lines count (Entrance to Catwalk is range 2 only that way)",
+        "no": "only lines one can move along count",
+    }),
+    Ruling("UNH-2", "Line of sight when a shortest path crosses two or more cover marks",
+           "any", {
+        "any": "blocked if any shortest path crosses 2+ marks not at the attacker's end",
+        "every": "blocked only if every shortest path does",
+    }),
+    Ruling("UNH-3", "Initiative ties", "holder", {
+        "holder": "both fail: the previous holder keeps it (PCs in round 1); equal successes: "
+                  "PCs win",
+    }),
+    Ruling("UNH-4", "Which damage rules?", "first", {
+        "first": "the first filled-in version: 5/5/5/15/10/10 boxes, a location that fills "
+                 "lowers level by its box count",
+        "later": "the later version: damage lowers level directly; 3/3/3/9/6/6 boxes",
+    }),
+    Ruling("UNH-5", "The attack roll's target", "current-level", {
+        "current-level": "the attacker's current level",
+    }),
+    Ruling("UNH-6", "Who picks the damage die and the location die, and how (odds and "
+           "simulation)", "worst", {
+        "worst": "the attacker, or the target in cover, picks what is worst for the other side "
+                 "(most level lost, then knockout)",
+        "max-damage": "the attacker takes the higher die for damage; a target in cover the lower",
+        "random": "either die for damage, half and half",
+    }),
+    Ruling("UNH-7", "Critical success choice (odds and simulation)", "policy", {
+        "policy": "the extra action, unless setting the dice is worth more",
+        "extra-action": "always the extra action",
+        "set-dice": "always set the dice",
+    }),
+    Ruling("UNH-8", "Range while a character is moving between two areas", "nearest", {
+        "nearest": "the smaller of the two ranges, for range and sight; no cover while moving",
+    }),
+    Ruling("UNH-9", "Does a closed door block sight?", "block", {
+        "block": "a closed door blocks sight and movement",
+        "see": "a closed door blocks movement only",
+    }),
+    Ruling("UNH-10", "What does an X line (a dashed line crossed out) deny?", "veto", {
+        "veto": "sight between its two areas, whatever the path",
+        "edge": "only itself as a path for sight",
+    }),
+    Ruling("UNH-11", "Which mark does a wound make?", "slash", {
+        "slash": "`\\`: first aid can treat it",
+        "x": "`X`: only rest heals it",
+    }),
+    Ruling("UNH-12", "Where does the rest of a hit go once it has filled its location?",
+           "torso", {
+        "torso": "to the torso, like any further damage to a full location",
+        "lost": "nowhere: a hit never crosses into another location",
+    }),
+    Ruling("UNH-13", "What does damage to a full torso do?", "escalate", {
+        "escalate": "each point makes one torso mark heavier (`\\` to `X`, then `X` to "
+                    "permanent), lightest first",
+        "lost": "nothing more",
+    }),
+    Ruling("UNH-14", "Equal successes in an opposed roll between two PCs or two NPCs", "actor", {
+        "actor": "the acting side keeps its result: a defence must beat the attack; in "
+                 "initiative the previous holder, else the first team listed, wins",
+        "reactor": "the reacting side wins: an equal defence makes the attack miss",
+    }),
+    Ruling("UNH-15", "Who rolls first in an opposed roll (seen by the other before a good "
+           "re-roll)?", "actor-first", {
+        "actor-first": "the attacker, then the defender; in initiative the previous holder "
+                       "decides (PCs in round 1)",
+        "reactor-first": "the defender, then the attacker; initiative as in actor-first",
+    }),
+    Ruling("UNH-16", "Further interceptions of a mover that has already stopped", "at-stop", {
+        "at-stop": "they attack the mover where it stopped, if still in range and sight",
+        "wasted": "the declared actions are spent for nothing",
+    }),
+    Ruling("UNH-17", "What makes an intercepted mover stop?", "leg-or-out", {
+        "leg-or-out": "a leg filling, or the mover going unconscious",
+        "any-hit": "any successful hit",
+    }),
+    Ruling("UNH-18", "A location that fills again after first aid emptied it", "again", {
+        "again": "lowers level again by its box count",
+        "once": "lowers level only the first time it fills",
+    }),
+    Ruling("UNH-19", "Do items in hand use the five item slots?", "all", {
+        "all": "every item carried, in hand or not, uses a slot",
+        "stowed": "only items not in hand use slots",
+    }),
+    Ruling("UNH-20", "Initiative with more than two teams: who decides the order?", "winner", {
+        "winner": "the winner orders all teams",
+        "by-roll": "teams act in order of their rolls: successes from the highest, then "
+                   "failures, ties as for the winner",
+    }),
+    Ruling("UNH-21", "May an unconscious character be attacked?", "no", {
+        "no": "only characters still in the fight are targets",
+        "yes": "unconscious characters can be attacked too",
+    }),
+)
+
+#: Rulings that are options of the zone map's sight queries, by option name.
+SIGHT_RULINGS: tuple[tuple[str, str], ...] = (
+    ("sight_only_range", "UNH-1"),
+    ("blocked_if", "UNH-2"),
+    ("closed_doors", "UNH-9"),
+    ("x_lines", "UNH-10"),
+)
+
+
+def sight_options(rulings: Rulings) -> tuple[tuple[str, str], ...]:
+    """The zone map's sight options under ``rulings`` (hashable, for caches)."""
+    return tuple((name, rulings[rid]) for name, rid in SIGHT_RULINGS)
