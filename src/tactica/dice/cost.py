@@ -9,6 +9,7 @@ above :data:`MAX_OUTCOMES` are refused as soon as they are costed, and whole exp
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from tactica.errors import DiceError
@@ -23,6 +24,7 @@ __all__ = [
     "arith_cost",
     "make_cost",
     "mul_work",
+    "slot_bits",
 ]
 
 #: Most dice in one ``NdS`` term.
@@ -62,7 +64,16 @@ class Cost:
     @property
     def packed_bits(self) -> float:
         """Size of the distribution packed as one big integer (span x slot width)."""
-        return self.span * (self.weight_bits + 8)
+        return self.span * slot_bits(self.weight_bits)
+
+
+def slot_bits(weight_bits: float) -> float:
+    """Bits per packed slot for weights below ``2**weight_bits`` (as :mod:`poly` rounds them)."""
+    need = weight_bits + 1
+    for width in (8, 16, 32, 64):
+        if need <= width:
+            return float(width)
+    return float(math.ceil(need / 8) * 8)
 
 
 def mul_work(bits_a: float, bits_b: float) -> float:
@@ -105,5 +116,6 @@ def arith_cost(op: str, a: Cost, b: Cost, what: object) -> Cost:
     elif op == "*" or span > 4 * pairs + 64:
         work += pairs * PER_OUTCOME
     else:
-        work += mul_work(a.packed_bits, b.packed_bits) + span * PER_OUTCOME
+        slot = slot_bits(bits)  # the slots hold the product's weights
+        work += mul_work(a.span * slot, b.span * slot) + span * PER_OUTCOME
     return make_cost(lo, hi, pairs, bits, work, what)

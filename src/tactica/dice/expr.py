@@ -54,6 +54,7 @@ from tactica.dice.cost import (
     arith_cost,
     make_cost,
     mul_work,
+    slot_bits,
 )
 from tactica.dice.dist import Dist
 from tactica.dice.mechanics import die, keep_highest, keep_lowest, random_rolls
@@ -147,11 +148,16 @@ class Roll(Expr):
         lo, hi = summed, summed * self.sides
         bits = self.count * math.log2(self.sides)
         n = hi - lo + 1
-        packed = n * (bits + 8)
+        slot = slot_bits(bits)
+        packed = n * slot
         if self.count <= 1 or summed == 0:
             work = 0.0
         elif self.keep:
-            work = self.sides * self.kept * mul_work(packed, self.sides * (bits + 8))
+            # per face: k - 1 products growing to the packed result, k shifted additions,
+            # and k steps of the counting recurrence on integers of about `bits` bits
+            k, s = self.kept, self.sides
+            per_face = (k - 1) * mul_work(packed / 2, s * slot) + k * packed / 30
+            work = s * (per_face + k * mul_work(bits, 64))
         else:
             work = 1.5 * mul_work(packed / 2, packed / 2)
         return make_cost(lo, hi, n, bits, work + n * PER_OUTCOME, self)
@@ -187,7 +193,8 @@ class RandomRoll(Expr):
         lo, hi = c.lo, c.hi * self.sides
         bits = c.weight_bits + c.hi * math.log2(self.sides)
         n = hi - lo + 1
-        step = mul_work(n * (bits + 8), self.sides * (bits + 8))
+        slot = slot_bits(bits)
+        step = mul_work(n * slot, self.sides * slot)
         return make_cost(lo, hi, n, bits, c.work + c.hi * step + n * PER_OUTCOME, self)
 
     def _dist(self) -> Dist[int]:

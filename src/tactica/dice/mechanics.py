@@ -232,6 +232,8 @@ def keep_highest(n: int, die: Dist[int], k: int) -> Dist[int]:
         raise DiceError(f"cannot keep {k} of {n} dice")
     if k == 0:
         return Dist.constant(0)
+    if len(d) == 1:
+        return d.repeat_sum(k)
     if k == n:
         return d.repeat_sum(n)
     lo, dense = d._dense()
@@ -239,34 +241,34 @@ def keep_highest(n: int, die: Dist[int], k: int) -> Dist[int]:
     width = width_for(d.total**n)
     bits = 8 * width
     packed = pack(dense, width)
-    # For j dice above v: the other n - j dice are all <= v with at least k - j equal to v.
-    # Their number of ways is a sum of C(n-j, q) wv**q below**(n-j-q) over q >= k - j, taken
-    # directly or as the complement of the terms q < k - j, whichever has fewer terms. The
-    # binomials do not depend on v, so the terms are listed once.
+    # With j dice above v, the other n - j dice are all <= v and at least k - j equal v. Their
+    # number of ways T(n - j, k - j), T(r, m) = sum over q >= m of C(r, q) wv**q below**(r - q),
+    # follows T(r + 1, m + 1) = upto * T(r, m) - below * C(r, m) * wv**m * below**(r - m),
+    # where r - m = n - k stays fixed: k steps per face, from j = k - 1 down to j = 0.
     spread = n - k
-    terms: list[tuple[bool, int, list[tuple[int, int, int]]]] = []
-    for j in range(k):
-        rest, need = n - j, k - j
-        qs = range(need, rest + 1) if spread < need else range(need)
-        weighted = [(math.comb(rest, q), q, rest - q) for q in qs]
-        terms.append((spread >= need, math.comb(n, j), weighted))
+    choose_n = [math.comb(n, j) for j in range(k)]
     acc = 0
     below = 0  # weight of faces below v
+    ways = [0] * k
     for e, wv in enumerate(dense):
         if not wv:
             continue
+        upto = below + wv
+        below_spread = below**spread
+        t = upto * upto**spread - below * below_spread  # T(spread + 1, 1)
+        binom, wv_m = spread + 1, wv  # C(r, m) and wv**m for r = spread + 1, m = 1
+        ways[k - 1] = t
+        for step in range(1, k):
+            t = upto * t - below * binom * wv_m * below_spread
+            binom = binom * (spread + 1 + step) // (1 + step)
+            wv_m *= wv
+            ways[k - 1 - step] = t
         cut = bits * (e + 1)
         above = (packed >> cut) << cut
-        upto = below + wv
         power = 1  # above ** j
-        for j, (complement, choose, weighted) in enumerate(terms):
-            ways = 0
-            for c, q, r in weighted:
-                ways += c * wv**q * below**r
-            if complement:
-                ways = upto ** (n - j) - ways
-            if ways:
-                acc += (power * (choose * ways)) << (bits * (k - j) * e)
+        for j in range(k):
+            if ways[j]:
+                acc += (power * (choose_n[j] * ways[j])) << (bits * (k - j) * e)
             if j + 1 < k:
                 power *= above
                 if not power:
