@@ -66,7 +66,10 @@ def odds(
     if not hasattr(rs, "odds"):
         raise TacticaError(f"{sc.ruleset.meta.title} has no odds yet")
     known = set(rs.unit_ids(state))
-    for opt, value in (("--attacker", attacker), ("--target", target)):
+    # A target may be a comma-separated list (several targets of one multi-target action).
+    named = [("--attacker", attacker)] + [("--target", t.strip())
+                                           for t in (target or "").split(",") if t.strip()]
+    for opt, value in named:
         if value is not None and value not in known:
             raise TacticaError(f"{opt}: no unit {value!r} in {scenario} "
                                f"(units: {', '.join(sorted(known))})")

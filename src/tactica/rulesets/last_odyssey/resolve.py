@@ -242,8 +242,10 @@ def _each(w: LodState, user_id: str, ability: Ability, targets: tuple[str, ...],
             return _reactions(w, user_id, ability, results, 0, lambda w2: k(w2, results))
         return k(w, results)
     tid = targets[i]
-    if not w.fighters[tid].standing:
-        return _each(w, user_id, ability, targets, element, knockout, die, i + 1, results, k,
+    t = w.fighters[tid]
+    if not t.standing:  # downed earlier in this attack (a Faithful Lieutenant, say)
+        gone = (*results, (tid, Outcome(die, 0, False, "gone", shell=t.shell, hp=t.hp)))
+        return _each(w, user_id, ability, targets, element, knockout, die, i + 1, gone, k,
                      reactions)
     took, o, events = _strike(w, user_id, ability, tid, element, knockout, die)
     done = (*results, (took, o))
@@ -268,7 +270,8 @@ def _reactions(w: LodState, user_id: str, ability: Ability, results: Results, i:
     def rest(w2: LodState) -> Step:
         return _reactions(w2, user_id, ability, results, i + 1, k)
 
-    if o.hit or not ability.is_melee or t.side == u.side or not t.standing or not u.standing:
+    if (o.hit or o.how == "gone" or not ability.is_melee or t.side == u.side
+            or not t.standing or not u.standing):
         return rest(w)
     costed = w.rulings["LOD-15"] == "costed"
     if "revenge" in t.passives:

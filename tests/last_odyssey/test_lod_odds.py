@@ -1,0 +1,162 @@
+"""Exact odds: the hook, the command line, multi-target reports, and agreement with sampling."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from lod_builders import EXAMPLES, battle, enemy, example, make, of, to_turn
+
+from tactica.battle import Battle, SampledDice
+from tactica.cli import main
+from tactica.errors import IllegalActionError
+from tactica.rulesets.last_odyssey.records import AttackResolved, Damaged, Downed, UseAbility
+
+COP_VS_GOBLIN = EXAMPLES / "cop-vs-goblin.yaml"
+
+
+def test_cop_truncheon_on_a_goblin_exactly() -> None:
+    sc = example("cop-vs-goblin.yaml")
+    report = sc.ruleset.odds(sc.new_state(), "Cop", "Goblin")  # type: ignore[attr-defined]
+    n = report.numbers
+    # die - 4 + 4 <= 7 (faces 1-7); base 4 - 1 + die; x1 against the wood Shell of 5.
+    assert n["p_hit"] == Fraction(7, 10)
+    assert n["expected_damage"] == Fraction(49, 10)
+    assert n["p_shellbreak"] == Fraction(6, 10)  # faces 2-7 deal 5 or more
+    assert n["p_down"] == 0  # the rest (at most 5) is never more than 5 HP
+    dmg = report.distributions["damage"]
+    assert dmg.p(0) == Fraction(3, 10) and all(dmg.p(v) == Fraction(1, 10) for v in range(4, 11))
+    assert report.distributions["hp_loss"].p(0) == 1
+    assert report.distributions["shell_left"].to_dict() == {
+        0: Fraction(6, 10), 1: Fraction(1, 10), 5: Fraction(3, 10)}
+    assert any("faces 1-7 hit" in r for r in report.reasons)
+
+
+def test_the_command_line_gives_the_same_exact_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["odds", str(COP_VS_GOBLIN), "--attacker", "Cop", "--target", "Goblin",
+                 "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["exact"]["p_hit"] == "7/10" and data["exact"]["expected_damage"] == "49/10"
+    assert data["exact"]["p_shellbreak"] == "3/5" and data["p_down"] == 0.0
+    assert data["weapon"] == "Truncheon"
+    code = main(["odds", str(COP_VS_GOBLIN), "--table", "--json"])
+    rows = json.loads(capsys.readouterr()[0])
+    assert code == 0 and {(r["attacker"], r["weapon"]) for r in rows} >= {
+        ("Cop", "Truncheon"), ("Goblin", "Knife"), ("Goblin", "Poison Arrow")}
+
+
+def test_exact_odds_agree_with_seeded_battles_within_4_standard_errors() -> None:
+    sc = example("cop-vs-goblin.yaml")
+    report = sc.ruleset.odds(sc.new_state(), "Cop", "Goblin")  # type: ignore[attr-defined]
+    start = to_turn(battle(sc), "Cop")
+    rng = np.random.default_rng(20240601)
+    dice = SampledDice(rng, faces=True)
+    n = 4000
+    hits = breaks = downs = 0
+    damage: dict[int, int] = {}
+    for _ in range(n):
+        trial = Battle(sc.ruleset, sc.ruleset.copy_state(start.state))
+        events = trial.apply(UseAbility("Cop", "truncheon", ("Goblin",)), dice=dice)
+        r = of(events, AttackResolved)[0]
+        hits += r.hit
+        d = r.damage if r.hit else 0
+        damage[d] = damage.get(d, 0) + 1
+        breaks += any(e.broken for e in of(events, Damaged))
+        downs += bool(of(events, Downed))
+    for name, count in (("p_hit", hits), ("p_shellbreak", breaks), ("p_down", downs)):
+        p = float(report.numbers[name])
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(count / n - p) <= 4 * se + 1e-12, (name, count / n, p)
+    exact = report.distributions["damage"]
+    assert set(damage) <= set(exact.outcomes)
+    for value, p in exact.items():
+        se = math.sqrt(float(p) * (1 - float(p)) / n)
+        assert abs(damage.get(value, 0) / n - float(p)) <= 4 * se
+    mean = sum(v * c for v, c in damage.items()) / n
+    assert abs(mean - float(exact.mean())) <= 4 * exact.sd() / math.sqrt(n)
+
+
+def seed_scene(tmp: Path) -> object:
+    pack = {"enemies": {
+        "hero": enemy("Hero", pacc=3, patk=2, init=9, abilities=("cleave", "fists")),
+        "first": enemy("First", eva=6, pdef=1, shell=10),
+        "second": enemy("Second", eva=2, pdef=3, shell=10),
+    }}
+    return make(tmp, {"H": {"enemy": "hero"}, "E1": {"enemy": "first"},
+                      "E2": {"enemy": "second"}}, {"us": "H", "them": "E1, E2"}, pack=pack)
+
+
+def test_multi_target_odds_per_target_from_one_die(tmp_path: Path) -> None:
+    sc = seed_scene(tmp_path)
+    state = sc.new_state()  # type: ignore[attr-defined]
+    report = sc.ruleset.odds(state, "H", "E1,E2", "Cleave")  # type: ignore[attr-defined]
+    n = report.numbers
+    assert n["p_hit[E1]"] == Fraction(4, 10)  # die - 3 + 6 <= 7: faces 1-4
+    assert n["p_hit[E2]"] == Fraction(8, 10)  # die - 3 + 2 <= 7: faces 1-8
+    # E2: base max(1, 2 - 3 + die) x1 (Shell up); the seed's die 5 gives 4.
+    assert report.distributions["damage[E2]"].p(4) == Fraction(1, 10)
+    assert n["expected_damage"] == n["expected_damage[E1]"] + n["expected_damage[E2]"]
+    assert report.target == "E1,E2"
+    single = sc.ruleset.odds(state, "H", "E2", "cleave")  # type: ignore[attr-defined]
+    assert single.numbers["p_hit"] == n["p_hit[E2]"]
+
+
+def test_odds_options_knockout_and_element(tmp_path: Path) -> None:
+    sc = make(tmp_path, {"Lark": {"character": "lark"}, "Rook": {"character": "rook"},
+                         "T": {"enemy": "t"}},
+              {"party": "Rook / Lark", "them": "T"},
+              pack={"enemies": {"t": enemy(element="water", hp=99)}})
+    state = sc.new_state()
+    rs = sc.ruleset
+    hit = rs.odds(state, "Rook", "T")  # type: ignore[attr-defined]
+    ko = rs.odds(state, "Rook", "T", knockout=True)  # type: ignore[attr-defined]
+    assert ko.numbers["p_hit"] == hit.numbers["p_hit"]
+    assert set(ko.distributions["damage"].outcomes) <= {0, 2 * (6 - 0 + 1)}
+    assert rs.odds(state, "Rook", "T", "Basic Attack/knockout").numbers == ko.numbers  # type: ignore[attr-defined]
+    bolt = rs.odds(state, "Lark", "T", "Elemental Bolt/thunder")  # type: ignore[attr-defined]
+    assert "thunder vs water x4" in " ".join(bolt.reasons)
+    with pytest.raises(IllegalActionError, match="needs an element"):
+        rs.odds(state, "Lark", "T", "Elemental Bolt")  # type: ignore[attr-defined]
+    with pytest.raises(IllegalActionError, match="only player characters"):
+        rs.odds(state, "T", "Rook", knockout=True)  # type: ignore[attr-defined]
+
+
+def test_odds_refuse_what_cannot_be_done(tmp_path: Path) -> None:
+    sc = make(tmp_path, {"Moss": {"character": "moss"}, "Rook": {"character": "rook"},
+                         "T": {"enemy": "t"}, "U": {"enemy": "t"}},
+              {"party": "Rook / Moss", "them": "T / U"}, pack={"enemies": {"t": enemy()}})
+    state = sc.new_state()
+    rs = sc.ruleset
+    with pytest.raises(IllegalActionError, match="back row"):
+        rs.odds(state, "Rook", "U")  # type: ignore[attr-defined]
+    with pytest.raises(IllegalActionError, match="back row"):
+        rs.odds(state, "Moss", "T")  # type: ignore[attr-defined]
+    with pytest.raises(IllegalActionError, match="always works"):
+        rs.odds(state, "Moss", "Rook", "Heal")  # type: ignore[attr-defined]
+    with pytest.raises(IllegalActionError, match="one target"):
+        rs.odds(state, "Rook", "T,U")  # type: ignore[attr-defined]
+    with pytest.raises(IllegalActionError, match="no ability"):
+        rs.odds(state, "Rook", "T", "Fireball")  # type: ignore[attr-defined]
+    flash = rs.odds(state, "Moss", "U", "Flash")  # type: ignore[attr-defined]
+    assert flash.numbers["p_out_of_action"] == 0 and "status roll" in flash.reasons[1]
+
+
+def test_odds_show_faithful_and_shellbreak_downs(capsys: pytest.CaptureFixture[str]) -> None:
+    sc = example("police.yaml")
+    state = sc.new_state()
+    report = sc.ruleset.odds(state, "Lark", "Captain", "Elemental Bolt/thunder")  # type: ignore[attr-defined]
+    assert report.numbers["p_down"] == 0  # the Lieutenant takes any downing bolt
+    assert any("Faithful" in r for r in report.reasons)
+    cop = sc.ruleset.odds(state, "Lark", "Cop 1", "Elemental Bolt/thunder")  # type: ignore[attr-defined]
+    assert 0 < cop.numbers["p_down"] < cop.numbers["p_hit"]
+    code = main(["odds", str(EXAMPLES / "police.yaml"), "-a", "Lark", "-t",
+                 "Cop 1,Cop 2,Captain,Hover Drone,Spider Drone,Lieutenant",
+                 "-w", "Elemental Storm/wind", "--json"])
+    data = json.loads(capsys.readouterr()[0])
+    assert code == 0 and "p_hit[Hover Drone]" in data and "p_down[Lieutenant]" in data
