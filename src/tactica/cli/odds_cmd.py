@@ -56,6 +56,7 @@ def odds(
     table: Annotated[bool, typer.Option("--table", help="Every weapon against every enemy it can target.")] = False,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    defend: Annotated[bool, typer.Option("--defend", help="The target defends (for games with a defence reaction).")] = False,
 ) -> None:
     """The exact outcome distribution of an attack in the scenario's starting position."""
     sc = load_scenario(scenario)
@@ -93,7 +94,7 @@ def odds(
     if attacker is None or target is None:
         raise TacticaError("give --attacker and --target (or --table)")
     try:
-        report = rs.odds(state, attacker, target, weapon)
+        report = rs.odds(state, attacker, target, weapon, **({"defend": True} if defend else {}))
     except IllegalActionError as exc:
         raise TacticaError(str(exc)) from None
     if json_out:

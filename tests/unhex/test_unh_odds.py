@@ -1,0 +1,223 @@
+"""Exact odds of an attack: checked against a brute-force count of the dice, against seeded
+sampling of the battle's own process (within 4 standard errors), and through the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from unh_builders import NIGHTCLUB_FIGHT, npc, pc, ready
+
+from tactica.chance import run_sampled
+from tactica.cli import main
+from tactica.errors import IllegalActionError
+from tactica.rulesets.unhex import UNHEX
+from tactica.rulesets.unhex.body import location_of, wound
+from tactica.rulesets.unhex.dice import PAIR, number, succeeds
+from tactica.rulesets.unhex.records import (
+    Attack,
+    Attacked,
+    KnockedOut,
+    LocationFilled,
+    Reaction,
+    Wounded,
+)
+from tactica.rulesets.unhex.state import UnhexState
+from tactica.rulesets.unhex.values import severity
+from tactica.scenario import load_scenario, scenario_from_mapping
+from tactica.validation import load_yaml
+
+
+def _oracle(state: UnhexState, a: str, t: str, *, cover: bool, defend: bool = False,
+            rule: str = "worst") -> tuple[Fraction, Counter[str], Counter[int]]:
+    """P(hit), hit locations and level lost, counted over every pair of dice (the critical
+    success taken as an extra action, so the dice are never set)."""
+    att, tgt = state.chars[a], state.chars[t]
+    hits = Fraction(0)
+    where: Counter[str] = Counter()
+    lost: Counter[int] = Counter()
+    defences = [p for p in PAIR.outcomes] if defend else [None]
+    for pa in PAIR.outcomes:
+        for pd in defences:
+            weight = Fraction(1, 100 * len(defences))
+            if not succeeds(pa, att.level):
+                where["miss"] += weight
+                lost[0] += weight
+                continue
+            if pd is not None and succeeds(pd, tgt.level) and (
+                    number(pd) > number(pa) or (number(pd) == number(pa) and tgt.pc)):
+                where["miss"] += weight
+                lost[0] += weight
+                continue
+            readings = [(pa[0], location_of(pa[1])), (pa[1], location_of(pa[0]))]
+            wounds = [wound(tgt.body, loc, dmg, state.damage) for dmg, loc in readings]
+            if rule == "random" and readings[0] != readings[1]:
+                chosen = [(w, weight / 2) for w in wounds]
+            else:
+                pick = min if cover else max
+                chosen = [(pick(wounds, key=severity), weight)]
+            for w, q in chosen:
+                hits += q
+                where[w.location] += q
+                lost[w.level_lost] += q
+    return hits, where, lost
+
+
+def _check(report: object, hits: Fraction, where: Counter[str], lost: Counter[int]) -> None:
+    assert report.numbers["p_hit"] == hits  # type: ignore[attr-defined]
+    locs = report.distributions["hit_location"]  # type: ignore[attr-defined]
+    assert {k: v for k, v in locs.items()} == {k: v for k, v in where.items() if v}
+    levels = report.distributions["level_lost"]  # type: ignore[attr-defined]
+    assert {k: v for k, v in levels.items()} == {k: v for k, v in lost.items() if v}
+
+
+EXTRA = {"UNH-7": "extra-action"}
+
+
+@pytest.mark.parametrize("rule", ["worst", "random"])
+def test_odds_match_a_count_of_every_pair_of_dice(rule: str) -> None:
+    b = ready({"A": pc("Entrance", items=["pistol"], level=55), "B": npc("Dance Floor")},
+              rulings={**EXTRA, "UNH-6": rule})
+    b.state.chars["B"].body = b.state.chars["B"].body.with_level(50)
+    report = UNHEX.odds(b.state, "A", "B")
+    _check(report, *_oracle(b.state, "A", "B", cover=False, rule=rule))
+    assert report.numbers["p_hit"] == Fraction(55, 100)
+
+
+def test_odds_in_cover_the_target_picks_the_lesser_reading() -> None:
+    b = ready({"A": pc("Dance Floor", items=["pistol"]), "B": npc("Bar")}, rulings=EXTRA)
+    from tactica.rulesets.unhex.body import Marks
+
+    b.state.chars["B"].body = b.state.chars["B"].body.with_marks("torso", Marks(slash=12))
+    report = UNHEX.odds(b.state, "A", "B")
+    assert report.extra["assigned_by"] == "B" and report.extra["cover"]
+    _check(report, *_oracle(b.state, "A", "B", cover=True))
+
+
+def test_odds_with_the_target_defending_match_a_count_of_both_rolls() -> None:
+    b = ready({"A": pc("Bar", level=60), "B": npc("Bar", level=45)}, rulings=EXTRA)
+    plain = UNHEX.odds(b.state, "A", "B")
+    report = UNHEX.odds(b.state, "A", "B", defend=True)
+    _check(report, *_oracle(b.state, "A", "B", cover=False, defend=True))
+    assert report.numbers["p_hit"] < plain.numbers["p_hit"]
+    assert report.numbers["p_defended"] + report.numbers["p_hit"] + \
+        report.distributions["outcome"].p("miss") == 1
+
+
+def test_odds_refuse_what_the_rules_refuse() -> None:
+    b = ready({"A": pc("Entrance", items=["pistol", "knife"], hold=["pistol"]),
+               "B": npc("Dance Floor"), "C": npc("Catwalk"), "D": pc("Entrance")})
+    with pytest.raises(IllegalActionError, match="without cover"):
+        UNHEX.odds(b.state, "A", "B", defend=True)
+    with pytest.raises(IllegalActionError, match="does not hold the 'knife'"):
+        UNHEX.odds(b.state, "A", "B", "knife")
+    with pytest.raises(IllegalActionError, match="carries no 'rifle'"):
+        UNHEX.odds(b.state, "A", "B", "rifle")
+    with pytest.raises(IllegalActionError, match=r"does not reach C at range 2"):
+        UNHEX.odds(b.state, "A", "C")
+    with pytest.raises(IllegalActionError, match="same team"):
+        UNHEX.odds(b.state, "A", "D")
+
+
+# -- exact odds against seeded sampling of the battle's own process ----------------------------
+
+
+class _Adapter:
+    """The ruleset's own decisions, with the target's reaction fixed."""
+
+    def __init__(self, state: UnhexState, reaction: Reaction):
+        self.state, self.reaction = state, reaction
+
+    def choose(self, decision, rng):  # type: ignore[no-untyped-def]
+        if decision.context.get("kind") == "react":
+            return self.reaction
+        return UNHEX.choose_decision(self.state, decision, rng)
+
+
+def _sampled(state: UnhexState, attack: Attack, reaction: Reaction, n: int,
+             seed: int) -> dict[str, list[float]]:
+    rng = np.random.default_rng(seed)
+    state.chars[attack.target].actions = 1
+    process_state = state
+    out: dict[str, list[float]] = {"hit": [], "lost": [], "ko": [], "head": [], "torso": []}
+    for _ in range(n):
+        trace = run_sampled(UNHEX.resolve(process_state, attack), rng,
+                            policies=_Adapter(process_state, reaction))
+        att = next(e for e in trace.events if isinstance(e, Attacked))
+        wounds = [e for e in trace.events if isinstance(e, Wounded)]
+        out["hit"].append(att.outcome == "hit")
+        out["lost"].append(sum(e.level_lost for e in trace.events
+                               if isinstance(e, LocationFilled)))
+        out["ko"].append(any(isinstance(e, KnockedOut) for e in trace.events))
+        out["head"].append(bool(wounds) and wounds[0].location == "head")
+        out["torso"].append(bool(wounds) and wounds[0].location == "torso")
+    return out
+
+
+def _within_4_se(exact: Fraction, sd: float, sample: list[float]) -> None:
+    n = len(sample)
+    mean = sum(sample) / n
+    se = sd / math.sqrt(n)
+    if se == 0:
+        assert mean == float(exact)
+    else:
+        assert abs(mean - float(exact)) <= 4 * se, (mean, float(exact), se)
+
+
+def _nightclub_state(**moves: str) -> UnhexState:
+    data = load_yaml(NIGHTCLUB_FIGHT)
+    for uid, area in moves.items():
+        data["units"][uid]["at"] = area
+    sc = scenario_from_mapping(data, source=str(NIGHTCLUB_FIGHT))
+    return sc.new_state()
+
+
+@pytest.mark.parametrize(("attack", "defend", "moves"), [
+    (Attack("Rook", "shotgun", "Vince"), False, {}),
+    (Attack("Jet", "pistol", "Lola"), True, {"Jet": "Dance Floor"}),   # Lola in cover
+    (Attack("Vince", "baseball-bat", "Mara"), True, {"Vince": "Entrance"}),
+])
+def test_exact_odds_match_seeded_sampling_within_four_standard_errors(
+        attack: Attack, defend: bool, moves: dict[str, str]) -> None:
+    state = _nightclub_state(**moves)
+    report = UNHEX.odds(state, attack.unit, attack.target, attack.weapon, defend=defend)
+    sample = _sampled(state, attack, Reaction("defend" if defend else "none"), 3000,
+                      seed=11)
+    locs = report.distributions["hit_location"]
+    lost = report.distributions["level_lost"]
+    for key, exact in (("hit", report.numbers["p_hit"]), ("ko", report.numbers["p_knockout"]),
+                       ("head", locs.p("head")), ("torso", locs.p("torso"))):
+        _within_4_se(exact, math.sqrt(float(exact * (1 - exact))), sample[key])
+    _within_4_se(lost.mean(), lost.sd(), sample["lost"])
+
+
+def test_the_nightclub_odds_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(NIGHTCLUB_FIGHT)
+    assert main(["odds", path, "-a", "Rook", "-t", "Vince", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["exact"]["p_hit"] == "11/20" and doc["defend"] is False
+    sc = load_scenario(NIGHTCLUB_FIGHT)
+    assert doc == UNHEX.odds(sc.new_state(), "Rook", "Vince").to_dict()
+    assert main(["odds", path, "-a", "Vince", "-t", "Rook", "--defend"]) == 2
+    assert "does not reach Rook" in capsys.readouterr().err
+    assert main(["odds", path, "-a", "Rook", "-t", "Vince", "--defend"]) == 2
+    assert "without cover" in capsys.readouterr().err
+    assert main(["odds", path, "--table", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {(r["attacker"], r["target"]) for r in rows} >= {("Rook", "Vince"), ("Mara", "Vince")}
+
+
+def test_defend_from_the_command_line(capsys: pytest.CaptureFixture[str],
+                                      tmp_path: Path) -> None:
+    data = load_yaml(NIGHTCLUB_FIGHT)
+    data["units"]["Jet"]["at"] = "Dance Floor"
+    path = tmp_path / "jet.yaml"
+    path.write_text(json.dumps(data))
+    assert main(["odds", str(path), "-a", "Jet", "-t", "Lola", "--defend", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["defend"] is True and doc["cover"] is True and doc["p_defended"] > 0
