@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tactica.rulesets.last_odyssey
-import tactica.rulesets.nebulia  # noqa: F401
+import tactica.rulesets.nebulia
 import tactica.rulesets.unhex  # noqa: F401
 
 __all__: list[str] = []

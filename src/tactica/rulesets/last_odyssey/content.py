@@ -205,6 +205,8 @@ class Pack:
     templates: Mapping[str, Template]
     sources: tuple[str, ...] = ()
     weapon_kinds: Mapping[str, Any] = field(default_factory=dict)
+    #: Products of multipliers by (ability, element, defender, doubled, full HP), filled as
+    #: battles ask for them (the pack itself never changes).
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     def multiplier(self, attack: str, defend: str) -> Fraction:
