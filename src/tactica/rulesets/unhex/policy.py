@@ -402,6 +402,8 @@ def _one(state: UnhexState, action: Any, memo: dict[Any, float]) -> float:
                 - _move_risk(state, c, action.to))
     if isinstance(action, FirstAid):
         c, t = state.chars[action.unit], state.chars[action.target]
+        if t.side != c.side:
+            return -1.0
         return _aid_gain(t.body, c.level) - 0.2
     if isinstance(action, Arrange):
         return _arrange_value(state, state.chars[action.unit], action, memo)
