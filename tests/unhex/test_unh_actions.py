@@ -19,6 +19,7 @@ from tactica.rulesets.unhex.records import (
     Door,
     DoorChanged,
     Drop,
+    EndTurn,
     FirstAid,
     FirstAidPlan,
     ItemDropped,
@@ -376,3 +377,52 @@ def test_first_aid_needs_the_kit_in_hand_and_range_zero() -> None:
     b.state.chars["P"].body = b.state.chars["P"].body.with_marks("torso", Marks(slash=1))
     b.state.chars["M"].body = b.state.chars["M"].body.with_marks("head", Marks(slash=1))
     assert [a for a in b.legal_actions() if isinstance(a, FirstAid)] == [FirstAid("M", "M")]
+
+
+# -- more of the rules --------------------------------------------------------------------------
+
+
+def test_levels_start_at_fifty() -> None:
+    from unh_builders import scenario
+
+    sc = scenario({"A": {"side": "pcs", "at": "Bar"}, "B": {"side": "npcs", "at": "Bar"}})
+    a = sc.new_state().chars["A"]
+    assert (a.level, a.body.max_level, a.items) == (50, 50, ())
+
+
+def test_the_attack_rolls_against_the_current_level() -> None:
+    b = ready({"A": pc("Bar"), "B": npc("Bar")})
+    b.state.chars["A"].body = b.state.chars["A"].body.with_level(40)
+    events = act(b, Attack("A", "knife", "B"), rolls=[(4, 5)], decisions={"npcs": [NONE]})
+    assert of(events, Attacked)[0].outcome == "miss"
+
+
+def test_a_good_attacker_may_reroll_in_battle() -> None:
+    b = ready({"A": pc("Bar", good=["attack"]), "B": npc("Bar")})
+    events = act(b, Attack("A", "knife", "B"), rolls=[(8, 3), [2]],
+                 decisions={"npcs": [NONE], "pcs": ["tens", lambda o: o.damage == 3]})
+    assert of(events, Attacked)[0].roll == 23
+    assert [e.label for e in b.log if isinstance(e, Rolled)] == [
+        "A: attack", "A: attack (re-roll tens)"]
+
+
+def test_the_unconscious_take_no_actions_and_cannot_react() -> None:
+    from unh_builders import advance
+
+    b = ready({"A": pc("Bar"), "B": npc("Bar"), "C": npc("Bar")})
+    b.state.chars["B"].body = b.state.chars["B"].body.with_marks("head", Marks(slash=5))
+    assert not b.state.chars["B"].in_fight
+    assert _reactions(b, "A", "knife", "B") == (NONE,)
+    act(b, EndTurn("pcs"))
+    act(b, EndTurn("npcs"))
+    events = advance(b, rolls=[(9, 1), (9, 2)], decisions={"pcs": [("pcs", "npcs")]})
+    assert dict(events[0].actions) == {"A": 1, "C": 1}
+
+
+def test_no_cover_while_moving_the_interceptor_assigns_the_dice() -> None:
+    b = ready({"A": pc("Kitchen"), "B": npc("Dance Floor", items=["shotgun"])})
+    assert b.state.view.look("Dance Floor", "Bar").cover
+    events = act(b, Move("A", "Bar"), rolls=[(2, 3)],
+                 decisions={"npcs": [Reaction("intercept", "shotgun"), lambda o: True]})
+    assert of(events, Attacked)[0].cover is False
+    assert of(events, Wounded)[0].assigned_by == "B"
