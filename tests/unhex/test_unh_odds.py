@@ -17,7 +17,7 @@ from tactica.chance import run_sampled
 from tactica.cli import main
 from tactica.errors import IllegalActionError
 from tactica.rulesets.unhex import UNHEX
-from tactica.rulesets.unhex.body import location_of, wound
+from tactica.rulesets.unhex.body import Marks, location_of, wound
 from tactica.rulesets.unhex.dice import PAIR, number, succeeds
 from tactica.rulesets.unhex.records import (
     Attack,
@@ -177,19 +177,29 @@ def _nightclub_state(**moves: str) -> UnhexState:
     return sc.new_state()
 
 
-@pytest.mark.parametrize(("attack", "defend", "moves"), [
-    (Attack("Rook", "shotgun", "Vince"), False, {}),
-    (Attack("Jet", "pistol", "Lola"), True, {"Jet": "Dance Floor"}),   # Lola in cover
-    (Attack("Vince", "baseball-bat", "Mara"), True, {"Vince": "Entrance"}),
+HURT = {"torso": 12, "head": 3, "left leg": 8}
+
+
+@pytest.mark.parametrize(("attack", "defend", "moves", "hurt"), [
+    (Attack("Rook", "shotgun", "Vince"), False, {}, False),
+    (Attack("Rook", "shotgun", "Vince"), False, {}, True),
+    (Attack("Jet", "pistol", "Lola"), True, {"Jet": "Dance Floor"}, True),  # Lola in cover
+    (Attack("Vince", "baseball-bat", "Mara"), True, {"Vince": "Entrance"}, True),
 ])
 def test_exact_odds_match_seeded_sampling_within_four_standard_errors(
-        attack: Attack, defend: bool, moves: dict[str, str]) -> None:
+        attack: Attack, defend: bool, moves: dict[str, str], hurt: bool) -> None:
     state = _nightclub_state(**moves)
+    if hurt:
+        t = state.chars[attack.target]
+        for loc, n in HURT.items():
+            t.body = t.body.with_marks(loc, Marks(slash=n))
     report = UNHEX.odds(state, attack.unit, attack.target, attack.weapon, defend=defend)
     sample = _sampled(state, attack, Reaction("defend" if defend else "none"), 3000,
                       seed=11)
     locs = report.distributions["hit_location"]
     lost = report.distributions["level_lost"]
+    if hurt:
+        assert report.numbers["p_knockout"] > 0
     for key, exact in (("hit", report.numbers["p_hit"]), ("ko", report.numbers["p_knockout"]),
                        ("head", locs.p("head")), ("torso", locs.p("torso"))):
         _within_4_se(exact, math.sqrt(float(exact * (1 - exact))), sample[key])
