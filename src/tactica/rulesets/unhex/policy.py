@@ -20,7 +20,7 @@ import numpy as np
 
 from tactica.chance import Decide
 from tactica.dice import Dist
-from tactica.rulesets.unhex.aid import first_aid_plans, slashes_to_x, treat
+from tactica.rulesets.unhex.aid import first_aid_plans, harden, slashes_to_x, treat
 from tactica.rulesets.unhex.attack import Fighter, defence_wins
 from tactica.rulesets.unhex.body import LOCATIONS, Body
 from tactica.rulesets.unhex.dice import (
@@ -106,8 +106,6 @@ def decide(state: UnhexState, decision: Decide[Any], rng: np.random.Generator | 
     if kind == "first-aid":
         return max(options, key=lambda p: body_score(treat(ctx["body"], p.erase)))
     if kind == "harden":
-        from tactica.rulesets.unhex.aid import harden
-
         return max(options, key=lambda h: body_score(harden(ctx["body"], h.marks)))
     if kind == "react":
         return _react(state, ctx["attack"], options)
