@@ -360,6 +360,11 @@ class Battle:
         if any(not is_input_record(e) for e in open_step):
             # Rule events are only written together with their step's marker, right after it.
             raise TacticaError("the log ends inside a step's results: it was cut while saving")
+        if not open_step and not battle._ended and isinstance(battle.pending, Finished):
+            # Cut between the last step and the record of the end: write the end now.
+            fin = battle.pending
+            battle._ended = True
+            battle._append(BattleEnded(fin.winner, fin.reason))
         return battle, open_step
 
     def resume_step(

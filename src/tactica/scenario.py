@@ -61,6 +61,7 @@ class Scenario:
     source: str
     data: Mapping[str, Any]
     max_rounds: int
+    base_dir: Path = Path(".")
 
     def with_rulings(self, chosen: Mapping[str, str], *, where: str = "--rulings") -> Scenario:
         """The same scenario with some rulings switched (re-validated)."""
@@ -68,7 +69,7 @@ class Scenario:
         merged = dict(data.get("rulings") or {})
         merged.update(chosen)
         data["rulings"] = merged
-        return scenario_from_mapping(data, source=self.source, base_dir=Path(self.source).parent,
+        return scenario_from_mapping(data, source=self.source, base_dir=self.base_dir,
                                      rulings_where=where)
 
     def new_state(self) -> Any:
@@ -160,6 +161,7 @@ def scenario_from_mapping(
         source=source,
         data=copy.deepcopy(dict(data)),
         max_rounds=max_rounds,
+        base_dir=base_dir or Path("."),
     )
 
 

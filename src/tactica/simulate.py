@@ -93,8 +93,8 @@ class SimulationReport:
             "wins": dict(self.wins),
             "draws": self.draws,
             "win_rate": {},
-            "draw_rate": {"p": self.draws / self.battles,
-                          "ci95": list(wilson(self.draws, self.battles))},
+            "draw_rate": {"p": round(self.draws / self.battles, 6),
+                          "ci95": [round(x, 6) for x in wilson(self.draws, self.battles)]},
             "rounds": {
                 "mean": round(float(rounds.mean()), 6),
                 "sd": round(float(rounds.std(ddof=1)) if len(rounds) > 1 else 0.0, 6),
@@ -154,7 +154,7 @@ def simulate(
             if progress:
                 progress(stop - start)
     else:
-        base_dir = str(Path(scenario.source).parent)
+        base_dir = str(scenario.base_dir)
         with ProcessPoolExecutor(
             max_workers=n_workers,
             initializer=_init_worker,

@@ -53,7 +53,9 @@ def test_defense_zero_is_out_of_action_and_removed_from_the_map() -> None:
     battle = attack_ready("A.B.C", A=op("red", damage=3), B=op("blue", defense=2),
                           C=op("blue"))
     events = attack(battle, "A", "B", to_hit=[1], armor=[0])
-    assert events[1:3] == [Damaged("B", 3, 0), OutOfAction("B")]
+    # The attack dealt 3 (the attacked event says so); B could only lose the 2 it had.
+    assert attacked(events).damage == 3
+    assert events[1:3] == [Damaged("B", 2, 0), OutOfAction("B")]
     state = battle.state
     assert state.ops["B"].out and state.ops["B"].defense == 0  # never below 0
     assert "B" not in state.grid.occupants

@@ -12,8 +12,8 @@ from tactica.errors import RulingError
 
 __all__ = ["console", "err_console", "parse_rulings", "print_json"]
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def print_json(data: Any) -> None:

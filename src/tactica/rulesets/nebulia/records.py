@@ -89,7 +89,7 @@ class Attacked:
 @record("neb.damaged")
 @dataclass(frozen=True)
 class Damaged:
-    """``unit`` lost ``amount`` defense; ``defense`` is what it has left."""
+    """``unit`` lost ``amount`` defense (never more than it had); ``defense`` is what is left."""
 
     unit: str
     amount: int
