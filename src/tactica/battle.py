@@ -73,10 +73,7 @@ class SampledDice:
         self.faces = faces
 
     def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
-        if self.faces and request.dice and request.read is not None:
-            rolled = tuple(int(d.sample(self.rng)) for d in request.dice)
-            return request.read(rolled), rolled
-        return request.dist.sample(self.rng), None
+        return request.sample(self.rng, faces=self.faces)
 
 
 class ScriptedDice:
@@ -96,15 +93,7 @@ class ScriptedDice:
             raise ScriptError(f"no scripted value left for roll {request.label!r}")
         given = self._values[self._next]
         self._next += 1
-        if isinstance(given, (list, tuple)):
-            faces = tuple(int(f) for f in given)
-            return request.value_from_faces(faces), faces
-        if request.dist.p(given) == 0:
-            raise ScriptError(
-                f"scripted value {given!r} is impossible for roll {request.label!r} "
-                f"(possible: {list(request.dist.outcomes)[:12]})"
-            )
-        return given, None
+        return request.answer(given)
 
 
 class PrefixDice:

@@ -124,6 +124,30 @@ class Roll(Generic[T]):
                 )
         return self.read(tuple(faces))
 
+    def sample(
+        self, rng: np.random.Generator, *, faces: bool = False
+    ) -> tuple[T, tuple[int, ...] | None]:
+        """A random answer: one draw of ``dist``, or (``faces=True``) every physical die
+        rolled and read, so that a person sees each die."""
+        if faces and self.dice and self.read is not None:
+            rolled = tuple(int(d.sample(rng)) for d in self.dice)
+            return self.read(rolled), rolled
+        return self.dist.sample(rng), None
+
+    def answer(self, given: Any, *, which: str = "") -> tuple[T, tuple[int, ...] | None]:
+        """A given answer: the value read, or a list of faces; checked against the roll.
+
+        ``which`` names the roll in the error (``roll 3 ('armor')``)."""
+        if isinstance(given, (tuple, list)):
+            faces = tuple(int(f) for f in given)
+            return self.value_from_faces(faces), faces
+        if self.dist.p(given) == 0:
+            raise ScriptError(
+                f"scripted value {given!r} for {which or f'roll {self.label!r}'} is "
+                f"impossible; possible values: {_describe_outcomes(self.dist)}"
+            )
+        return given, None
+
 
 @dataclass(frozen=True, eq=False)
 class Decide(Generic[T]):
@@ -288,10 +312,7 @@ def run_sampled(
     (slower, but the record shows each die); otherwise each roll is one draw of its ``dist``."""
 
     def roll(r: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
-        if faces and r.dice and r.read is not None:
-            rolled = tuple(int(d.sample(rng)) for d in r.dice)
-            return r.read(rolled), rolled
-        return r.dist.sample(rng), None
+        return r.sample(rng, faces=faces)
 
     def decide(d: Decide[Any]) -> Any:
         return _policy_for(policies, d.side).choose(d, rng)
@@ -327,15 +348,7 @@ def run_scripted(
                 f"no scripted value for roll {counter['rolls']} ({r.label!r}); "
                 f"possible values: {_describe_outcomes(r.dist)}"
             ) from None
-        if isinstance(given, (tuple, list)):
-            faces = tuple(int(f) for f in given)
-            return r.value_from_faces(faces), faces
-        if r.dist.p(given) == 0:
-            raise ScriptError(
-                f"scripted value {given!r} for roll {counter['rolls']} ({r.label!r}) is "
-                f"impossible; possible values: {_describe_outcomes(r.dist)}"
-            )
-        return given, None
+        return r.answer(given, which=f"roll {counter['rolls']} ({r.label!r})")
 
     def decide(d: Decide[Any]) -> Any:
         counter["decisions"] += 1

@@ -265,8 +265,8 @@ def test_scripted_dice_values_faces_and_errors() -> None:
     assert dice.roll(shot) == (5, None)
     assert dice.roll(shot) == (2, (2,))
     assert dice.remaining == [7]
-    with pytest.raises(ScriptError, match=r"scripted value 7 is impossible for roll 'shot' "
-                                          r"\(possible: \[1, 2, 3, 4, 5, 6\]\)"):
+    with pytest.raises(ScriptError, match=r"scripted value 7 for roll 'shot' is impossible; "
+                                          r"possible values: 1, 2, 3, 4, 5, 6"):
         dice.roll(shot)
     with pytest.raises(ScriptError, match="no scripted value left for roll 'shot'"):
         dice.roll(shot)

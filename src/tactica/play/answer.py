@@ -158,10 +158,7 @@ class TableDice:
 
     def _virtual(self, request: Roll[Any], index: int) -> tuple[Any, tuple[int, ...] | None]:
         rng = self.streams.generator(self.step, ROLLS, index)
-        if request.dice and request.read is not None:
-            faces = tuple(int(die.sample(rng)) for die in request.dice)
-            return request.read(faces), faces
-        return request.dist.sample(rng), None
+        return request.sample(rng, faces=True)
 
     def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
         index = self._next
