@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tactica.battlefield.base import Battlefield
-from tactica.battlefield.mapfile import map_from_mapping
 from tactica.errors import RulingError, ScenarioError, TacticaError
+from tactica.maps import map_from_mapping
 from tactica.ruleset import Ruleset, Rulings, get_ruleset
 from tactica.validation import load_yaml
 

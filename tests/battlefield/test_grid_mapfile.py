@@ -10,8 +10,8 @@ import pytest
 
 from tactica.battlefield.grid import TileGrid
 from tactica.battlefield.grid_map import grid_from_mapping
-from tactica.battlefield.mapfile import load_map, map_from_mapping
 from tactica.errors import MapError
+from tactica.maps import load_map, map_from_mapping
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "nebulia"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from tactica.battlefield.grid import TileGrid
+from tactica.maps import to_svg
 from tactica.render.svg import COLOURS, document, element, escape, num
 
 NS = {"s": "http://www.w3.org/2000/svg"}
@@ -19,7 +20,7 @@ def parse(svg: str) -> ET.Element:
 
 
 def test_map_picture_has_tiles_walls_and_occupants() -> None:
-    root = parse(GRID.to_svg())
+    root = parse(to_svg(GRID))
     tiles = root.findall("s:g[@id='tiles']/s:rect", NS)
     assert len(tiles) == 14
     assert sum(r.get("fill") == COLOURS["wall"] for r in tiles) == 1
@@ -31,7 +32,7 @@ def test_map_picture_has_tiles_walls_and_occupants() -> None:
 
 def test_sight_picture_draws_four_coloured_lines_and_blockers() -> None:
     report = GRID.sight_report("A", "B")
-    svg = GRID.to_svg(sight=report)
+    svg = to_svg(GRID, sight=report)
     root = parse(svg)
     lines = root.findall("s:g[@id='sight-lines']/s:line", NS)
     assert [ln.get("stroke") for ln in lines] == [COLOURS["clear"]] * 2 + [COLOURS["blocked"]] * 2
@@ -42,7 +43,7 @@ def test_sight_picture_draws_four_coloured_lines_and_blockers() -> None:
     marks = root.findall("s:g[@id='highlights']/s:rect", NS)
     assert [m.get("stroke") for m in marks] == [COLOURS["highlight"]] * 2 + [COLOURS["blocked"]]
     assert "A -&gt; B: visible, in cover" in svg
-    assert svg == GRID.to_svg(sight=report)  # deterministic
+    assert svg == to_svg(GRID, sight=report)  # deterministic
 
 
 def test_svg_helpers() -> None:

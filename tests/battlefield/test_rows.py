@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from tactica.battlefield.base import Battlefield, map_kind
+from tactica.battlefield.base import Battlefield
 from tactica.battlefield.rows import Rows, Side
 from tactica.errors import MapError
+from tactica.maps import map_kind, to_svg
 from tactica.validation import load_yaml
 
 STREET = Path(__file__).parents[2] / "examples" / "last-odyssey" / "street-fight.yaml"
@@ -36,7 +37,7 @@ def test_example_loads_and_is_a_battlefield(street: Rows) -> None:
     assert street.side("enemies").front == ("Cop 1", "Cop 2")
     assert street.row_of("Lark") == "back" and street.side_of("Arsonist") == "enemies"
     assert Rows.from_mapping(street.to_mapping()) == street
-    assert isinstance(map_kind("rows", source="x")(street.to_mapping(), "x"), Rows)
+    assert isinstance(map_kind("rows", source="x").load(street.to_mapping(), "x"), Rows)
 
 
 def test_melee_needs_the_user_in_front_and_reaches_only_the_front() -> None:
@@ -139,13 +140,13 @@ def test_preview_is_a_small_table(street: Rows) -> None:
 
 
 def test_svg_puts_front_rows_in_the_middle(street: Rows) -> None:
-    svg = street.to_svg(sight=street.sight_report("Rook", "Cop 1"))
+    svg = to_svg(street, sight=street.sight_report("Rook", "Cop 1"))
     assert svg.startswith("<svg") and svg.endswith("</svg>\n")
     order = [svg.index(f">{n}</text>") for n in ("Lark", "Rook", "Cop 1", "Hover Drone")]
     xs = [float(svg[:i].rsplit('<text x="', 1)[1].split('"')[0]) for i in order]
     assert xs == sorted(xs)  # back | front || front | back
     assert "melee possible" in svg
-    assert svg == street.to_svg(sight=street.sight_report("Rook", "Cop 1"))  # pure
+    assert svg == to_svg(street, sight=street.sight_report("Rook", "Cop 1"))  # pure
 
 
 def bad(**change: Any) -> dict[str, Any]:

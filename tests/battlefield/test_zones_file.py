@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from tactica.battlefield.base import map_kind
 from tactica.battlefield.zones import ZoneGraph
 from tactica.errors import MapError
+from tactica.maps import map_kind
 from tactica.validation import load_yaml
 
 NIGHTCLUB = Path(__file__).parents[2] / "examples" / "unhex" / "nightclub.yaml"
@@ -123,7 +123,7 @@ def test_building_in_code_is_checked_too() -> None:
 
 
 def test_map_file_loader_when_available(tmp_path: Path) -> None:
-    mapfile = pytest.importorskip("tactica.battlefield.mapfile")
+    mapfile = pytest.importorskip("tactica.maps")
     try:
         import tactica.battlefield.grid  # noqa: F401
     except ImportError:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tactica.battlefield.zones import Connection, ZoneGraph
+from tactica.maps import to_svg
 from tactica.render.zones_svg import auto_layout, zones_to_svg
 from tactica.validation import load_yaml
 
@@ -53,11 +54,11 @@ def test_svg_is_well_formed_pure_and_escapes_names() -> None:
     root = ET.fromstring(svg)
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert LAB in texts and "Warehouse" in texts
-    assert svg == g.to_svg()
+    assert svg == to_svg(g)
 
 
 def test_svg_draws_each_convention() -> None:
-    root = ET.fromstring(features().to_svg())
+    root = ET.fromstring(to_svg(features()))
     lines = list(root.iter(f"{SVG}line"))
     arrows = [ln for ln in lines if ln.get("marker-end") == "url(#arrow)"]
     dashed = [ln for ln in lines if ln.get("stroke-dasharray")]
@@ -72,7 +73,7 @@ def test_svg_draws_each_convention() -> None:
 
 def test_sight_paths_are_highlighted(club: ZoneGraph) -> None:
     report = club.sight_report("DJ Booth", "Kitchen")
-    root = ET.fromstring(club.to_svg(sight=report))
+    root = ET.fromstring(to_svg(club, sight=report))
     paths = list(root.iter(f"{SVG}polyline"))
     assert [p.get("stroke") for p in paths] == ["#2e9e4f", "#d23c3c"]  # clear, blocking
     rings = list(root.iter(f"{SVG}circle"))
@@ -84,7 +85,7 @@ def test_sight_paths_are_highlighted(club: ZoneGraph) -> None:
 
 
 def test_a_moving_character_is_a_token_on_its_connection(club: ZoneGraph) -> None:
-    svg = club.to_svg(sight=club.sight_report("Entrance", "Catwalk>Dance Floor"))
+    svg = to_svg(club, sight=club.sight_report("Entrance", "Catwalk>Dance Floor"))
     assert "target moving between Catwalk and Dance Floor" in svg
 
 
@@ -102,7 +103,7 @@ def test_auto_layout_is_deterministic_and_complete() -> None:
         "Lonely": (3.0, 0.0),
     }
     assert g.positions() == layout
-    assert ET.fromstring(g.to_svg()) is not None
+    assert ET.fromstring(to_svg(g)) is not None
 
 
 def test_the_layout_of_the_file_is_used(club: ZoneGraph) -> None:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from tactica.battlefield.base import SightReport, register_map_kind
+from tactica.battlefield.base import SightReport
 from tactica.battlefield.grid_sight import (
     CORNER_NAMES,
     POLICIES,
@@ -571,21 +571,9 @@ class TileGrid:
 
         return preview_text(self)
 
-    def to_svg(self, *, sight: SightReport | None = None) -> str:
-        """An SVG picture of the grid, with the lines of one sight report if given."""
-        from tactica.render.grid_svg import grid_to_svg
-
-        return grid_to_svg(self, sight=sight)
 
 
 def _fmt(tile: Tile) -> str:
     return f"{tile[0]},{tile[1]}"
 
 
-def _load_grid_map(data: Mapping[str, Any], source: str) -> TileGrid:
-    from tactica.battlefield.grid_map import grid_from_mapping
-
-    return grid_from_mapping(data, source=source)
-
-
-register_map_kind("grid", _load_grid_map)

@@ -32,13 +32,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tactica.battlefield.base import SightReport, register_map_kind
+from tactica.battlefield.base import SightReport
 from tactica.errors import MapError
 from tactica.validation import validate
 
@@ -277,11 +277,6 @@ class Rows:
             lines.append(f"{s.name.ljust(name_w)}  {back.ljust(back_w)} | {front}")
         return "\n".join(lines)
 
-    def to_svg(self, *, sight: SightReport | None = None) -> str:
-        """An SVG drawing: two columns per side, front rows nearest the centre."""
-        from tactica.render.rows_svg import rows_to_svg
-
-        return rows_to_svg(self, sight=sight)
 
 
 def _duplicates(names: list[str]) -> list[str]:
@@ -323,8 +318,3 @@ def _spec_problems(spec: _RowsSpec) -> Iterator[str]:
                 first.setdefault(char, f"sides.{side}.{row}")
 
 
-def _load(data: Mapping[str, Any], source: str) -> Rows:
-    return Rows.from_mapping(data, source=source)
-
-
-register_map_kind("rows", _load)

@@ -81,7 +81,7 @@ from functools import cached_property
 from itertools import pairwise
 from typing import Any, ClassVar, Literal
 
-from tactica.battlefield.base import SightReport, register_map_kind
+from tactica.battlefield.base import SightReport
 from tactica.errors import MapError
 
 __all__ = [
@@ -465,7 +465,7 @@ class ZoneGraph:
         """Drawing positions: the file's ``layout`` if given, else a deterministic layered one."""
         if self.layout:
             return dict(self.layout)
-        from tactica.render.zones_svg import auto_layout
+        from tactica.battlefield.zones_map import auto_layout
 
         return auto_layout(self)
 
@@ -475,11 +475,6 @@ class ZoneGraph:
 
         return preview_text(self)
 
-    def to_svg(self, *, sight: SightReport | None = None) -> str:
-        """An SVG drawing of the map, with the paths of ``sight`` highlighted if given."""
-        from tactica.render.zones_svg import zones_to_svg
-
-        return zones_to_svg(self, sight=sight)
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -590,8 +585,3 @@ def _graph_problems(
         yield "layout names unknown areas"
 
 
-def _load(data: Mapping[str, Any], source: str) -> ZoneGraph:
-    return ZoneGraph.from_mapping(data, source=source)
-
-
-register_map_kind("zones", _load)

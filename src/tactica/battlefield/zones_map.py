@@ -20,6 +20,7 @@ reported at once, each naming the file and the field.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from typing import Any, Literal
 
@@ -35,7 +36,8 @@ from tactica.battlefield.zones import (
 from tactica.errors import MapError
 from tactica.validation import validate
 
-__all__ = ["preview_text", "zones_from_mapping"]
+__all__ = [
+    "auto_layout","preview_text", "zones_from_mapping"]
 
 
 def zones_from_mapping(data: Any, *, source: str) -> ZoneGraph:
@@ -151,3 +153,34 @@ def _spec_problems(spec: _ZonesSpec) -> Iterator[str]:
             f"layout: no position for {', '.join(map(repr, missing))}; "
             "give every area [x, y] or leave layout out for an automatic one"
         )
+
+
+def auto_layout(graph: ZoneGraph) -> dict[str, tuple[float, float]]:
+    """A deterministic layered layout: column = steps from the first area, row = order seen.
+
+    Every connection type counts as a link; an area cut off from the others starts a new
+    group of columns to the right.
+    """
+    placed: dict[str, tuple[float, float]] = {}
+    column_offset = 0
+    for root in graph.areas:
+        if root in placed:
+            continue
+        depth = {root: 0}
+        queue = deque([root])
+        order = [root]
+        while queue:
+            area = queue.popleft()
+            for conn in graph.connections_of(area):
+                other = conn.other(area)
+                if other not in depth:
+                    depth[other] = depth[area] + 1
+                    queue.append(other)
+                    order.append(other)
+        rows: dict[int, int] = {}
+        for area in order:
+            col = depth[area]
+            placed[area] = (float(column_offset + col), float(rows.get(col, 0)))
+            rows[col] = rows.get(col, 0) + 1
+        column_offset += max(depth.values()) + 1
+    return placed

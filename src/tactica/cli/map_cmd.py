@@ -15,9 +15,9 @@ from typing import Annotated
 import typer
 
 from tactica.battlefield.base import Battlefield
-from tactica.battlefield.mapfile import map_from_mapping
 from tactica.cli.app import app
 from tactica.errors import MapError, TacticaError
+from tactica.maps import map_from_mapping, to_svg
 from tactica.validation import load_yaml
 
 __all__ = ["battlefield_from_file", "write_svg"]
@@ -50,6 +50,6 @@ def map_command(
     """Show a map: a text preview, or an SVG picture with --svg."""
     battlefield = battlefield_from_file(file)
     if svg is not None:
-        write_svg(svg, battlefield.to_svg())
+        write_svg(svg, to_svg(battlefield))
         return
     typer.echo(battlefield.preview())

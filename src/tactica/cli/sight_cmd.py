@@ -18,6 +18,7 @@ from tactica.cli.app import app
 from tactica.cli.common import print_json
 from tactica.cli.map_cmd import battlefield_from_file, write_svg
 from tactica.errors import MapError
+from tactica.maps import to_svg
 from tactica.scenario import scenario_from_mapping
 from tactica.validation import load_yaml
 
@@ -92,4 +93,4 @@ def sight_command(
     else:
         typer.echo(report.explain())
     if svg is not None:
-        write_svg(svg, battlefield.to_svg(sight=report))
+        write_svg(svg, to_svg(battlefield, sight=report))

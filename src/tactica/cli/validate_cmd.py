@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from tactica.battlefield.mapfile import map_from_mapping
 from tactica.cli.app import app
 from tactica.cli.common import console
 from tactica.errors import ScenarioError
+from tactica.maps import map_from_mapping
 from tactica.scenario import scenario_from_mapping
 from tactica.validation import load_yaml
 

@@ -18,13 +18,13 @@ True
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Iterable, Mapping
 from html import escape
 from typing import Any
 
 from tactica.battlefield.base import SightReport
 from tactica.battlefield.zones import Connection, ZoneGraph
+from tactica.battlefield.zones_map import auto_layout
 
 __all__ = ["auto_layout", "zones_to_svg"]
 
@@ -40,35 +40,6 @@ _SOURCE = "#2a6fdb"
 _TARGET = "#e08a00"
 
 
-def auto_layout(graph: ZoneGraph) -> dict[str, tuple[float, float]]:
-    """A deterministic layered layout: column = steps from the first area, row = order seen.
-
-    Every connection type counts as a link; an area cut off from the others starts a new
-    group of columns to the right.
-    """
-    placed: dict[str, tuple[float, float]] = {}
-    column_offset = 0
-    for root in graph.areas:
-        if root in placed:
-            continue
-        depth = {root: 0}
-        queue = deque([root])
-        order = [root]
-        while queue:
-            area = queue.popleft()
-            for conn in graph.connections_of(area):
-                other = conn.other(area)
-                if other not in depth:
-                    depth[other] = depth[area] + 1
-                    queue.append(other)
-                    order.append(other)
-        rows: dict[int, int] = {}
-        for area in order:
-            col = depth[area]
-            placed[area] = (float(column_offset + col), float(rows.get(col, 0)))
-            rows[col] = rows.get(col, 0) + 1
-        column_offset += max(depth.values()) + 1
-    return placed
 
 
 def _box_width(name: str) -> float:
