@@ -7,14 +7,15 @@ from pathlib import Path
 import pytest
 
 from tactica.cli import main
-from tactica.cli.firefight_demo import FIREFIGHT
+from tactica.cli.demo_job import demo_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_embedded_firefight_is_the_example_file() -> None:
+def test_demo_scenario_is_an_example_shipped_in_the_package() -> None:
+    path, ruling = demo_scenario()
     example = ROOT / "examples" / "nebulia" / "firefight.yaml"
-    assert FIREFIGHT.read_text(encoding="utf-8") == example.read_text(encoding="utf-8")
+    assert path == example.resolve() and ruling == "NEB-6"
 
 
 def test_demo_runs_odds_and_a_ruling_comparison(capsys: pytest.CaptureFixture[str]) -> None:
@@ -28,4 +29,4 @@ def test_demo_runs_odds_and_a_ruling_comparison(capsys: pytest.CaptureFixture[st
 
 def test_demo_dice_tour(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--dice"]) == 0
-    assert "Nebulia Operations: D10 pools" in capsys.readouterr().out
+    assert "D10 pools rolled under" in capsys.readouterr().out

@@ -103,7 +103,7 @@ def test_bad_input_is_one_line_and_exit_code_2(
 def test_demo_tours_the_games_dice(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "demo", "--dice")
     assert code == 0
-    for text in ("Skirmishers", "Nebulia", "21/50", "Unhex", "Arc", "4d6kh3"):
+    for text in ("2D6", "D10 pools", "21/50", "Percentile", "d20", "4d6kh3"):
         assert text in out
 
 

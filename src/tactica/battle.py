@@ -20,19 +20,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
 from tactica import chance
-from tactica.chance import Decide, Roll
+from tactica.chance import Decide, Policy, Roll
 from tactica.errors import IllegalActionError, ScriptError, TacticaError
-from tactica.events import ActionTaken, BattleEnded, Decided, Rolled, record
-from tactica.ruleset import Automatic, ChooseAction, Finished, Pending, Ruleset
+from tactica.events import (
+    Action,
+    ActionTaken,
+    BattleEnded,
+    Decided,
+    Event,
+    LogRecord,
+    Rolled,
+    record,
+)
+from tactica.ruleset import Automatic, ChooseAction, Finished, Pending, Rules
 
 __all__ = [
     "Battle",
     "Dice",
+    "Entry",
     "Policy",
     "PrefixDice",
     "Resolved",
@@ -42,15 +52,22 @@ __all__ = [
 ]
 
 
+S = TypeVar("S")
+
+
 @record("resolved")
 @dataclass(frozen=True)
-class Resolved:
+class Resolved(LogRecord):
     """Closes one step of the battle in the log."""
+
+
+#: One entry of a battle's log: a record the core wrote, or a rule event.
+Entry = LogRecord | Event
 
 
 def is_input_record(event: object) -> bool:
     """True for the records the core writes (inputs and markers), False for rule events."""
-    return isinstance(event, (ActionTaken, Rolled, Decided, Resolved, BattleEnded))
+    return isinstance(event, LogRecord)
 
 
 # --------------------------------------------------------------------------------------------
@@ -84,7 +101,7 @@ class ScriptedDice:
         self._next = 0
 
     @property
-    def remaining(self) -> list[Any]:
+    def remaining(self) -> list[Event]:
         """Values not used yet."""
         return self._values[self._next :]
 
@@ -133,18 +150,10 @@ class PrefixDice:
         return self._then.roll(request)
 
 
-class Policy(Protocol):
-    """Chooses for a side: the next action, or a decision inside a step."""
-
-    def choose(self, battle: Battle, decision: Decide[Any], rng: np.random.Generator) -> Any:
-        """One of ``decision.options``."""
-        ...
-
-
 # --------------------------------------------------------------------------------------------
 
 
-class Battle:
+class Battle(Generic[S]):
     """A battle in progress: ``ruleset``, mutable ``state`` and the append-only ``log``.
 
     ``listeners`` are called with every record appended to the log, as it is appended (the
@@ -153,15 +162,15 @@ class Battle:
 
     def __init__(
         self,
-        ruleset: Ruleset,
-        state: Any,
+        ruleset: Rules[S],
+        state: S,
         *,
-        log: list[Any] | None = None,
-        listeners: Sequence[Callable[[Any], None]] = (),
+        log: Sequence[Entry] | None = None,
+        listeners: Sequence[Callable[[Entry], None]] = (),
     ):
         self.ruleset = ruleset
         self.state = state
-        self.log: list[Any] = list(log or [])
+        self.log: list[Entry] = list(log or [])
         self.listeners = list(listeners)
         self._pending: Pending | None = None
         self._ended = any(isinstance(e, BattleEnded) for e in self.log)
@@ -186,30 +195,30 @@ class Battle:
         p = self.pending
         return p.winner if isinstance(p, Finished) else None
 
-    def legal_actions(self) -> tuple[Any, ...]:
+    def legal_actions(self) -> tuple[Action, ...]:
         """The actions the side to choose may take now (empty unless a side must choose)."""
         p = self.pending
         return p.actions if isinstance(p, ChooseAction) else ()
 
-    def events(self) -> list[Any]:
+    def events(self) -> list[Event]:
         """The rule events of the log (no input records or markers)."""
-        return [e for e in self.log if not is_input_record(e)]
+        return [e for e in self.log if not isinstance(e, LogRecord)]
 
     # -- changing ------------------------------------------------------------------------------
 
-    def _append(self, event: Any) -> None:
+    def _append(self, event: Entry) -> None:
         self.log.append(event)
         for listener in self.listeners:
             listener(event)
 
     def apply(
         self,
-        action: Any,
+        action: Action,
         *,
         dice: Dice,
         policies: Mapping[str, Policy] | None = None,
         rng: np.random.Generator | None = None,
-    ) -> list[Any]:
+    ) -> list[Event]:
         """Take ``action`` for the side to choose; returns the rule events it caused."""
         p = self.pending
         if not isinstance(p, ChooseAction):
@@ -229,7 +238,7 @@ class Battle:
         dice: Dice,
         policies: Mapping[str, Policy] | None = None,
         rng: np.random.Generator | None = None,
-    ) -> list[Any]:
+    ) -> list[Event]:
         """Run the automatic step that comes next (initiative, end of round, ...)."""
         p = self.pending
         if not isinstance(p, Automatic):
@@ -242,7 +251,7 @@ class Battle:
         *,
         dice: Dice,
         rng: np.random.Generator,
-    ) -> list[Any]:
+    ) -> list[Event]:
         """One step of progress: a policy chooses an action, or the automatic step runs."""
         p = self.pending
         if isinstance(p, Finished):
@@ -250,7 +259,7 @@ class Battle:
         if isinstance(p, Automatic):
             return self.advance(dice=dice, policies=policies, rng=rng)
         decision: Decide[Any] = Decide(p.side, "action", p.actions, chance.Done)
-        action = _policy(policies, p.side).choose(self, decision, rng)
+        action = _policy(policies, p.side).choose(decision, self.state, rng)
         return self.apply(action, dice=dice, policies=policies, rng=rng)
 
     def run(
@@ -276,8 +285,8 @@ class Battle:
         rng: np.random.Generator | None,
         *,
         skip_records: int = 0,
-    ) -> list[Any]:
-        emitted: list[Any] = []
+    ) -> list[Event]:
+        emitted: list[Event] = []
         skipped = [skip_records]
 
         def on_record(rec: chance.Record) -> None:
@@ -290,9 +299,10 @@ class Battle:
                 self._append(Decided(rec.side, rec.label, rec.choice))
 
         generator = rng if rng is not None else np.random.default_rng(0)
+        working = chance.Working(self.ruleset, self.state)
 
         def decide(d: Decide[Any]) -> Any:
-            return _policy(policies, d.side).choose(self, d, generator)
+            return _policy(policies, d.side).choose(d, working.current(), generator)
 
         chance.run(
             process,
@@ -300,6 +310,7 @@ class Battle:
             decide=decide,
             on_event=emitted.append,
             on_record=on_record,
+            working=working,
         )
         for event in emitted:
             self.ruleset.apply_event(self.state, event)
@@ -318,12 +329,12 @@ class Battle:
     @classmethod
     def replay(
         cls,
-        ruleset: Ruleset,
-        initial_state: Any,
-        log: Sequence[Any],
+        ruleset: Rules[S],
+        initial_state: S,
+        log: Sequence[Entry],
         *,
-        listeners: Sequence[Callable[[Any], None]] = (),
-    ) -> tuple[Battle, list[Any]]:
+        listeners: Sequence[Callable[[Entry], None]] = (),
+    ) -> tuple[Battle[S], list[Entry]]:
         """Rebuild a battle from a log; returns it and the records of a step cut short.
 
         Rule events are applied in order. Records after the last :class:`Resolved` (an action
@@ -331,12 +342,12 @@ class Battle:
         :meth:`resume_step`.
         """
         state = ruleset.copy_state(initial_state)
-        complete: list[Any] = []
-        open_step: list[Any] = []
+        complete: list[Entry] = []
+        open_step: list[Entry] = []
         for event in log:
             if isinstance(event, Resolved):
                 for e in open_step:
-                    if not is_input_record(e):
+                    if not isinstance(e, LogRecord):
                         ruleset.apply_event(state, e)
                 complete.extend(open_step)
                 complete.append(event)
@@ -358,12 +369,12 @@ class Battle:
 
     def resume_step(
         self,
-        cut: Sequence[Any],
+        cut: Sequence[Entry],
         *,
         dice: Dice,
         policies: Mapping[str, Policy] | None = None,
         rng: np.random.Generator | None = None,
-    ) -> list[Any]:
+    ) -> list[Event]:
         """Finish a step that a log cut short, reusing its recorded rolls and decisions."""
         if not cut:
             return []
@@ -375,10 +386,11 @@ class Battle:
         recorded_decisions = list(decisions)
 
         class _Replaying:
-            def choose(self, battle: Battle, decision: Decide[Any], g: np.random.Generator) -> Any:
+            def choose(self, decision: Decide[Any], state: Any,
+                       g: np.random.Generator | None) -> Any:
                 if recorded_decisions:
                     return recorded_decisions.pop(0).choice
-                return _policy(policies, decision.side).choose(battle, decision, g)
+                return _policy(policies, decision.side).choose(decision, state, g)
 
         replay_policies = {side: _Replaying() for side in _sides(policies, decisions)}
         skip = len(rolls) + len(decisions)

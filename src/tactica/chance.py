@@ -7,6 +7,8 @@ Rule code never calls a random number generator and never asks a person. It desc
   person rolls it: which dice, and how their faces are read);
 * :class:`Decide` - "side S chooses one of these options";
 * :class:`Emit` - "this happened" (an event, recorded in order; no state is changed here);
+* :class:`Observe` - "show me the battle as my events so far have left it" (a trooper hit by
+  reaction fire halfway through its move reads its lost AP before taking the next step);
 * :class:`Done` - the process is over, with a result;
 * a :class:`Node` - an immutable, hashable state with an :meth:`~Node.advance` method. Nodes are
   where the exact driver *merges*: two branches that reach equal nodes continue as one.
@@ -17,6 +19,12 @@ play:
 * :func:`run_sampled` - seeded sampling (simulation, virtual dice at the table);
 * :func:`run_exact` - every outcome with its exact probability, equal results merged;
 * :func:`run_scripted` - given values (tests, worked examples, dice rolled by hand).
+
+A process that observes is run with the battle's state and the game's rules (any object with
+``copy_state`` and ``apply_event``, a :class:`World`): the drivers keep a working copy per branch
+with the emitted events applied, so no game builds its own. The exact driver keys its merges on
+the node *and* the events emitted before it (equal histories mean equal working states), so
+a process that emits only at the end of a chain of nodes merges exactly as before.
 
 Why continuations and nodes, not generators: a generator cannot be copied, so an exact driver
 would have to re-run it from the start for every branch and could never merge equal
@@ -50,17 +58,20 @@ from tactica.errors import ScriptError, TacticaError
 
 __all__ = [
     "Decide",
-    "DecisionPolicy",
     "DecisionRecord",
     "Done",
     "Emit",
     "FirstOption",
     "Node",
+    "Observe",
+    "Policy",
     "Record",
     "Roll",
     "RollRecord",
     "Step",
     "Trace",
+    "Working",
+    "World",
     "and_then",
     "emit_all",
     "run",
@@ -168,6 +179,14 @@ class Emit:
     then: Callable[[], Step]
 
 
+@dataclass(frozen=True, eq=False)
+class Observe:
+    """Continue with ``then(state)``: the battle state with every event this process emitted
+    so far applied. ``state`` is the driver's working copy: read it, never change it."""
+
+    then: Callable[[Any], Step]
+
+
 @dataclass(frozen=True)
 class Done(Generic[R]):
     """The end of a process, with its result (hashable, for merging)."""
@@ -175,7 +194,62 @@ class Done(Generic[R]):
     value: R
 
 
-Step = Roll[Any] | Decide[Any] | Emit | Done[Any] | Node
+Step = Roll[Any] | Decide[Any] | Emit | Observe | Done[Any] | Node
+
+
+class World(Protocol):
+    """What a driver needs to keep a working state for :class:`Observe`: the game's rules."""
+
+    def copy_state(self, state: Any) -> Any:
+        """An independent copy of ``state``."""
+        ...
+
+    def apply_event(self, state: Any, event: Any) -> None:
+        """Change ``state`` by one event."""
+        ...
+
+
+class Working:
+    """The working state of one sequential run: the start state with the emitted events
+    applied, built only when a process first observes it."""
+
+    def __init__(self, world: World | None, state: Any) -> None:
+        self._world = world
+        self._base = state
+        self._pending: list[Any] = []
+        self._state: Any = None
+        self.built = False
+
+    def emitted(self, event: Any) -> None:
+        """Note an emitted event (applied at once if the working state exists)."""
+        if self.built:
+            assert self._world is not None
+            self._world.apply_event(self._state, event)
+        else:
+            self._pending.append(event)
+
+    def current(self) -> Any:
+        """The state as it stands: the start state while nothing was emitted, else the
+        working state (``None`` when run without a state)."""
+        if self._base is None:
+            return None
+        if not self.built and not self._pending:
+            return self._base
+        return self.view()
+
+    def view(self) -> Any:
+        """The working state, built on first use."""
+        if not self.built:
+            if self._world is None:
+                raise TacticaError(
+                    "this process observes the battle state: run it with state= and world="
+                )
+            self._state = self._world.copy_state(self._base)
+            for event in self._pending:
+                self._world.apply_event(self._state, event)
+            self._pending.clear()
+            self.built = True
+        return self._state
 
 
 # --------------------------------------------------------------------------------------------
@@ -216,24 +290,30 @@ class Trace(Generic[R]):
 # Decision policies
 
 
-class DecisionPolicy(Protocol):
-    """Answers :class:`Decide` requests. ``rng`` may be ``None`` (exact driver)."""
+class Policy(Protocol):
+    """Who decides for a side: answers :class:`Decide` requests, the choice of the next action
+    of a battle included (a decision labelled ``"action"``).
 
-    def choose(self, decision: Decide[Any], rng: np.random.Generator | None) -> Any:
-        """One of ``decision.options``."""
+    ``state`` is the battle as the decision sees it (``None`` when a process runs without
+    one); ``rng`` is ``None`` in the exact driver, where a policy may return a
+    :class:`~tactica.dice.Dist` over options to mix them.
+    """
+
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
+        """One of ``decision.options`` (or, exactly, a Dist over them)."""
         ...
 
 
 class FirstOption:
     """The simplest policy: always the first option (deterministic; the default)."""
 
-    def choose(self, decision: Decide[Any], rng: np.random.Generator | None) -> Any:
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
         return decision.options[0]
 
 
 def _policy_for(
-    policies: DecisionPolicy | Mapping[str, DecisionPolicy] | None, side: str
-) -> DecisionPolicy:
+    policies: Policy | Mapping[str, Policy] | None, side: str
+) -> Policy:
     if policies is None:
         return FirstOption()
     if isinstance(policies, Mapping):
@@ -264,12 +344,15 @@ def run(
     decide: Callable[[Decide[Any]], Any],
     on_event: Callable[[Any], None] | None = None,
     on_record: Callable[[Record], None] | None = None,
+    working: Working | None = None,
 ) -> Any:
     """Walk a process, answering each request with ``roll`` and ``decide``; return the result.
 
     The general sequential driver: sampling, scripts and interactive play are all this loop
     with different answerers. ``roll`` returns the value and, if dice were rolled, the faces.
+    ``working`` keeps the state that :class:`Observe` shows.
     """
+    work = working if working is not None else Working(None, None)
     while True:
         if isinstance(step, Done):
             return step.value
@@ -288,16 +371,20 @@ def run(
         elif isinstance(step, Emit):
             if on_event is not None:
                 on_event(step.event)
+            work.emitted(step.event)
             step = step.then()
+        elif isinstance(step, Observe):
+            step = step.then(work.view())
         else:
             step = step.advance()
 
 
 def _traced(step: Step, roll: Callable[[Roll[Any]], tuple[Any, tuple[int, ...] | None]],
-            decide: Callable[[Decide[Any]], Any]) -> Trace[Any]:
+            decide: Callable[[Decide[Any]], Any], working: Working) -> Trace[Any]:
     events: list[Any] = []
     records: list[Record] = []
-    value = run(step, roll=roll, decide=decide, on_event=events.append, on_record=records.append)
+    value = run(step, roll=roll, decide=decide, on_event=events.append, on_record=records.append,
+                working=working)
     return Trace(value, events, records)
 
 
@@ -305,19 +392,24 @@ def run_sampled(
     step: Step,
     rng: np.random.Generator,
     *,
-    policies: DecisionPolicy | Mapping[str, DecisionPolicy] | None = None,
+    policies: Policy | Mapping[str, Policy] | None = None,
     faces: bool = False,
+    world: World | None = None,
+    state: Any = None,
 ) -> Trace[Any]:
     """Sample one run with ``rng``. With ``faces=True`` every physical die is rolled and read
-    (slower, but the record shows each die); otherwise each roll is one draw of its ``dist``."""
+    (slower, but the record shows each die); otherwise each roll is one draw of its ``dist``.
+    ``world`` and ``state`` serve :class:`Observe`."""
 
     def roll(r: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
         return r.sample(rng, faces=faces)
 
-    def decide(d: Decide[Any]) -> Any:
-        return _policy_for(policies, d.side).choose(d, rng)
+    working = Working(world, state)
 
-    return _traced(step, roll, decide)
+    def decide(d: Decide[Any]) -> Any:
+        return _policy_for(policies, d.side).choose(d, working.current(), rng)
+
+    return _traced(step, roll, decide, working)
 
 
 def run_scripted(
@@ -325,7 +417,9 @@ def run_scripted(
     *,
     rolls: Iterable[Any] = (),
     decisions: Iterable[Any] = (),
-    policies: DecisionPolicy | Mapping[str, DecisionPolicy] | None = None,
+    policies: Policy | Mapping[str, Policy] | None = None,
+    world: World | None = None,
+    state: Any = None,
 ) -> Trace[Any]:
     """Run with given values: ``rolls`` answers each :class:`Roll` in order and ``decisions``
     each :class:`Decide` (when ``decisions`` runs out, ``policies`` answers, if given).
@@ -334,6 +428,7 @@ def run_scripted(
     physical dice. A missing value, an impossible value, or a value left over is a
     :class:`~tactica.errors.ScriptError`.
     """
+    working = Working(world, state)
     roll_iter: Iterator[Any] = iter(list(rolls))
     decision_list = list(decisions)
     decision_iter: Iterator[Any] = iter(decision_list)
@@ -356,13 +451,13 @@ def run_scripted(
             return next(decision_iter)
         except StopIteration:
             if policies is not None:
-                return _policy_for(policies, d.side).choose(d, None)
+                return _policy_for(policies, d.side).choose(d, working.current(), None)
             raise ScriptError(
                 f"no scripted choice for decision {counter['decisions']} ({d.label!r} by "
                 f"{d.side}); options: {list(d.options)[:8]}"
             ) from None
 
-    trace = _traced(step, roll, decide)
+    trace = _traced(step, roll, decide, working)
     left_rolls = list(roll_iter)
     left_decisions = list(decision_iter)
     if left_rolls or left_decisions:
@@ -392,8 +487,10 @@ def _describe_outcomes(dist: Dist[Any]) -> str:
 def run_exact(
     step: Step,
     *,
-    policies: DecisionPolicy | Mapping[str, DecisionPolicy] | None = None,
+    policies: Policy | Mapping[str, Policy] | None = None,
     events: bool = False,
+    world: World | None = None,
+    state: Any = None,
 ) -> Dist[Any]:
     """Every result of the process with its exact probability.
 
@@ -401,9 +498,33 @@ def run_exact(
     layer), which is what keeps long chains of rolls cheap. Decisions go to ``policies``
     (``rng=None``): a policy may return a :class:`~tactica.dice.Dist` over options to mix them.
     With ``events=True`` each result is ``(value, events)`` with the emitted events in order.
+
+    ``world`` and ``state`` serve :class:`Observe`: each branch sees ``state`` with the events
+    it emitted applied. Working states are built once per distinct history of events and
+    shared by the branches that reach it; nodes merge when their histories are equal too.
     """
     results: dict[Hashable, Fraction] = {}
     frontier: dict[tuple[Node, tuple[Any, ...]], Fraction] = {}
+    track = events or world is not None
+    views: dict[tuple[Any, ...], Any] = {}
+
+    def view(history: tuple[Any, ...]) -> Any:
+        if world is None:
+            raise TacticaError(
+                "this process observes the battle state: run it with state= and world="
+            )
+        missing: list[tuple[Any, ...]] = []
+        h = history
+        while h not in views and h:
+            missing.append(h)
+            h = h[:-1]
+        if h not in views:  # the empty history
+            views[h] = world.copy_state(state)
+        for key in reversed(missing):
+            work = world.copy_state(views[key[:-1]])
+            world.apply_event(work, key[-1])
+            views[key] = work
+        return views[history]
 
     def expand(start: Step, start_p: Fraction, start_events: tuple[Any, ...]) -> None:
         stack: list[tuple[Step, Fraction, tuple[Any, ...]]] = [(start, start_p, start_events)]
@@ -411,7 +532,7 @@ def run_exact(
             s, p, evs = stack.pop()
             while True:
                 if isinstance(s, Done):
-                    key = (s.value, evs) if events else s.value
+                    key: Hashable = (s.value, evs) if events else s.value
                     results[key] = results.get(key, Fraction(0)) + p
                     break
                 if isinstance(s, Roll):
@@ -421,7 +542,8 @@ def run_exact(
                     value, q = items[0]
                     s, p = s.then(value), p * q
                 elif isinstance(s, Decide):
-                    choice = _policy_for(policies, s.side).choose(s, None)
+                    seen = view(evs) if world is not None else state
+                    choice = _policy_for(policies, s.side).choose(s, seen, None)
                     if isinstance(choice, Dist):
                         mix = list(choice.items())
                         for option, q in mix[1:]:
@@ -431,9 +553,11 @@ def run_exact(
                     else:
                         s = s.then(_checked_choice(s, choice))
                 elif isinstance(s, Emit):
-                    if events:
+                    if track:
                         evs = (*evs, s.event)
                     s = s.then()
+                elif isinstance(s, Observe):
+                    s = s.then(view(evs))
                 else:
                     key2 = (s, evs)
                     frontier[key2] = frontier.get(key2, Fraction(0)) + p
@@ -478,6 +602,9 @@ def and_then(step: Step, f: Callable[[Any], Step]) -> Step:
     if isinstance(step, Emit):
         e = step
         return Emit(e.event, lambda: and_then(e.then(), f))
+    if isinstance(step, Observe):
+        o = step
+        return Observe(lambda state: and_then(o.then(state), f))
     return _ThenNode(step, f)
 
 

@@ -7,6 +7,7 @@ any :class:`TacticaError` into one line on standard error and exit code 2, never
 from __future__ import annotations
 
 __all__ = [
+    "CapabilityError",
     "ContentError",
     "DiceError",
     "IllegalActionError",
@@ -40,6 +41,10 @@ class ContentError(TacticaError, ValueError):
 
 class RulingError(TacticaError, ValueError):
     """An unknown ruling id or an unknown option for a ruling."""
+
+
+class CapabilityError(TacticaError):
+    """A question a game does not answer (odds of a game without odds, sight without a map)."""
 
 
 class IllegalActionError(TacticaError):

@@ -28,10 +28,17 @@ from typing import Any, TypeVar
 from tactica.errors import TacticaError
 
 __all__ = [
+    "Action",
     "ActionTaken",
     "BattleEnded",
+    "Damaged",
     "Decided",
+    "Event",
+    "LogRecord",
+    "Moved",
+    "OutOfAction",
     "Rolled",
+    "RoundStarted",
     "dumps",
     "from_json",
     "record",
@@ -84,7 +91,8 @@ def to_json(obj: Any) -> dict[str, Any]:
     """A record as a JSON-ready mapping with its ``type`` first."""
     out: dict[str, Any] = {"type": record_type(obj)}
     for f in dataclasses.fields(obj):
-        out[f.name] = _plain(getattr(obj, f.name))
+        if f.init:  # a field computed from the others is not written
+            out[f.name] = _plain(getattr(obj, f.name))
     return out
 
 
@@ -129,7 +137,7 @@ def from_json(data: Mapping[str, Any]) -> Any:
     hints = typing.get_type_hints(cls)
     kwargs = {}
     for f in dataclasses.fields(cls):
-        if f.name in data:
+        if f.init and f.name in data:
             kwargs[f.name] = _revive(hints.get(f.name, Any), data[f.name])
     try:
         return cls(**kwargs)
@@ -144,12 +152,65 @@ def dumps(obj: Any) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Events every game shares. The core writes these; rulesets write their own.
+# The kinds of records
+
+
+class Action:
+    """Base class of every action a side may choose (a game's own frozen dataclasses)."""
+
+
+class Event:
+    """Base class of every rule event (a game's own frozen dataclasses, or the core events
+    below, which a game subclasses to add its own fields)."""
+
+
+class LogRecord:
+    """Base class of the records the core itself writes into a battle's log."""
+
+
+# --------------------------------------------------------------------------------------------
+# Events every game has. A game emits its own subclasses (adding fields after these), so the
+# core can count rounds, moves, damage and losses the same way for every game.
+
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    """A new round (or turn of the whole battle) began."""
+
+    round: int
+
+
+@dataclass(frozen=True)
+class Moved(Event):
+    """A unit moved (to a place written as the map kind writes it)."""
+
+    unit: str
+
+
+@dataclass(frozen=True)
+class Damaged(Event):
+    """A unit lost ``amount`` of whatever the game counts as health (defense, HP, boxes...);
+    ``source`` is the unit that caused it, if any."""
+
+    unit: str
+    amount: int
+    source: str | None
+
+
+@dataclass(frozen=True)
+class OutOfAction(Event):
+    """A unit is out of the fight (dead, unconscious, removed, fled): it acts no more."""
+
+    unit: str
+
+
+# --------------------------------------------------------------------------------------------
+# Records the core writes; rulesets write their own events.
 
 
 @record("action")
 @dataclass(frozen=True)
-class ActionTaken:
+class ActionTaken(LogRecord):
     """A side chose an action (the action record is nested)."""
 
     side: str
@@ -158,7 +219,7 @@ class ActionTaken:
 
 @record("rolled")
 @dataclass(frozen=True)
-class Rolled:
+class Rolled(LogRecord):
     """A roll was made: what it was for, the value read, and the faces if dice were rolled."""
 
     label: str
@@ -168,7 +229,7 @@ class Rolled:
 
 @record("decided")
 @dataclass(frozen=True)
-class Decided:
+class Decided(LogRecord):
     """A side took a decision inside an action (a reaction, a die assignment, ...)."""
 
     side: str
@@ -178,7 +239,7 @@ class Decided:
 
 @record("battle-ended")
 @dataclass(frozen=True)
-class BattleEnded:
+class BattleEnded(LogRecord):
     """The battle is over: the winning side, or ``None`` for a draw, and why."""
 
     winner: str | None

@@ -1,7 +1,9 @@
 """Exact outcome distributions of one action, with the reasons behind them.
 
-A ruleset's ``odds`` hook builds an :class:`OddsReport` from the same chance process the battle
-uses, run through the exact driver; the command line prints it as a table or as JSON.
+A game's ``odds`` hook builds an :class:`OddsReport` from the same chance process the battle
+uses, run through the exact driver; the command line and ``play`` print it as tables or JSON
+whatever the game. :func:`outcome_report` is the report of any action a game has no special
+odds for: every outcome, as the events it would write, with its exact chance.
 """
 
 from __future__ import annotations
@@ -9,11 +11,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
+from tactica.chance import FirstOption, Step, run_exact
 from tactica.dice import Dist
+from tactica.events import Damaged, OutOfAction
 
-__all__ = ["OddsReport", "dist_rows"]
+__all__ = ["COMMON_KEYS", "OddsReport", "dist_rows", "outcome_report"]
+
+#: The keys every report's JSON has, whatever the game (``p_hit`` where hitting means
+#: something).
+COMMON_KEYS = ("damage", "expected_damage", "p_out_of_action")
 
 
 def dist_rows(dist: Dist[Any]) -> list[dict[str, Any]]:
@@ -26,11 +34,13 @@ def dist_rows(dist: Dist[Any]) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class OddsReport:
-    """The exact odds of one attack.
+    """The exact odds of one action.
 
     ``distributions`` are named outcome distributions (``damage``, ``defense_left``, ...);
-    ``numbers`` are headline probabilities and expectations (exact fractions);
-    ``reasons`` explain the setup (sight lines, cover, thresholds).
+    ``numbers`` are headline probabilities and expectations (exact fractions: ``p_hit``,
+    ``expected_damage``, ``p_out_of_action``, ...); ``reasons`` explain the setup (sight
+    lines, cover, thresholds). ``extra`` holds plain JSON values for tables (``weapon``,
+    ``cover``, ...).
     """
 
     attacker: str
@@ -58,3 +68,44 @@ class OddsReport:
         out["reasons"] = list(self.reasons)
         out.update(self.extra)
         return out
+
+
+class _Describes(Protocol):
+    def resolve(self, state: Any, action: Any) -> Step: ...
+
+    def copy_state(self, state: Any) -> Any: ...
+
+    def apply_event(self, state: Any, event: Any) -> None: ...
+
+    def describe_action(self, state: Any, action: Any) -> str: ...
+
+    def describe_event(self, state: Any, event: Any) -> str: ...
+
+
+def outcome_report(rules: _Describes, state: Any, action: Any, *, shown: int = 12) -> OddsReport:
+    """Every outcome of ``action`` as the events it writes, with its exact chance (decisions
+    inside the action taken as their first option). ``damage`` sums the damage events of an
+    outcome and ``p_out_of_action`` is the chance that anyone drops out of the fight."""
+    dist = run_exact(rules.resolve(state, action), policies=FirstOption(), events=True,
+                     world=rules, state=state)
+    outcomes: dict[str, Fraction] = {}
+    damage: dict[int, Fraction] = {}
+    p_out = Fraction(0)
+    for (_, events), prob in dist.items():
+        words = " ".join(rules.describe_event(state, e) for e in events) or "nothing happens"
+        outcomes[words] = outcomes.get(words, Fraction(0)) + prob
+        total = sum(e.amount for e in events if isinstance(e, Damaged))
+        damage[total] = damage.get(total, Fraction(0)) + prob
+        if any(isinstance(e, OutOfAction) for e in events):
+            p_out += prob
+    ranked = sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0]))
+    reasons = [f"{float(p):7.2%}  {words}" for words, p in ranked[:shown]]
+    if len(ranked) > shown:
+        rest = sum((p for _, p in ranked[shown:]), Fraction(0))
+        reasons.append(f"{float(rest):7.2%}  ({len(ranked) - shown} other outcomes)")
+    dmg = Dist.from_probs(damage)
+    return OddsReport(
+        "", "", rules.describe_action(state, action), {"damage": dmg},
+        {"expected_damage": dmg.mean(), "p_out_of_action": p_out}, tuple(reasons),
+        extra={"outcomes": [{"events": w, "p": float(p)} for w, p in ranked]},
+    )

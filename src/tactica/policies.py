@@ -1,14 +1,10 @@
 """Who decides: random, greedy on exact odds, scripted; each deterministic given its generator.
 
-A policy answers every decision of its side: which action to take, and any decision inside an
-action (a reaction, a die assignment). Policies look at the battle only through the ruleset's
-hooks, so they work for every game:
-
-* ``rank_actions(state, actions) -> list[float]`` (optional, preferred: one batch),
-* ``action_value(state, action) -> float`` (optional),
-* ``choose_decision(state, decision, rng)`` (optional) for decisions inside an action.
-
-Without them a greedy policy falls back to the first option.
+Every policy is a :class:`tactica.chance.Policy`: it answers every decision of its side, the
+choice of the next action (a decision labelled ``"action"``) and any decision inside an action
+(a reaction, a die assignment). Policies see a game only through its declared policy hooks
+(:class:`tactica.ruleset.PolicyHooks`): ``rank_actions`` for the actions and
+``choose_decision`` for decisions inside an action. A game without them gets the first option.
 """
 
 from __future__ import annotations
@@ -18,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from tactica.battle import Battle, Policy
-from tactica.chance import Decide
+from tactica.chance import Decide, Policy
 from tactica.errors import ScriptError, TacticaError
+from tactica.ruleset import Ruleset, policy_hooks
 
 __all__ = [
     "POLICIES",
@@ -31,45 +27,49 @@ __all__ = [
 ]
 
 
-def _inner(battle: Battle, decision: Decide[Any], rng: np.random.Generator) -> Any | None:
-    hook = getattr(battle.ruleset, "choose_decision", None)
-    if hook is None:
-        return None
-    return hook(battle.state, decision, rng)
+def _inner(ruleset: Ruleset, decision: Decide[Any], state: Any,
+           rng: np.random.Generator | None) -> Any:
+    hooks = policy_hooks(ruleset)
+    if hooks is None or state is None:
+        return decision.options[0]
+    return hooks.choose_decision(state, decision, rng)
 
 
 class RandomPolicy:
-    """Uniformly random among the options (the ruleset may still steer inner decisions)."""
+    """Uniformly random among the options of every decision."""
 
     name = "random"
 
-    def choose(self, battle: Battle, decision: Decide[Any], rng: np.random.Generator) -> Any:
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
+        if rng is None:
+            return decision.options[0]
         return decision.options[int(rng.integers(len(decision.options)))]
 
 
 class GreedyPolicy:
-    """The option with the best value by the ruleset's exact odds; ties broken by ``rng``."""
+    """The action with the best value by the game's exact odds; ties broken by ``rng``."""
 
     name = "greedy"
 
-    def choose(self, battle: Battle, decision: Decide[Any], rng: np.random.Generator) -> Any:
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
         options = decision.options
         if decision.label != "action":
-            inner = _inner(battle, decision, rng)
-            if inner is not None:
-                return inner
-        rs = battle.ruleset
-        rank = getattr(rs, "rank_actions", None)
-        if rank is not None:
-            values = list(rank(battle.state, options))
-        else:
-            value = getattr(rs, "action_value", None)
-            if value is None:
-                return options[0]
-            values = [value(battle.state, o) for o in options]
+            return _inner(self.ruleset, decision, state, rng)
+        hooks = policy_hooks(self.ruleset)
+        if hooks is None or state is None:
+            return options[0]
+        values = hooks.rank_actions(state, options)
         best = max(values)
         top = [o for o, v in zip(options, values, strict=True) if v >= best - 1e-12]
-        return top[int(rng.integers(len(top)))] if len(top) > 1 else top[0]
+        if len(top) > 1 and rng is not None:
+            return top[int(rng.integers(len(top)))]
+        return top[0]
 
 
 class ScriptedPolicy:
@@ -82,10 +82,10 @@ class ScriptedPolicy:
         self._choices = list(choices)
         self._fallback = fallback
 
-    def choose(self, battle: Battle, decision: Decide[Any], rng: np.random.Generator) -> Any:
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
         if not self._choices:
             if self._fallback is not None:
-                return self._fallback.choose(battle, decision, rng)
+                return self._fallback.choose(decision, state, rng)
             raise ScriptError(f"no scripted choice left for {decision.label!r}")
         want = self._choices.pop(0)
         if callable(want):
@@ -96,17 +96,18 @@ class ScriptedPolicy:
         return want
 
 
-POLICIES: Mapping[str, Callable[[], Policy]] = {
+POLICIES: Mapping[str, Callable[[Ruleset], Policy]] = {
     "greedy": GreedyPolicy,
     "random": RandomPolicy,
 }
 
 
-def make_policy(name: str) -> Policy:
-    """A policy by name (``greedy`` or ``random``)."""
+def make_policy(name: str, ruleset: Ruleset) -> Policy:
+    """A policy by name (``greedy`` or ``random``) for a battle of ``ruleset``."""
     try:
-        return POLICIES[name]()
+        factory = POLICIES[name]
     except KeyError:
         raise TacticaError(
             f"unknown policy {name!r} (expected one of {', '.join(POLICIES)})"
         ) from None
+    return factory(ruleset)

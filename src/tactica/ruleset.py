@@ -1,135 +1,161 @@
-"""Rulesets are plug-ins: declared metadata, rulings as named options, narrow hooks.
+"""The contract between the core and a game: declared metadata and typed hooks.
 
-The core (battle, odds, simulation, play) never asks which game is running: it calls the hooks
-of :class:`Ruleset`. A game is one package below :mod:`tactica.rulesets` whose module registers
-its ruleset with :func:`register`; adding a game touches no core file.
+A game (a *ruleset*) is one object with a :class:`RulesetMeta` and the hooks of the protocols
+below. The core never asks which game is running and never probes a game for a hook: it calls
+the :class:`Rules` hooks every game has, and reaches the optional ones only through
+:func:`setup_hooks`, :func:`odds_hooks`, :func:`sight_hooks`, :func:`explain_hooks` and
+:func:`policy_hooks`, which answer from what the game *declares* in ``meta.provides`` (and say
+plainly when it does not). :func:`register` checks a game against its declaration and refuses
+it with a message naming what is missing.
+
+Games are plug-ins: the built-in ones and any other package's are found through the Python
+entry point group ``tactica.rulesets`` (see :func:`rulesets`), so a sixth game is one package
+that touches no core file. See ``docs/adding-a-game.md``.
 
 The shape of a battle, as the core sees it:
 
-* :meth:`Ruleset.pending` says what happens next: a side chooses an action
-  (:class:`ChooseAction`), something happens by itself (:class:`Automatic`: initiative, the end of
-  a round, explosives, wound dice, poison), or the battle is over (:class:`Finished`).
-* :meth:`Ruleset.resolve` turns a chosen action into a chance process (:mod:`tactica.chance`)
-  that emits events; the core appends them to the log and applies them with
-  :meth:`Ruleset.apply_event`, the only place where a battle's state changes.
-
-Activation by alternation, whole-side turns with reactions mid-move, initiative order with AP,
-one action a round spent on acting or reacting, and end-of-turn resolutions all fit this shape.
+* :meth:`Rules.pending` says what happens next: a side chooses an action
+  (:class:`ChooseAction`), something happens by itself (:class:`Automatic`: initiative, the end
+  of a round, explosives, wound dice), or the battle is over (:class:`Finished`).
+* :meth:`Rules.resolve` turns a chosen action into a chance process (:mod:`tactica.chance`) that
+  emits events; the core appends them to the log and applies them with
+  :meth:`Rules.apply_event`, the only place where a battle's state changes. A process reads the
+  effect of the events it has emitted so far with :class:`tactica.chance.Observe`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, runtime_checkable
+import enum
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
-from tactica.chance import Step
-from tactica.errors import RulingError, TacticaError
+import numpy as np
+
+from tactica.battlefield.base import Battlefield, SightOption, SightReport
+from tactica.chance import Decide, Step
+from tactica.errors import CapabilityError, TacticaError
+from tactica.events import Action, Event
+from tactica.odds import OddsReport
+from tactica.rulings import Ruling, Rulings
+
+if TYPE_CHECKING:
+    from tactica.scenario import Scenario
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
+    "HOOKS",
     "Automatic",
+    "Capability",
     "ChooseAction",
+    "ExplainHooks",
     "Finished",
+    "OddsChoice",
+    "OddsHooks",
+    "OddsOption",
+    "OddsValue",
     "Pending",
+    "PolicyHooks",
+    "Rules",
     "Ruleset",
     "RulesetMeta",
     "Ruling",
     "Rulings",
+    "SetupHooks",
+    "SightHooks",
+    "UnitStatus",
+    "example_scenarios",
+    "explain_hooks",
     "get_ruleset",
+    "odds_hooks",
+    "policy_hooks",
     "register",
     "rulesets",
+    "setup_hooks",
+    "sight_hooks",
+    "unregister",
 ]
+
+S = TypeVar("S")
+S_in = TypeVar("S_in", contravariant=True)
+
+#: The entry point group through which packages declare games.
+ENTRY_POINT_GROUP = "tactica.rulesets"
+
+
+class Capability(enum.StrEnum):
+    """The optional parts of the contract a game may provide (declared in its meta)."""
+
+    SETUP = "setup"
+    """Build the game's part of a scenario (units, content): :class:`SetupHooks`."""
+    ODDS = "odds"
+    """Exact odds of any action: :class:`OddsHooks`."""
+    SIGHT = "sight"
+    """Sight and cover between units during a fight: :class:`SightHooks`."""
+    EXPLAIN = "explain"
+    """Explanations for people (why the dice are what they are): :class:`ExplainHooks`."""
+    POLICY = "policy"
+    """Values for the computer's choices: :class:`PolicyHooks`."""
+
+
+#: The hooks each capability requires (checked by :func:`register`).
+HOOKS: Mapping[Capability | None, tuple[str, ...]] = {
+    None: ("initial_state", "pending", "resolve", "apply_event", "copy_state",
+           "describe_action", "describe_event", "sides_of", "units"),
+    Capability.SETUP: ("build_setup",),
+    Capability.ODDS: ("odds_choices", "odds_action", "odds"),
+    Capability.SIGHT: ("battlefield_of", "sight_options", "sight_report"),
+    Capability.EXPLAIN: ("explain_action", "describe_option"),
+    Capability.POLICY: ("rank_actions", "choose_decision"),
+}
+
+#: The value of a game-specific odds option (``--defend`` is ``True``, ``--aim 2`` is ``"2"``).
+OddsValue = bool | str
 
 
 @dataclass(frozen=True)
-class Ruling:
-    """One ambiguity of a game's rules, as a named option with a default.
+class OddsOption:
+    """A game-specific option of the odds of an action (``--defend``, ``--aim N``).
 
-    ``options`` maps each allowed value to a one-line description; the default comes first.
+    ``takes_value`` False: a flag (``--defend``); True: ``--name VALUE``, one of ``choices``
+    when they are given.
     """
 
-    id: str
-    question: str
-    default: str
-    options: Mapping[str, str]
-
-    def check(self, value: str, *, where: str = "") -> str:
-        """``value`` if it is one of the options, else a RulingError listing them."""
-        if value not in self.options:
-            allowed = ", ".join(self.options)
-            prefix = f"{where}: " if where else ""
-            raise RulingError(f"{prefix}{self.id}: unknown option {value!r} (expected {allowed})")
-        return value
-
-
-class Rulings(Mapping[str, str]):
-    """The ruling choices in force for one battle: every ruling of the game, defaults filled in.
-
-    >>> r = Ruling("X-1", "q?", "a", {"a": "first", "b": "second"})
-    >>> Rulings((r,), {"X-1": "b"})["X-1"]
-    'b'
-    """
-
-    def __init__(
-        self,
-        declared: tuple[Ruling, ...],
-        chosen: Mapping[str, str] | None = None,
-        *,
-        where: str = "rulings",
-    ) -> None:
-        self._declared = {r.id: r for r in declared}
-        values = {r.id: r.default for r in declared}
-        for key, value in (chosen or {}).items():
-            ruling = self._declared.get(str(key))
-            if ruling is None:
-                known = ", ".join(self._declared) or "(none)"
-                raise RulingError(f"{where}: unknown ruling {key!r} (this game has {known})")
-            values[ruling.id] = ruling.check(str(value), where=where)
-        self._values = values
-        self._key = tuple(sorted(values.items()))
-
-    def key(self) -> tuple[tuple[str, str], ...]:
-        """A hashable summary of every choice (for caches)."""
-        return self._key
-
-    def __getitem__(self, key: str) -> str:
-        return self._values[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def __repr__(self) -> str:
-        return f"Rulings({self._values!r})"
-
-    def changed(self) -> dict[str, str]:
-        """Only the choices that differ from the defaults."""
-        return {k: v for k, v in self._values.items() if v != self._declared[k].default}
-
-    def with_choices(self, chosen: Mapping[str, str], *, where: str = "rulings") -> Rulings:
-        """A copy with some choices replaced (validated)."""
-        merged = dict(self._values)
-        merged.update(chosen)
-        return Rulings(tuple(self._declared.values()), merged, where=where)
-
-    def declared(self) -> tuple[Ruling, ...]:
-        """The rulings of the game, in declaration order."""
-        return tuple(self._declared.values())
+    name: str
+    help: str
+    takes_value: bool = False
+    choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class RulesetMeta:
-    """What a ruleset declares about itself."""
+    """What a game declares about itself.
+
+    ``battlefield`` is the map kind its scenarios use, or ``None`` for a game played without a
+    map; such a game may still accept a map of the kinds in ``optional_maps``. ``provides``
+    lists the optional capabilities it implements. ``odds_options`` are the
+    game's own options of ``odds``. ``examples`` is the folder inside the game's package that
+    holds its example scenarios (listed by ``tactica games``).
+    """
 
     name: str
     title: str
-    battlefield: str
+    battlefield: str | None
     rulings: tuple[Ruling, ...]
+    provides: frozenset[Capability] = frozenset()
+    odds_options: tuple[OddsOption, ...] = ()
     aliases: tuple[str, ...] = ()
     source: str = ""
     summary: str = ""
+    examples: str | None = "examples"
+    optional_maps: tuple[str, ...] = ()
+
+    def has(self, capability: Capability) -> bool:
+        """True if the game declares ``capability``."""
+        return capability in self.provides
 
 
 # --------------------------------------------------------------------------------------------
@@ -141,7 +167,7 @@ class ChooseAction:
     """``side`` must choose one of ``actions``; ``prompt`` says what for (for people)."""
 
     side: str
-    actions: tuple[Any, ...]
+    actions: tuple[Action, ...]
     prompt: str = ""
 
 
@@ -164,82 +190,337 @@ class Finished:
 Pending = ChooseAction | Automatic | Finished
 
 
+@dataclass(frozen=True)
+class UnitStatus:
+    """One unit as a game shows it: its side, whether it still fights (and may be targeted),
+    where it stands (the map kind's text, or ``None``) and a few figures for people
+    (``{"defense": 2}``)."""
+
+    id: str
+    side: str
+    in_action: bool
+    place: str | None = None
+    details: Mapping[str, str | int | bool] = field(default_factory=dict)
+    survived: bool | None = None
+    """Whether it came through the fight (``None``: the same as ``in_action``; a unit that
+    fled or retreated is out of the fight but survived)."""
+
+
+@dataclass(frozen=True)
+class OddsChoice:
+    """An action whose odds make sense (an attack, an ability on targets), named for people:
+    who acts, on which targets, by what means (a weapon, an ability)."""
+
+    unit: str
+    targets: tuple[str, ...]
+    means: str
+    action: Action
+
+
+# --------------------------------------------------------------------------------------------
+# The protocols
+
+
 @runtime_checkable
-class Ruleset(Protocol):
-    """The hooks the core calls. State objects are the ruleset's own (mutable, copyable)."""
+class Rules(Protocol[S]):
+    """The hooks every game has. ``S`` is the game's own (mutable, copyable) state type."""
 
     meta: ClassVar[RulesetMeta]
 
-    def initial_state(self, scenario: Any) -> Any:
+    def initial_state(self, scenario: Scenario) -> S:
         """A new battle state from a validated scenario."""
         ...
 
-    def pending(self, state: Any) -> Pending:
+    def pending(self, state: S) -> Pending:
         """What happens next in ``state``."""
         ...
 
-    def resolve(self, state: Any, action: Any) -> Step:
+    def resolve(self, state: S, action: Action) -> Step:
         """The chance process of ``action`` in ``state``; it emits events and ends in Done.
 
         Must not change ``state``; may assume ``action`` is legal.
         """
         ...
 
-    def apply_event(self, state: Any, event: Any) -> None:
+    def apply_event(self, state: S, event: Event) -> None:
         """Change ``state`` by one event: the only mutation of a battle."""
         ...
 
-    def copy_state(self, state: Any) -> Any:
+    def copy_state(self, state: S) -> S:
         """An independent copy of ``state``."""
         ...
 
-    def describe_action(self, state: Any, action: Any) -> str:
+    def describe_action(self, state: S, action: Action) -> str:
         """One line for people (``A moves to 3,4``)."""
         ...
 
-    def describe_event(self, state: Any, event: Any) -> str:
+    def describe_event(self, state: S, event: Event) -> str:
         """One line for people."""
         ...
 
-    def sides_of(self, state: Any) -> tuple[str, ...]:
+    def sides_of(self, state: S) -> tuple[str, ...]:
         """The sides of the battle, in order."""
         ...
 
-    def battle_stats(self, state: Any, events: list[Any]) -> dict[str, Any]:
-        """``{"rounds": n, "units": {id: {"side", "survived", "damage_dealt",
-        "damage_taken"}}}`` for a finished (or stopped) battle."""
+    def units(self, state: S) -> tuple[UnitStatus, ...]:
+        """Every unit of the battle, in scenario order, as it stands now."""
         ...
 
 
-_RULESETS: dict[str, Ruleset] = {}
-_ALIASES: dict[str, str] = {}
+@runtime_checkable
+class SetupHooks(Protocol):
+    """Building the game's part of a scenario."""
+
+    def build_setup(self, data: Mapping[str, Any], *, source: str,
+                    battlefield: Battlefield | None, rulings: Rulings, base_dir: Path) -> object:
+        """The game's setup from the scenario's fields (``data``), or a ScenarioError listing
+        every problem; ``battlefield`` is ``None`` for a game played without a map."""
+        ...
 
 
-def register(ruleset: Ruleset) -> Ruleset:
-    """Make a ruleset available by its name and aliases."""
-    meta = ruleset.meta
-    _RULESETS[meta.name] = ruleset
-    for alias in (meta.name, *meta.aliases):
-        _ALIASES[alias.lower()] = meta.name
+@runtime_checkable
+class OddsHooks(Protocol[S_in]):
+    """Exact odds of any action."""
+
+    def odds_choices(self, state: S_in, unit: str) -> tuple[OddsChoice, ...]:
+        """Every action of ``unit`` whose odds make sense, from where it stands now (turn
+        order ignored): what ``odds --table`` lists."""
+        ...
+
+    def odds_action(self, state: S_in, unit: str, targets: tuple[str, ...],
+                    means: str | None) -> Action:
+        """The action of ``unit`` on ``targets`` by ``means`` (``None``: the game's default);
+        an IllegalActionError says why there is none."""
+        ...
+
+    def odds(self, state: S_in, action: Action, **options: OddsValue) -> OddsReport:
+        """The exact outcome of ``action`` (options: the game's declared odds options)."""
+        ...
+
+
+@runtime_checkable
+class SightHooks(Protocol[S_in]):
+    """Sight and cover between units during a fight."""
+
+    def battlefield_of(self, state: S_in) -> Battlefield:
+        """The battlefield as it stands now (units where they are)."""
+        ...
+
+    def sight_options(self, rulings: Rulings) -> Mapping[str, SightOption]:
+        """The battlefield's sight options under these rulings."""
+        ...
+
+    def sight_report(self, state: S_in, source: str, target: str,
+                     **options: SightOption) -> SightReport:
+        """Sight and cover between two units (or places) now, under the rulings in force;
+        ``options`` override the rulings' sight options."""
+        ...
+
+
+@runtime_checkable
+class ExplainHooks(Protocol[S_in]):
+    """Explanations for people."""
+
+    def explain_action(self, state: S_in, action: Action) -> list[str]:
+        """Why an action's dice are what they are (sight, cover, what each die needs)."""
+        ...
+
+    def describe_option(self, state: S_in, decision: Decide[Any], option: object) -> str:
+        """One option of a decision inside an action, in words."""
+        ...
+
+
+@runtime_checkable
+class PolicyHooks(Protocol[S_in]):
+    """What the computer needs to choose well."""
+
+    def rank_actions(self, state: S_in, actions: Sequence[Action]) -> list[float]:
+        """How good each action looks for the side taking it (higher is better)."""
+        ...
+
+    def choose_decision(self, state: S_in, decision: Decide[Any],
+                        rng: np.random.Generator | None) -> object:
+        """The computer's answer to a decision inside an action."""
+        ...
+
+
+#: A registered game, whatever its state type.
+Ruleset = Rules[Any]
+
+def _require(ruleset: Ruleset, capability: Capability, what: str) -> None:
+    if capability not in ruleset.meta.provides:
+        has = ", ".join(sorted(c.value for c in ruleset.meta.provides)) or "none"
+        raise CapabilityError(
+            f"{ruleset.meta.title} has no {what} (its optional capabilities: {has})"
+        )
+
+
+def setup_hooks(ruleset: Ruleset) -> SetupHooks:
+    """The game's setup hooks, or a CapabilityError."""
+    _require(ruleset, Capability.SETUP, "scenario setup")
+    assert isinstance(ruleset, SetupHooks)
     return ruleset
 
 
-def _load_builtin() -> None:
-    import tactica.rulesets  # noqa: F401  (its __init__ imports every built-in game)
+def odds_hooks(ruleset: Ruleset) -> OddsHooks[Any]:
+    """The game's odds hooks, or a CapabilityError ("X has no odds")."""
+    _require(ruleset, Capability.ODDS, "odds")
+    assert isinstance(ruleset, OddsHooks)
+    return ruleset
+
+
+def sight_hooks(ruleset: Ruleset) -> SightHooks[Any]:
+    """The game's sight hooks, or a CapabilityError (a game without a map has none)."""
+    _require(ruleset, Capability.SIGHT, "sight (it is played without a map)"
+             if ruleset.meta.battlefield is None else "sight questions during a fight")
+    assert isinstance(ruleset, SightHooks)
+    return ruleset
+
+
+def explain_hooks(ruleset: Ruleset) -> ExplainHooks[Any] | None:
+    """The game's explanations, or ``None`` if it declares none (people then see less)."""
+    if Capability.EXPLAIN not in ruleset.meta.provides:
+        return None
+    assert isinstance(ruleset, ExplainHooks)
+    return ruleset
+
+
+def policy_hooks(ruleset: Ruleset) -> PolicyHooks[Any] | None:
+    """The game's policy hooks, or ``None`` (the computer then takes the first option)."""
+    if Capability.POLICY not in ruleset.meta.provides:
+        return None
+    assert isinstance(ruleset, PolicyHooks)
+    return ruleset
+
+
+# --------------------------------------------------------------------------------------------
+# The registry
+
+_RULESETS: dict[str, Ruleset] = {}
+_ALIASES: dict[str, str] = {}
+_DISCOVERED = False
+
+
+def _missing(ruleset: object, names: tuple[str, ...]) -> list[str]:
+    # Registration is the one place that looks at what an object has: it checks a game against
+    # its declaration, so that nothing later needs to.
+    cls = type(ruleset)
+    return [n for n in names if not callable(getattr(cls, n, None))]
+
+
+def _contract_problems(ruleset: object) -> list[str]:
+    meta = getattr(type(ruleset), "meta", None)
+    if not isinstance(meta, RulesetMeta):
+        return ["it has no class attribute 'meta' holding a RulesetMeta"]
+    problems: list[str] = []
+    for capability, names in HOOKS.items():
+        declared = capability is None or capability in meta.provides
+        missing = _missing(ruleset, names)
+        label = "core" if capability is None else f"'{capability.value}'"
+        if declared and missing:
+            problems.append(f"it declares the {label} hooks but lacks {', '.join(missing)}")
+        elif not declared and not missing:
+            problems.append(
+                f"it has every {label} hook ({', '.join(names)}) but does not declare "
+                f"Capability.{capability.name if capability else ''} in meta.provides"
+            )
+    if not meta.name or meta.name != meta.name.strip().lower() or " " in meta.name:
+        problems.append(f"meta.name {meta.name!r} must be lower-case without spaces")
+    seen: set[str] = set()
+    for ruling in meta.rulings:
+        if ruling.id in seen:
+            problems.append(f"ruling {ruling.id} is declared twice")
+        seen.add(ruling.id)
+        if ruling.default not in ruling.options:
+            problems.append(f"ruling {ruling.id}: default {ruling.default!r} is not an option")
+    for option in meta.odds_options:
+        if not option.name.replace("-", "").isalnum():
+            problems.append(f"odds option {option.name!r} must be a word (letters, digits, -)")
+    if meta.odds_options and Capability.ODDS not in meta.provides:
+        problems.append("it declares odds options but not the 'odds' capability")
+    return problems
+
+
+def register(ruleset: Any) -> Ruleset:
+    """Make a game available by its name and aliases, after checking it against its declared
+    contract; a game that does not fit is refused with a TacticaError naming every problem."""
+    problems = _contract_problems(ruleset)
+    if problems:
+        name = type(ruleset).__name__
+        raise TacticaError(f"cannot register game {name}: " + "; ".join(problems))
+    meta: RulesetMeta = ruleset.meta
+    for alias in (meta.name, *meta.aliases):
+        owner = _ALIASES.get(alias.lower())
+        if owner is not None and owner != meta.name:
+            raise TacticaError(
+                f"cannot register game {meta.name!r}: the name {alias!r} is taken by {owner!r}"
+            )
+    _RULESETS[meta.name] = ruleset
+    for alias in (meta.name, *meta.aliases):
+        _ALIASES[alias.lower()] = meta.name
+    return ruleset  # type: ignore[no-any-return]
+
+
+def unregister(name: str) -> None:
+    """Forget a registered game (tests that register toy games clean up with this)."""
+    meta = _RULESETS.pop(name).meta
+    for alias in (meta.name, *meta.aliases):
+        _ALIASES.pop(alias.lower(), None)
+
+
+def _discover() -> None:
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
+    _DISCOVERED = True
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            found = ep.load()
+        except Exception as exc:  # a broken plug-in is reported, not a traceback
+            raise TacticaError(f"game plug-in {ep.name!r} ({ep.value}) failed to load: "
+                               f"{type(exc).__name__}: {exc}") from None
+        if getattr(type(found), "meta", None) is not None and found.meta.name in _RULESETS:
+            continue
+        register(found)
 
 
 def rulesets() -> tuple[Ruleset, ...]:
-    """Every registered ruleset, by name."""
-    _load_builtin()
+    """Every registered game, by name."""
+    _discover()
     return tuple(_RULESETS[k] for k in sorted(_RULESETS))
 
 
 def get_ruleset(name: str, *, where: str = "game") -> Ruleset:
-    """The ruleset called ``name`` (or an alias), or a TacticaError listing the known games."""
-    _load_builtin()
+    """The game called ``name`` (or an alias), or a TacticaError listing the known games."""
+    _discover()
     key = _ALIASES.get(str(name).lower())
     if key is None:
         known = ", ".join(sorted(_RULESETS))
         raise TacticaError(f"{where}: unknown game {name!r} (expected one of {known})")
     return _RULESETS[key]
 
+
+def example_scenarios(ruleset: Ruleset) -> tuple[Path, ...]:
+    """The example scenario files shipped with the game: the YAML files in the folder
+    ``meta.examples`` beside the game's module whose ``game:`` names this game."""
+    folder = ruleset.meta.examples
+    module = sys.modules.get(type(ruleset).__module__)
+    where = getattr(module, "__file__", None)
+    if folder is None or not where:
+        return ()
+    path = Path(where).parent / folder
+    if not path.is_dir():
+        return ()
+    names = {ruleset.meta.name, *ruleset.meta.aliases}
+    return tuple(sorted(p for p in path.glob("*.yaml") if _game_named(p) in names))
+
+
+def _game_named(path: Path) -> str | None:
+    try:
+        head = path.read_text(encoding="utf-8")[:4000]
+    except (OSError, UnicodeDecodeError):
+        return None
+    for line in head.splitlines():
+        if line.startswith("game:"):
+            return line.partition(":")[2].split("#")[0].strip().strip("'\"")
+    return None

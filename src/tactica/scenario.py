@@ -10,7 +10,8 @@ A scenario is YAML::
       B: {side: blue, profile: trooper}
 
 The common fields are checked here; the ``units`` (and any other field of the game) are checked
-by the game's ruleset through its ``build_setup`` hook. Every problem of the file is reported at
+by the game through its ``build_setup`` hook. A game played without a map (its meta says
+``battlefield=None``) has scenarios without ``map:``. Every problem of the file is reported at
 once, each naming the file, the field and what was expected.
 """
 
@@ -20,33 +21,20 @@ import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from tactica.battlefield.base import Battlefield
 from tactica.errors import RulingError, ScenarioError, TacticaError
 from tactica.maps import map_from_mapping
-from tactica.ruleset import Ruleset, Rulings, get_ruleset
+from tactica.ruleset import Ruleset, get_ruleset, setup_hooks
+from tactica.rulings import Rulings
 from tactica.validation import load_yaml
 
-__all__ = ["Scenario", "SetupBuilder", "load_scenario", "scenario_from_mapping"]
+__all__ = ["COMMON_FIELDS", "Scenario", "load_scenario", "scenario_from_mapping"]
 
-_COMMON = {"game", "name", "description", "rulings", "map", "max_rounds", "seed"}
-
-
-class SetupBuilder(Protocol):
-    """The ruleset hook that validates a scenario's game-specific part."""
-
-    def build_setup(
-        self,
-        data: Mapping[str, Any],
-        *,
-        source: str,
-        battlefield: Battlefield,
-        rulings: Rulings,
-        base_dir: Path,
-    ) -> Any:
-        """The game's setup (units, content) or a ScenarioError listing every problem."""
-        ...
+#: The fields every scenario may have; the rest belong to the game.
+COMMON_FIELDS = frozenset({"game", "name", "description", "rulings", "map", "max_rounds",
+                           "seed"})
 
 
 @dataclass(frozen=True)
@@ -56,7 +44,7 @@ class Scenario:
     name: str
     ruleset: Ruleset
     rulings: Rulings
-    battlefield: Battlefield
+    battlefield: Battlefield | None
     setup: Any
     source: str
     data: Mapping[str, Any]
@@ -115,16 +103,39 @@ def scenario_from_mapping(
                 good[str(key)] = str(value)
         rulings = Rulings(ruleset.meta.rulings, good)
     battlefield: Battlefield | None = None
+    mapless = ruleset is not None and ruleset.meta.battlefield is None
+    map_ok = True
     if "map" not in data:
-        problems.append(f"{source}: map: field required")
+        if ruleset is None:
+            problems.append(f"{source}: map: field required")
+            map_ok = False
+        elif not mapless:
+            problems.append(f"{source}: map: field required ({ruleset.meta.title} is played on "
+                            f"a {ruleset.meta.battlefield!r} map)")
+            map_ok = False
+    elif mapless and ruleset is not None and not ruleset.meta.optional_maps:
+        problems.append(f"{source}: map: {ruleset.meta.title} is played without a map; "
+                        "leave 'map' out")
+        map_ok = False
     else:
         try:
             battlefield = map_from_mapping(data["map"], source=f"{source}: map")
         except TacticaError as exc:
             problems.append(str(exc))
+            map_ok = False
+    if mapless and ruleset is not None and battlefield is not None and (
+        battlefield.kind not in ruleset.meta.optional_maps
+    ):
+        problems.append(
+            f"{source}: map.kind: {ruleset.meta.title} is played without a map or on a "
+            f"{' or '.join(map(repr, ruleset.meta.optional_maps))} map, got {battlefield.kind!r}"
+        )
+        battlefield = None
+        map_ok = False
     if (
         ruleset is not None
         and battlefield is not None
+        and not mapless
         and battlefield.kind != ruleset.meta.battlefield
     ):
         problems.append(
@@ -132,15 +143,15 @@ def scenario_from_mapping(
             f"{ruleset.meta.battlefield!r} map, got {battlefield.kind!r}"
         )
         battlefield = None
+        map_ok = False
     max_rounds = data.get("max_rounds", 30)
     if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
         problems.append(f"{source}: max_rounds: expected a whole number >= 1, got {max_rounds!r}")
         max_rounds = 30
     setup: Any = None
-    if ruleset is not None and rulings is not None and battlefield is not None:
-        builder: Any = ruleset
+    if ruleset is not None and rulings is not None and map_ok:
         try:
-            setup = builder.build_setup(
+            setup = setup_hooks(ruleset).build_setup(
                 data,
                 source=source,
                 battlefield=battlefield,
@@ -151,7 +162,7 @@ def scenario_from_mapping(
             problems.append(str(exc))
     if problems:
         raise ScenarioError("\n".join(problems))
-    assert ruleset is not None and rulings is not None and battlefield is not None
+    assert ruleset is not None and rulings is not None
     return Scenario(
         name=str(data.get("name") or Path(source).stem),
         ruleset=ruleset,

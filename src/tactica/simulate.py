@@ -20,8 +20,9 @@ import numpy as np
 from tactica.battle import Battle, SampledDice
 from tactica.errors import TacticaError
 from tactica.policies import make_policy
-from tactica.ruleset import Ruling
+from tactica.rulings import Ruling
 from tactica.scenario import Scenario, scenario_from_mapping
+from tactica.stats import UnitStats, battle_stats
 
 __all__ = ["BattleResult", "SimulationReport", "play_battle", "simulate", "wilson"]
 
@@ -32,7 +33,7 @@ class BattleResult:
 
     winner: str | None
     rounds: int
-    units: Mapping[str, Mapping[str, Any]]
+    units: Mapping[str, UnitStats]
     steps: int
 
 
@@ -54,11 +55,11 @@ def play_battle(
     rng = np.random.default_rng([seed, index])
     state = scenario.new_state()
     battle = Battle(scenario.ruleset, state)
-    chosen = {side: make_policy(name) for side, name in policies.items()}
+    chosen = {side: make_policy(name, scenario.ruleset) for side, name in policies.items()}
     dice = SampledDice(rng)
     battle.run(chosen, dice=dice, rng=rng)
-    stats = scenario.ruleset.battle_stats(battle.state, battle.events())
-    return BattleResult(battle.winner, int(stats["rounds"]), stats["units"], len(battle.log))
+    stats = battle_stats(scenario.ruleset, battle.state, battle.events())
+    return BattleResult(battle.winner, stats.rounds, stats.units, len(battle.log))
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ def simulate(
     for s in sides:
         if s not in chosen:
             raise TacticaError(f"no policy given for side {s!r}")
-        make_policy(chosen[s])
+        make_policy(chosen[s], scenario.ruleset)
     n_workers = workers if workers is not None else (os.cpu_count() or 1)
     n_workers = max(1, min(n_workers, battles))
     chunk = max(1, min(250, math.ceil(battles / (n_workers * 8))))
@@ -182,14 +183,14 @@ def _aggregate(scenario: Scenario, results: list[BattleResult], battles: int, se
     units: dict[str, dict[str, Any]] = {}
     for uid in results[0].units:
         rows = [r.units[uid] for r in results]
-        survived = sum(1 for row in rows if row["survived"])
+        survived = sum(1 for row in rows if row.survived)
         lo, hi = wilson(survived, len(rows))
         units[uid] = {
-            "side": rows[0]["side"],
+            "side": rows[0].side,
             "survival": round(survived / len(rows), 6),
             "survival_ci95": [round(lo, 6), round(hi, 6)],
-            "damage_dealt_mean": round(sum(row["damage_dealt"] for row in rows) / len(rows), 6),
-            "damage_taken_mean": round(sum(row["damage_taken"] for row in rows) / len(rows), 6),
+            "damage_dealt_mean": round(sum(row.damage_dealt for row in rows) / len(rows), 6),
+            "damage_taken_mean": round(sum(row.damage_taken for row in rows) / len(rows), 6),
         }
     return SimulationReport(
         scenario=scenario.name,

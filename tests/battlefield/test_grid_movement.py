@@ -34,7 +34,7 @@ def test_occupant_distance_and_adjacency_by_id() -> None:
 @pytest.mark.parametrize(("rule", "steps"), [("no-squeeze", 4), ("free", 4),
                                              ("no-corner-cutting", 6)])
 def test_shortest_path_round_a_wall(rule: str, steps: int) -> None:
-    path = WALL.path("A", (4, 0), diagonal=rule)
+    path = WALL.tile_path("A", (4, 0), diagonal=rule)
     assert path is not None
     assert len(path) == steps + 1
     assert path[0] == (0, 0) and path[-1] == (4, 0)
@@ -44,8 +44,8 @@ def test_shortest_path_round_a_wall(rule: str, steps: int) -> None:
 
 
 def test_default_path_is_deterministic() -> None:
-    assert WALL.path("A", (4, 0)) == ((0, 0), (1, 1), (2, 2), (3, 1), (4, 0))
-    assert TileGrid(3, 1).path((0, 0), (2, 0)) == ((0, 0), (1, 0), (2, 0))
+    assert WALL.tile_path("A", (4, 0)) == ((0, 0), (1, 1), (2, 2), (3, 1), (4, 0))
+    assert TileGrid(3, 1).tile_path((0, 0), (2, 0)) == ((0, 0), (1, 0), (2, 0))
 
 
 def test_no_squeezing_between_two_diagonal_blockers() -> None:
@@ -53,9 +53,9 @@ def test_no_squeezing_between_two_diagonal_blockers() -> None:
         A#.
         #..
     """)
-    assert g.path("A", (1, 1)) is None
+    assert g.tile_path("A", (1, 1)) is None
     assert g.reachable("A", 5) == {(0, 0): 0}
-    assert g.path("A", (1, 1), diagonal="free") == ((0, 0), (1, 1))
+    assert g.tile_path("A", (1, 1), diagonal="free") == ((0, 0), (1, 1))
     assert g.reachable("A", 5, diagonal="free")[(2, 0)] == 2
 
 
@@ -65,8 +65,8 @@ def test_occupants_block_movement_and_cannot_be_stood_on() -> None:
         .C#
         ..B
     """)
-    assert g.path("A", "B") is None  # B stands on its tile
-    assert g.path("A", (1, 2)) == ((0, 0), (0, 1), (1, 2))
+    assert g.tile_path("A", "B") is None  # B stands on its tile
+    assert g.tile_path("A", (1, 2)) == ((0, 0), (0, 1), (1, 2))
     assert (1, 1) not in g.reachable("A", 3)
 
 
@@ -85,9 +85,9 @@ def test_reachable_counts_steps() -> None:
 
 
 def test_path_to_itself_and_unknown_rule() -> None:
-    assert WALL.path("A", "A") == ((0, 0),)
+    assert WALL.tile_path("A", "A") == ((0, 0),)
     with pytest.raises(MapError, match="diagonal: expected one of no-squeeze, free"):
-        WALL.path("A", (4, 0), diagonal="sometimes")
+        WALL.tile_path("A", (4, 0), diagonal="sometimes")
     assert DIAGONAL_RULES[0] == "no-squeeze"
 
 

@@ -173,7 +173,7 @@ def test_sight_report_evidence_and_explanation() -> None:
 
 def test_sight_report_explains_the_cover_range() -> None:
     text = NEAR_HALF.sight_report("A", "B").explain()
-    assert "3 or less: nobody benefits from cover (NEB-3)" in text
+    assert "3 or less: nobody benefits from cover" in text
 
 
 def test_sight_report_names_occupant_blockers_and_squeezes() -> None:

@@ -40,89 +40,40 @@ def test_example_loads_and_is_a_battlefield(street: Rows) -> None:
     assert isinstance(map_kind("rows", source="x").load(street.to_mapping(), "x"), Rows)
 
 
-def test_melee_needs_the_user_in_front_and_reaches_only_the_front() -> None:
-    r = rows("Ada / Bo", "Cop / Shaman")
-    assert r.can_make_melee("Ada") and not r.can_make_melee("Bo")
-    assert r.can_receive_melee("Cop") and not r.can_receive_melee("Shaman")
-    assert r.can_melee("Ada", "Cop")
-    assert not r.can_melee("Ada", "Shaman")
-    assert not r.can_melee("Bo", "Cop")
-
 
 def test_moving_between_rows() -> None:
     r = rows("Ada / Bo", "Cop / Shaman")
     moved = r.with_moved("Bo", "front")
     assert moved.side("party") == Side("party", ("Ada", "Bo"), ())
-    assert moved.can_make_melee("Bo")
+    assert moved.row_of("Bo") == "front"
     assert r.with_moved("Ada", "front") is r
     assert r.row_of("Bo") == "back"  # immutable
     with pytest.raises(MapError, match="expected 'front' or 'back'"):
         r.with_moved("Bo", "middle")  # type: ignore[arg-type]
 
 
-def test_advance_makes_the_whole_empty_fronted_side_count_as_front_row() -> None:
-    r = rows("Ada / Bo", " / Shaman, Prankster")
-    assert r.needs_advance() == ("enemies",)
-    assert not r.can_receive_melee("Shaman")
-    advanced = r.advance("party")
-    assert advanced.can_receive_melee("Shaman") and advanced.can_receive_melee("Prankster")
-    # They count as front row for everything, so they may use melee too ...
-    assert advanced.can_make_melee("Shaman")
-    # ... while the advancing side is unchanged: Bo is still in the back.
-    assert not advanced.can_make_melee("Bo")
-    assert advanced.needs_advance() == ()
-    # LOD-9: afterwards they are ordinary front-row characters and may Move back.
-    assert not advanced.with_moved("Shaman", "back").can_receive_melee("Shaman")
 
 
-def test_advance_errors_say_why() -> None:
-    r = rows("Ada / Bo", "Cop / Shaman")
-    with pytest.raises(MapError, match="sides to advance on: none"):
-        r.advance("party")
-    with pytest.raises(
-        MapError, match=r"cannot advance on 'enemies': its front row is not empty \(Cop\)"
-    ):
-        r.advance("party", on="enemies")
-    with pytest.raises(MapError, match="unknown side 'heroes'"):
-        r.advance("heroes")
-    both_empty = rows(" / Bo", " / Shaman")
-    assert both_empty.needs_advance() == ("party", "enemies")
-    assert both_empty.advance("party").side("enemies").front == ("Shaman",)
-    assert both_empty.advance("enemies").side("party").front == ("Bo",)
 
-
-def test_more_than_two_sides_need_on_when_ambiguous() -> None:
-    r = Rows((Side("a", ("A",)), Side("b", (), ("B",)), Side("c", (), ("C",))))
-    with pytest.raises(MapError, match="say on which side; sides to advance on: b, c"):
-        r.advance("a")
-    assert r.advance("a", on="c").can_receive_melee("C")
-
-
-def test_sight_report_everyone_sees_no_cover_melee_in_details() -> None:
+def test_sight_report_everyone_sees_no_cover() -> None:
     r = rows("Ada / Bo", "Cop / Shaman")
     front = r.sight_report("Ada", "Cop")
-    assert (front.visible, front.cover, front.distance) == (True, False, 1)
-    assert front.details["melee"] == {
-        "source_can_make": True,
-        "target_can_receive": True,
-        "possible": True,
-    }
+    assert (front.visible, front.cover, front.distance) == (True, 0, 1)
     back = r.sight_report("Bo", "Shaman").to_dict()
     assert back["visible"] and not back["cover"] and back["distance"] == 3
-    assert back["melee"]["possible"] is False and back["ranged"] is True
     assert back["rows"]["Shaman"] == {"side": "enemies", "row": "back"}
     assert r.sight_report("Ada", "Bo").distance == 1
     assert r.sight_report("Ada", "Ada").distance == 0
-    assert "no melee from the back row" in r.sight_report("Bo", "Cop").explain()
+    assert "Bo stands in the back row of party" in r.sight_report("Bo", "Cop").explain()
     with pytest.raises(MapError, match="rows take no options"):
         r.sight_report("Ada", "Cop", policy="touch")
-    with pytest.raises(MapError, match="unknown character 'Zed'"):
+    with pytest.raises(MapError, match="unknown character or row 'Zed'"):
         r.sight_report("Ada", "Zed")
 
 
 def test_adding_and_removing_characters() -> None:
     r = rows("Ada / Bo", "Cop / Shaman")
-    assert r.without("Cop").needs_advance() == ("enemies",)
+    assert r.without("Cop").side("enemies") == Side("enemies", (), ("Shaman",))
     summoned = r.with_character("Eidolon", "party", "back")
     assert summoned.side("party").back == ("Bo", "Eidolon")
     with pytest.raises(MapError, match="already on the field"):
@@ -145,7 +96,7 @@ def test_svg_puts_front_rows_in_the_middle(street: Rows) -> None:
     order = [svg.index(f">{n}</text>") for n in ("Lark", "Rook", "Cop 1", "Hover Drone")]
     xs = [float(svg[:i].rsplit('<text x="', 1)[1].split('"')[0]) for i in order]
     assert xs == sorted(xs)  # back | front || front | back
-    assert "melee possible" in svg
+    assert "row distance 1" in svg
     assert svg == to_svg(street, sight=street.sight_report("Rook", "Cop 1"))  # pure
 
 
@@ -184,3 +135,13 @@ def test_building_in_code_is_checked() -> None:
         Rows((Side("a", ("A",)),))
     with pytest.raises(MapError, match="'A' stands in more than one place"):
         Rows((Side("a", ("A",)), Side("b", (), ("A",))))
+
+
+def test_the_battlefield_vocabulary() -> None:
+    r = rows("Ada / Bo", "Cop / Shaman")
+    assert r.occupants["Bo"] == "party:back" and r.locate("Cop") == "enemies:front"
+    assert r.neighbours("Ada") == ("party:back",)
+    path = r.path("Bo", "party:front")
+    assert path is not None and path.cost == 1 and path.entered == ("party:front",)
+    assert r.path("Ada", "Cop") is None and r.levels() == ()
+    assert r.with_all_in_front("enemies").side("enemies").front == ("Shaman", "Cop")

@@ -39,8 +39,8 @@ def test_the_nightclub_example_loads_with_its_layout() -> None:
 
 
 def test_kind_zones_is_registered() -> None:
-    loader = map_kind("zones", source="club.yaml")
-    graph = loader(base(), "club.yaml")
+    kind = map_kind("zones", source="club.yaml")
+    graph = kind.load(base(), "club.yaml")
     assert isinstance(graph, ZoneGraph)
 
 

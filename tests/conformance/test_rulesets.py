@@ -1,7 +1,8 @@
-"""Conformance of every registered ruleset, on every example scenario of its game.
+"""Conformance of every registered game, on every example scenario it ships.
 
-A game is found by :func:`tactica.ruleset.rulesets`; its examples are the YAML files under
-``examples/`` whose ``game`` names it. Every check goes through the core's hooks only:
+A game is found by :func:`tactica.ruleset.rulesets` (the built-in games, and the two toy games
+of ``toy_games.py`` registered by this folder's ``conftest.py``); its examples are
+:func:`tactica.ruleset.example_scenarios`. Every check goes through the core's hooks only:
 
 * random playouts end, and a finished battle has no legal actions;
 * the chance outcomes of every roll request sum to 1, and what was rolled is possible;
@@ -24,43 +25,29 @@ import pytest
 
 from tactica.battle import Battle, Resolved, SampledDice, ScriptedDice, is_input_record
 from tactica.chance import Decide, FirstOption, Roll, run_exact
-from tactica.errors import IllegalActionError, TacticaError
+from tactica.errors import IllegalActionError
 from tactica.events import ActionTaken, BattleEnded, Decided, Rolled, dumps, from_json, to_json
 from tactica.policies import GreedyPolicy, RandomPolicy
-from tactica.ruleset import ChooseAction, Finished, Ruleset, get_ruleset, rulesets
+from tactica.ruleset import (
+    ChooseAction,
+    Finished,
+    Rules,
+    Ruleset,
+    example_scenarios,
+    get_ruleset,
+    rulesets,
+)
 from tactica.scenario import Scenario, load_scenario, scenario_from_mapping
-from tactica.validation import load_yaml
+from tactica.stats import battle_stats
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SEEDS = (0, 1)
 MAX_STEPS = 20_000
-
-
-def _game_of(path: Path) -> str | None:
-    try:
-        data = load_yaml(path)
-        if not isinstance(data, dict) or "game" not in data:
-            return None
-        return get_ruleset(str(data["game"])).meta.name
-    except TacticaError:
-        return None
-
-
-@functools.cache
-def examples_by_game() -> dict[str, tuple[Path, ...]]:
-    found: dict[str, list[Path]] = {}
-    for path in sorted(EXAMPLES.rglob("*.yaml")):
-        game = _game_of(path)
-        if game is not None:
-            found.setdefault(game, []).append(path)
-    return {k: tuple(v) for k, v in found.items()}
-
 
 RULESETS = {rs.meta.name: rs for rs in rulesets()}
 CASES = [
     pytest.param(name, path, id=f"{name}:{path.name}")
     for name in sorted(RULESETS)
-    for path in examples_by_game().get(name, (EXAMPLES / "missing" / f"{name}.yaml",))
+    for path in example_scenarios(RULESETS[name])
 ]
 
 
@@ -92,8 +79,8 @@ def scenario(path: Path) -> Scenario:
 def policies_for(rs: Ruleset, sc: Scenario, kind: str) -> dict[str, Any]:
     sides = rs.sides_of(sc.new_state())
     if kind == "random":
-        return {s: RandomPolicy() for s in sides}
-    return {s: GreedyPolicy() if i == 0 else RandomPolicy() for i, s in enumerate(sides)}
+        return {s: RandomPolicy(rs) for s in sides}
+    return {s: GreedyPolicy(rs) if i == 0 else RandomPolicy(rs) for i, s in enumerate(sides)}
 
 
 @functools.cache
@@ -133,13 +120,8 @@ class Recorded:
     def __init__(self, choices: list[Any]) -> None:
         self.choices = choices
 
-    def choose(self, battle: Battle, decision: Decide[Any], rng: np.random.Generator) -> Any:
+    def choose(self, decision: Decide[Any], state: Any, rng: Any) -> Any:
         return self.choices.pop(0)
-
-
-def skip_if_missing(name: str, path: Path) -> None:
-    if not path.exists():
-        pytest.fail(f"{name} has no example scenario under examples/ (a file with game: {name})")
 
 
 # -- metadata ---------------------------------------------------------------------------------
@@ -149,7 +131,8 @@ def skip_if_missing(name: str, path: Path) -> None:
 def test_metadata_and_rulings_are_declared(name: str) -> None:
     rs = RULESETS[name]
     meta = rs.meta
-    assert meta.name == name and meta.title and meta.battlefield
+    assert meta.name == name and meta.title
+    assert meta.battlefield is None or isinstance(meta.battlefield, str)
     assert get_ruleset(name) is rs
     for alias in meta.aliases:
         assert get_ruleset(alias) is rs
@@ -158,12 +141,12 @@ def test_metadata_and_rulings_are_declared(name: str) -> None:
     for ruling in meta.rulings:
         assert ruling.default in ruling.options, ruling.id
         assert next(iter(ruling.options)) == ruling.default, ruling.id
-    assert isinstance(rs, Ruleset)
+    assert isinstance(rs, Rules)
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_every_game_has_an_example_scenario(name: str) -> None:
-    assert examples_by_game().get(name), f"no scenario under examples/ names game {name!r}"
+    assert example_scenarios(RULESETS[name]), f"{name} ships no example scenario"
 
 
 # -- playouts ---------------------------------------------------------------------------------
@@ -172,7 +155,6 @@ def test_every_game_has_an_example_scenario(name: str) -> None:
 @pytest.mark.parametrize(("name", "path"), CASES)
 def test_random_playouts_end_and_a_finished_battle_has_no_legal_actions(name: str,
                                                                          path: Path) -> None:
-    skip_if_missing(name, path)
     for seed in SEEDS:
         battle, requests = playout(path, seed)
         assert battle.is_over
@@ -190,7 +172,6 @@ def test_random_playouts_end_and_a_finished_battle_has_no_legal_actions(name: st
 
 @pytest.mark.parametrize(("name", "path"), CASES)
 def test_greedy_playouts_end(name: str, path: Path) -> None:
-    skip_if_missing(name, path)
     battle, _ = playout(path, 0, "greedy")
     assert battle.is_over and battle.legal_actions() == ()
 
@@ -199,7 +180,6 @@ def test_greedy_playouts_end(name: str, path: Path) -> None:
 def test_each_step_is_a_possible_outcome_of_its_exact_process(name: str, path: Path) -> None:
     """For the first steps of a playout: the exact distribution of the step's process sums to
     exactly 1, and the events the battle recorded are one of its outcomes."""
-    skip_if_missing(name, path)
     battle, _ = playout(path, 0)
     rs = battle.ruleset
     state = rs.copy_state(scenario(path).new_state())
@@ -209,7 +189,8 @@ def test_each_step_is_a_possible_outcome_of_its_exact_process(name: str, path: P
                    else rs.pending(state).process)  # type: ignore[union-attr]
         events = tuple(e for e in step if not is_input_record(e))
         if not any(isinstance(e, Decided) for e in step):
-            dist = run_exact(process, policies=FirstOption(), events=True)
+            dist = run_exact(process, policies=FirstOption(), events=True, world=rs,
+                             state=state)
             assert sum(p for _, p in dist.items()) == 1
             assert any(evs == events for (_, evs), p in dist.items() if p > 0), step
         for e in events:
@@ -221,21 +202,19 @@ def test_each_step_is_a_possible_outcome_of_its_exact_process(name: str, path: P
 
 @pytest.mark.parametrize(("name", "path"), CASES)
 def test_the_log_replays_to_an_equal_state(name: str, path: Path) -> None:
-    skip_if_missing(name, path)
     for seed in SEEDS:
         battle, _ = playout(path, seed)
         again, cut = Battle.replay(battle.ruleset, scenario(path).new_state(), battle.log)
         assert cut == []
         assert again.state == battle.state
         assert again.is_over and again.winner == battle.winner
-        assert again.ruleset.battle_stats(again.state, again.events()) == \
-            battle.ruleset.battle_stats(battle.state, battle.events())
+        assert battle_stats(again.ruleset, again.state, again.events()) == \
+            battle_stats(battle.ruleset, battle.state, battle.events())
 
 
 @pytest.mark.parametrize(("name", "path"), CASES)
 def test_re_resolving_each_step_with_its_recorded_rolls_gives_the_same_records(
         name: str, path: Path) -> None:
-    skip_if_missing(name, path)
     battle, _ = playout(path, 1)
     rs = battle.ruleset
     state = rs.copy_state(scenario(path).new_state())
@@ -260,7 +239,6 @@ def test_re_resolving_each_step_with_its_recorded_rolls_gives_the_same_records(
 
 @pytest.mark.parametrize(("name", "path"), CASES)
 def test_the_same_seed_gives_the_same_log_byte_for_byte(name: str, path: Path) -> None:
-    skip_if_missing(name, path)
     battle, _ = playout(path, 0)
     playout.cache_clear()
     again, _ = playout(path, 0)
@@ -273,7 +251,6 @@ def test_the_same_seed_gives_the_same_log_byte_for_byte(name: str, path: Path) -
 @pytest.mark.parametrize(("name", "path"), CASES)
 def test_every_record_of_the_log_round_trips_and_reads_as_words(name: str,
                                                                   path: Path) -> None:
-    skip_if_missing(name, path)
     battle, _ = playout(path, 0)
     rs = battle.ruleset
     state = battle.state
@@ -287,7 +264,6 @@ def test_every_record_of_the_log_round_trips_and_reads_as_words(name: str,
 
 @pytest.mark.parametrize(("name", "path"), CASES)
 def test_the_scenario_data_round_trips(name: str, path: Path) -> None:
-    skip_if_missing(name, path)
     sc = scenario(path)
     again = scenario_from_mapping(sc.data, source=sc.source, base_dir=path.parent)
     assert again.ruleset is sc.ruleset
@@ -305,12 +281,11 @@ def test_the_scenario_data_round_trips(name: str, path: Path) -> None:
 @pytest.mark.parametrize(("name", "path"), CASES)
 def test_a_battle_starts_where_someone_must_act_or_something_happens(name: str,
                                                                       path: Path) -> None:
-    skip_if_missing(name, path)
     sc = scenario(path)
     battle = Battle(sc.ruleset, sc.new_state())
     assert not battle.is_over
     pending = battle.pending
     if isinstance(pending, ChooseAction):
         assert pending.actions and pending.side in sc.ruleset.sides_of(battle.state)
-    stats = sc.ruleset.battle_stats(battle.state, [])
-    assert set(stats) >= {"rounds", "units"}
+    stats = battle_stats(sc.ruleset, battle.state, [])
+    assert stats.rounds == 0 and set(stats.units) == {u.id for u in sc.ruleset.units(battle.state)}

@@ -152,7 +152,7 @@ class Always:
         self.answer = answer
         self.asked: list[Decide[Any]] = []
 
-    def choose(self, battle: Battle, decision: Decide[Any], rng: np.random.Generator) -> Any:
+    def choose(self, decision: Decide[Any], state: Any, rng: Any) -> Any:
         self.asked.append(decision)
         return self.answer if self.answer in decision.options else decision.options[0]
 
@@ -234,7 +234,7 @@ def test_the_end_is_written_once_and_nothing_can_follow() -> None:
 def test_run_plays_to_the_end_or_stops_at_the_step_limit() -> None:
     rng = np.random.default_rng(5)
     battle = duel()
-    pols = {"red": RandomPolicy(), "blue": RandomPolicy()}
+    pols = {"red": RandomPolicy(battle.ruleset), "blue": RandomPolicy(battle.ruleset)}
     winner = battle.run(pols, dice=SampledDice(rng), rng=rng)
     assert battle.is_over and winner == battle.winner
     stuck = duel()
@@ -249,7 +249,7 @@ def test_the_same_seed_gives_the_same_log() -> None:
     for _ in range(2):
         rng = np.random.default_rng(99)
         battle = duel()
-        battle.run({"red": RandomPolicy(), "blue": RandomPolicy()},
+        battle.run({"red": RandomPolicy(battle.ruleset), "blue": RandomPolicy(battle.ruleset)},
                    dice=SampledDice(rng, faces=True), rng=rng)
         logs.append(battle.log)
     assert logs[0] == logs[1]
@@ -310,7 +310,7 @@ def test_prefix_dice_refuse_a_recorded_roll_the_rules_cannot_produce() -> None:
 def played_duel(seed: int) -> Battle:
     rng = np.random.default_rng(seed)
     battle = duel()
-    battle.run({"red": RandomPolicy(), "blue": RandomPolicy()},
+    battle.run({"red": RandomPolicy(battle.ruleset), "blue": RandomPolicy(battle.ruleset)},
                dice=SampledDice(rng, faces=True), rng=rng)
     return battle
 
@@ -383,7 +383,7 @@ def test_a_nebulia_battle_is_reproducible_and_replays() -> None:
     for _ in range(2):
         rng = np.random.default_rng(17)
         battle = Battle(sc.ruleset, sc.new_state())
-        battle.run({"red": GreedyPolicy(), "blue": RandomPolicy()},
+        battle.run({"red": GreedyPolicy(battle.ruleset), "blue": RandomPolicy(battle.ruleset)},
                    dice=SampledDice(rng), rng=rng)
         logs.append(battle)
     assert logs[0].log == logs[1].log

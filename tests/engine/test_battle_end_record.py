@@ -14,7 +14,7 @@ def test_replay_writes_the_missing_end_record() -> None:
     sc = load_scenario("examples/nebulia/duel.yaml")
     battle = Battle(sc.ruleset, sc.new_state())
     rng = np.random.default_rng(5)
-    policies = {"red": GreedyPolicy(), "blue": GreedyPolicy()}
+    policies = {"red": GreedyPolicy(sc.ruleset), "blue": GreedyPolicy(sc.ruleset)}
     battle.run(policies, dice=SampledDice(rng), rng=rng)
     assert isinstance(battle.log[-1], BattleEnded)
     written: list[object] = []

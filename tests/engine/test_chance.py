@@ -186,7 +186,7 @@ class Pick:
         self.option = option
         self.seen: list[Decide[Any]] = []
 
-    def choose(self, decision: Decide[Any], rng: np.random.Generator | None) -> Any:
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
         self.seen.append(decision)
         return self.option
 
@@ -227,7 +227,7 @@ def test_scripted_decisions_then_the_policy() -> None:
 
 def test_exact_decisions_may_mix_options() -> None:
     class Coin:
-        def choose(self, decision: Decide[Any], rng: np.random.Generator | None) -> Any:
+        def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
             assert rng is None
             return Dist.uniform(decision.options)
 

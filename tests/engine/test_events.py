@@ -45,7 +45,7 @@ NEBULIA_SAMPLES: list[Any] = [
     Moved("A", ((0, 0), (1, 1), (2, 1))),
     Moved("B", ((5, 5),)),
     Attacked("A", "rifle", "B", True, 3, 1, 2),
-    Damaged("B", 2, 0),
+    Damaged("B", 2, "A", 0),
     OutOfAction("B"),
     ActivationEnded("A"),
 ]
@@ -89,7 +89,7 @@ def test_json_form_is_plain_and_type_first() -> None:
 
 def test_records_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
-        Damaged("B", 1, 0).amount = 2  # type: ignore[misc]
+        Damaged("B", 1, "A", 0).amount = 2  # type: ignore[misc]
 
 
 def test_unknown_or_malformed_records_are_clear_errors() -> None:

@@ -109,8 +109,8 @@ def test_the_same_seed_plays_the_same_battle_from_a_round_tripped_scenario() -> 
     for s in (sc, again):
         rng = np.random.default_rng(6)
         battle = Battle(s.ruleset, s.new_state())
-        battle.run({"red": GreedyPolicy(), "blue": RandomPolicy()}, dice=SampledDice(rng),
-                   rng=rng)
+        battle.run({"red": GreedyPolicy(s.ruleset), "blue": RandomPolicy(s.ruleset)},
+                   dice=SampledDice(rng), rng=rng)
         logs.append(battle.log)
     assert logs[0] == logs[1]
 

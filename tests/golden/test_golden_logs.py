@@ -52,7 +52,7 @@ def play(g: Golden) -> list[str]:
         sc = sc.with_rulings(g.rulings)
     rng = np.random.default_rng(g.seed)
     battle = Battle(sc.ruleset, sc.new_state())
-    battle.run({side: make_policy(name) for side, name in g.policies.items()},
+    battle.run({side: make_policy(name, battle.ruleset) for side, name in g.policies.items()},
                dice=SampledDice(rng, faces=g.faces), rng=rng)
     return [dumps(e) for e in battle.log]
 

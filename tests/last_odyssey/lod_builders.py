@@ -12,6 +12,7 @@ from tactica.battle import Battle
 from tactica.chance import Roll
 from tactica.policies import GreedyPolicy, ScriptedPolicy
 from tactica.ruleset import Automatic, ChooseAction, Finished
+from tactica.rulesets.last_odyssey import LAST_ODYSSEY
 from tactica.rulesets.last_odyssey.records import EndTurn
 from tactica.rulesets.last_odyssey.state import LodState
 from tactica.scenario import Scenario, load_scenario, scenario_from_mapping
@@ -86,7 +87,7 @@ class Dice:
 
 def policies(state: LodState, *choices: Any) -> dict[str, Any]:
     """Scripted choices for decisions inside actions (any side), then greedy."""
-    shared = ScriptedPolicy(list(choices), fallback=GreedyPolicy())
+    shared = ScriptedPolicy(list(choices), fallback=GreedyPolicy(LAST_ODYSSEY))
     return {s: shared for s in state.sides}
 
 

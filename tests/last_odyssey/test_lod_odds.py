@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from lod_builders import EXAMPLES, battle, enemy, example, make, of, to_turn
 
+from tactica import odds_of
 from tactica.battle import Battle, SampledDice
 from tactica.cli import main
 from tactica.errors import IllegalActionError
@@ -21,7 +22,7 @@ COP_VS_GOBLIN = EXAMPLES / "cop-vs-goblin.yaml"
 
 def test_cop_truncheon_on_a_goblin_exactly() -> None:
     sc = example("cop-vs-goblin.yaml")
-    report = sc.ruleset.odds(sc.new_state(), "Cop", "Goblin")  # type: ignore[attr-defined]
+    report = odds_of(sc.ruleset, sc.new_state(), "Cop", "Goblin")
     n = report.numbers
     # die - 4 + 4 <= 7 (faces 1-7); base 4 - 1 + die; x1 against the wood Shell of 5.
     assert n["p_hit"] == Fraction(7, 10)
@@ -53,7 +54,7 @@ def test_the_command_line_gives_the_same_exact_numbers(capsys: pytest.CaptureFix
 
 def test_exact_odds_agree_with_seeded_battles_within_4_standard_errors() -> None:
     sc = example("cop-vs-goblin.yaml")
-    report = sc.ruleset.odds(sc.new_state(), "Cop", "Goblin")  # type: ignore[attr-defined]
+    report = odds_of(sc.ruleset, sc.new_state(), "Cop", "Goblin")
     start = to_turn(battle(sc), "Cop")
     rng = np.random.default_rng(20240601)
     dice = SampledDice(rng, faces=True)
@@ -94,8 +95,8 @@ def seed_scene(tmp: Path) -> object:
 
 def test_multi_target_odds_per_target_from_one_die(tmp_path: Path) -> None:
     sc = seed_scene(tmp_path)
-    state = sc.new_state()  # type: ignore[attr-defined]
-    report = sc.ruleset.odds(state, "H", "E1,E2", "Cleave")  # type: ignore[attr-defined]
+    state = sc.new_state()
+    report = odds_of(sc.ruleset, state, "H", "E1,E2", "Cleave")
     n = report.numbers
     assert n["p_hit[E1]"] == Fraction(4, 10)  # die - 3 + 6 <= 7: faces 1-4
     assert n["p_hit[E2]"] == Fraction(8, 10)  # die - 3 + 2 <= 7: faces 1-8
@@ -103,7 +104,7 @@ def test_multi_target_odds_per_target_from_one_die(tmp_path: Path) -> None:
     assert report.distributions["damage[E2]"].p(4) == Fraction(1, 10)
     assert n["expected_damage"] == n["expected_damage[E1]"] + n["expected_damage[E2]"]
     assert report.target == "E1,E2"
-    single = sc.ruleset.odds(state, "H", "E2", "cleave")  # type: ignore[attr-defined]
+    single = odds_of(sc.ruleset, state, "H", "E2", "cleave")
     assert single.numbers["p_hit"] == n["p_hit[E2]"]
 
 
@@ -114,17 +115,17 @@ def test_odds_options_knockout_and_element(tmp_path: Path) -> None:
               pack={"enemies": {"t": enemy(element="water", hp=99)}})
     state = sc.new_state()
     rs = sc.ruleset
-    hit = rs.odds(state, "Rook", "T")  # type: ignore[attr-defined]
-    ko = rs.odds(state, "Rook", "T", knockout=True)  # type: ignore[attr-defined]
+    hit = odds_of(rs, state, "Rook", "T")
+    ko = odds_of(rs, state, "Rook", "T", knockout=True)
     assert ko.numbers["p_hit"] == hit.numbers["p_hit"]
     assert set(ko.distributions["damage"].outcomes) <= {0, 2 * (6 - 0 + 1)}
-    assert rs.odds(state, "Rook", "T", "Basic Attack/knockout").numbers == ko.numbers  # type: ignore[attr-defined]
-    bolt = rs.odds(state, "Lark", "T", "Elemental Bolt/thunder")  # type: ignore[attr-defined]
+    assert odds_of(rs, state, "Rook", "T", "Basic Attack/knockout").numbers == ko.numbers
+    bolt = odds_of(rs, state, "Lark", "T", "Elemental Bolt/thunder")
     assert "thunder vs water x4" in " ".join(bolt.reasons)
     with pytest.raises(IllegalActionError, match="needs an element"):
-        rs.odds(state, "Lark", "T", "Elemental Bolt")  # type: ignore[attr-defined]
+        odds_of(rs, state, "Lark", "T", "Elemental Bolt")
     with pytest.raises(IllegalActionError, match="only player characters"):
-        rs.odds(state, "T", "Rook", knockout=True)  # type: ignore[attr-defined]
+        odds_of(rs, state, "T", "Rook", knockout=True)
 
 
 def test_odds_refuse_what_cannot_be_done(tmp_path: Path) -> None:
@@ -134,26 +135,26 @@ def test_odds_refuse_what_cannot_be_done(tmp_path: Path) -> None:
     state = sc.new_state()
     rs = sc.ruleset
     with pytest.raises(IllegalActionError, match="back row"):
-        rs.odds(state, "Rook", "U")  # type: ignore[attr-defined]
+        odds_of(rs, state, "Rook", "U")
     with pytest.raises(IllegalActionError, match="back row"):
-        rs.odds(state, "Moss", "T")  # type: ignore[attr-defined]
+        odds_of(rs, state, "Moss", "T")
     with pytest.raises(IllegalActionError, match="always works"):
-        rs.odds(state, "Moss", "Rook", "Heal")  # type: ignore[attr-defined]
+        odds_of(rs, state, "Moss", "Rook", "Heal")
     with pytest.raises(IllegalActionError, match="one target"):
-        rs.odds(state, "Rook", "T,U")  # type: ignore[attr-defined]
+        odds_of(rs, state, "Rook", "T,U")
     with pytest.raises(IllegalActionError, match="no ability"):
-        rs.odds(state, "Rook", "T", "Fireball")  # type: ignore[attr-defined]
-    flash = rs.odds(state, "Moss", "U", "Flash")  # type: ignore[attr-defined]
+        odds_of(rs, state, "Rook", "T", "Fireball")
+    flash = odds_of(rs, state, "Moss", "U", "Flash")
     assert flash.numbers["p_out_of_action"] == 0 and "status roll" in flash.reasons[1]
 
 
 def test_odds_show_faithful_and_shellbreak_downs(capsys: pytest.CaptureFixture[str]) -> None:
     sc = example("police.yaml")
     state = sc.new_state()
-    report = sc.ruleset.odds(state, "Lark", "Captain", "Elemental Bolt/thunder")  # type: ignore[attr-defined]
+    report = odds_of(sc.ruleset, state, "Lark", "Captain", "Elemental Bolt/thunder")
     assert report.numbers["p_down"] == 0  # the Lieutenant takes any downing bolt
     assert any("Faithful" in r for r in report.reasons)
-    cop = sc.ruleset.odds(state, "Lark", "Cop 1", "Elemental Bolt/thunder")  # type: ignore[attr-defined]
+    cop = odds_of(sc.ruleset, state, "Lark", "Cop 1", "Elemental Bolt/thunder")
     assert 0 < cop.numbers["p_down"] < cop.numbers["p_hit"]
     code = main(["odds", str(EXAMPLES / "police.yaml"), "-a", "Lark", "-t",
                  "Cop 1,Cop 2,Captain,Hover Drone,Spider Drone,Lieutenant",

@@ -68,9 +68,9 @@ def test_commands_at_the_table(tmp_path: Path) -> None:
              ask_dice=False)
     said = "\n".join(t.said)
     assert "Initiative: " in said and "Round 1: first strike phase." in said
-    assert "Rook (party): in action; hp " in said
+    assert "Rook (party): in action at party:" in said and "; hp " in said
     assert "party   Lark, Moss" in said  # the rows as they stand
     assert "Vesper uses Dragonslayer on" in said
-    assert "one hit die (d10) for 1 target(s)" in said and "what could happen:" in said
-    assert "Rook is in the front row of party: may use melee" in said
+    assert "one hit die (d10) for 1 target(s)" in said and "p out of action" in said
+    assert "Rook stands in the front row of party" in said and "Rook: may use melee" in said
     assert "suggestion: [" in said

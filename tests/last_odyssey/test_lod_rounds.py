@@ -77,7 +77,7 @@ def test_lod_8_every_player_calls_1_and_wins_ties(tmp_path: Path) -> None:
 
 def calls(*values: int) -> Any:
     class Calls:
-        def choose(self, battle: Battle, decision: Decide[Any], rng: Any) -> Any:
+        def choose(self, decision: Decide[Any], state: Any, rng: Any) -> Any:
             assert decision.label.startswith("initiative call")
             assert decision.options == tuple(range(1, 9))
             return values[0]

@@ -62,8 +62,8 @@ def greedy_battles(name: str, n: int) -> list[Battle]:
     for i in range(n):
         rng = np.random.default_rng([99, i])
         b = Battle(sc.ruleset, sc.new_state())
-        b.run({s: GreedyPolicy() for s in sc.ruleset.sides_of(b.state)}, dice=SampledDice(rng),
-              rng=rng)
+        b.run({s: GreedyPolicy(sc.ruleset) for s in sc.ruleset.sides_of(b.state)},
+              dice=SampledDice(rng), rng=rng)
         out.append(b)
     return out
 
@@ -138,13 +138,13 @@ def test_policy_calls_aim_at_the_likeliest_roll(tmp_path: Path) -> None:
               rulings={"LOD-8": "policy"})
     b = battle(sc)
     rng = np.random.default_rng(0)
-    b.advance(dice=SampledDice(rng), policies={s: GreedyPolicy() for s in b.state.sides},
+    b.advance(dice=SampledDice(rng), policies={s: GreedyPolicy(b.ruleset) for s in b.state.sides},
               rng=rng)
     ini = next(e for e in b.events() if e.__class__.__name__ == "InitiativeRolled")
     assert ini.calls == (("Rook", 5),)
     b2 = battle(sc)
-    b2.advance(dice=SampledDice(rng), policies={s: RandomPolicy() for s in b2.state.sides},
-               rng=rng)
+    b2.advance(dice=SampledDice(rng),
+               policies={s: RandomPolicy(b2.ruleset) for s in b2.state.sides}, rng=rng)
     assert next(e for e in b2.events() if e.__class__.__name__ == "InitiativeRolled").calls
 
 

@@ -91,7 +91,7 @@ def test_confused_retarget_choices_follow_lod_12(tmp_path: Path) -> None:
     seen: list[tuple[Any, ...]] = []
 
     class Spy:
-        def choose(self, battle: Battle, decision: Decide[Any], rng: Any) -> Any:
+        def choose(self, decision: Decide[Any], state: Any, rng: Any) -> Any:
             seen.append(decision.options)
             return decision.options[0]
 

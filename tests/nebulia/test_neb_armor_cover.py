@@ -9,6 +9,7 @@ from math import comb
 import pytest
 from neb_builders import attack, attack_ready, attacked, op
 
+from tactica import odds_of
 from tactica.chance import run_exact
 from tactica.rulesets.nebulia.records import Attack, Attacked
 
@@ -82,7 +83,7 @@ def test_odds_per_reading() -> None:
     for rulings, p_save in ((DIE, Fraction(4, 10)), (CHARACTERISTIC, Fraction(2, 10))):
         battle = attack_ready(CRATE, rulings=rulings, A=op("red"),
                               B=op("blue", armor=3, defense=1))
-        report = battle.ruleset.odds(battle.state, "A", "B")  # type: ignore[attr-defined]
+        report = odds_of(battle.ruleset, battle.state, "A", "B")
         assert report.numbers["p_save_each_die"] == p_save
         assert report.numbers["p_out_of_action"] == Fraction(6, 10) * (1 - p_save)
 

@@ -11,6 +11,7 @@ from tactica.battle import SampledDice, ScriptedDice
 from tactica.events import BattleEnded
 from tactica.policies import RandomPolicy
 from tactica.ruleset import Finished
+from tactica.rulesets.nebulia import NEBULIA
 from tactica.rulesets.nebulia.records import (
     ActivationEnded,
     Attack,
@@ -19,6 +20,7 @@ from tactica.rulesets.nebulia.records import (
     Move,
     OutOfAction,
 )
+from tactica.stats import battle_stats
 
 OPEN = "A....B"
 
@@ -28,7 +30,7 @@ def test_each_unsaved_hit_removes_the_weapons_damage() -> None:
     events = attack(battle, "A", "B", to_hit=[1, 1, 1], armor=[1, 0, 9])
     assert events == [
         Attacked("A", "rifle", "B", False, 3, 1, 4),
-        Damaged("B", 4, 1),
+        Damaged("B", 4, "A", 1),
         ActivationEnded("A"),
     ]
     assert battle.state.ops["B"].defense == 1
@@ -55,7 +57,7 @@ def test_defense_zero_is_out_of_action_and_removed_from_the_map() -> None:
     events = attack(battle, "A", "B", to_hit=[1], armor=[0])
     # The attack dealt 3 (the attacked event says so); B could only lose the 2 it had.
     assert attacked(events).damage == 3
-    assert events[1:3] == [Damaged("B", 2, 0), OutOfAction("B")]
+    assert events[1:3] == [Damaged("B", 2, "A", 0), OutOfAction("B")]
     state = battle.state
     assert state.ops["B"].out and state.ops["B"].defense == 0  # never below 0
     assert "B" not in state.grid.occupants
@@ -64,8 +66,8 @@ def test_defense_zero_is_out_of_action_and_removed_from_the_map() -> None:
     # B no longer blocks A's sight of C; nobody may target or move B.
     blue_moves = battle.legal_actions()
     assert blue_moves and all(m.unit == "C" for m in blue_moves)
-    ops = battle.ruleset.attack_options(state, "A")  # type: ignore[attr-defined]
-    assert ops == [Attack("A", "rifle", "C")]
+    ops = NEBULIA.odds_choices(state, "A")
+    assert [c.action for c in ops] == [Attack("A", "rifle", "C")]
 
 
 def test_the_last_operator_out_ends_the_battle() -> None:
@@ -93,10 +95,10 @@ def test_damage_accumulates_and_is_counted_in_the_stats() -> None:
             else:
                 battle.apply(Attack("B", "rifle", "A"), dice=ScriptedDice([[0]]))
     assert battle.state.ops["B"].defense == 1
-    stats = battle.ruleset.battle_stats(battle.state, battle.events())
+    stats = battle_stats(battle.ruleset, battle.state, battle.events()).to_dict()
     assert stats["rounds"] == 2
     assert stats["units"]["A"] == {"side": "red", "survived": True, "defense": 2,
-                                   "damage_dealt": 2, "damage_taken": 0}
+                                   "damage_dealt": 2, "damage_taken": 0, "moves": 2}
     assert stats["units"]["B"]["damage_taken"] == 2
 
 
@@ -113,7 +115,7 @@ def test_damage_never_heals_in_a_random_battle(seed: int) -> None:
     )
     battle = battle_of(sc)
     rng = np.random.default_rng(seed)
-    policies = {"red": RandomPolicy(), "blue": RandomPolicy()}
+    policies = {"red": RandomPolicy(battle.ruleset), "blue": RandomPolicy(battle.ruleset)}
     dice = SampledDice(rng)
     seen = {o.id: o.defense for o in battle.state.ops.values()}
     while not battle.is_over:

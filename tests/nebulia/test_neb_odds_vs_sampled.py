@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from neb_builders import attack_ready, op
 
+from tactica import odds_of
 from tactica.battle import Battle, SampledDice
 from tactica.rulesets.nebulia.records import Attack, Attacked
 
@@ -40,7 +41,7 @@ def test_battle_attacks_agree_with_the_exact_odds(
     tiles: str, rulings: dict[str, str], attacker: dict, defender: dict, faces: bool
 ) -> None:
     battle = attack_ready(tiles, rulings=rulings, A=attacker, B=defender)
-    report = battle.ruleset.odds(battle.state, "A", "B")  # type: ignore[attr-defined]
+    report = odds_of(battle.ruleset, battle.state, "A", "B")
     exact = report.distributions["damage"]
     rng = np.random.default_rng(2024)
     dice = SampledDice(rng, faces=faces)

@@ -76,7 +76,7 @@ def test_every_option_of_every_ruling_plays_a_battle_to_the_end(ruling: str, opt
     sc = scenario(TILES, units(), rulings={ruling: option}, max_rounds=6)
     battle = battle_of(sc)
     rng = np.random.default_rng(11)
-    policies = {"red": GreedyPolicy(), "blue": RandomPolicy()}
+    policies = {"red": GreedyPolicy(battle.ruleset), "blue": RandomPolicy(battle.ruleset)}
     battle.run(policies, dice=SampledDice(rng, faces=True), rng=rng, max_steps=2000)
     assert battle.is_over
     assert battle.state.rulings[ruling] == option

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from neb_builders import attack, attack_ready, attacked, battle_of, op, scenario
 
+from tactica import odds_of
 from tactica.rulesets.nebulia import geometry
 from tactica.rulesets.nebulia.records import Attack
 
@@ -173,7 +174,7 @@ def test_odds_explain_the_cover_verdict() -> None:
         """,
         A=op("red"), B=op("blue"),
     )
-    report = battle.ruleset.odds(battle.state, "A", "B")  # type: ignore[attr-defined]
+    report = odds_of(battle.ruleset, battle.state, "A", "B")
     assert "sight: 3 of 4 lines clear, distance 7 (chebyshev)" in report.reasons
     assert "  top-right line blocked by 7,1" in report.reasons
     assert "in cover: 2-3 lines clear and more than 3 tiles away" in report.reasons

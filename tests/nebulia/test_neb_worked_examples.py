@@ -11,6 +11,7 @@ from pathlib import Path
 
 from neb_builders import attack, attack_ready, attacked, op
 
+from tactica import odds_of
 from tactica.chance import run_exact
 from tactica.rulesets.nebulia.records import Attack, Attacked
 from tactica.scenario import load_scenario
@@ -84,7 +85,7 @@ def test_one_die_accuracy_6_against_armor_3_out_of_cover_is_exactly_0_42() -> No
     damage = dist.map(lambda value_events: next(
         e.damage for e in value_events[1] if isinstance(e, Attacked)))
     assert damage.p(1) == Fraction(42, 100)
-    report = battle.ruleset.odds(battle.state, "A", "B")  # type: ignore[attr-defined]
+    report = odds_of(battle.ruleset, battle.state, "A", "B")
     assert report.numbers["p_out_of_action"] == Fraction(21, 50)
     assert report.numbers["p_hit_each_die"] == Fraction(6, 10)
     assert report.numbers["p_save_each_die"] == Fraction(3, 10)
@@ -92,7 +93,7 @@ def test_one_die_accuracy_6_against_armor_3_out_of_cover_is_exactly_0_42() -> No
 
 def test_the_same_attack_in_cover_beyond_three_tiles_is_exactly_0_36() -> None:
     battle = attack_ready(CRATE, A=op("red", accuracy=6), B=op("blue", armor=3, defense=1))
-    report = battle.ruleset.odds(battle.state, "A", "B")  # type: ignore[attr-defined]
+    report = odds_of(battle.ruleset, battle.state, "A", "B")
     assert report.extra["cover"] is True
     assert report.numbers["p_save_each_die"] == Fraction(4, 10)  # faces 1-4 with cover
     assert report.numbers["p_out_of_action"] == Fraction(36, 100)
@@ -101,6 +102,6 @@ def test_the_same_attack_in_cover_beyond_three_tiles_is_exactly_0_36() -> None:
 def test_the_duel_examples_give_0_42_and_0_36() -> None:
     for name, expected in (("duel.yaml", Fraction(21, 50)), ("duel-cover.yaml", Fraction(9, 25))):
         sc = load_scenario(EXAMPLES / name)
-        report = sc.ruleset.odds(sc.new_state(), "A", "B")  # type: ignore[attr-defined]
+        report = odds_of(sc.ruleset, sc.new_state(), "A", "B")
         assert report.numbers["p_out_of_action"] == expected, name
 

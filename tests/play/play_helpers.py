@@ -20,11 +20,13 @@ from tactica.errors import TacticaError
 from tactica.events import record
 from tactica.ruleset import (
     Automatic,
+    Capability,
     ChooseAction,
     Finished,
     Pending,
     RulesetMeta,
     Rulings,
+    UnitStatus,
     get_ruleset,
     register,
 )
@@ -110,7 +112,8 @@ _ONE = die(6).map(lambda f: int(f >= 4))
 class Standoff:
     """The test game."""
 
-    meta: ClassVar[RulesetMeta] = RulesetMeta("toy-standoff", "Standoff", "rows", ())
+    meta: ClassVar[RulesetMeta] = RulesetMeta("toy-standoff", "Standoff", "rows", (),
+                                              provides=frozenset({Capability.EXPLAIN}))
 
     def initial_state(self, scenario: Any) -> StandoffState:
         return StandoffState()
@@ -168,12 +171,14 @@ class Standoff:
     def describe_option(self, state: StandoffState, decision: Decide[Any], option: Any) -> str:
         return f"aim at the {option}"
 
+    def explain_action(self, state: StandoffState, action: Any) -> list[str]:
+        return ["two dice, 4+ hits"] if isinstance(action, Shoot) else []
+
     def sides_of(self, state: StandoffState) -> tuple[str, ...]:
         return ("a", "b")
 
-    def battle_stats(self, state: StandoffState, events: list[Any]) -> dict[str, Any]:
-        return {"rounds": 0, "units": {s: {"side": s, "survived": hp > 0, "hp": hp}
-                                       for s, hp in state.hp.items()}}
+    def units(self, state: StandoffState) -> tuple[UnitStatus, ...]:
+        return tuple(UnitStatus(s, s, hp > 0, None, {"hp": hp}) for s, hp in state.hp.items())
 
 
 def standoff(tmp_path: Path) -> Scenario:

@@ -170,7 +170,7 @@ def test_commands_answer_without_changing_the_fight(tmp_path: Path) -> None:
     assert "  100.00%  A is activated and stays at 0,0." in said
     assert "  no action 99: choose 1 to 12" in said
     assert "  A -> B: visible, not in cover" in said
-    assert "  A (red): in action; defense 3, damage dealt 0, damage taken 0" in said
+    assert "  A (red): in action at 0,0; defense 3" in said
     assert "  Round 1 begins; red activates first." in said
     assert "  suggestion: [" in said
     assert said.count("grid 10x3, 2 occupants") == 2  # at the turn's start, and on request
@@ -187,9 +187,8 @@ def test_odds_of_an_attack_are_exact_and_explained(tmp_path: Path) -> None:
     said = t.text
     assert "  sight: 4 of 4 lines clear, distance 7 (chebyshev)" in said
     # 3/5 to hit, then 7/10 that armor fails: B (defense 1) is out with 21/50.
-    assert ("   42.00%  A attacks B with rifle: 1 hit(s), 0 saved, 1 damage. B loses 1 "
-            "defense (0 left). B is out of action. A's activation ends.") in said
-    assert "   40.00%  A attacks B with rifle: 0 hit(s), 0 saved, 0 damage." in said
+    assert "  p out of action: 42.00%" in said
+    assert "  p hit: 60.00%" in said
 
 
 # --------------------------------------------------------------------------------------------

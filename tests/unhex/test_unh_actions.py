@@ -133,7 +133,7 @@ def test_counterattack_only_from_ones_own_area_with_a_melee_weapon_simultaneousl
                             "pcs": [lambda o: o.location == "head"]})
     wounds = of(events, Wounded)
     # Both wounds land, although the attack knocked B out: the effects are simultaneous.
-    assert [(w.unit, w.location, w.damage) for w in wounds] == [("B", "head", 5),
+    assert [(w.unit, w.location, w.amount) for w in wounds] == [("B", "head", 5),
                                                                  ("A", "left leg", 9)]
     assert b.state.chars["B"].unconscious and b.state.chars["B"].actions == 0
     b = ready({"A": pc("Bar", items=["pistol"]), "B": npc("Bar", items=["pistol"])})
@@ -164,7 +164,7 @@ def test_the_attacker_assigns_the_dice_as_a_decision_of_its_side() -> None:
     events = act(b, Attack("A", "knife", "B"), rolls=[(3, 7)],
                  decisions={"npcs": [NONE], "pcs": [lambda o: o.damage == 7]})
     [w] = of(events, Wounded)
-    assert (w.damage, w.location, w.assigned_by) == (7, "right leg", "A")
+    assert (w.amount, w.location, w.assigned_by) == (7, "right leg", "A")
     decided = [e for e in b.log if isinstance(e, Decided)]
     assert decided[-1].side == "pcs" and decided[-1].label.startswith("A: which die")
 
@@ -177,7 +177,7 @@ def test_setting_the_dice_on_a_critical_success() -> None:
     att = of(events, Attacked)[0]
     assert att.set_dice and att.roll == 49 and att.critical == "success"
     [w] = of(events, Wounded)
-    assert (w.damage, w.location) == (4, "head")
+    assert (w.amount, w.location) == (4, "head")
 
 
 # -- movement -----------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ def test_a_full_arm_lowers_the_level_by_its_boxes_drops_the_item_and_the_hand_is
     assert w.filled == ("right arm",) and w.body.level == 45 and w.level_lost == 5
     assert not w.body.hand_usable("right") and w.body.hand_usable("left")
     f = Fighter("A", "pcs", True, Body.fresh(50), right="pistol", left="knife")
-    events, after = wound_events(f, w, "B", "Bar", FIRST)
+    events, after = wound_events(f, w, "A", "B", "Bar", FIRST)
     assert [e for e in events if isinstance(e, ItemDropped)] == [
         ItemDropped("A", "pistol", "Bar", "the right arm is full")]
     assert (after.right, after.left) == (None, "knife")
@@ -55,7 +55,7 @@ def test_a_full_arm_lowers_the_level_by_its_boxes_drops_the_item_and_the_hand_is
 def test_a_full_arm_drops_a_two_handed_item_once() -> None:
     w = wound(Body.fresh(50), "left arm", 6, FIRST)
     f = Fighter("A", "pcs", True, Body.fresh(50), right="shotgun", left="shotgun")
-    events, after = wound_events(f, w, "B", "Bar", FIRST)
+    events, after = wound_events(f, w, "A", "B", "Bar", FIRST)
     assert [e.item for e in events if isinstance(e, ItemDropped)] == ["shotgun"]
     assert after.right is None and after.left is None
 
@@ -119,7 +119,7 @@ def test_later_damage_rules_lower_the_level_directly_with_fewer_boxes() -> None:
     assert w.body.level == 46 and w.filled == ("right arm",) and w.losses == (0,)
     assert w.body.marks_at("torso").slash == 1
     f = Fighter("A", "pcs", True, body, right="knife")
-    events, _ = wound_events(f, w, "B", "Bar", later)
+    events, _ = wound_events(f, w, "A", "B", "Bar", later)
     assert [type(e).__name__ for e in events] == ["Wounded", "LevelLowered", "LocationFilled",
                                                   "ItemDropped"]
 

@@ -114,7 +114,7 @@ def test_a_good_roll_raises_the_chance_of_success_exactly() -> None:
     good = Check("attack", "A", "pcs", 50, 50, good=True)
 
     class Best:
-        def choose(self, decision, rng):  # type: ignore[no-untyped-def]
+        def choose(self, decision, state, rng):  # type: ignore[no-untyped-def]
             if decision.context["kind"] == "reroll":
                 return reroll_choice(decision.context["pair"], lambda p: succeeds(p, 50))
             return "extra-action"

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from unh_builders import NIGHTCLUB_FIGHT, npc, pc, ready
 
+from tactica import odds_of
 from tactica.chance import run_sampled
 from tactica.cli import main
 from tactica.errors import IllegalActionError
@@ -69,10 +70,10 @@ def _oracle(state: UnhexState, a: str, t: str, *, cover: bool, defend: bool = Fa
 
 
 def _check(report: object, hits: Fraction, where: Counter[str], lost: Counter[int]) -> None:
-    assert report.numbers["p_hit"] == hits  # type: ignore[attr-defined]
-    locs = report.distributions["hit_location"]  # type: ignore[attr-defined]
+    assert report.numbers["p_hit"] == hits
+    locs = report.distributions["hit_location"]
     assert {k: v for k, v in locs.items()} == {k: v for k, v in where.items() if v}
-    levels = report.distributions["level_lost"]  # type: ignore[attr-defined]
+    levels = report.distributions["level_lost"]
     assert {k: v for k, v in levels.items()} == {k: v for k, v in lost.items() if v}
 
 
@@ -84,7 +85,7 @@ def test_odds_match_a_count_of_every_pair_of_dice(rule: str) -> None:
     b = ready({"A": pc("Entrance", items=["pistol"], level=55), "B": npc("Dance Floor")},
               rulings={**EXTRA, "UNH-6": rule})
     b.state.chars["B"].body = b.state.chars["B"].body.with_level(50)
-    report = UNHEX.odds(b.state, "A", "B")
+    report = odds_of(UNHEX, b.state, "A", "B")
     _check(report, *_oracle(b.state, "A", "B", cover=False, rule=rule))
     assert report.numbers["p_hit"] == Fraction(55, 100)
 
@@ -94,15 +95,15 @@ def test_odds_in_cover_the_target_picks_the_lesser_reading() -> None:
     from tactica.rulesets.unhex.body import Marks
 
     b.state.chars["B"].body = b.state.chars["B"].body.with_marks("torso", Marks(slash=12))
-    report = UNHEX.odds(b.state, "A", "B")
+    report = odds_of(UNHEX, b.state, "A", "B")
     assert report.extra["assigned_by"] == "B" and report.extra["cover"]
     _check(report, *_oracle(b.state, "A", "B", cover=True))
 
 
 def test_odds_with_the_target_defending_match_a_count_of_both_rolls() -> None:
     b = ready({"A": pc("Bar", level=60), "B": npc("Bar", level=45)}, rulings=EXTRA)
-    plain = UNHEX.odds(b.state, "A", "B")
-    report = UNHEX.odds(b.state, "A", "B", defend=True)
+    plain = odds_of(UNHEX, b.state, "A", "B")
+    report = odds_of(UNHEX, b.state, "A", "B", defend=True)
     _check(report, *_oracle(b.state, "A", "B", cover=False, defend=True))
     assert report.numbers["p_hit"] < plain.numbers["p_hit"]
     assert report.numbers["p_defended"] + report.numbers["p_hit"] + \
@@ -113,15 +114,15 @@ def test_odds_refuse_what_the_rules_refuse() -> None:
     b = ready({"A": pc("Entrance", items=["pistol", "knife"], hold=["pistol"]),
                "B": npc("Dance Floor"), "C": npc("Catwalk"), "D": pc("Entrance")})
     with pytest.raises(IllegalActionError, match="without cover"):
-        UNHEX.odds(b.state, "A", "B", defend=True)
+        odds_of(UNHEX, b.state, "A", "B", defend=True)
     with pytest.raises(IllegalActionError, match="does not hold the 'knife'"):
-        UNHEX.odds(b.state, "A", "B", "knife")
+        odds_of(UNHEX, b.state, "A", "B", "knife")
     with pytest.raises(IllegalActionError, match="carries no 'rifle'"):
-        UNHEX.odds(b.state, "A", "B", "rifle")
+        odds_of(UNHEX, b.state, "A", "B", "rifle")
     with pytest.raises(IllegalActionError, match=r"does not reach C at range 2"):
-        UNHEX.odds(b.state, "A", "C")
+        odds_of(UNHEX, b.state, "A", "C")
     with pytest.raises(IllegalActionError, match="same team"):
-        UNHEX.odds(b.state, "A", "D")
+        odds_of(UNHEX, b.state, "A", "D")
 
 
 # -- exact odds against seeded sampling of the battle's own process ----------------------------
@@ -133,7 +134,7 @@ class _Adapter:
     def __init__(self, state: UnhexState, reaction: Reaction):
         self.state, self.reaction = state, reaction
 
-    def choose(self, decision, rng):  # type: ignore[no-untyped-def]
+    def choose(self, decision, state, rng):  # type: ignore[no-untyped-def]
         if decision.context.get("kind") == "react":
             return self.reaction
         return UNHEX.choose_decision(self.state, decision, rng)
@@ -193,7 +194,7 @@ def test_exact_odds_match_seeded_sampling_within_four_standard_errors(
         t = state.chars[attack.target]
         for loc, n in HURT.items():
             t.body = t.body.with_marks(loc, Marks(slash=n))
-    report = UNHEX.odds(state, attack.unit, attack.target, attack.weapon, defend=defend)
+    report = odds_of(UNHEX, state, attack.unit, attack.target, attack.weapon, defend=defend)
     sample = _sampled(state, attack, Reaction("defend" if defend else "none"), 3000,
                       seed=11)
     locs = report.distributions["hit_location"]
@@ -212,7 +213,7 @@ def test_the_nightclub_odds_from_the_command_line(capsys: pytest.CaptureFixture[
     doc = json.loads(capsys.readouterr().out)
     assert doc["exact"]["p_hit"] == "11/20" and doc["defend"] is False
     sc = load_scenario(NIGHTCLUB_FIGHT)
-    assert doc == UNHEX.odds(sc.new_state(), "Rook", "Vince").to_dict()
+    assert doc == odds_of(UNHEX, sc.new_state(), "Rook", "Vince").to_dict()
     assert main(["odds", path, "-a", "Vince", "-t", "Rook", "--defend"]) == 2
     assert "does not reach Rook" in capsys.readouterr().err
     assert main(["odds", path, "-a", "Rook", "-t", "Vince", "--defend"]) == 2

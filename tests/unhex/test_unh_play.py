@@ -65,7 +65,7 @@ def test_a_fight_cut_after_the_reaction_resumes_asking_only_for_the_dice(tmp_pat
     session.run()
     assert not any("react to" in line for line in table.said)
     wounds = [e for e in session.battle.log if isinstance(e, Wounded)]
-    assert [(w.unit, w.location, w.damage) for w in wounds] == [("B", "right leg", 7)]
+    assert [(w.unit, w.location, w.amount) for w in wounds] == [("B", "right leg", 7)]
 
 
 def test_the_log_holds_each_decision_by_its_side_before_the_rolls_it_precedes() -> None:

@@ -160,4 +160,4 @@ def test_action_values_prefer_attacking_arming_and_closing_in() -> None:
     assert values[Move("D", "Dance Floor")] > values[Move("D", "Pool Tables")]
     # Unarmed, C keeps away from the knife.
     assert values[Move("C", "Dance Floor")] < values[Move("C", "Pool Tables")]
-    assert UNHEX.action_value(b.state, EndTurn("pcs")) == 0.0
+    assert UNHEX.rank_actions(b.state, [EndTurn("pcs")]) == [0.0]

@@ -99,12 +99,12 @@ def test_cover_lets_the_target_choose_the_damage_die() -> None:
     events = act(b, Attack("A", "shotgun", "B"), rolls=[(2, 9)],
                  decisions={"npcs": [Reaction("none"), lambda o: o.damage == 2]})
     [w] = of(events, Wounded)
-    assert (w.damage, w.location, w.assigned_by) == (2, "head", "B")
+    assert (w.amount, w.location, w.assigned_by) == (2, "head", "B")
     b = ready({"A": pc("Catwalk", items=["shotgun"]), "B": npc("Bar")})
     events = act(b, Attack("A", "shotgun", "B"), rolls=[(2, 9)],
                  decisions={"npcs": [Reaction("none")], "pcs": [lambda o: o.damage == 9]})
     [w] = of(events, Wounded)
-    assert (w.damage, w.location, w.assigned_by) == (9, "right leg", "A")
+    assert (w.amount, w.location, w.assigned_by) == (9, "right leg", "A")
 
 
 # -- line of sight ------------------------------------------------------------------------------

@@ -48,8 +48,8 @@ def test_greedy_policies_react_and_use_the_dice_choices() -> None:
     for i in range(4):
         rng = np.random.default_rng([1, i])
         b = Battle(sc.ruleset, sc.new_state())
-        b.run({s: make_policy("greedy") for s in ("crew", "club")}, dice=SampledDice(rng),
-              rng=rng)
+        b.run({s: make_policy("greedy", b.ruleset) for s in ("crew", "club")},
+              dice=SampledDice(rng), rng=rng)
         for e in b.log:
             if isinstance(e, Decided):
                 labels.add(e.label.split(": ", 1)[1].split(" ")[0])

@@ -1,4 +1,4 @@
-"""The tile grid battlefield (Nebulia Operations): tiles, blocking terrain, occupants, sight.
+"""The tile grid battlefield: square tiles, blocking terrain, occupants, corner-to-corner sight.
 
 A :class:`TileGrid` is a rectangle of square tiles. Tile ``(x, y)`` is column ``x`` from the left
 and row ``y`` from the top and covers ``[x, x+1] x [y, y+1]``. Some tiles are blocking terrain;
@@ -16,15 +16,19 @@ value: changes return new grids, so battle states can hold and share them.
 >>> g.without_blocker((4, 0)).without_blocker((4, 1)).sight("A", "B").is_in_cover
 False
 
-Sight follows NEB-2..NEB-5 (see ``rules/nebulia-operations.md``); the exact line geometry is in
-:mod:`tactica.battlefield.grid_sight` and the batch path for many queries in
-:mod:`tactica.battlefield.grid_fast`. Movement is tactica's own default (NEB-9): 8 directions,
+Sight is judged on the four lines from the corners of the source tile to the matching corners of
+the target tile. A game passes its own numbers: how many clear lines make a target visible
+(``min_clear``, 2 by default) and the distance at or under which nobody benefits from cover
+(``cover_range``, 3 by default, measured with ``metric``); the contact policy of a line that
+grazes a blocker (``policy``) and which occupants block (``blockers``). The exact line geometry
+is in :mod:`tactica.battlefield.grid_sight` and the batch path for many queries in
+:mod:`tactica.battlefield.grid_fast`. Movement: 8 directions,
 cost 1 per step, never through blocking terrain or other occupants. Whether a diagonal step may
 pass between two diagonally placed blocked tiles is the ``diagonal`` option:
 
 ``no-squeeze`` (default)
     a diagonal step is refused only when both tiles beside it are blocked, the same reading as
-    the sight rule NEB-4 (no squeezing through a point);
+    the ``inset`` sight policy (no squeezing through a point);
 ``free``
     any diagonal step onto an open tile;
 ``no-corner-cutting``
@@ -41,7 +45,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from tactica.battlefield.base import SightReport
+from tactica.battlefield.base import MovePath, SightOption, SightReport
 from tactica.battlefield.grid_sight import (
     CORNER_NAMES,
     POLICIES,
@@ -65,6 +69,7 @@ __all__ = [
     "COVER_RANGE",
     "DIAGONAL_RULES",
     "METRICS",
+    "MIN_CLEAR",
     "POLICIES",
     "GridSight",
     "LineOfSight",
@@ -74,14 +79,16 @@ __all__ = [
     "is_within",
 ]
 
-#: Distance metrics for "within 3 tiles" (NEB-3), default first.
+#: Distance metrics for the cover range, default first.
 METRICS: Final = ("chebyshev", "manhattan", "euclidean")
-#: Which occupants block sight (NEB-5), default first; terrain always blocks.
+#: Which occupants block sight, default first; terrain always blocks.
 BLOCKER_RULES: Final = ("all", "foes")
 #: Diagonal movement between two blocked tiles (tactica's own default, see the module notes).
 DIAGONAL_RULES: Final = ("no-squeeze", "free", "no-corner-cutting")
-#: At this distance or less nobody benefits from cover (NEB-3).
+#: The default cover range: at this distance or less nobody benefits from cover.
 COVER_RANGE: Final = 3
+#: The default number of clear lines that make a target visible.
+MIN_CLEAR: Final = 2
 
 _OCCUPANT_ID = re.compile(r"[A-Za-z0-9]")
 _TILE_REF = re.compile(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*")
@@ -93,6 +100,18 @@ def _choice(option: str, value: object, allowed: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in allowed:
         raise MapError(f"{option}: expected one of {', '.join(allowed)}, got {value!r}")
     return value
+
+
+def _whole(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise MapError(f"{name}: expected a whole number, got {value!r}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise MapError(f"{name}: expected a whole number, got {value!r}") from None
+    if not low <= number <= high:
+        raise MapError(f"{name}: expected {low}..{high}, got {number}")
+    return number
 
 
 def distance(a: Tile, b: Tile, metric: str = "chebyshev") -> int | float:
@@ -126,7 +145,7 @@ def is_within(a: Tile, b: Tile, limit: int, metric: str = "chebyshev") -> bool:
 
 @dataclass(frozen=True)
 class GridSight:
-    """Sight from one tile to another: the four lines, the distance and the verdict (NEB-2/3)."""
+    """Sight from one tile to another: the four lines, the distance and the verdict."""
 
     source: Tile
     target: Tile
@@ -136,6 +155,8 @@ class GridSight:
     policy: str
     metric: str
     blockers: str
+    min_clear: int = MIN_CLEAR
+    cover_range: int = COVER_RANGE
 
     @property
     def clear_lines(self) -> int:
@@ -144,12 +165,12 @@ class GridSight:
 
     @property
     def is_visible(self) -> bool:
-        """At least two clear lines (0 or 1 clear: not visible, NEB-2)."""
-        return self.clear_lines >= 2
+        """At least ``min_clear`` clear lines."""
+        return self.clear_lines >= self.min_clear
 
     @property
     def is_in_cover(self) -> bool:
-        """Two or three clear lines, beyond cover range (3 tiles or less: no cover, NEB-3)."""
+        """Visible with a blocked line, beyond the cover range."""
         return self.is_visible and self.clear_lines < 4 and not self.within_cover_range
 
 
@@ -410,7 +431,22 @@ class TileGrid:
                     queue.append(n)
         return seen
 
-    def path(
+    def path(self, start: str, goal: str) -> MovePath | None:
+        """A shortest path (the Battlefield vocabulary): every tile entered, cost 1 a step."""
+        tiles = self.tile_path(start, goal)
+        if tiles is None:
+            return None
+        return MovePath(tiles, len(tiles) - 1, (1,) * (len(tiles) - 1))
+
+    def locate(self, ref: str) -> Tile:
+        """The tile of an occupant id or of ``"x,y"``."""
+        return self.tile(ref)
+
+    def levels(self) -> tuple[str, ...]:
+        """A grid is flat."""
+        return ()
+
+    def tile_path(
         self, start: str | Tile, goal: str | Tile, *, diagonal: str = "no-squeeze"
     ) -> tuple[Tile, ...] | None:
         """A shortest path from ``start`` to ``goal`` (both included), or None.
@@ -448,7 +484,7 @@ class TileGrid:
     def sight_blockers(
         self, source: str | Tile, *, blockers: str = "all", sides: Mapping[str, str] | None = None
     ) -> frozenset[Tile]:
-        """The tiles that block sight for an attacker on ``source`` (NEB-5).
+        """The tiles that block sight for an attacker on ``source``.
 
         ``all``: terrain and every occupant; ``foes``: terrain and occupants whose side differs
         from the attacker's (an occupant without a side counts as a foe). The attacker's and the
@@ -483,6 +519,8 @@ class TileGrid:
         metric: str = "chebyshev",
         blockers: str = "all",
         sides: Mapping[str, str] | None = None,
+        min_clear: int = MIN_CLEAR,
+        cover_range: int = COVER_RANGE,
     ) -> GridSight:
         """Sight and cover from ``source`` to ``target`` (tiles or occupant ids).
 
@@ -500,10 +538,12 @@ class TileGrid:
             target=b,
             lines=lines_of_sight(a, b, blocking, policy),
             distance=distance(a, b, metric),
-            within_cover_range=is_within(a, b, COVER_RANGE, metric),
+            within_cover_range=is_within(a, b, cover_range, metric),
             policy=policy,
             metric=metric,
             blockers=blockers,
+            min_clear=min_clear,
+            cover_range=cover_range,
         )
 
     def sight_many(
@@ -540,15 +580,17 @@ class TileGrid:
             self, ids, policy=policy, metric=metric, blockers=blockers, sides=sides
         )
 
-    def sight_report(self, source: str, target: str, **options: str) -> SightReport:
+    def sight_report(self, source: str, target: str, **options: SightOption) -> SightReport:
         """Sight and cover between two occupants (or ``"x,y"`` tiles), with the evidence.
 
         Options: ``policy`` (inset, touch, interior), ``metric`` (chebyshev, manhattan,
-        euclidean) and ``blockers`` (all, foes); anything else raises :class:`MapError`.
+        euclidean), ``blockers`` (all, foes), ``min_clear`` (clear lines needed to see, 1-4)
+        and ``cover_range`` (no cover at this distance or less); anything else raises
+        :class:`MapError`.
         """
         from tactica.battlefield.grid_map import sight_to_report
 
-        known = ("policy", "metric", "blockers")
+        known = ("policy", "metric", "blockers", "min_clear", "cover_range")
         for key in options:
             if key not in known:
                 raise MapError(
@@ -557,9 +599,11 @@ class TileGrid:
         result = self.sight(
             source,
             target,
-            policy=options.get("policy", "inset"),
-            metric=options.get("metric", "chebyshev"),
-            blockers=options.get("blockers", "all"),
+            policy=str(options.get("policy", "inset")),
+            metric=str(options.get("metric", "chebyshev")),
+            blockers=str(options.get("blockers", "all")),
+            min_clear=_whole("min_clear", options.get("min_clear", MIN_CLEAR), 1, 4),
+            cover_range=_whole("cover_range", options.get("cover_range", COVER_RANGE), 0, 10**6),
         )
         return sight_to_report(self, result, source, target)
 

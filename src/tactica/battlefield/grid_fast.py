@@ -281,6 +281,8 @@ def batch_sight(
     *,
     policy: str = "inset",
     metric: str = "chebyshev",
+    min_clear: int = 2,
+    cover_range: int = 3,
 ) -> SightBatch:
     """Sight for the pairs ``source[i] -> target[i]`` (arrays of shape ``(n, 2)`` of ``x, y``).
 
@@ -302,14 +304,14 @@ def batch_sight(
     dist: npt.NDArray[Any]
     if metric == "chebyshev":
         dist = np.maximum(adx, ady)
-        near = dist <= 3
+        near = dist <= cover_range
     elif metric == "manhattan":
         dist = adx + ady
-        near = dist <= 3
+        near = dist <= cover_range
     elif metric == "euclidean":
         d2 = adx * adx + ady * ady
         dist = np.sqrt(d2)
-        near = d2 <= 9
+        near = d2 <= cover_range * cover_range
     else:
         raise MapError(f"metric: expected one of chebyshev, manhattan, euclidean, got {metric!r}")
     blocked = np.zeros(n, dtype=np.uint8)
@@ -327,7 +329,7 @@ def batch_sight(
             blocked |= _or_lines(flat, origin, view.pstart, view.plen, view.prel_a, view.pmask,
                                  view.prel_b)
     clear = _CLEAR[blocked]
-    visible = clear >= 2
+    visible = clear >= min_clear
     return SightBatch(
         blocked=blocked,
         clear_lines=clear,

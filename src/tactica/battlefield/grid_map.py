@@ -184,13 +184,13 @@ def sight_to_report(grid: TileGrid, sight: GridSight, source: str, target: str) 
         *("  " + _line_reason(grid, line) for line in sight.lines),
     ]
     if not sight.is_visible:
-        reasons.append("fewer than 2 clear lines: not visible (NEB-2)")
+        reasons.append(f"fewer than {sight.min_clear} clear lines: not visible")
     elif clear == 4:
         reasons.append("all 4 lines clear: visible, not in cover")
     elif sight.within_cover_range:
         reasons.append(
-            f"{clear} lines clear, but distance {sight.distance} ({sight.metric}) is 3 or less: "
-            "nobody benefits from cover (NEB-3)"
+            f"{clear} lines clear, but distance {sight.distance} ({sight.metric}) is "
+            f"{sight.cover_range} or less: nobody benefits from cover"
         )
     else:
         reasons.append(
@@ -216,14 +216,16 @@ def sight_to_report(grid: TileGrid, sight: GridSight, source: str, target: str) 
         "policy": sight.policy,
         "metric": sight.metric,
         "blockers": sight.blockers,
-        "cover_range": sight.within_cover_range,
+        "within_cover_range": sight.within_cover_range,
+        "min_clear": sight.min_clear,
+        "cover_range": sight.cover_range,
         "lines": lines,
     }
     return SightReport(
         source=source,
         target=target,
         visible=sight.is_visible,
-        cover=sight.is_in_cover,
+        cover=int(sight.is_in_cover),
         distance=sight.distance,
         details=details,
         reasons=tuple(reasons),

@@ -1,4 +1,4 @@
-"""Exact geometry of the four sight lines between two tiles (Nebulia Operations, NEB-4).
+"""Exact geometry of the four corner-to-corner sight lines between two tiles.
 
 Tile ``(x, y)`` covers the closed square ``[x, x+1] x [y, y+1]``; ``y`` grows downward. A sight
 line runs from one corner of the attacker's tile to the *same* corner of the defender's tile, so
@@ -51,7 +51,7 @@ __all__ = [
 #: A tile as ``(column, row)``; also used for lattice points (tile corners).
 Tile = tuple[int, int]
 
-#: The contact policies of NEB-4, default first.
+#: The contact policies of a line that grazes a blocker, default first.
 POLICIES: Final = ("inset", "touch", "interior")
 
 #: Corner names in the fixed order of the four lines (bit ``i`` of a line mask is corner ``i``).

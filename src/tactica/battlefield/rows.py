@@ -1,44 +1,33 @@
-"""The rows battlefield (Last Odyssey): each side has a front row and a back row.
+"""The rows battlefield: each side has a front row and a back row.
 
 There is no distance to walk and no line of sight: everyone sees everyone, nobody has cover.
-What rows decide is melee. A melee attack or ability needs its user in the front row and may
-target only the front row. Moving between one's own rows costs 1 AP (the battle engine's
-business; here :meth:`Rows.with_moved` gives the new rows).
+What rows hold is who stands in which row of which side; what a row *means* (who may strike
+whom in melee, when a side may be advanced on) is the game's business. Moving between one's own
+rows is :meth:`Rows.with_moved`; :meth:`Rows.with_all_in_front` puts a whole side in its front
+row (what an advance does in a game with advancing).
 
-Advancing: if a side has nobody in its front row during the Effect phase, an opposing side may
-advance, and then every character of the former side counts as being in the front row instead
-of the back row (the SRD's words). :meth:`Rows.advance` does exactly that: it puts the whole
-advanced-on side in its front row. From then on they are ordinary front-row characters, who may
-Move back for 1 AP like anyone (ruling LOD-9, ours: the SRD does not say how long the advance
-lasts; this reading needs no extra state). Advancing changes nothing for the advancing side.
-When both sides have empty front rows, the players choose first whether to advance (the
-engine's business). :meth:`Rows.needs_advance` lists the sides that may be advanced on.
-
-``distance`` in a :class:`~tactica.battlefield.base.SightReport` counts row steps along the
-line *back, front | front, back*: 0 within a row, 1 between the two rows of a side or between
-two front rows facing each other, 2 from a front row to an opposing back row, 3 between two
-back rows. Nothing in the rules uses it; it is there for pictures and sorting.
+``distance`` counts row steps along the line *back, front | front, back*: 0 within a row, 1
+between the two rows of a side or between two front rows facing each other, 2 from a front row
+to an opposing back row, 3 between two back rows. It is there for pictures and sorting.
 
 >>> rows = Rows.from_mapping({"kind": "rows", "sides": {
 ...     "party": {"front": ["Ada"], "back": ["Bo"]},
 ...     "enemies": {"front": [], "back": ["Shaman"]}}})
->>> rows.can_make_melee("Ada"), rows.can_receive_melee("Shaman")
-(True, False)
->>> rows.needs_advance()
-('enemies',)
->>> rows.advance("party").can_receive_melee("Shaman")
-True
+>>> rows.row_of("Ada"), rows.distance("Bo", "Shaman")
+('front', 3)
+>>> rows.with_all_in_front("enemies").row_of("Shaman")
+'front'
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tactica.battlefield.base import SightReport
+from tactica.battlefield.base import MovePath, SightOption, SightReport
 from tactica.errors import MapError
 from tactica.validation import validate
 
@@ -142,20 +131,6 @@ class Rows:
         """Whether ``char`` is in the front row (after an advance, the whole advanced-on side)."""
         return self.row_of(char) == "front"
 
-    # -- melee --------------------------------------------------------------------------------
-
-    def can_make_melee(self, char: str) -> bool:
-        """Whether ``char`` may use a melee attack or ability: only from the front row."""
-        return self.is_in_front(char)
-
-    def can_receive_melee(self, target: str) -> bool:
-        """Whether ``target`` may be the target of a melee attack or ability: front row only."""
-        return self.is_in_front(target)
-
-    def can_melee(self, attacker: str, target: str) -> bool:
-        """Whether ``attacker`` may make a melee attack or ability on ``target``."""
-        return self.can_make_melee(attacker) and self.can_receive_melee(target)
-
     # -- changes ------------------------------------------------------------------------------
 
     def _with_side(self, side: Side) -> Rows:
@@ -191,76 +166,87 @@ class Rows:
         back = tuple(c for c in side.back if c != char)
         return self._with_side(Side(side.name, front, back))
 
-    def needs_advance(self) -> tuple[str, ...]:
-        """The sides that may be advanced on: nobody in front, somebody in the back row."""
-        return tuple(s.name for s in self.sides if not s.front and s.back)
+    def with_all_in_front(self, side: str) -> Rows:
+        """These rows with everyone of ``side`` in its front row (back row first, then the
+        former front row)."""
+        s = self.side(side)
+        return self._with_side(Side(s.name, (*s.back, *s.front), ()))
 
-    def advance(self, side: str, *, on: str | None = None) -> Rows:
-        """``side`` advances on ``on``: everyone of ``on`` now counts as front row.
+    # -- the battlefield vocabulary ----------------------------------------------------------
 
-        ``on`` may be left out when exactly one other side may be advanced on.
-        """
-        self.side(side)
-        open_sides = [n for n in self.needs_advance() if n != side]
-        if on is None:
-            if len(open_sides) != 1:
-                found = ", ".join(open_sides) or "none (every other side has a front row)"
-                raise MapError(f"{side} advancing: say on which side; sides to advance on: {found}")
-            on = open_sides[0]
-        target = self.side(on)
-        if on == side:
-            raise MapError(f"{side!r} cannot advance on itself")
-        if on not in open_sides:
-            raise MapError(
-                f"{side!r} cannot advance on {on!r}: its front row is not empty "
-                f"({', '.join(target.front) or 'nobody at all'})"
-            )
-        return self._with_side(Side(target.name, target.back, ()))
+    @property
+    def occupants(self) -> Mapping[str, str]:
+        """Every character and its place, written ``side:row``."""
+        return {c: f"{s.name}:{row}" for s in self.sides for row in ROWS for c in s.row(row)}
+
+    def locate(self, ref: str) -> str:
+        """The place of a character (``side:row``), or a ``side:row`` given as text."""
+        if ref in self.occupants:
+            return self.occupants[ref]
+        side, _, row = ref.partition(":")
+        if row in ROWS and any(s.name == side for s in self.sides):
+            return ref
+        raise MapError(f"unknown character or row {ref!r} (on the field: "
+                       f"{', '.join(self.characters)})")
+
+    def neighbours(self, ref: str) -> tuple[str, ...]:
+        """The other row of the same side (the only place one step away)."""
+        side, _, row = self.locate(ref).partition(":")
+        return (f"{side}:{'back' if row == 'front' else 'front'}",)
+
+    def path(self, start: str, goal: str) -> MovePath | None:
+        """Between the two rows of one side: one step; to another side: no way."""
+        a, b = self.locate(start), self.locate(goal)
+        if a == b:
+            return MovePath((a,), 0)
+        if a.partition(":")[0] != b.partition(":")[0]:
+            return None
+        return MovePath((a, b), 1, (1,))
+
+    def levels(self) -> tuple[str, ...]:
+        """Rows are flat."""
+        return ()
 
     # -- reports and pictures -----------------------------------------------------------------
 
+    def _place(self, ref: str) -> tuple[str, Row]:
+        side, _, row = self.locate(ref).partition(":")
+        assert row in ROWS
+        return side, "front" if row == "front" else "back"
+
     def distance(self, a: str, b: str) -> int:
         """Row steps from ``a`` to ``b`` along *back, front | front, back* (see the module)."""
-        side_a, row_a = self._find(a)
-        side_b, row_b = self._find(b)
-        if side_a.name == side_b.name:
+        side_a, row_a = self._place(a)
+        side_b, row_b = self._place(b)
+        if side_a == side_b:
             return int(row_a != row_b)
         return (row_a == "back") + 1 + (row_b == "back")
 
-    def sight_report(self, source: str, target: str, **options: str) -> SightReport:
-        """Everyone sees everyone and nobody has cover; the details say which melee is possible.
+    def sight_report(self, source: str, target: str, **options: SightOption) -> SightReport:
+        """Everyone sees everyone and nobody has cover; the details say where each stands.
 
-        ``details``: ``rows`` (side, row of each), ``melee`` (``source_can_make``,
-        ``target_can_receive``, ``possible``) and ``ranged`` (always true). Rows take no
-        options; any given raises :class:`MapError`.
+        Rows take no options; any given raises :class:`MapError`.
         """
         if options:
             raise MapError(
                 f"unknown sight option(s) {', '.join(map(repr, options))}: rows take no options "
                 "(there is no line of sight or cover to rule on)"
             )
-        makes, receives = self.can_make_melee(source), self.can_receive_melee(target)
+        places = {c: self.locate(c) for c in (source, target)}
         reasons = [
             "rows have no line of sight and no cover: everyone sees everyone",
-            f"{source} is in the {self.row_of(source)} row of {self.side_of(source)}: "
-            + ("may use melee" if makes else "no melee from the back row"),
-            f"{target} is in the {self.row_of(target)} row of {self.side_of(target)}: "
-            + ("may be targeted in melee" if receives else "melee cannot reach the back row"),
+            *(f"{c} stands in the {p.partition(':')[2]} row of {p.partition(':')[0]}"
+              for c, p in places.items()),
         ]
         details = {
-            "rows": {c: {"side": self.side_of(c), "row": self.row_of(c)} for c in (source, target)},
-            "melee": {
-                "source_can_make": makes,
-                "target_can_receive": receives,
-                "possible": makes and receives,
-            },
-            "ranged": True,
+            "rows": {c: {"side": p.partition(":")[0], "row": p.partition(":")[2]}
+                     for c, p in places.items()},
         }
         return SightReport(
             source=source,
             target=target,
             visible=True,
-            cover=False,
+            cover=0,
             distance=self.distance(source, target),
             details=details,
             reasons=tuple(reasons),

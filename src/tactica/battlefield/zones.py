@@ -1,4 +1,4 @@
-"""The zone graph battlefield (Unhex): named areas joined by connections.
+"""The zone graph battlefield: named areas joined by connections.
 
 A zone map has no coordinates. Characters stand *in* an area (any number per area) or are
 *moving between* two areas. Connections come in four types:
@@ -10,41 +10,42 @@ A zone map has no coordinates. Characters stand *in* an area (any number per are
 ``one-way`` (an arrow)
     move only from the first area to the second; sight both ways, as on a solid line;
 ``blocked`` (a dashed line with an X)
-    neither sight nor movement: the two areas never see each other (see UNH-10).
+    neither sight nor movement: the two areas never see each other (option ``x_lines``).
 
 A ``solid`` or ``one-way`` connection may carry a ``door`` (``open`` or ``closed``); a closed
-door stops movement and, by default, sight (UNH-9). A cover mark sits at one end (or both
-ends) of a connection: characters in that area have cover against attacks coming over it.
+door stops movement and, by default, sight (option ``closed_doors``). A cover mark sits at
+one end (or both ends) of a connection: characters in that area have cover against attacks
+coming over it.
 
-Answers follow the seed's Maps section:
+Answers follow the usual reading of a zone map:
 
 * **Range** is the number of connections on the shortest path; a character moving between two
-  areas is at the smaller of the two ranges (UNH-8).
+  areas is at the smaller of the two ranges.
 * **Line of sight**: along each shortest path of connections that carry sight, count the cover
   marks that are not at the attacker's own area; two or more on a path block it. Sight within
   one's own area is always clear.
 * **Cover**: the target has cover if at least one shortest path ends with a cover mark at the
   target's area; never at range 0 (so never for melee) and never while moving.
 
-Rulings are options of :meth:`ZoneGraph.sight_report`, keyed by option name or ruling id
-(first value = default):
+The readings a game may choose are options of :meth:`ZoneGraph.sight_report` (first value =
+default); a game maps its rulings to them:
 
-* UNH-1 ``sight_only_range``: ``yes`` | ``no``: dashed connections count toward range;
-* UNH-2 ``blocked_if``: ``any`` | ``every``: sight is blocked if any shortest path crosses two
+* ``sight_only_range``: ``yes`` | ``no``: dashed connections count toward range;
+* ``blocked_if``: ``any`` | ``every``: sight is blocked if any shortest path crosses two
   or more counted marks, or only if every shortest path does;
-* UNH-9 ``closed_doors``: ``block`` | ``see``: a closed door blocks sight, or only movement;
-* UNH-10 ``x_lines``: ``veto`` | ``edge``: an X line denies sight between its two areas whatever
+* ``closed_doors``: ``block`` | ``see``: a closed door blocks sight, or only movement;
+* ``x_lines``: ``veto`` | ``edge``: an X line denies sight between its two areas whatever
   the path (it is drawn to forbid a sight that other paths would give), or only removes itself.
 
-UNH-9 and UNH-10 are readings of ours where the seed is silent. Whatever the rulings, doors
-and X lines never change range: range counts solid and one-way connections (doors open or
-closed) and, under UNH-1 ``yes``, dashed ones; X lines never count. Sight always travels
-along sight-carrying connections, so under UNH-1 ``no`` the Catwalk still sees the Dance Floor
-over the dashed line although the range between them is 2.
+Whatever the options, doors and X lines never change range: range counts solid and one-way
+connections (doors open or closed) and, with ``sight_only_range=yes``, dashed ones; X lines
+never count. Sight always travels along sight-carrying connections, so with
+``sight_only_range=no`` the Catwalk still sees the Dance Floor over the dashed line although
+the range between them is 2.
 
 Consequences worth knowing. Sight is not always symmetric: because the attacker's own marks
 are skipped, on the nightclub the Kitchen sees the Dance Floor but not the other way round.
-Under UNH-2 ``every`` a target has cover if any shortest path (even one too marked to see
+Under ``blocked_if=every`` a target has cover if any shortest path (even one too marked to see
 along) ends with a mark at it, as the seed's "at least one of the shortest paths" reads. A
 moving character's two ends may be at the same range: both are judged, and either one giving
 sight is enough.
@@ -64,7 +65,7 @@ example puts a character between the Catwalk and the Dance Floor, joined by a da
 ... )
 >>> report = club.sight_report("Dance Floor", "Bar")
 >>> report.visible, report.cover, report.distance
-(True, True, 1)
+(True, 1, 1)
 >>> club.move_path("Catwalk", "Bar") is None
 True
 >>> club.range_between("Catwalk>Dance Floor", "Bar")
@@ -81,7 +82,7 @@ from functools import cached_property
 from itertools import pairwise
 from typing import Any, ClassVar, Literal
 
-from tactica.battlefield.base import SightReport
+from tactica.battlefield.base import MovePath, SightOption, SightReport
 from tactica.errors import MapError
 
 __all__ = [
@@ -103,12 +104,12 @@ Place = str | tuple[str, str]
 
 CONNECTION_TYPES: tuple[ConnectionType, ...] = ("solid", "dashed", "one-way", "blocked")
 
-#: Sight options: name -> (ruling id, allowed values with the default first).
-SIGHT_OPTIONS: Mapping[str, tuple[str, tuple[str, ...]]] = {
-    "sight_only_range": ("UNH-1", ("yes", "no")),
-    "blocked_if": ("UNH-2", ("any", "every")),
-    "closed_doors": ("UNH-9", ("block", "see")),
-    "x_lines": ("UNH-10", ("veto", "edge")),
+#: Sight options: name -> allowed values with the default first.
+SIGHT_OPTIONS: Mapping[str, tuple[str, ...]] = {
+    "sight_only_range": ("yes", "no"),
+    "blocked_if": ("any", "every"),
+    "closed_doors": ("block", "see"),
+    "x_lines": ("veto", "edge"),
 }
 
 #: Separates the two areas of a character moving between them: ``"Catwalk>Dance Floor"``.
@@ -152,13 +153,14 @@ class Connection:
         return self.type == "solid" or (start, end) == (self.a, self.b)
 
     def carries_sight(self, *, closed_doors: str = "block") -> bool:
-        """Whether sight crosses it (UNH-9 decides for a closed door)."""
+        """Whether sight crosses it (``closed_doors`` decides for a closed door)."""
         if self.type == "blocked":
             return False
         return not (self.door == "closed" and closed_doors == "block")
 
     def counts_for_range(self, *, sight_only_range: str = "yes") -> bool:
-        """Whether it counts toward range (UNH-1 decides for dashed lines; X lines never)."""
+        """Whether it counts toward range (``sight_only_range`` decides for dashed lines; X
+        lines never)."""
         return self.is_movement() or (self.type == "dashed" and sight_only_range == "yes")
 
     def describe(self) -> str:
@@ -315,6 +317,37 @@ class ZoneGraph:
         paths = _shortest_paths(start, end, self.neighbors_for_move, limit=1)
         return paths[0] if paths else None
 
+    # -- the battlefield vocabulary ----------------------------------------------------------
+
+    @property
+    def occupants(self) -> Mapping[str, Place]:
+        """A zone map holds no units: the game keeps where each character stands."""
+        return {}
+
+    def locate(self, ref: str) -> Place:
+        """An area, or ``"from>to"`` for a character moving between two areas."""
+        return self.place(ref)
+
+    def distance(self, a: str, b: str) -> int | float:
+        """The range in connections (infinite if no counted path joins them)."""
+        found = self.range_between(a, b)
+        return float("inf") if found is None else found
+
+    def neighbours(self, ref: str) -> tuple[Place, ...]:
+        """Areas one move away (arrows and closed doors respected)."""
+        return self.neighbors_for_move(self.area(ref))
+
+    def path(self, start: str, goal: str) -> MovePath | None:
+        """A shortest movement path: one action per connection crossed."""
+        found = self.move_path(start, goal)
+        if found is None:
+            return None
+        return MovePath(found, len(found) - 1, (1,) * (len(found) - 1))
+
+    def levels(self) -> tuple[str, ...]:
+        """A zone map is flat."""
+        return ()
+
     # -- range --------------------------------------------------------------------------------
 
     def _range_step(self, sight_only_range: str) -> Callable[[str], Iterator[str]]:
@@ -328,7 +361,8 @@ class ZoneGraph:
     def range_between(
         self, source: Place, target: Place, *, sight_only_range: str = "yes"
     ) -> int | None:
-        """The range in connections (UNH-1, UNH-8); ``None`` if no counted path joins them."""
+        """The range in connections (a moving end: the nearer one); ``None`` if no counted path
+        joins them."""
         _check_value("sight_only_range", sight_only_range)
         pairs = self._pair_ranges(self.place(source), self.place(target), sight_only_range)
         finite = [r for _, _, r in pairs if r is not None]
@@ -348,13 +382,14 @@ class ZoneGraph:
     # -- sight --------------------------------------------------------------------------------
 
     def sight_report(
-        self, source: str | tuple[str, str], target: str | tuple[str, str], **options: str
+        self, source: str | tuple[str, str], target: str | tuple[str, str], **options: SightOption
     ) -> SightReport:
         """Line of sight, cover and range from ``source`` to ``target``, with the evidence.
 
-        ``details`` holds ``range`` (``None`` if unreachable), ``rulings`` (id -> value),
+        ``details`` holds ``range`` (``None`` if unreachable), ``options`` (name -> value),
         ``moving`` (the pair of each moving character, else ``None``), ``pairs`` (the area
-        pairs judged: the nearest ends under UNH-8) and ``paths``: each shortest sight path
+        pairs judged: the nearest ends of a moving character) and ``paths``: each shortest
+        sight path
         with its ``areas``, its ``marks`` (``between``, ``at``, ``counted``),
         ``cover_marks_counted``, ``blocks_sight`` and ``target_cover``.
         """
@@ -369,17 +404,17 @@ class ZoneGraph:
         cover = any(j.visible and j.cover for _, _, j in judged)
         reasons: list[str] = []
         if not isinstance(src, str) or not isinstance(tgt, str):
-            reasons.append(f"moving: judged from the nearest ends (UNH-8): {_pairs_text(pairs)}")
+            reasons.append(f"moving: judged from the nearest ends: {_pairs_text(pairs)}")
         for _, _, j in judged:
             reasons.extend(j.reasons)
         if rng is None:
             reasons.append("no path of counted connections joins them: out of range")
         if cover and not isinstance(tgt, str):
             cover = False
-            reasons.append("the target is moving between two areas: no cover while moving (UNH-8)")
+            reasons.append("the target is moving between two areas: no cover while moving")
         details: dict[str, Any] = {
             "range": rng,
-            "rulings": {SIGHT_OPTIONS[k][0]: v for k, v in opts.items()},
+            "options": dict(opts),
             "moving": {
                 "source": None if isinstance(src, str) else list(src),
                 "target": None if isinstance(tgt, str) else list(tgt),
@@ -395,7 +430,7 @@ class ZoneGraph:
             source=format_place(src),
             target=format_place(tgt),
             visible=visible,
-            cover=cover,
+            cover=int(cover),
             distance=rng if rng is not None else float("inf"),
             details=details,
             reasons=tuple(reasons),
@@ -414,7 +449,7 @@ class ZoneGraph:
         veto = self.connection(s, t)
         if opts["x_lines"] == "veto" and veto is not None and veto.type == "blocked":
             return _PairSight(
-                False, False, (), (f"an X line between {s} and {t} blocks sight (UNH-10)",)
+                False, False, (), (f"an X line between {s} and {t} blocks sight (x_lines=veto)",)
             )
 
         def step(area: str) -> Iterator[str]:
@@ -438,7 +473,7 @@ class ZoneGraph:
             reasons.append(f"{t} has no cover: no shortest path ends with a cover mark at {t}")
         else:
             rule = "a shortest path" if opts["blocked_if"] == "any" else "every shortest path"
-            reasons.append(f"{rule} crosses 2 or more cover marks: no line of sight (UNH-2)")
+            reasons.append(f"{rule} crosses 2 or more cover marks: no line of sight")
         return _PairSight(visible, cover, paths, tuple(reasons))
 
     def _path_evidence(self, path: tuple[str, ...]) -> dict[str, Any]:
@@ -538,22 +573,20 @@ def _shortest_paths(
     return out
 
 
-def _check_value(name: str, value: str) -> None:
-    ruling, allowed = SIGHT_OPTIONS[name]
+def _check_value(name: str, value: object) -> None:
+    allowed = SIGHT_OPTIONS[name]
     if value not in allowed:
-        raise MapError(f"{name} ({ruling}): expected one of {', '.join(allowed)}, got {value!r}")
+        raise MapError(f"{name}: expected one of {', '.join(allowed)}, got {value!r}")
 
 
-def _parse_options(options: Mapping[str, str]) -> dict[str, str]:
-    by_ruling = {ruling: name for name, (ruling, _) in SIGHT_OPTIONS.items()}
-    out = {name: allowed[0] for name, (_, allowed) in SIGHT_OPTIONS.items()}
+def _parse_options(options: Mapping[str, SightOption]) -> dict[str, str]:
+    out = {name: allowed[0] for name, allowed in SIGHT_OPTIONS.items()}
     for key, value in options.items():
-        name = by_ruling.get(key.upper(), key)
-        if name not in SIGHT_OPTIONS:
-            known = ", ".join(f"{n} ({r}: {'|'.join(a)})" for n, (r, a) in SIGHT_OPTIONS.items())
+        if key not in SIGHT_OPTIONS:
+            known = ", ".join(f"{n} ({'|'.join(a)})" for n, a in SIGHT_OPTIONS.items())
             raise MapError(f"unknown sight option {key!r} for a zone map; known: {known}")
-        _check_value(name, value)
-        out[name] = value
+        _check_value(key, value)
+        out[key] = str(value)
     return out
 
 

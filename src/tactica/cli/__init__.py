@@ -19,6 +19,7 @@ __all__ = ["COMMAND_MODULES", "app", "main"]
 COMMAND_MODULES: tuple[str, ...] = (
     "tactica.cli.dice_cmd",
     "tactica.cli.demo_cmd",
+    "tactica.cli.games_cmd",
     "tactica.cli.validate_cmd",
     "tactica.cli.odds_cmd",
     "tactica.cli.simulate_cmd",

@@ -28,9 +28,9 @@ def _pct(p: Fraction) -> str:
     return f"{float(p) * 100:6.2f}%"
 
 
-def _skirmishers() -> Table:
+def _two_d6() -> Table:
     dist = two_d6()
-    table = Table(title="Skirmishers: 2D6 at or above a target number", title_justify="left")
+    table = Table(title="2D6 at or above a target number", title_justify="left")
     table.add_column("target", justify="right")
     for mod in (-1, 0, 1):
         table.add_column(f"mod {mod:+d}", justify="right")
@@ -39,9 +39,9 @@ def _skirmishers() -> Table:
     return table
 
 
-def _nebulia() -> Table:
+def _d10_pools() -> Table:
     table = Table(
-        title="Nebulia Operations: D10 pools (0-9; 1 always succeeds, 0 always fails)",
+        title="D10 pools rolled under (0-9; 1 always succeeds, 0 always fails)",
         title_justify="left",
     )
     table.add_column("attack", justify="left")
@@ -62,7 +62,7 @@ def _nebulia() -> Table:
     return table
 
 
-def _unhex() -> Table:
+def _percentile() -> Table:
     level = 50
     pair = percentile_pair()
 
@@ -78,7 +78,7 @@ def _unhex() -> Table:
 
     dist = pair.map(kind)
     table = Table(
-        title=f"Unhex: percentile dice at level {level} (tens and units read apart; 00+0 = 100)",
+        title=f"Percentile dice at level {level} (tens and units read apart; 00+0 = 100)",
         title_justify="left",
     )
     table.add_column("result")
@@ -89,11 +89,11 @@ def _unhex() -> Table:
     return table
 
 
-def _arc() -> Table:
+def _d20_degrees() -> Table:
     target, increment = 12, 5
     degrees = d20().condition(lambda r: r <= target).map(lambda r: r // increment)
     table = Table(
-        title=f"Arc: d20 roll under {target}, degree = roll // {increment}, given a success "
+        title=f"d20 roll under {target}, degree = roll // {increment}, given a success "
         f"(P = {d20().at_most(target)})",
         title_justify="left",
     )
@@ -121,7 +121,7 @@ def _expressions() -> Table:
 def dice_tour() -> None:
     """Print the tour of the five games' dice."""
     console.print("[bold]The dice of the five games[/bold]: exact odds, computed, not sampled.\n")
-    for build in (_skirmishers, _nebulia, _unhex, _arc, _expressions):
+    for build in (_two_d6, _d10_pools, _percentile, _d20_degrees, _expressions):
         table = build()
         console.print(f"[bold]{table.title}[/bold]")
         table.title = None
@@ -140,6 +140,6 @@ def demo(
     if dice:
         dice_tour()
         return
-    from tactica.cli.firefight_demo import run_demo
+    from tactica.cli.demo_job import run_demo
 
     run_demo(battles=battles, seed=seed)

@@ -1,4 +1,4 @@
-"""``tactica map FILE [--svg OUT]``: show any map (grid, zone graph, rows) as text or SVG.
+"""``tactica map FILE [--svg OUT]``: show any map (grid, zone graph, rows, dots) as text or SVG.
 
 The file may be a map file (``kind: ...``) or a scenario (``game:`` and ``map:``), whose map is
 used. Everything goes through the :class:`~tactica.battlefield.base.Battlefield` protocol, so
@@ -18,16 +18,25 @@ from tactica.battlefield.base import Battlefield
 from tactica.cli.app import app
 from tactica.errors import MapError, TacticaError
 from tactica.maps import map_from_mapping, to_svg
+from tactica.ruleset import Capability, sight_hooks
+from tactica.scenario import scenario_from_mapping
 from tactica.validation import load_yaml
 
 __all__ = ["battlefield_from_file", "write_svg"]
 
 
 def battlefield_from_file(path: Path) -> Battlefield:
-    """The battlefield of a map file, or of a scenario file's ``map:``."""
+    """The battlefield of a map file, or of a scenario (its units where it puts them)."""
     data = load_yaml(path, error=MapError)
-    if isinstance(data, Mapping) and "map" in data and "game" in data:
-        return map_from_mapping(data["map"], source=f"{path}: map")
+    if isinstance(data, Mapping) and "game" in data:
+        scenario = scenario_from_mapping(data, source=str(path), base_dir=path.parent)
+        rs = scenario.ruleset
+        if scenario.battlefield is None:
+            raise MapError(f"{path}: {rs.meta.title} is played without a map: there is "
+                           "nothing to draw")
+        if rs.meta.has(Capability.SIGHT):
+            return sight_hooks(rs).battlefield_of(scenario.new_state())
+        return scenario.battlefield
     return map_from_mapping(data, source=str(path))
 
 

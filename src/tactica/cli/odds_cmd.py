@@ -1,7 +1,13 @@
-"""``tactica odds SCENARIO --attacker ID --target ID``: the exact outcome of one attack."""
+"""``tactica odds SCENARIO --attacker ID --target ID``: the exact outcome of one action.
+
+The tables come from the game's :class:`~tactica.odds.OddsReport`, whatever the game. Options
+that only some games have (``--defend`` in a game with a defence reaction) are declared by the
+game (``meta.odds_options``); an option the game does not have is a clear error.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,7 +18,10 @@ from tactica.cli.app import app
 from tactica.cli.common import console, parse_rulings, print_json
 from tactica.errors import IllegalActionError, TacticaError
 from tactica.odds import OddsReport
+from tactica.ruleset import OddsValue, Ruleset, RulesetMeta, odds_hooks
 from tactica.scenario import load_scenario
+
+__all__ = ["attack_rows", "parse_game_options", "print_report"]
 
 
 def _bar(p: float, width: int = 30) -> str:
@@ -20,6 +29,7 @@ def _bar(p: float, width: int = 30) -> str:
 
 
 def print_report(report: OddsReport) -> None:
+    """The report as tables: the reasons, each distribution, the headline numbers."""
     console.print(f"[bold]{report.action}[/bold]")
     for reason in report.reasons:
         console.print(f"  {reason}")
@@ -36,65 +46,111 @@ def print_report(report: OddsReport) -> None:
         console.print(f"{name.replace('_', ' ')}: {float(value):.4f} ({value})")
 
 
-def _table(ruleset: Any, state: Any, attacker: str | None) -> list[dict[str, Any]]:
+def parse_game_options(meta: RulesetMeta, args: Sequence[str]) -> dict[str, OddsValue]:
+    """The game's own odds options from the words typer did not know (``--defend``,
+    ``--aim 2``, ``--aim=2``); anything else is a TacticaError naming what the game has."""
+    declared = {o.name: o for o in meta.odds_options}
+    have = ", ".join(f"--{o.name}" for o in meta.odds_options) or "none"
+    out: dict[str, OddsValue] = {}
+    words = list(args)
+    while words:
+        word = words.pop(0)
+        if not word.startswith("--") or len(word) < 3:
+            raise TacticaError(f"unexpected argument {word!r}")
+        name, eq, value = word[2:].partition("=")
+        option = declared.get(name)
+        if option is None:
+            raise TacticaError(f"--{name}: {meta.title} has no such odds option "
+                               f"(its odds options: {have})")
+        if not option.takes_value:
+            if eq:
+                raise TacticaError(f"--{name} takes no value, got {value!r}")
+            out[name] = True
+            continue
+        if not eq:
+            if not words or words[0].startswith("--"):
+                raise TacticaError(f"--{name}: a value is required")
+            value = words.pop(0)
+        if option.choices and value not in option.choices:
+            raise TacticaError(f"--{name}: expected one of {', '.join(option.choices)}, "
+                               f"got {value!r}")
+        out[name] = value
+    return out
+
+
+def attack_rows(ruleset: Ruleset, state: Any, attacker: str | None,
+                options: Mapping[str, OddsValue]) -> list[dict[str, Any]]:
+    """One row per action any unit (or ``attacker``) could take odds of, with its report."""
+    hooks = odds_hooks(ruleset)
     rows = []
-    units = [attacker] if attacker else list(ruleset.unit_ids(state))
+    units = [attacker] if attacker else [u.id for u in ruleset.units(state) if u.in_action]
     for uid in units:
-        for option in ruleset.attack_options(state, uid):
-            report = ruleset.odds(state, option.unit, option.target, option.weapon)
-            rows.append({"attacker": option.unit, "weapon": option.weapon,
-                         "target": option.target, **report.to_dict()})
+        for choice in hooks.odds_choices(state, uid):
+            try:
+                report = hooks.odds(state, choice.action, **options)
+            except IllegalActionError:
+                continue  # an option that does not apply to this action (no cover to defend)
+            rows.append({"attacker": choice.unit, "weapon": choice.means,
+                         "target": ",".join(choice.targets), **report.to_dict()})
     return rows
 
 
-@app.command()
+def _print_table(title: str, rows: list[dict[str, Any]]) -> None:
+    t = Table(title=title, title_justify="left")
+    for col in ("attacker", "weapon", "target", "cover", "P(hit)", "expected damage",
+                "P(out of action)"):
+        t.add_column(col, justify="right" if col[0] in "eP" else "left")
+    for row in rows:
+        cover = row.get("cover")
+        shown = "-" if cover is None else ("yes" if cover else "no")
+        p_hit = f"{row['p_hit']:.3f}" if "p_hit" in row else "-"
+        t.add_row(row["attacker"], row["weapon"], row["target"], shown, p_hit,
+                  f"{row['expected_damage']:.3f}", f"{row['p_out_of_action']:.3f}")
+    console.print(t)
+    if not rows:
+        console.print("no unit can attack anyone from where it stands")
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def odds(
+    ctx: typer.Context,
     scenario: Annotated[Path, typer.Argument(help="A scenario file.")],
-    attacker: Annotated[str | None, typer.Option("--attacker", "-a", help="Attacking unit id.")] = None,
-    target: Annotated[str | None, typer.Option("--target", "-t", help="Target unit id.")] = None,
-    weapon: Annotated[str | None, typer.Option("--weapon", "-w", help="Weapon name (default: the best).")] = None,
-    table: Annotated[bool, typer.Option("--table", help="Every weapon against every enemy it can target.")] = False,
+    attacker: Annotated[str | None, typer.Option("--attacker", "-a", help="Acting unit id.")] = None,
+    target: Annotated[str | None, typer.Option("--target", "-t", help="Target unit id (several, comma separated, for an action on several targets).")] = None,
+    weapon: Annotated[str | None, typer.Option("--weapon", "-w", help="Weapon or ability (default: the game's choice, e.g. the best weapon).")] = None,
+    table: Annotated[bool, typer.Option("--table", help="Every action of every unit against every target it can reach.")] = False,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    defend: Annotated[bool, typer.Option("--defend", help="The target defends (for games with a defence reaction).")] = False,
 ) -> None:
-    """The exact outcome distribution of an attack in the scenario's starting position."""
+    """The exact outcome distribution of an action in the scenario's starting position.
+
+    A game may declare options of its own (see 'tactica games'), such as --defend when the
+    target may defend; they go after the others."""
     sc = load_scenario(scenario)
     if rulings:
         sc = sc.with_rulings(parse_rulings(rulings))
+    rs = sc.ruleset
+    hooks = odds_hooks(rs)
+    options = parse_game_options(rs.meta, ctx.args)
     state = sc.new_state()
-    rs: Any = sc.ruleset
-    if not hasattr(rs, "odds"):
-        raise TacticaError(f"{sc.ruleset.meta.title} has no odds yet")
-    known = set(rs.unit_ids(state))
-    # A target may be a comma-separated list (several targets of one multi-target action).
-    named = [("--attacker", attacker)] + [("--target", t.strip())
-                                           for t in (target or "").split(",") if t.strip()]
-    for opt, value in named:
+    known = [u.id for u in rs.units(state)]
+    targets = tuple(t.strip() for t in (target or "").split(",") if t.strip())
+    for opt, value in [("--attacker", attacker), *(("--target", t) for t in targets)]:
         if value is not None and value not in known:
             raise TacticaError(f"{opt}: no unit {value!r} in {scenario} "
-                               f"(units: {', '.join(sorted(known))})")
+                               f"(units: {', '.join(known)})")
     if table:
-        rows = _table(rs, state, attacker)
+        rows = attack_rows(rs, state, attacker, options)
         if json_out:
             print_json(rows)
-            return
-        t = Table(title=f"{sc.name}: every attack", title_justify="left")
-        for col in ("attacker", "weapon", "target", "cover", "expected damage",
-                    "P(out of action)"):
-            t.add_column(col, justify="right" if col[0] in "eP" else "left")
-        for row in rows:
-            t.add_row(row["attacker"], row["weapon"], row["target"],
-                      "yes" if row.get("cover") else "no", f"{row['expected_damage']:.3f}",
-                      f"{row['p_out_of_action']:.3f}")
-        console.print(t)
-        if not rows:
-            console.print("no unit can attack anyone from where it stands")
+        else:
+            _print_table(f"{sc.name}: every attack", rows)
         return
-    if attacker is None or target is None:
+    if attacker is None or not targets:
         raise TacticaError("give --attacker and --target (or --table)")
     try:
-        report = rs.odds(state, attacker, target, weapon, **({"defend": True} if defend else {}))
+        action = hooks.odds_action(state, attacker, targets, weapon)
+        report = hooks.odds(state, action, **options)
     except IllegalActionError as exc:
         raise TacticaError(str(exc)) from None
     if json_out:

@@ -28,7 +28,8 @@ def validate(
     sc = scenario_from_mapping(data, source=str(file), base_dir=file.parent)
     changed = sc.rulings.changed()
     rulings = ", ".join(f"{k}: {v}" for k, v in changed.items()) or "all defaults"
+    where = f"{sc.battlefield.kind} map" if sc.battlefield is not None else "no map"
     console.print(
         f"{file}: valid {sc.ruleset.meta.title} scenario [bold]{sc.name}[/bold] "
-        f"({sc.battlefield.kind} map; rulings: {rulings})"
+        f"({where}; rulings: {rulings})"
     )

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from tactica.battle import Battle, Policy
+from tactica.battle import Policy
 from tactica.chance import Decide, Roll
 from tactica.dice import Dist
 from tactica.errors import ScriptError
@@ -208,9 +208,9 @@ class SeededPolicy:
         self.step = step
         self._indices = indices
 
-    def choose(self, battle: Battle, decision: Decide[Any], rng: np.random.Generator) -> Any:
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
         rng = self.streams.generator(self.step, DECISIONS, next(self._indices))
-        return self.inner.choose(battle, decision, rng)
+        return self.inner.choose(decision, state, rng)
 
 
 class TablePolicy:
@@ -220,7 +220,7 @@ class TablePolicy:
         self.terminal = terminal
         self.describe = describe
 
-    def choose(self, battle: Battle, decision: Decide[Any], rng: np.random.Generator) -> Any:
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
         lines = [f"{decision.side} decides {decision.label!r}:"]
         for i, option in enumerate(decision.options, start=1):
             lines.append(f"  [{i}] {self.describe(decision, option)}")

@@ -11,9 +11,9 @@ not yet recorded.
 With virtual dice and the computer on every side, the same scenario and seed give the same
 log, byte for byte, whether or not the fight was interrupted and resumed on the way.
 
-Optional ruleset hooks used when present (the core never asks which game is running):
-``explain_action(state, action) -> lines`` (or, for attacks, the ``odds`` hook's reasons),
-``describe_option(state, decision, option) -> str`` and ``battlefield_of(state)``.
+The session reaches a game only through what it declares: its explanations, its odds and its
+battlefield during a fight (:mod:`tactica.ruleset`); a game without one of them simply shows
+less.
 """
 
 from __future__ import annotations
@@ -22,16 +22,16 @@ import itertools
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from tactica.battle import Battle, Policy, Resolved
-from tactica.chance import Decide, Done, run_exact
+from tactica.battle import Battle, Resolved
+from tactica.chance import Decide, Done, Policy
 from tactica.errors import TacticaError
 from tactica.events import ActionTaken, BattleEnded, Decided, Rolled
+from tactica.odds import outcome_report
 from tactica.play.answer import (
     ACTIONS,
     HINTS,
@@ -43,9 +43,19 @@ from tactica.play.answer import (
     Terminal,
 )
 from tactica.play.logfile import LogHeader, LogWriter, create_log, digest_of, repair_log
-from tactica.policies import GreedyPolicy, make_policy
-from tactica.ruleset import Automatic, ChooseAction, Finished
+from tactica.policies import POLICIES, GreedyPolicy, make_policy
+from tactica.ruleset import (
+    Automatic,
+    Capability,
+    ChooseAction,
+    Finished,
+    Ruleset,
+    explain_hooks,
+    odds_hooks,
+    sight_hooks,
+)
 from tactica.scenario import Scenario, load_scenario
+from tactica.stats import battle_stats
 
 __all__ = ["HELP", "PlayResult", "PlaySession", "scenario_digest"]
 
@@ -89,21 +99,14 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-class _FirstOption:
-    """Takes the first option of decisions inside an action (for odds), noting that it did."""
-
-    met = False
-
-    def choose(self, decision: Decide[Any], rng: np.random.Generator | None) -> Any:
-        self.met = True
-        return decision.options[0]
 
 
 class PlaySession:
     """One sitting at the table over one fight; build it with :meth:`start` or :meth:`resume`,
     then call :meth:`run` once."""
 
-    def __init__(self, scenario: Scenario, battle: Battle, writer: LogWriter, header: LogHeader,
+    def __init__(self, scenario: Scenario, battle: Battle[Any], writer: LogWriter,
+                 header: LogHeader,
                  terminal: Terminal, *, ask_dice: bool, computer: Mapping[str, str],
                  cut: Sequence[Any] = (), resumed: bool = False):
         self.scenario = scenario
@@ -114,7 +117,8 @@ class PlaySession:
         self.ask_dice = ask_dice
         self.computer = dict(computer)
         self.streams = SeededStreams(header.seed)
-        self._policies: dict[str, Policy] = {s: make_policy(n) for s, n in self.computer.items()}
+        self._policies: dict[str, Policy] = {
+            s: make_policy(n, scenario.ruleset) for s, n in self.computer.items()}
         self._cut = list(cut)
         self._resumed = resumed
         self._shown_map = ""
@@ -133,7 +137,8 @@ class PlaySession:
         computer plays to a policy name (``greedy``, ``random``).
         """
         state = scenario.new_state()
-        chosen = _checked_computer(scenario.ruleset.sides_of(state), computer or {})
+        rs = scenario.ruleset
+        chosen = _checked_computer(rs, rs.sides_of(state), computer or {})
         if seed is None:
             given = scenario.data.get("seed")
             seed = given if isinstance(given, int) and given >= 0 else _new_seed()
@@ -192,7 +197,7 @@ class PlaySession:
         if dict(scenario.rulings) != dict(header.rulings):
             scenario = scenario.with_rulings(header.rulings, where=f"{path}: rulings")
         state = scenario.new_state()
-        chosen = _checked_computer(rs.sides_of(state),
+        chosen = _checked_computer(rs, rs.sides_of(state),
                                    header.computer if computer is None else computer)
         writer = LogWriter(path, durable=durable)
         try:
@@ -245,11 +250,12 @@ class PlaySession:
         indices = itertools.count(decisions)
         policies: dict[str, Policy] = {}
         for side in self.battle.ruleset.sides_of(self.battle.state):
+            policy: Policy
             if side in self.computer:
-                policies[side] = SeededPolicy(self._policies[side], self.streams, step,
-                                              indices=indices)
+                policy = SeededPolicy(self._policies[side], self.streams, step, indices=indices)
             else:
-                policies[side] = TablePolicy(self.terminal, self._describe_option)
+                policy = TablePolicy(self.terminal, self._describe_option)
+            policies[side] = policy
         return dice, policies
 
     def _greet(self) -> None:
@@ -300,7 +306,7 @@ class PlaySession:
     def _computer_turn(self, p: ChooseAction) -> None:
         decision: Decide[Any] = Decide(p.side, "action", p.actions, Done)
         rng = self.streams.generator(self._steps(), ACTIONS)
-        action = self._policies[p.side].choose(self.battle, decision, rng)
+        action = self._policies[p.side].choose(decision, self.battle.state, rng)
         self.terminal.say(f"{p.side} (computer): {self._describe(action)}")
         self._take(action)
 
@@ -359,7 +365,8 @@ class PlaySession:
         elif cmd in ("suggest", "hint") and not rest:
             decision: Decide[Any] = Decide(p.side, "action", p.actions, Done)
             rng = self.streams.generator(self._steps(), HINTS)
-            pick = p.actions.index(GreedyPolicy().choose(self.battle, decision, rng))
+            greedy = GreedyPolicy(self.battle.ruleset)
+            pick = p.actions.index(greedy.choose(decision, self.battle.state, rng))
             self.terminal.say(f"  suggestion: [{pick + 1}] {descs[pick]}")
         elif cmd == "status" and not rest:
             self._status()
@@ -405,51 +412,42 @@ class PlaySession:
 
     def _odds(self, action: Any, desc: str) -> None:
         rs, state = self.battle.ruleset, self.battle.state
-        lines = [desc, *(f"  {r}" for r in self._explain(action))]
-        decider = _FirstOption()
-        dist = run_exact(rs.resolve(state, action), policies=decider, events=True)
-        outcomes: dict[str, Fraction] = {}
-        for (_, events), prob in dist.items():
-            text = " ".join(rs.describe_event(state, e) for e in events) or "nothing happens"
-            outcomes[text] = outcomes.get(text, Fraction(0)) + prob
-        ranked = sorted(outcomes.items(), key=lambda kv: -kv[1])
-        lines.append("  what could happen:")
-        for text, prob in ranked[:_OUTCOMES_SHOWN]:
-            lines.append(f"  {float(prob):7.2%}  {text}")
-        if len(ranked) > _OUTCOMES_SHOWN:
-            rest = sum((q for _, q in ranked[_OUTCOMES_SHOWN:]), Fraction(0))
-            lines.append(f"  {float(rest):7.2%}  ({len(ranked) - _OUTCOMES_SHOWN} other outcomes)")
-        if decider.met:
-            lines.append("  (decisions inside the action taken as their first option)")
+        hooks = odds_hooks(rs) if rs.meta.has(Capability.ODDS) else None
+        report = (hooks.odds(state, action) if hooks is not None
+                  else outcome_report(rs, state, action))
+        lines = [desc, *(f"  {r}" for r in report.reasons)]
+        for name, value in report.numbers.items():
+            lines.append(f"  {name.replace('_', ' ')}: {float(value):.2%}"
+                         if name.startswith("p_") else
+                         f"  {name.replace('_', ' ')}: {float(value):.3f}")
         self.terminal.say("\n".join(lines))
 
     def _status(self) -> None:
         rs, state = self.battle.ruleset, self.battle.state
-        stats = rs.battle_stats(state, self.battle.events())
-        lines = [f"  round {stats.get('rounds', '?')}"]
-        for uid, row in dict(stats.get("units") or {}).items():
-            standing = "in action" if row.get("survived", True) else "out of action"
-            extra = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in row.items()
-                              if k not in ("side", "survived"))
-            lines.append(f"  {uid} ({row.get('side', '?')}): {standing}; {extra}")
+        stats = battle_stats(rs, state, self.battle.events())
+        lines = [f"  round {stats.rounds}"]
+        for unit in rs.units(state):
+            standing = "in action" if unit.in_action else "out of action"
+            where = f" at {unit.place}" if unit.place else ""
+            extra = ", ".join(f"{k.replace('_', ' ')} {_shown(v)}"
+                              for k, v in unit.details.items())
+            lines.append(f"  {unit.id} ({unit.side}): {standing}{where}; {extra}")
         self.terminal.say("\n".join(lines))
 
     def _picture(self) -> str:
-        hook = getattr(self.battle.ruleset, "battlefield_of", None)
-        return str(hook(self.battle.state).preview()) if callable(hook) else ""
+        rs = self.battle.ruleset
+        if not rs.meta.has(Capability.SIGHT):
+            return ""
+        return sight_hooks(rs).battlefield_of(self.battle.state).preview()
 
     def _sight(self, source: str, target: str) -> None:
-        hook = getattr(self.battle.ruleset, "sight_report", None)
-        if not callable(hook):
-            self.terminal.say(f"  {self.battle.ruleset.meta.title} does not answer sight "
-                              "questions during a fight")
-            return
         try:
-            report = hook(self.battle.state, source, target)
+            hooks = sight_hooks(self.battle.ruleset)
+            report = hooks.sight_report(self.battle.state, source, target)
         except TacticaError as exc:
             self.terminal.say(f"  {exc}")
             return
-        self._say_indented(str(report.explain()).split("\n"))
+        self._say_indented(report.explain().split("\n"))
 
     def _history(self, n: int) -> list[str]:
         rs, state = self.battle.ruleset, self.battle.state
@@ -462,25 +460,20 @@ class PlaySession:
         return self.battle.ruleset.describe_action(self.battle.state, action)
 
     def _describe_option(self, decision: Decide[Any], option: Any) -> str:
-        hook = getattr(self.battle.ruleset, "describe_option", None)
-        if callable(hook):
-            return str(hook(self.battle.state, decision, option))
+        hooks = explain_hooks(self.battle.ruleset)
+        if hooks is not None:
+            return hooks.describe_option(self.battle.state, decision, option)
         return str(option)
 
     def _explain(self, action: Any) -> list[str]:
         """Why an action's dice are what they are: sight, cover, what each die needs."""
-        rs, state = self.battle.ruleset, self.battle.state
-        hook = getattr(rs, "explain_action", None)
-        if callable(hook):
-            return [str(line) for line in hook(state, action)]
-        odds = getattr(rs, "odds", None)
-        names = [getattr(action, n, None) for n in ("unit", "target", "weapon")]
-        if callable(odds) and all(isinstance(n, str) for n in names):
-            try:
-                return [str(r) for r in odds(state, *names).reasons]
-            except TacticaError:
-                return []
-        return []
+        hooks = explain_hooks(self.battle.ruleset)
+        if hooks is None:
+            return []
+        try:
+            return hooks.explain_action(self.battle.state, action)
+        except TacticaError:
+            return []
 
     def _tell(self, events: Sequence[Any]) -> None:
         rs, state = self.battle.ruleset, self.battle.state
@@ -491,13 +484,15 @@ class PlaySession:
             self.terminal.say("\n".join(f"  {line}" for line in lines))
 
 
-def _checked_computer(sides: Sequence[str], computer: Mapping[str, str]) -> dict[str, str]:
+def _checked_computer(ruleset: Ruleset, sides: Sequence[str],
+                      computer: Mapping[str, str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for side, name in computer.items():
         if side not in sides:
             raise TacticaError(f"computer: no side {side!r} in this battle "
                                f"(sides: {', '.join(sides)})")
-        make_policy(name)  # raises on an unknown name
+        if name not in POLICIES:
+            make_policy(name, ruleset)  # raises, naming the known policies
         out[side] = name
     return out
 
@@ -505,9 +500,10 @@ def _checked_computer(sides: Sequence[str], computer: Mapping[str, str]) -> dict
 def _scenario_ref(source: str, log: Path) -> str:
     """The scenario's path as the log records it: relative to the log's folder."""
     try:
-        rel = os.path.relpath(Path(source).resolve(), log.resolve().parent)
+        # abspath, not resolve: a scenario reached through a link keeps the path it was given.
+        rel = os.path.relpath(os.path.abspath(source), os.path.abspath(log.parent))
     except ValueError:  # another drive
-        return Path(source).resolve().as_posix()
+        return Path(os.path.abspath(source)).as_posix()
     return Path(rel).as_posix()
 
 
@@ -520,3 +516,9 @@ def _scenario_of(header: LogHeader, log: Path) -> Scenario:
             f"{log}: cannot load the fight's scenario {str(where)!r} ({exc}); "
             f"name it: tactica play SCENARIO --resume {log}"
         ) from None
+
+
+def _shown(value: str | int | bool) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

@@ -2,9 +2,10 @@
 
 With two sides the picture reads *back, front | front, back*. With more, the first half of the
 sides stand left of the centre line and the others right of it. Front rows are shaded; an
-empty front row is a dashed placeholder (that side may be advanced on). Given a
+empty front row is a dashed placeholder (in games with advancing, that side may be advanced
+on). Given a
 :class:`~tactica.battlefield.base.SightReport`, the attacker and target are outlined, joined
-by a line, and the caption says whether melee is possible.
+by a line; the caption says whether melee is possible when the game's report says so.
 
 >>> from tactica.battlefield.rows import Rows, Side
 >>> svg = rows_to_svg(Rows((Side("party", ("Ada",)), Side("foes", (), ("Cop",)))))
@@ -149,10 +150,12 @@ def _sight_overlay(
             f'{_f(bx)},{_f(by)}" fill="none" stroke="{colour}" stroke-width="3" '
             f'stroke-opacity="0.9"{dash}/>'
         )
-    verdict = "melee possible" if possible else "ranged only (no melee)"
+    verdict = ""
+    if isinstance(melee, Mapping) and melee:
+        verdict = ("melee possible" if possible else "ranged only (no melee)") + "; "
     out.append(
         f'<text x="{_f(_MARGIN)}" y="{_f(height - 28)}" font-size="14" fill="{_INK}">'
-        f"{escape(sight.source)} -> {escape(sight.target)}: {verdict}; row distance "
+        f"{escape(sight.source)} -> {escape(sight.target)}: {verdict}row distance "
         f"{escape(str(sight.distance))}</text>"
     )
     return out

@@ -1,4 +1,5 @@
-"""Zone graphs to SVG: areas as boxes, connections drawn with the Unhex conventions.
+"""Zone graphs to SVG: areas as boxes, connections drawn with the zone-map conventions
+(solid, dashed, one-way arrows, X lines, doors and cover marks).
 
 Solid lines move and see; dashed lines only see; an arrow is a one-way connection; a small box
 on a line is a door (filled when closed); a dashed line with an X blocks sight. A cover mark is

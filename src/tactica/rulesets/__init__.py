@@ -1,9 +1,9 @@
-"""The built-in games. Importing this package registers each of them."""
+"""The built-in games, one package each.
+
+They are found as plug-ins through the entry point group ``tactica.rulesets`` (see
+``pyproject.toml``), exactly as a game shipped by another package would be.
+"""
 
 from __future__ import annotations
-
-import tactica.rulesets.last_odyssey
-import tactica.rulesets.nebulia
-import tactica.rulesets.unhex  # noqa: F401
 
 __all__: list[str] = []

@@ -9,21 +9,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from tactica.battlefield.base import Battlefield, SightReport
+from tactica.battlefield.base import Battlefield, SightOption, SightReport
 from tactica.battlefield.rows import Rows
-from tactica.chance import Decide, Step
+from tactica.chance import Decide
 from tactica.errors import ScenarioError
+from tactica.events import Action, Event
 from tactica.odds import OddsReport
-from tactica.ruleset import Pending, RulesetMeta, Rulings, register
-from tactica.rulesets.last_odyssey import flow, resolve, setup, text
-from tactica.rulesets.last_odyssey.records import Damaged
+from tactica.ruleset import (
+    Capability,
+    OddsChoice,
+    OddsOption,
+    OddsValue,
+    RulesetMeta,
+    UnitStatus,
+)
+from tactica.rulesets.last_odyssey import flow, melee, resolve, setup, text
+from tactica.rulesets.last_odyssey.records import UseAbility
 from tactica.rulesets.last_odyssey.rulings import RULINGS
 from tactica.rulesets.last_odyssey.state import LodState, apply_event, copy_state
-from tactica.scenario import Scenario
+from tactica.rulings import Rulings
+
+if TYPE_CHECKING:
+    from tactica.scenario import Scenario
 
 __all__ = ["LAST_ODYSSEY", "LastOdyssey"]
 
@@ -36,123 +47,138 @@ class LastOdyssey:
         title="Last Odyssey",
         battlefield="rows",
         rulings=RULINGS,
+        provides=frozenset(Capability),
+        odds_options=(
+            OddsOption("knockout", "a player's attack meant to knock out rather than kill"),
+            OddsOption("element", "the element of an ability that lets its user choose one",
+                       takes_value=True),
+        ),
         aliases=("lod", "odyssey"),
         source="the Last Odyssey SRD; player characters, jobs and items are tactica's "
                "illustrative examples",
         summary="front and back rows, initiative with AP, one d10 hit die, Shells and elements",
     )
 
-    # -- scenario ------------------------------------------------------------------------------
+    # -- the core's hooks ----------------------------------------------------------------------
 
-    def build_setup(self, data: Mapping[str, Any], *, source: str, battlefield: Battlefield,
-                    rulings: Rulings, base_dir: Path) -> setup.Setup:
-        if not isinstance(battlefield, Rows):
-            raise ScenarioError(f"{source}: map: Last Odyssey is played on rows")
-        return setup.build_setup(data, source=source, battlefield=battlefield,
-                                 base_dir=base_dir)
+    pending = staticmethod(flow.pending)
+    resolve = staticmethod(resolve.resolve)
+    apply_event = staticmethod(apply_event)
+    copy_state = staticmethod(copy_state)
 
     def initial_state(self, scenario: Scenario) -> LodState:
         rows = scenario.battlefield
-        assert isinstance(rows, Rows)
+        assert isinstance(rows, Rows) and isinstance(scenario.setup, setup.Setup)
         return setup.new_state(scenario.setup, rows, scenario.rulings, scenario.max_rounds)
 
-    # -- the core's hooks ----------------------------------------------------------------------
-
-    def pending(self, state: LodState) -> Pending:
-        return flow.pending(state)
-
-    def resolve(self, state: LodState, action: Any) -> Step:
-        return resolve.resolve(state, action)
-
-    def apply_event(self, state: LodState, event: Any) -> None:
-        apply_event(state, event)
-
-    def copy_state(self, state: LodState) -> LodState:
-        return copy_state(state)
-
-    def describe_action(self, state: LodState, action: Any) -> str:
+    def describe_action(self, state: LodState, action: Action) -> str:
         return text.describe_action(state, action)
 
-    def describe_event(self, state: LodState, event: Any) -> str:
+    def describe_event(self, state: LodState, event: Event) -> str:
         return text.describe_event(state, event)
 
     def sides_of(self, state: LodState) -> tuple[str, ...]:
         return state.sides
 
-    def unit_ids(self, state: LodState) -> list[str]:
-        """Characters still standing, in scenario order."""
-        return [f.id for f in state.standing()]
-
-    def battle_stats(self, state: LodState, events: list[Any]) -> dict[str, Any]:
-        dealt = dict.fromkeys(state.fighters, 0)
-        taken = dict.fromkeys(state.fighters, 0)
-        for e in events:
-            if isinstance(e, Damaged):
-                amount = e.to_shell + e.to_hp
-                taken[e.unit] += amount
-                if e.source in dealt:
-                    dealt[e.source] += amount
-        units = {
-            f.id: {"side": f.side, "survived": f.standing, "hp": f.hp, "shell": f.shell_total,
-                   "mp": f.mp, "statuses": ", ".join(sorted(f.statuses)) or "-",
-                   "knocked_out": f.knocked_out, "fled": f.fled,
-                   "damage_dealt": dealt[f.id], "damage_taken": taken[f.id]}
+    def units(self, state: LodState) -> tuple[UnitStatus, ...]:
+        rows = state.rows
+        return tuple(
+            UnitStatus(f.id, f.side, f.standing,
+                       rows.locate(f.id) if f.id in rows.occupants else None,
+                       {"hp": f.hp, "shell": f.shell_total, "mp": f.mp,
+                        "statuses": ", ".join(sorted(f.statuses)) or "-",
+                        "knocked_out": f.knocked_out, "fled": f.fled},
+                       survived=f.standing or f.fled or f.knocked_out)
             for f in state.fighters.values()
-        }
-        return {"rounds": state.round, "units": units}
+        )
 
-    # -- play ----------------------------------------------------------------------------------
+    # -- scenario ------------------------------------------------------------------------------
+
+    def build_setup(self, data: Mapping[str, Any], *, source: str,
+                    battlefield: Battlefield | None, rulings: Rulings,
+                    base_dir: Path) -> setup.Setup:
+        if not isinstance(battlefield, Rows):
+            raise ScenarioError(f"{source}: map: Last Odyssey is played on rows")
+        return setup.build_setup(data, source=source, battlefield=battlefield,
+                                 base_dir=base_dir)
+
+    # -- odds ----------------------------------------------------------------------------------
+
+    def odds_choices(self, state: LodState, unit: str) -> tuple[OddsChoice, ...]:
+        from tactica.rulesets.last_odyssey.odds import odds_choices
+
+        return odds_choices(state, unit)
+
+    def odds_action(self, state: LodState, unit: str, targets: tuple[str, ...],
+                    means: str | None) -> Action:
+        """``means`` is an ability (``Name[/element][/knockout]``), by default the basic
+        attack; several targets for a multi-target ability."""
+        from tactica.rulesets.last_odyssey.odds import choose_ability
+
+        return choose_ability(state, unit, targets, means)
+
+    def odds(self, state: LodState, action: Action, **options: OddsValue) -> OddsReport:
+        from tactica.odds import outcome_report
+        from tactica.rulesets.last_odyssey.odds import attack_odds
+
+        if isinstance(action, UseAbility) and state.ability(action.ability).attack is not None:
+            if options:
+                element = str(options.get("element") or action.element)
+                knockout = bool(options.get("knockout")) or action.knockout
+                means = "/".join([action.ability, *([element] if element else []),
+                                  *(["knockout"] if knockout else [])])
+                rebuilt = self.odds_action(state, action.unit, action.targets, means)
+                assert isinstance(rebuilt, UseAbility)
+                action = rebuilt
+            return attack_odds(state, action)
+        return outcome_report(self, state, action)
+
+    # -- sight and explanations ----------------------------------------------------------------
 
     def battlefield_of(self, state: LodState) -> Rows:
         """The rows as they stand now (moves, downed characters and advances included)."""
         return state.rows
 
-    def sight_report(self, state: LodState, source: str, target: str) -> SightReport:
-        """Rows have no sight lines: who may reach whom in melee, from the current rows."""
-        return state.rows.sight_report(source, target)
+    def sight_options(self, rulings: Rulings) -> dict[str, SightOption]:
+        return {}
 
-    def explain_action(self, state: LodState, action: Any) -> list[str]:
-        """Why an action's dice are what they are (the odds' reasons), or what it costs."""
+    def sight_report(self, state: LodState, source: str, target: str,
+                     **options: SightOption) -> SightReport:
+        """Rows have no sight lines: everyone sees everyone; the reasons say who may reach
+        whom in melee from the current rows."""
+        report = state.rows.sight_report(source, target, **options)
+        makes = melee.can_make_melee(state.rows, source)
+        receives = melee.can_receive_melee(state.rows, target)
+        reasons = (
+            *report.reasons,
+            f"{source}: " + ("may use melee" if makes else "no melee from the back row"),
+            f"{target}: " + ("may be targeted in melee" if receives
+                             else "melee cannot reach the back row"),
+        )
+        details = {**report.details, "melee": {"source_can_make": makes,
+                                                "target_can_receive": receives,
+                                                "possible": makes and receives},
+                   "ranged": True}
+        return SightReport(source, target, True, 0, report.distance, details, reasons)
+
+    def explain_action(self, state: LodState, action: Action) -> list[str]:
         return text.explain_action(state, action)
 
-    def describe_option(self, state: LodState, decision: Decide[Any], option: Any) -> str:
-        """One option of a decision inside an action, in words."""
+    def describe_option(self, state: LodState, decision: Decide[Any], option: object) -> str:
         return text.describe_option(state, decision, option)
 
-    # -- odds and policies ---------------------------------------------------------------------
+    # -- policies ------------------------------------------------------------------------------
 
-    def attack_options(self, state: LodState, attacker: str) -> list[Any]:
-        """Every attack or status roll the character could make from where it stands."""
-        from tactica.rulesets.last_odyssey.odds import attack_options
-
-        return attack_options(state, attacker)
-
-    def odds(self, state: LodState, attacker: str, target: str, weapon: str | None = None,
-             **options: Any) -> OddsReport:
-        """Exact odds of ``attacker`` using ``weapon`` (an ability; default the basic attack)
-        on ``target`` (several targets of a multi-target ability: comma separated)."""
-        from tactica.rulesets.last_odyssey.odds import attack_odds
-
-        return attack_odds(state, attacker, target, weapon, **options)
-
-    def rank_actions(self, state: LodState, actions: Sequence[Any]) -> list[float]:
-        """Values of many actions at once (used by the greedy policy)."""
+    def rank_actions(self, state: LodState, actions: Sequence[Action]) -> list[float]:
         from tactica.rulesets.last_odyssey.policy import rank_actions
 
         return rank_actions(state, actions)
 
-    def action_value(self, state: LodState, action: Any) -> float:
-        """How good ``action`` looks for the side taking it."""
-        from tactica.rulesets.last_odyssey.policy import action_value
-
-        return action_value(state, action)
-
     def choose_decision(self, state: LodState, decision: Decide[Any],
-                        rng: np.random.Generator | None) -> Any:
-        """A decision inside an action (Confused retarget, item to steal, advance, calls)."""
+                        rng: np.random.Generator | None) -> object:
         from tactica.rulesets.last_odyssey.policy import choose_decision
 
         return choose_decision(state, decision, rng)
 
 
-LAST_ODYSSEY = register(LastOdyssey())
+LAST_ODYSSEY = LastOdyssey()

@@ -22,6 +22,7 @@ from typing import Any
 from tactica.chance import Done, Step
 from tactica.dice import die
 from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
+from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.hitdie import Absorbed, absorb
 from tactica.rulesets.last_odyssey.records import (
     Advanced,
@@ -33,7 +34,7 @@ from tactica.rulesets.last_odyssey.records import (
     TurnEnded,
 )
 from tactica.rulesets.last_odyssey.resolve import decide, emit, roll
-from tactica.rulesets.last_odyssey.state import Fighter, LodState, copy_state
+from tactica.rulesets.last_odyssey.state import Fighter, LodState
 from tactica.rulesets.last_odyssey.targeting import can_act, legal_actions
 
 __all__ = ["effect_phase", "finished", "initiative", "initiative_order", "pending"]
@@ -74,7 +75,7 @@ def initiative_order(state: LodState, calls: dict[str, int], roll_value: int) ->
 
 def initiative(state: LodState) -> Step:
     """Calls (LOD-8), the GM's 2d4, the order; the opening Paradigm phase; First Strike."""
-    work = copy_state(state)
+    work = state
     figures = state.pack.figures
     players = [f for f in work.fighters.values() if f.player and f.standing]
     lo, hi = figures.initiative_call
@@ -84,12 +85,12 @@ def initiative(state: LodState) -> Step:
     def start(w: LodState, calls: dict[str, int], value: int) -> Step:
         order, boosted = initiative_order(w, calls, value)
         first = "first-strike" if w.first_strike else "action"
-        return emit(w, [InitiativeRolled(tuple(calls.items()), value, boosted, order),
+        return emit([InitiativeRolled(tuple(calls.items()), value, boosted, order),
                         PhaseStarted(1, "paradigm"), PhaseStarted(1, first)],
                     lambda _w: Done(None))
 
     def rolled(w: LodState, calls: dict[str, int]) -> Step:
-        return roll(w, f"GM's {n}d{sides}", d.repeat_sum(n),
+        return roll(f"GM's {n}d{sides}", d.repeat_sum(n),
                     lambda w2, v: start(w2, calls, int(v)), (d,) * n, sum)
 
     if not players:
@@ -101,7 +102,7 @@ def initiative(state: LodState) -> Step:
         if i == len(players):
             return rolled(w, calls)
         p = players[i]
-        return decide(w, p.side, f"initiative call for {p.id}", range(lo, hi + 1),
+        return decide(p.side, f"initiative call for {p.id}", range(lo, hi + 1),
                       lambda w2, c: ask(w2, i + 1, {**calls, p.id: int(c)}), unit=p.id)
 
     return ask(work, 0, {})
@@ -126,7 +127,6 @@ def _poison_events(w: LodState, f: Fighter) -> list[Any]:
 
 def effect_phase(state: LodState) -> Step:
     """Poison, then a Boar Rider at 0 HP falls, then advancing; the Paradigm phase; the end."""
-    work = copy_state(state)
     r = state.round
 
     def poison(w: LodState, i: int) -> Step:
@@ -135,15 +135,15 @@ def effect_phase(state: LodState) -> Step:
         f = w.fighters[w.order[i]]
         if not f.standing or "poisoned" not in f.statuses or f.hp == 0:
             return poison(w, i + 1)
-        return emit(w, _poison_events(w, f), lambda w2: poison(w2, i + 1))
+        return emit(_poison_events(w, f), lambda w2: poison(w2, i + 1))
 
     def falls(w: LodState) -> Step:
         out = [Downed(f.id, False, "") for f in w.fighters.values()
                if f.standing and f.hp == 0 and "too-stupid-to-die" in f.passives]
-        return emit(w, out, advance)
+        return emit(out, advance)
 
     def advance(w: LodState) -> Step:
-        for side in w.rows.needs_advance():
+        for side in melee.needs_advance(w.rows):
             others = [s.name for s in w.rows.sides if s.name != side and w.standing(s.name)]
             if not others:
                 continue
@@ -151,16 +151,16 @@ def effect_phase(state: LodState) -> Step:
             def chosen(w2: LodState, yes: bool, who: str = others[0], on: str = side) -> Step:
                 if not yes:
                     return end(w2)
-                return emit(w2, [Advanced(who, on)], advance)
+                return emit([Advanced(who, on)], advance)
 
-            return decide(w, others[0], f"advance on {side}", (True, False), chosen,
+            return decide(others[0], f"advance on {side}", (True, False), chosen,
                           on=side)
         return end(w)
 
     def end(w: LodState) -> Step:
-        return emit(w, [PhaseStarted(r, "paradigm"), RoundEnded(r)], lambda _w: Done(None))
+        return emit([PhaseStarted(r, "paradigm"), RoundEnded(r)], lambda _w: Done(None))
 
-    return emit(work, [PhaseStarted(r, "effect")], lambda w: poison(w, 0))
+    return emit([PhaseStarted(r, "effect")], lambda w: poison(w, 0))
 
 
 # --------------------------------------------------------------------------------------------
@@ -192,10 +192,10 @@ def pending(state: LodState) -> Pending:
 
 
 def _phase(state: LodState, r: int, phase: str) -> Step:
-    return emit(copy_state(state), [PhaseStarted(r, phase)], lambda _w: Done(None))
+    return emit([PhaseStarted(r, phase)], lambda _w: Done(None))
 
 
 def _pass(state: LodState) -> Step:
     unit = state.queue[0].unit
-    return emit(copy_state(state), [TurnEnded(unit)], lambda _w: Done(None))
+    return emit([TurnEnded(unit)], lambda _w: Done(None))
 

@@ -17,10 +17,13 @@ from tactica.chance import Done, run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError
 from tactica.odds import OddsReport
+from tactica.ruleset import OddsChoice
+from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.content import Ability
 from tactica.rulesets.last_odyssey.hitdie import Outcome, TargetSetup, outcome
+from tactica.rulesets.last_odyssey.records import UseAbility
 from tactica.rulesets.last_odyssey.resolve import Results, attack
-from tactica.rulesets.last_odyssey.state import Fighter, LodState, copy_state, element_of
+from tactica.rulesets.last_odyssey.state import WORLD, Fighter, LodState, element_of
 from tactica.rulesets.last_odyssey.targeting import (
     area_targets,
     mp_cost,
@@ -28,7 +31,15 @@ from tactica.rulesets.last_odyssey.targeting import (
     target_setup,
 )
 
-__all__ = ["AttackOption", "attack_odds", "attack_options", "basic_attack", "find_ability"]
+__all__ = [
+    "AttackOption",
+    "attack_odds",
+    "attack_options",
+    "basic_attack",
+    "choose_ability",
+    "find_ability",
+    "odds_choices",
+]
 
 
 @dataclass(frozen=True)
@@ -105,9 +116,9 @@ def _targets(state: LodState, f: Fighter, ability: Ability, target: str) -> tupl
 
 def _why_not(state: LodState, f: Fighter, ability: Ability, target: str) -> str:
     rows = state.rows
-    if ability.is_melee and not rows.can_make_melee(f.id):
+    if ability.is_melee and not melee.can_make_melee(rows, f.id):
         return f"it is melee and {f.id} is in the back row"
-    if ability.is_melee and not rows.can_receive_melee(target):
+    if ability.is_melee and not melee.can_receive_melee(rows, target):
         return f"it is melee and {target} is in the back row"
     if ability.reach == "charge":
         return f"Charge needs {target} in the back row of a side with an empty front row"
@@ -178,18 +189,32 @@ def _damage_taken(o: Outcome | None) -> int:
     return o.damage if o is not None and o.hit and not o.blocked else 0
 
 
-def attack_odds(state: LodState, attacker: str, target: str, weapon: str | None,
-                **options: Any) -> OddsReport:
-    """The exact outcome of ``attacker`` using ``weapon`` on ``target`` (see module)."""
+def choose_ability(state: LodState, attacker: str, targets: tuple[str, ...],
+                   means: str | None) -> UseAbility:
+    """``attacker`` using ``means`` (``Name[/element][/knockout]``; ``None``: its basic
+    attack) on ``targets``; an IllegalActionError says why it cannot."""
     if attacker not in state.fighters or not state.fighters[attacker].standing:
         raise IllegalActionError(f"{attacker!r} is not a character standing on the field")
     f = state.fighters[attacker]
-    ability, element, knockout = find_ability(state, f, weapon, dict(options))
-    targets = _targets(state, f, ability, target)
-    work = copy_state(state)
-    process = attack(work, f.id, ability, targets, element, knockout,
+    ability, element, knockout = find_ability(state, f, means, {})
+    chosen = _targets(state, f, ability, ",".join(targets))
+    return UseAbility(attacker, ability.id, chosen, element, knockout)
+
+
+def attack_odds(state: LodState, action: UseAbility) -> OddsReport:
+    """The exact outcome of an ability that rolls the hit die (see module)."""
+    attacker = action.unit
+    if attacker not in state.fighters or not state.fighters[attacker].standing:
+        raise IllegalActionError(f"{attacker!r} is not a character standing on the field")
+    f = state.fighters[attacker]
+    ability = state.ability(action.ability)
+    if ability.attack is None:
+        raise IllegalActionError(f"{ability.name} does not roll the hit die: it always works")
+    element, knockout = action.element, action.knockout
+    targets = _targets(state, f, ability, ",".join(action.targets))
+    process = attack(state, f.id, ability, targets, element, knockout,
                      lambda _w, results: Done(results), reactions=False)
-    dist: Dist[Results] = run_exact(process)
+    dist: Dist[Results] = run_exact(process, world=WORLD, state=state)
     distributions: dict[str, Dist[Any]] = {}
     numbers: dict[str, Fraction] = {}
     reasons = [f"one hit die (d10) for {len(targets)} target(s)"]
@@ -236,12 +261,26 @@ def attack_odds(state: LodState, attacker: str, target: str, weapon: str | None,
     else:
         numbers["expected_damage"] = Fraction(0)
         numbers["p_out_of_action"] = Fraction(0)
+    if "damage" not in distributions:  # several targets, or a status roll: the total
+        distributions = {"damage": dist.map(
+            lambda results: sum(_damage_taken(o) for _t, o in results)
+            if ability.attack != "status" else 0), **distributions}
     name = ability.name + (f" ({element})" if element else "") + (" to knock out"
                                                                   if knockout else "")
     return OddsReport(attacker, ",".join(targets), f"{attacker} uses {name} on "
                       f"{', '.join(targets)}", distributions, numbers, tuple(reasons),
                       extra={"weapon": ability.name, "targets": list(targets),
                              "kind": ability.attack, "element": element or ability.element})
+
+
+def odds_choices(state: LodState, attacker: str) -> tuple[OddsChoice, ...]:
+    """The attacks of :func:`attack_options` as actions, for ``odds --table``."""
+    out = []
+    for opt in attack_options(state, attacker):
+        targets = tuple(opt.target.split(","))
+        out.append(OddsChoice(attacker, targets, opt.weapon,
+                              choose_ability(state, attacker, targets, opt.weapon)))
+    return tuple(out)
 
 
 def attack_options(state: LodState, attacker: str) -> list[AttackOption]:

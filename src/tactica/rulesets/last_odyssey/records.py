@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from tactica.events import record
+from tactica import events
+from tactica.events import Action, Event, record
 
 __all__ = [
     "APSpent",
@@ -50,7 +51,7 @@ __all__ = [
 
 @record("lod.ability")
 @dataclass(frozen=True, order=True)
-class UseAbility:
+class UseAbility(Action):
     """``unit`` uses ``ability`` (the Basic Attack included) on ``targets``.
 
     ``element`` is the element chosen for an ability that lets its user choose one;
@@ -66,7 +67,7 @@ class UseAbility:
 
 @record("lod.item")
 @dataclass(frozen=True, order=True)
-class UseItem:
+class UseItem(Action):
     """``unit`` uses a battle item on ``target`` (1 AP)."""
 
     unit: str
@@ -76,7 +77,7 @@ class UseItem:
 
 @record("lod.move")
 @dataclass(frozen=True, order=True)
-class Move:
+class Move(Action):
     """``unit`` moves to the other row of its side (1 AP)."""
 
     unit: str
@@ -85,7 +86,7 @@ class Move:
 
 @record("lod.hold")
 @dataclass(frozen=True, order=True)
-class HoldAP:
+class HoldAP(Action):
     """``unit`` holds AP (1 AP, once a round) for one extra turn right after ``after``'s."""
 
     unit: str
@@ -94,7 +95,7 @@ class HoldAP:
 
 @record("lod.swap")
 @dataclass(frozen=True, order=True)
-class SwapEquipment:
+class SwapEquipment(Action):
     """``unit`` equips another weapon it carries (1 AP)."""
 
     unit: str
@@ -103,7 +104,7 @@ class SwapEquipment:
 
 @record("lod.pick-up")
 @dataclass(frozen=True, order=True)
-class PickUp:
+class PickUp(Action):
     """``unit`` picks up the weapon it dropped (1 AP)."""
 
     unit: str
@@ -111,7 +112,7 @@ class PickUp:
 
 @record("lod.flee")
 @dataclass(frozen=True, order=True)
-class Flee:
+class Flee(Action):
     """``unit`` flees the battle from the back row."""
 
     unit: str
@@ -119,7 +120,7 @@ class Flee:
 
 @record("lod.end-turn")
 @dataclass(frozen=True, order=True)
-class EndTurn:
+class EndTurn(Action):
     """``unit`` ends its turn, giving up the AP it has left."""
 
     unit: str
@@ -130,7 +131,7 @@ class EndTurn:
 
 @record("lod.initiative")
 @dataclass(frozen=True)
-class InitiativeRolled:
+class InitiativeRolled(Event):
     """The initiative order for the battle: the players' calls, the GM's 2d4 (if any players),
     who called it exactly (Initiative x 1.5) and the order, first to act first."""
 
@@ -142,16 +143,16 @@ class InitiativeRolled:
 
 @record("lod.phase")
 @dataclass(frozen=True)
-class PhaseStarted:
-    """A phase of ``round`` begins: paradigm, first-strike, action or effect."""
+class PhaseStarted(events.RoundStarted):
+    """A phase of ``round`` begins: paradigm (which opens the round), first-strike, action or
+    effect."""
 
-    round: int
     phase: str
 
 
 @record("lod.round-ended")
 @dataclass(frozen=True)
-class RoundEnded:
+class RoundEnded(Event):
     """``round`` is over."""
 
     round: int
@@ -159,7 +160,7 @@ class RoundEnded:
 
 @record("lod.ap-spent")
 @dataclass(frozen=True)
-class APSpent:
+class APSpent(Event):
     """``unit`` spent ``amount`` AP and has ``left`` this turn (at 0 the turn ends)."""
 
     unit: str
@@ -169,7 +170,7 @@ class APSpent:
 
 @record("lod.turn-ended")
 @dataclass(frozen=True)
-class TurnEnded:
+class TurnEnded(Event):
     """``unit`` ended its turn."""
 
     unit: str
@@ -177,7 +178,7 @@ class TurnEnded:
 
 @record("lod.held")
 @dataclass(frozen=True)
-class HeldAP:
+class HeldAP(Event):
     """``unit`` will take an extra turn right after ``after``'s turn this round."""
 
     unit: str
@@ -186,17 +187,16 @@ class HeldAP:
 
 @record("lod.moved")
 @dataclass(frozen=True)
-class Moved:
+class Moved(events.Moved):
     """``unit`` is now in ``row`` of its side (``free``: by a passive, no AP)."""
 
-    unit: str
     row: str
     free: bool = False
 
 
 @record("lod.ability-used")
 @dataclass(frozen=True)
-class AbilityUsed:
+class AbilityUsed(Event):
     """``unit`` used ``ability`` on ``targets``, paying ``mp`` MP and ``ammo`` Ammo."""
 
     unit: str
@@ -211,7 +211,7 @@ class AbilityUsed:
 
 @record("lod.coin")
 @dataclass(frozen=True)
-class CoinCalled:
+class CoinCalled(Event):
     """Confused ``unit`` called a coin: won, the ability goes where it was aimed."""
 
     unit: str
@@ -220,7 +220,7 @@ class CoinCalled:
 
 @record("lod.retargeted")
 @dataclass(frozen=True)
-class Retargeted:
+class Retargeted(Event):
     """Confused ``unit``'s ability goes to ``target``, picked by ``side``."""
 
     unit: str
@@ -230,7 +230,7 @@ class Retargeted:
 
 @record("lod.attack")
 @dataclass(frozen=True)
-class AttackResolved:
+class AttackResolved(Event):
     """One target's result of a hit die: the roll's total against the threshold, and damage.
 
     ``total`` is die - accuracy + evasion (or resistance); ``hit`` says whether it landed
@@ -257,7 +257,7 @@ class AttackResolved:
 
 @record("lod.intercepted")
 @dataclass(frozen=True)
-class Intercepted:
+class Intercepted(Event):
     """``protector`` (Faithful) takes the attack that would have downed ``protected``."""
 
     protector: str
@@ -266,32 +266,36 @@ class Intercepted:
 
 @record("lod.damaged")
 @dataclass(frozen=True)
-class Damaged:
+class Damaged(events.Damaged):
     """``unit`` took damage from ``source``: ``to_shell`` into its top Shell, ``to_hp`` off
-    its HP; ``shell`` and ``hp`` are what is left, ``broken`` says the Shell broke."""
+    its HP; ``shell`` and ``hp`` are what is left, ``broken`` says the Shell broke.
+    ``amount`` (Shell and HP together) is derived, not written to logs."""
 
     unit: str
-    source: str
+    amount: int = field(init=False)
+    source: str | None
     to_shell: int
     to_hp: int
     shell: int
     hp: int
     broken: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "amount", self.to_shell + self.to_hp)
+
 
 @record("lod.downed")
 @dataclass(frozen=True)
-class Downed:
+class Downed(events.OutOfAction):
     """``unit`` is downed (``knocked_out``: temporarily incapacitated instead of killed)."""
 
-    unit: str
     knocked_out: bool = False
     by: str = ""
 
 
 @record("lod.status")
 @dataclass(frozen=True)
-class StatusGained:
+class StatusGained(Event):
     """``unit`` gained ``status``."""
 
     unit: str
@@ -300,7 +304,7 @@ class StatusGained:
 
 @record("lod.cured")
 @dataclass(frozen=True)
-class StatusesCured:
+class StatusesCured(Event):
     """``unit`` lost ``statuses``."""
 
     unit: str
@@ -309,7 +313,7 @@ class StatusesCured:
 
 @record("lod.track")
 @dataclass(frozen=True)
-class TrackMoved:
+class TrackMoved(Event):
     """``unit``'s ``stat`` moved on the bonus track to ``value`` (``step`` +1 buff, -1
     debuff)."""
 
@@ -321,7 +325,7 @@ class TrackMoved:
 
 @record("lod.healed")
 @dataclass(frozen=True)
-class Healed:
+class Healed(Event):
     """``unit`` regained ``amount`` HP (``hp`` now)."""
 
     unit: str
@@ -331,7 +335,7 @@ class Healed:
 
 @record("lod.mana")
 @dataclass(frozen=True)
-class ManaChanged:
+class ManaChanged(Event):
     """``unit``'s MP changed by ``amount`` (``mp`` now)."""
 
     unit: str
@@ -341,7 +345,7 @@ class ManaChanged:
 
 @record("lod.shell")
 @dataclass(frozen=True)
-class ShellGained:
+class ShellGained(Event):
     """``unit`` gained a Shell of ``element``: ``amount`` added, ``total`` in that Shell now."""
 
     unit: str
@@ -352,7 +356,7 @@ class ShellGained:
 
 @record("lod.ammo")
 @dataclass(frozen=True)
-class AmmoChanged:
+class AmmoChanged(Event):
     """``unit`` has ``ammo`` Ammo now."""
 
     unit: str
@@ -361,7 +365,7 @@ class AmmoChanged:
 
 @record("lod.item-used")
 @dataclass(frozen=True)
-class ItemUsed:
+class ItemUsed(Event):
     """``unit`` used (and lost) ``item`` on ``target``."""
 
     unit: str
@@ -371,7 +375,7 @@ class ItemUsed:
 
 @record("lod.stolen")
 @dataclass(frozen=True)
-class ItemStolen:
+class ItemStolen(Event):
     """``thief`` took ``item`` from ``victim``."""
 
     thief: str
@@ -381,7 +385,7 @@ class ItemStolen:
 
 @record("lod.disarmed")
 @dataclass(frozen=True)
-class Disarmed:
+class Disarmed(Event):
     """``unit`` dropped ``weapon`` (picking it up costs 1 AP)."""
 
     unit: str
@@ -390,7 +394,7 @@ class Disarmed:
 
 @record("lod.equipped")
 @dataclass(frozen=True)
-class Equipped:
+class Equipped(Event):
     """``unit`` now wields ``weapon``."""
 
     unit: str
@@ -399,7 +403,7 @@ class Equipped:
 
 @record("lod.advanced")
 @dataclass(frozen=True)
-class Advanced:
+class Advanced(Event):
     """``side`` advanced on ``on``: all of ``on`` now stands in its front row."""
 
     side: str
@@ -408,7 +412,5 @@ class Advanced:
 
 @record("lod.fled")
 @dataclass(frozen=True)
-class Fled:
+class Fled(events.OutOfAction):
     """``unit`` fled the battle."""
-
-    unit: str

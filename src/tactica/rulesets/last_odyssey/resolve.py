@@ -1,10 +1,9 @@
 """The chance processes of Last Odyssey actions: costs, Confusion, the hit die, reactions.
 
-A process works on its own copy of the state: it computes each event from the state as the
-earlier events of the same action left it (so a multi-target attack, a Faithful Lieutenant, a
-Revenge and a Shell that breaks all see each other), applies it to the copy and emits it. Every
-roll and decision copies the state again for each of its branches, so the exact driver can
-explore them all. The battle applies the emitted events to the real state.
+A process computes each event from the state as the earlier events of the same action left it
+(so a multi-target attack, a Faithful Lieutenant, a Revenge and a Shell that breaks all see each
+other): after each emit, roll and decision it reads that state through the core's
+:class:`~tactica.chance.Observe`, which every driver (battle, odds, simulation) keeps for it.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tactica.chance import Decide, Done, Roll, Step, emit_all
+from tactica.chance import Decide, Done, Observe, Roll, Step, emit_all
 from tactica.dice import Dist
 from tactica.rulesets.last_odyssey.content import Ability, stat_index
 from tactica.rulesets.last_odyssey.hitdie import D10, Outcome, absorb, outcome
@@ -49,7 +48,7 @@ from tactica.rulesets.last_odyssey.records import (
     UseAbility,
     UseItem,
 )
-from tactica.rulesets.last_odyssey.state import LodState, apply_event, copy_state
+from tactica.rulesets.last_odyssey.state import LodState
 from tactica.rulesets.last_odyssey.targeting import mp_cost, reachable, target_setup
 
 __all__ = ["Results", "attack", "effect_events", "resolve"]
@@ -62,27 +61,25 @@ COIN: Dist[int] = Dist.uniform((0, 1))
 
 
 # --------------------------------------------------------------------------------------------
-# Working on a copy
+# Reading the state as the action's own events left it (the core's Observe)
 
 
-def emit(work: LodState, events: Sequence[Any], k: K) -> Step:
-    """Apply ``events`` to the working copy, emit them, then continue with ``k``."""
-    for e in events:
-        apply_event(work, e)
-    return emit_all(events, k(work))
+def emit(events: Sequence[Any], k: K) -> Step:
+    """Emit ``events``, then continue with ``k`` on the state they leave."""
+    return emit_all(events, Observe(k))
 
 
-def roll(work: LodState, label: str, dist: Dist[Any], k: Callable[[LodState, Any], Step],
+def roll(label: str, dist: Dist[Any], k: Callable[[LodState, Any], Step],
          dice: tuple[Dist[int], ...] = (),
          read: Callable[[tuple[int, ...]], Any] | None = None) -> Step:
-    """A roll whose every branch continues on its own copy of the working state."""
-    return Roll(label, dist, lambda v: k(copy_state(work), v), dice, read)
+    """A roll whose continuation reads the state as it now stands."""
+    return Roll(label, dist, lambda v: Observe(lambda w: k(w, v)), dice, read)
 
 
-def decide(work: LodState, side: str, label: str, options: Sequence[Any],
+def decide(side: str, label: str, options: Sequence[Any],
            k: Callable[[LodState, Any], Step], **context: Any) -> Step:
-    """A decision whose every branch continues on its own copy of the working state."""
-    return Decide(side, label, tuple(options), lambda o: k(copy_state(work), o), context)
+    """A decision whose continuation reads the state as it now stands."""
+    return Decide(side, label, tuple(options), lambda o: Observe(lambda w: k(w, o)), context)
 
 
 def _done(work: LodState) -> Step:
@@ -214,11 +211,11 @@ def steal_from(work: LodState, thief: str, victim: str, k: K) -> Step:
     side = work.fighters[thief].side
 
     def take(w: LodState, item: str) -> Step:
-        return emit(w, [ItemStolen(thief, victim, item)], k)
+        return emit([ItemStolen(thief, victim, item)], k)
 
     if work.rulings["LOD-20"] == "random":
-        return roll(work, "stolen item", Dist.uniform(items), take)
-    return decide(work, side, "item to steal", tuple(dict.fromkeys(items)), take,
+        return roll("stolen item", Dist.uniform(items), take)
+    return decide(side, "item to steal", tuple(dict.fromkeys(items)), take,
                   thief=thief, victim=victim)
 
 
@@ -231,7 +228,7 @@ def attack(work: LodState, user_id: str, ability: Ability, targets: Sequence[str
         return _each(w, user_id, ability, tuple(targets), element, knockout, die, 0, (), k,
                      reactions)
 
-    return roll(work, label, D10, run, (D10,), _first)
+    return roll(label, D10, run, (D10,), _first)
 
 
 def _each(w: LodState, user_id: str, ability: Ability, targets: tuple[str, ...], element: str,
@@ -255,8 +252,8 @@ def _each(w: LodState, user_id: str, ability: Ability, targets: tuple[str, ...],
                      reactions)
 
     if o.hit and ability.steal:
-        return emit(w, events, lambda w2: steal_from(w2, user_id, took, next_target))
-    return emit(w, events, next_target)
+        return emit(events, lambda w2: steal_from(w2, user_id, took, next_target))
+    return emit(events, next_target)
 
 
 def _reactions(w: LodState, user_id: str, ability: Ability, results: Results, i: int,
@@ -282,7 +279,7 @@ def _reactions(w: LodState, user_id: str, ability: Ability, results: Results, i:
             cost = mp_cost(t, prod) if costed else 0
             if cost <= t.mp:
                 used = AbilityUsed(tid, prod.id, (user_id,), cost, 0, "", False, True)
-                return emit(w, [used], lambda w2: attack(
+                return emit([used], lambda w2: attack(
                     w2, tid, prod, (user_id,), "", False, lambda w3, _r: rest(w3),
                     reactions=False, label="hit die (Revenge)"))
     if "quick-fingers" in t.passives and u.items:
@@ -322,15 +319,15 @@ def _confused(work: LodState, action: UseAbility, ability: Ability,
                 return go(w2, aimed)
 
             def picked(w3: LodState, target: str) -> Step:
-                return emit(w3, [Retargeted(u.id, pickers[0], target)],
+                return emit([Retargeted(u.id, pickers[0], target)],
                             lambda w4: go(w4, (target,)))
 
-            return decide(w2, pickers[0], "confused target", options, picked,
+            return decide(pickers[0], "confused target", options, picked,
                           user=u.id, ability=ability.id, aimed=aimed[0])
 
-        return emit(w, [CoinCalled(u.id, bool(won))], after)
+        return emit([CoinCalled(u.id, bool(won))], after)
 
-    return roll(work, "coin call", COIN, called)
+    return roll("coin call", COIN, called)
 
 
 def _use_ability(work: LodState, action: UseAbility) -> Step:
@@ -347,7 +344,7 @@ def _use_ability(work: LodState, action: UseAbility) -> Step:
         if ability.attack is not None:
             def after(w2: LodState, _results: Results) -> Step:
                 if ability.user_dies and w2.fighters[u.id].standing:
-                    return emit(w2, [Downed(u.id, False, u.id)], _done)
+                    return emit([Downed(u.id, False, u.id)], _done)
                 return Done(None)
 
             return attack(w, u.id, ability, targets, action.element, action.knockout, after)
@@ -355,39 +352,39 @@ def _use_ability(work: LodState, action: UseAbility) -> Step:
         for tid in targets:
             if w.fighters[tid].standing:
                 out.extend(effect_events(w, u.id, ability, tid, action.element))
-        return emit(w, out, _done)
+        return emit(out, _done)
 
-    return emit(work, events, lambda w: _confused(w, action, ability, go))
+    return emit(events, lambda w: _confused(w, action, ability, go))
 
 
 def resolve(state: LodState, action: Any) -> Step:
     """The chance process of ``action``; it emits the events and ends in ``Done(None)``."""
-    work = copy_state(state)
+    work = state
     ap = work.ap
     if isinstance(action, UseAbility):
         return _use_ability(work, action)
     if isinstance(action, EndTurn):
-        return emit(work, [TurnEnded(action.unit)], _done)
+        return emit([TurnEnded(action.unit)], _done)
     if isinstance(action, Move):
-        return emit(work, [APSpent(action.unit, 1, ap - 1), Moved(action.unit, action.row)],
+        return emit([APSpent(action.unit, 1, ap - 1), Moved(action.unit, action.row)],
                     _done)
     if isinstance(action, HoldAP):
-        return emit(work, [APSpent(action.unit, 1, ap - 1), HeldAP(action.unit, action.after)],
+        return emit([APSpent(action.unit, 1, ap - 1), HeldAP(action.unit, action.after)],
                     _done)
     if isinstance(action, SwapEquipment):
-        return emit(work, [APSpent(action.unit, 1, ap - 1),
+        return emit([APSpent(action.unit, 1, ap - 1),
                            Equipped(action.unit, action.weapon)], _done)
     if isinstance(action, PickUp):
         dropped = work.fighters[action.unit].dropped
         assert dropped is not None
-        return emit(work, [APSpent(action.unit, 1, ap - 1), Equipped(action.unit, dropped.name)],
+        return emit([APSpent(action.unit, 1, ap - 1), Equipped(action.unit, dropped.name)],
                     _done)
     if isinstance(action, Flee):
-        return emit(work, [Fled(action.unit)], _done)
+        return emit([Fled(action.unit)], _done)
     if isinstance(action, UseItem):
         item = work.pack.items[action.item]
         head: list[Any] = [APSpent(action.unit, 1, ap - 1),
                            ItemUsed(action.unit, action.item, action.target)]
-        return emit(work, head, lambda w: emit(
-            w, effect_events(w, action.unit, item, action.target), _done))
+        return emit(head, lambda w: emit(
+            effect_events(w, action.unit, item, action.target), _done))
     raise TypeError(f"not a Last Odyssey action: {action!r}")

@@ -2,8 +2,8 @@
 
 A :class:`Fighter` is one character on the field (an enemy or a player character). Its fields
 are immutable values (tuples, frozensets), so copying a state is copying a few small objects.
-:func:`apply_event` is the only code that changes a state; rule processes work on a copy
-and emit events, which the battle then applies to the real state.
+:func:`apply_event` is the only code that changes a state; rule processes emit events and read
+the state they leave through the core's working state.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 
 from tactica.battlefield.rows import Rows
 from tactica.ruleset import Rulings
+from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.content import (
     ACCURACIES,
     Ability,
@@ -54,6 +55,7 @@ from tactica.rulesets.last_odyssey.records import (
 )
 
 __all__ = [
+    "WORLD",
     "Fighter",
     "LodState",
     "Turn",
@@ -367,7 +369,7 @@ def _equipped(state: LodState, e: Equipped) -> None:
 
 
 def _advanced(state: LodState, e: Advanced) -> None:
-    state.rows = state.rows.advance(e.side, on=e.on)
+    state.rows = melee.advance(state.rows, e.side, on=e.on)
 
 
 def _initiative(state: LodState, e: InitiativeRolled) -> None:
@@ -445,3 +447,13 @@ def new_fighter(uid: str, side: str, template: Template, pack: Pack, *, abilitie
         equipped=template.weapons[0] if template.weapons else None, ammo=template.ammo,
     )
 
+
+class _World:
+    """The state's copy and change, for drivers that keep a working state (Observe)."""
+
+    copy_state = staticmethod(copy_state)
+    apply_event = staticmethod(apply_event)
+
+
+#: What :func:`tactica.chance.run_exact` needs to show Last Odyssey processes their state.
+WORLD = _World()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.content import Ability
 from tactica.rulesets.last_odyssey.hitdie import TargetSetup
 from tactica.rulesets.last_odyssey.records import (
@@ -65,7 +66,7 @@ def unusable_reason(state: LodState, f: Fighter, ability: Ability, ap: int) -> s
         return f"{ability.name} is once a battle and was used"
     if "frostbitten" in f.statuses and (ability.basic or ability.restores):
         return f"{f.id} is Frostbitten: no basic attack and nothing that restores HP or MP"
-    if ability.is_melee and not state.rows.can_make_melee(f.id):
+    if ability.is_melee and not melee.can_make_melee(state.rows, f.id):
         return f"{ability.name} is melee and {f.id} is not in the front row"
     return None
 
@@ -87,9 +88,9 @@ def reachable(state: LodState, user: Fighter, ability: Ability, *,
     if reach == "self":
         return [user]
     if reach == "melee":
-        if not state.rows.can_make_melee(user.id):
+        if not melee.can_make_melee(state.rows, user.id):
             return []
-        return [t for t in standing if t.id != user.id and state.rows.can_receive_melee(t.id)
+        return [t for t in standing if t.id != user.id and melee.can_receive_melee(state.rows, t.id)
                 and (any_side or _foe(user, t))]
     if reach == "ranged":
         return [t for t in standing if t.id != user.id and (anyone or _foe(user, t))]
@@ -108,9 +109,9 @@ def area_targets(state: LodState, user: Fighter, ability: Ability) -> list[Fight
     """Everyone a multi-target ability reaches (one hit die for all of them)."""
     foes = [t for t in state.fighters.values() if t.standing and _foe(user, t)]
     if ability.area == "enemy-front-row":
-        if not state.rows.can_make_melee(user.id):
+        if not melee.can_make_melee(state.rows, user.id):
             return []
-        return [t for t in foes if state.rows.can_receive_melee(t.id)]
+        return [t for t in foes if melee.can_receive_melee(state.rows, t.id)]
     return foes
 
 

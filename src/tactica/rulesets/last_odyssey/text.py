@@ -125,10 +125,8 @@ def explain_action(state: LodState, action: Any) -> list[str]:
         lines = [f"{ability.name}: {ability.type}, {ability.ap} AP, {ability.mp} MP"
                  + (f", {ability.ammo} Ammo" if ability.ammo else "")]
         if ability.attack is not None:
-            weapon = ability.id + (f"/{action.element}" if action.element else "")
             try:
-                report = attack_odds(state, action.unit, ",".join(action.targets), weapon,
-                                     knockout=action.knockout)
+                report = attack_odds(state, action)
             except TacticaError as exc:
                 return [*lines, str(exc)]
             lines += list(report.reasons)

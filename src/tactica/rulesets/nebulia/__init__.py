@@ -9,19 +9,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from tactica.battlefield.base import Battlefield, SightReport
+import numpy as np
+
+from tactica.battlefield.base import Battlefield, SightOption, SightReport
 from tactica.battlefield.grid import TileGrid
-from tactica.chance import Step, run_exact
+from tactica.chance import Decide, run_exact
 from tactica.dice import Dist
+from tactica.errors import IllegalActionError, ScenarioError
+from tactica.events import Action, Event
 from tactica.odds import OddsReport
-from tactica.ruleset import Pending, RulesetMeta, Ruling, Rulings, register
-from tactica.rulesets.nebulia import content, rules
-from tactica.rulesets.nebulia.records import Attack, Attacked, EndActivation, Move
-from tactica.scenario import Scenario
+from tactica.ruleset import Capability, OddsChoice, OddsValue, RulesetMeta, UnitStatus
+from tactica.rulesets.nebulia import content, geometry, rules, text
+from tactica.rulesets.nebulia.records import Attack, EndActivation, Move
+from tactica.rulings import Ruling, Rulings
 
-__all__ = ["NEBULIA", "NebuliaOperations"]
+if TYPE_CHECKING:
+    from tactica.scenario import Scenario
+
+__all__ = ["NEBULIA", "RULINGS", "NebuliaOperations", "damage_dist_for"]
 
 RULINGS = (
     Ruling("NEB-1", "What are the D10's faces?", "zero-to-nine", {
@@ -110,28 +117,26 @@ class NebuliaOperations:
         title="Nebulia Operations",
         battlefield="grid",
         rulings=RULINGS,
+        provides=frozenset(Capability),
         aliases=("nebulia", "neb"),
         source="the Nebulia Operations combat chapter; content is tactica's illustrative pack",
         summary="tile grid, corner-to-corner sight lines, D10 pools rolled under",
     )
 
-    # -- scenario ------------------------------------------------------------------------------
+    # -- the core's hooks ----------------------------------------------------------------------
 
-    def build_setup(self, data: Mapping[str, Any], *, source: str, battlefield: Battlefield,
-                    rulings: Rulings, base_dir: Path) -> content.Setup:
-        assert isinstance(battlefield, TileGrid)
-        return content.build_setup(data, source=source, occupants=battlefield.occupants,
-                                   is_open=lambda t: battlefield.in_bounds(t)
-                                   and not battlefield.is_blocking(t),
-                                   base_dir=base_dir)
+    pending = staticmethod(rules.pending)
+    resolve = staticmethod(rules.resolve)
+    apply_event = staticmethod(rules.apply_event)
+    copy_state = staticmethod(rules.copy_state)
 
     def initial_state(self, scenario: Scenario) -> rules.NebState:
-        setup: content.Setup = scenario.setup
+        setup = scenario.setup
         grid = scenario.battlefield
-        assert isinstance(grid, TileGrid)
+        assert isinstance(setup, content.Setup) and isinstance(grid, TileGrid)
         ops = {
-            u.id: rules.Operator(u.id, u.side, u.defense, u.defense, u.armor, u.move, u.weapons,
-                                 u.at)
+            u.id: rules.Operator(u.id, u.side, u.defense - u.defense_lost, u.defense, u.armor,
+                                 u.move, u.weapons, u.at)
             for u in setup.units
         }
         placed = grid
@@ -143,21 +148,7 @@ class NebuliaOperations:
         return rules.NebState(placed, ops, setup.sides, scenario.rulings, scenario.max_rounds,
                               setup.first)
 
-    # -- the core's hooks ----------------------------------------------------------------------
-
-    def pending(self, state: rules.NebState) -> Pending:
-        return rules.pending(state)
-
-    def resolve(self, state: rules.NebState, action: Any) -> Step:
-        return rules.resolve(state, action)
-
-    def apply_event(self, state: rules.NebState, event: Any) -> None:
-        rules.apply_event(state, event)
-
-    def copy_state(self, state: rules.NebState) -> rules.NebState:
-        return rules.copy_state(state)
-
-    def describe_action(self, state: rules.NebState, action: Any) -> str:
+    def describe_action(self, state: rules.NebState, action: Action) -> str:
         if isinstance(action, Move):
             here = state.ops[action.unit].pos
             if action.to == here:
@@ -169,74 +160,98 @@ class NebuliaOperations:
             return f"{action.unit} ends its activation"
         return repr(action)
 
-    def describe_event(self, state: rules.NebState, event: Any) -> str:
-        from tactica.rulesets.nebulia import text
-
+    def describe_event(self, state: rules.NebState, event: Event) -> str:
         return text.describe_event(event)
 
     def sides_of(self, state: rules.NebState) -> tuple[str, ...]:
         return state.sides
 
-    def unit_ids(self, state: rules.NebState) -> list[str]:
-        """Operators in action, in scenario order."""
-        return [o.id for o in state.alive()]
-
-    def battlefield_of(self, state: rules.NebState) -> TileGrid:
-        """The grid as it stands now, operators where they are (shown by the play command)."""
-        return state.grid
-
-    def sight_defaults(self, rulings: Rulings) -> dict[str, str]:
-        """The grid's sight options under these rulings (NEB-3, NEB-4, NEB-5)."""
-        return {"policy": rulings["NEB-4"], "metric": rulings["NEB-3"],
-                "blockers": rulings["NEB-5"]}
-
-    def sight_report(self, state: rules.NebState, source: str, target: str) -> SightReport:
-        """Sight and cover between two operators (or ``x,y`` tiles) now, under the rulings."""
-        from tactica.rulesets.nebulia import geometry
-
-        return state.grid.sight_report(source, target, **geometry.sight_options(state))
-
-    def battle_stats(self, state: rules.NebState, events: list[Any]) -> dict[str, Any]:
-        dealt = dict.fromkeys(state.ops, 0)
-        taken = dict.fromkeys(state.ops, 0)
-        for e in events:
-            if isinstance(e, Attacked):
-                dealt[e.unit] += e.damage
-                taken[e.target] += e.damage
-        units = {
-            o.id: {"side": o.side, "survived": not o.out, "defense": o.defense,
-                   "damage_dealt": dealt[o.id], "damage_taken": taken[o.id]}
+    def units(self, state: rules.NebState) -> tuple[UnitStatus, ...]:
+        return tuple(
+            UnitStatus(o.id, o.side, not o.out, None if o.out else f"{o.pos[0]},{o.pos[1]}",
+                       {"defense": o.defense})
             for o in state.ops.values()
-        }
-        return {"rounds": state.round, "units": units}
+        )
 
-    # -- odds and policies ---------------------------------------------------------------------
+    # -- scenario ------------------------------------------------------------------------------
+
+    def build_setup(self, data: Mapping[str, Any], *, source: str,
+                    battlefield: Battlefield | None, rulings: Rulings,
+                    base_dir: Path) -> content.Setup:
+        if not isinstance(battlefield, TileGrid):
+            raise ScenarioError(f"{source}: map: Nebulia Operations is played on a grid map")
+        grid = battlefield
+        return content.build_setup(data, source=source, occupants=grid.occupants,
+                                   is_open=lambda t: grid.in_bounds(t)
+                                   and not grid.is_blocking(t),
+                                   base_dir=base_dir)
+
+    # -- odds ----------------------------------------------------------------------------------
 
     def damage_dist(self, state: rules.NebState, setup: rules.AttackSetup) -> Dist[int]:
         """The exact damage of an attack (cached by everything it depends on)."""
         return damage_dist_for(setup.weapon, setup.armor, setup.cover, state.rulings)
 
-    def attack_options(self, state: rules.NebState, attacker: str) -> list[Attack]:
-        """Every attack the operator could make from where it stands, ignoring turn order."""
-        return rules.legal_attacks(state, attacker)
+    def odds_choices(self, state: rules.NebState, unit: str) -> tuple[OddsChoice, ...]:
+        return tuple(OddsChoice(a.unit, (a.target,), a.weapon, a)
+                     for a in rules.legal_attacks(state, unit))
 
-    def odds(self, state: rules.NebState, attacker: str, target: str,
-             weapon: str | None = None) -> OddsReport:
+    def odds_action(self, state: rules.NebState, unit: str, targets: tuple[str, ...],
+                    means: str | None) -> Action:
+        from tactica.rulesets.nebulia.odds import choose_attack
+
+        if len(targets) != 1:
+            raise IllegalActionError(f"{unit} attacks one target at a time, got {len(targets)}")
+        return choose_attack(self, state, unit, targets[0], means)
+
+    def odds(self, state: rules.NebState, action: Action, **options: OddsValue) -> OddsReport:
+        from tactica.odds import outcome_report
         from tactica.rulesets.nebulia.odds import attack_odds
 
-        return attack_odds(self, state, attacker, target, weapon)
+        if isinstance(action, Attack):
+            return attack_odds(self, state, action)
+        return outcome_report(self, state, action)
 
-    def rank_actions(self, state: rules.NebState, actions: Sequence[Any]) -> list[float]:
-        """Values of many actions at once (used by the greedy policy)."""
+    # -- sight and explanations ----------------------------------------------------------------
+
+    def battlefield_of(self, state: rules.NebState) -> TileGrid:
+        """The grid as it stands now, operators where they are."""
+        return state.grid
+
+    def sight_options(self, rulings: Rulings) -> dict[str, SightOption]:
+        return geometry.grid_options(rulings)
+
+    def sight_report(self, state: rules.NebState, source: str, target: str,
+                     **options: SightOption) -> SightReport:
+        chosen = {**geometry.grid_options(state.rulings), **options}
+        return state.grid.sight_report(source, target, **chosen)
+
+    def explain_action(self, state: rules.NebState, action: Action) -> list[str]:
+        if isinstance(action, Attack):
+            return list(self.odds(state, action).reasons)
+        if isinstance(action, Move):
+            path = geometry.path(state, state.ops[action.unit], action.to)
+            if len(path) == 1:
+                return [f"{action.unit} stays where it is; an attack may follow"]
+            steps = " -> ".join(f"{x},{y}" for x, y in path)
+            return [f"{len(path) - 1} of {state.ops[action.unit].move} steps: {steps}"]
+        return []
+
+    def describe_option(self, state: rules.NebState, decision: Decide[Any],
+                        option: object) -> str:
+        return str(option)
+
+    # -- policies ------------------------------------------------------------------------------
+
+    def rank_actions(self, state: rules.NebState, actions: Sequence[Action]) -> list[float]:
         from tactica.rulesets.nebulia.odds import rank_actions
 
         return rank_actions(self, state, actions)
 
-    def action_value(self, state: rules.NebState, action: Any) -> float:
-        """How good ``action`` looks for the side taking it (used by the greedy policy)."""
-        from tactica.rulesets.nebulia.odds import action_value
+    def choose_decision(self, state: rules.NebState, decision: Decide[Any],
+                        rng: np.random.Generator | None) -> object:
+        # Nebulia asks no decision inside an action.
+        return decision.options[0]
 
-        return action_value(self, state, action)
 
-
-NEBULIA = register(NebuliaOperations())
+NEBULIA = NebuliaOperations()

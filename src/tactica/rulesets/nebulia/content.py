@@ -80,6 +80,8 @@ class UnitModel(_Strict):
     move: int | None = Field(default=None, ge=0, le=30)
     weapons: list[str | WeaponModel] | None = None
     at: tuple[int, int] | None = None
+    defense_lost: int = Field(default=0, ge=0, le=100,
+                              description="defense already lost (a fight under way)")
 
 
 class SetupFields(BaseModel):
@@ -158,6 +160,7 @@ class UnitSetup:
     move: int
     weapons: tuple[Weapon, ...]
     at: tuple[int, int]
+    defense_lost: int = 0
 
 
 @dataclass(frozen=True)
@@ -274,9 +277,13 @@ def build_setup(
         placed[pos] = uid
         if None in stats.values():
             continue
+        if unit.defense_lost >= stats["defense"]:
+            problems.append(f"{where}.defense_lost: {unit.defense_lost} would leave no defense "
+                            f"(defense {stats['defense']}); a unit out of action is left out")
+            continue
         units.append(
             UnitSetup(uid, unit.side, stats["defense"], stats["armor"], stats["move"],
-                      tuple(weapons), pos)
+                      tuple(weapons), pos, unit.defense_lost)
         )
     for oid in occupants:
         if oid not in unit_ids:

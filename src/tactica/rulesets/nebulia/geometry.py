@@ -9,20 +9,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tactica.battlefield.base import SightOption
 from tactica.battlefield.grid import GridSight, is_within
 from tactica.battlefield.grid_fast import offset_geometry
 
 if TYPE_CHECKING:
     from tactica.rulesets.nebulia.rules import NebState, Operator
+    from tactica.rulings import Rulings
 
 __all__ = [
     "adjacent",
     "blocking_tiles",
     "fast_sight",
+    "grid_options",
     "path",
     "reachable",
     "sight",
-    "sight_options",
     "sight_through",
     "within_three",
 ]
@@ -35,24 +37,33 @@ def adjacent(a: Tile, b: Tile) -> bool:
     return a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
 
 
+#: "Two lines or more: visible" (the seed; NEB-2).
+MIN_CLEAR_LINES = 2
+#: "3 tiles or less: nobody benefits from cover" (the seed; NEB-3 measures it).
+COVER_CANCEL = 3
+
+
 def within_three(state: NebState, a: Tile, b: Tile) -> bool:
     """Distance 3 or less under NEB-3's metric: then nobody benefits from cover."""
-    return is_within(a, b, 3, state.rulings["NEB-3"])
+    return is_within(a, b, COVER_CANCEL, state.rulings["NEB-3"])
 
 
-def sight_options(state: NebState) -> dict[str, str]:
-    """The grid's sight options under the battle's rulings."""
+def grid_options(rulings: Rulings) -> dict[str, SightOption]:
+    """The grid's sight options under these rulings (NEB-2 .. NEB-5)."""
     return {
-        "policy": state.rulings["NEB-4"],
-        "metric": state.rulings["NEB-3"],
-        "blockers": state.rulings["NEB-5"],
+        "policy": rulings["NEB-4"],
+        "metric": rulings["NEB-3"],
+        "blockers": rulings["NEB-5"],
+        "min_clear": MIN_CLEAR_LINES,
+        "cover_range": COVER_CANCEL,
     }
 
 
 def sight(state: NebState, attacker: Operator, defender: Operator) -> GridSight:
     """The four lines from the attacker's tile to the defender's, and the verdict."""
     return state.grid.sight(attacker.pos, defender.pos, policy=state.rulings["NEB-4"],
-                            metric=state.rulings["NEB-3"], blockers=state.rulings["NEB-5"])
+                            metric=state.rulings["NEB-3"], blockers=state.rulings["NEB-5"],
+                            min_clear=MIN_CLEAR_LINES, cover_range=COVER_CANCEL)
 
 
 def blocking_tiles(state: NebState, side: str) -> frozenset[Tile]:
@@ -96,7 +107,7 @@ def sight_through(blocking: frozenset[Tile] | set[Tile], source: Tile, target: T
         if (x + ax, y + ay) in blocking and (x + bx, y + by) in blocking:
             blocked |= mask
     clear = 4 - bin(blocked).count("1")
-    cover = 2 <= clear < 4 and not is_within(source, target, 3, metric)
+    cover = MIN_CLEAR_LINES <= clear < 4 and not is_within(source, target, COVER_CANCEL, metric)
     return clear, cover
 
 
@@ -108,7 +119,7 @@ def reachable(state: NebState, mover: Operator) -> list[Tile]:
 
 def path(state: NebState, mover: Operator, to: Tile) -> tuple[Tile, ...]:
     """A shortest path from the operator's tile to ``to`` (start included)."""
-    found = state.grid.path(mover.pos, to, diagonal=state.rulings["NEB-13"])
+    found = state.grid.tile_path(mover.pos, to, diagonal=state.rulings["NEB-13"])
     if found is None:
         raise ValueError(f"{mover.id} cannot reach {to}")
     return found

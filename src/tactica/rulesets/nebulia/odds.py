@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tactica.battlefield.grid_fast import batch_sight
+from tactica.chance import Done, run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError
+from tactica.events import Action
 from tactica.odds import OddsReport
 from tactica.ruleset import Rulings
 from tactica.rulesets.nebulia import geometry, rules
@@ -20,7 +22,7 @@ from tactica.rulesets.nebulia.records import Attack, Move
 if TYPE_CHECKING:
     from tactica.rulesets.nebulia import NebuliaOperations
 
-__all__ = ["action_value", "attack_odds", "d10_chance", "rank_actions"]
+__all__ = ["action_value", "attack_odds", "choose_attack", "d10_chance", "rank_actions"]
 
 KNOCKOUT_WEIGHT = 2.0
 
@@ -40,9 +42,14 @@ def _faces(target: int, modifier: int) -> str:
     return ", ".join(map(str, faces))
 
 
-def attack_odds(ruleset: NebuliaOperations, state: rules.NebState, attacker: str, target: str,
-                weapon: str | None) -> OddsReport:
-    """The exact outcome of ``attacker`` attacking ``target`` from where they stand."""
+def choose_attack(ruleset: NebuliaOperations, state: rules.NebState, attacker: str,
+                  target: str, weapon: str | None) -> Attack:
+    """The attack of ``attacker`` on ``target`` with ``weapon`` (``None``: the weapon with the
+    highest expected damage); an IllegalActionError says why there is none."""
+    for uid, opt in ((attacker, "attacker"), (target, "target")):
+        if uid not in state.ops:
+            raise IllegalActionError(f"no operator {uid!r} as the {opt} "
+                                     f"(operators: {', '.join(state.ops)})")
     a, t = state.ops[attacker], state.ops[target]
     if t.out:
         raise IllegalActionError(f"{target} is out of action")
@@ -70,7 +77,17 @@ def attack_odds(ruleset: NebuliaOperations, state: rules.NebState, attacker: str
         if best is None or dist.mean() > best[1].mean():
             best = (setup, dist)
     assert best is not None
-    setup, dmg = best
+    return Attack(attacker, best[0].weapon.name, target)
+
+
+def attack_odds(ruleset: NebuliaOperations, state: rules.NebState, action: Attack) -> OddsReport:
+    """The exact outcome of an attack from where the two operators stand."""
+    attacker, target = action.unit, action.target
+    a, t = state.ops[attacker], state.ops[target]
+    choose_attack(ruleset, state, attacker, target, action.weapon)  # refuses an illegal attack
+    seen = geometry.sight(state, a, t)
+    setup = rules.attack_setup(state, attacker, action.weapon, target)
+    dmg = ruleset.damage_dist(state, setup)
     w = setup.weapon
     left = dmg.map(lambda d: max(0, t.defense - d))
     armor, modifier = rules.cover_armor(t.armor, setup.cover, state.rulings["NEB-6"])
@@ -101,7 +118,10 @@ def attack_odds(ruleset: NebuliaOperations, state: rules.NebState, attacker: str
         f"{_faces(armor, modifier)} save ({d10_chance(armor, modifier)} each)"
     )
     reasons.append(f"damage: {w.damage} per unsaved hit against defense {t.defense}")
+    p_hit = 1 - run_exact(rules.d10_pool("to hit", w.dice, w.accuracy, 0, state.rulings,
+                                         Done)).p(0)
     numbers = {
+        "p_hit": p_hit,
         "expected_damage": dmg.mean(),
         "p_out_of_action": left.p(0),
         "p_damage": 1 - dmg.p(0),
@@ -155,7 +175,8 @@ def _move_values(ruleset: NebuliaOperations, state: rules.NebState, me: rules.Op
     src = np.repeat(np.asarray(tiles, dtype=np.int64), n_e, axis=0)
     dst = np.tile(np.asarray([e.pos for e in enemies], dtype=np.int64), (n_t, 1))
     batch = batch_sight(layer, None, src, dst, policy=state.rulings["NEB-4"],
-                        metric=state.rulings["NEB-3"])
+                        metric=state.rulings["NEB-3"], min_clear=geometry.MIN_CLEAR_LINES,
+                        cover_range=geometry.COVER_CANCEL)
     visible = batch.visible.reshape(n_t, n_e)
     cover = batch.cover.reshape(n_t, n_e)
     steps = np.abs(src - dst).max(axis=1).reshape(n_t, n_e)
@@ -175,7 +196,7 @@ def _move_values(ruleset: NebuliaOperations, state: rules.NebState, me: rules.Op
 
 
 def rank_actions(ruleset: NebuliaOperations, state: rules.NebState,
-                 actions: Sequence[Any]) -> list[float]:
+                 actions: Sequence[Action]) -> list[float]:
     """Values of many actions at once: the moves of each unit in one sight batch."""
     out: list[float] = [0.0] * len(actions)
     moves: dict[str, list[int]] = {}
@@ -185,13 +206,18 @@ def rank_actions(ruleset: NebuliaOperations, state: rules.NebState,
         else:
             out[i] = action_value(ruleset, state, action)
     for unit, idx in moves.items():
-        tiles = [actions[i].to for i in idx]
+        tiles = [_move(actions[i]).to for i in idx]
         for i, v in zip(idx, _move_values(ruleset, state, state.ops[unit], tiles), strict=True):
             out[i] = v
     return out
 
 
-def action_value(ruleset: NebuliaOperations, state: rules.NebState, action: Any) -> float:
+def _move(action: Action) -> Move:
+    assert isinstance(action, Move)
+    return action
+
+
+def action_value(ruleset: NebuliaOperations, state: rules.NebState, action: Action) -> float:
     """Expected damage plus a knock-out bonus; moves are valued by the best attack after them,
     then by closing in on the nearest enemy."""
     if isinstance(action, Attack):

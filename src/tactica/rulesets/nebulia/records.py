@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tactica.events import record
+from tactica import events
+from tactica.events import Action, Event, record
 
 __all__ = [
     "ActivationEnded",
@@ -26,7 +27,7 @@ Tile = tuple[int, int]
 
 @record("neb.move")
 @dataclass(frozen=True, order=True)
-class Move:
+class Move(Action):
     """Activate ``unit`` and move it to ``to`` (its own tile to stay); an attack may follow."""
 
     unit: str
@@ -35,7 +36,7 @@ class Move:
 
 @record("neb.attack")
 @dataclass(frozen=True, order=True)
-class Attack:
+class Attack(Action):
     """The active ``unit`` attacks ``target`` with ``weapon``; ends the activation."""
 
     unit: str
@@ -45,7 +46,7 @@ class Attack:
 
 @record("neb.end-activation")
 @dataclass(frozen=True, order=True)
-class EndActivation:
+class EndActivation(Action):
     """The active ``unit`` ends its activation without attacking."""
 
     unit: str
@@ -56,25 +57,23 @@ class EndActivation:
 
 @record("neb.round-started")
 @dataclass(frozen=True)
-class RoundStarted:
+class RoundStarted(events.RoundStarted):
     """A new round: every operator in action is ready; ``first`` activates first."""
 
-    round: int
     first: str
 
 
 @record("neb.moved")
 @dataclass(frozen=True)
-class Moved:
+class Moved(events.Moved):
     """``unit`` was activated and moved along ``path`` (start first; one tile if it stayed)."""
 
-    unit: str
     path: tuple[Tile, ...]
 
 
 @record("neb.attacked")
 @dataclass(frozen=True)
-class Attacked:
+class Attacked(Event):
     """An attack's result: the hits rolled, the hits saved by armor, the damage dealt."""
 
     unit: str
@@ -88,25 +87,22 @@ class Attacked:
 
 @record("neb.damaged")
 @dataclass(frozen=True)
-class Damaged:
-    """``unit`` lost ``amount`` defense (never more than it had); ``defense`` is what is left."""
+class Damaged(events.Damaged):
+    """``unit`` lost ``amount`` defense (never more than it had) to ``source``; ``defense`` is
+    what is left."""
 
-    unit: str
-    amount: int
     defense: int
 
 
 @record("neb.out-of-action")
 @dataclass(frozen=True)
-class OutOfAction:
+class OutOfAction(events.OutOfAction):
     """``unit`` reached defense 0: it is out of action and removed from the map (NEB-8)."""
-
-    unit: str
 
 
 @record("neb.activation-ended")
 @dataclass(frozen=True)
-class ActivationEnded:
+class ActivationEnded(Event):
     """The activation of ``unit`` is over."""
 
     unit: str

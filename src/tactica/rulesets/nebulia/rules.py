@@ -310,7 +310,7 @@ def _attack_events(state: NebState, setup: AttackSetup, hits_saves: tuple[int, i
     ]
     if damage > 0:
         left = max(0, t.defense - damage)
-        events.append(Damaged(t.id, t.defense - left, left))
+        events.append(Damaged(t.id, t.defense - left, setup.attacker, left))
         if left == 0:
             events.append(OutOfAction(t.id))
     events.append(ActivationEnded(setup.attacker))

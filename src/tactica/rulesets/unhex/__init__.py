@@ -10,19 +10,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from tactica.battlefield.base import Battlefield
+from tactica.battlefield.base import Battlefield, SightOption, SightReport
 from tactica.battlefield.zones import ZoneGraph
-from tactica.chance import Decide, Step
-from tactica.errors import ScenarioError
+from tactica.chance import Decide
+from tactica.errors import IllegalActionError, ScenarioError
+from tactica.events import Action, Event
 from tactica.odds import OddsReport
-from tactica.ruleset import Pending, RulesetMeta, Rulings, register
+from tactica.ruleset import (
+    Capability,
+    OddsChoice,
+    OddsOption,
+    OddsValue,
+    RulesetMeta,
+    UnitStatus,
+)
 from tactica.rulesets.unhex import content, legal, policy, rules, text
 from tactica.rulesets.unhex.body import Body
-from tactica.rulesets.unhex.records import Attack, Attacked, Wounded
+from tactica.rulesets.unhex.records import Attack
 from tactica.rulesets.unhex.rulings import RULINGS, sight_options
 from tactica.rulesets.unhex.state import (
     Character,
@@ -32,7 +40,10 @@ from tactica.rulesets.unhex.state import (
     damage_rules,
     view_for,
 )
-from tactica.scenario import Scenario
+from tactica.rulings import Rulings
+
+if TYPE_CHECKING:
+    from tactica.scenario import Scenario
 
 __all__ = ["RULINGS", "UNHEX", "Unhex"]
 
@@ -45,6 +56,11 @@ class Unhex:
         title="Unhex",
         battlefield="zones",
         rulings=RULINGS,
+        provides=frozenset(Capability),
+        odds_options=(
+            OddsOption("defend", "the target defends (an opposed roll; against ranged attacks "
+                                 "only from cover)"),
+        ),
         aliases=("unh",),
         source="the Unhex combat chapter and the Unhex rulebook; items are tactica's "
                "illustrative pack",
@@ -52,109 +68,118 @@ class Unhex:
                 "hit locations",
     )
 
-    # -- scenario ------------------------------------------------------------------------------
+    # -- the core's hooks ----------------------------------------------------------------------
 
-    def build_setup(self, data: Mapping[str, Any], *, source: str, battlefield: Battlefield,
-                    rulings: Rulings, base_dir: Path) -> content.Setup:
-        if not isinstance(battlefield, ZoneGraph):
-            raise ScenarioError(f"{source}: map: Unhex is played on a zone map")
-        return content.build_setup(data, source=source, areas=battlefield.areas,
-                                   base_dir=base_dir, slots_rule=rulings["UNH-19"])
+    pending = staticmethod(rules.pending)
+    resolve = staticmethod(rules.resolve)
+    apply_event = staticmethod(apply_event)
+    copy_state = staticmethod(copy_state)
 
     def initial_state(self, scenario: Scenario) -> UnhexState:
-        setup: content.Setup = scenario.setup
+        setup = scenario.setup
         graph = scenario.battlefield
-        assert isinstance(graph, ZoneGraph)
+        assert isinstance(setup, content.Setup) and isinstance(graph, ZoneGraph)
         dmg = damage_rules(scenario.rulings)
-        chars = {
-            u.id: Character(u.id, u.side, u.side in setup.pcs,
-                            Body.fresh(u.level, u.max_level, dmg.boxes), u.area, u.items,
-                            u.right, u.left, u.good)
-            for u in setup.units
-        }
+        chars = {}
+        for u in setup.units:
+            body = Body.fresh(u.level, u.max_level, dmg.boxes)
+            for location, marks in u.marks:
+                body = body.with_marks(location, marks)
+            chars[u.id] = Character(u.id, u.side, u.side in setup.pcs, body, u.area, u.items,
+                                    u.right, u.left, u.good)
         return UnhexState(view_for(graph, sight_options(scenario.rulings)), chars, setup.sides,
                           setup.pcs, scenario.rulings, dmg, setup.pack.items,
                           scenario.max_rounds, setup.exits, setup.objectives)
 
-    # -- the core's hooks ----------------------------------------------------------------------
-
-    def pending(self, state: UnhexState) -> Pending:
-        return rules.pending(state)
-
-    def resolve(self, state: UnhexState, action: Any) -> Step:
-        return rules.resolve(state, action)
-
-    def apply_event(self, state: UnhexState, event: Any) -> None:
-        apply_event(state, event)
-
-    def copy_state(self, state: UnhexState) -> UnhexState:
-        return copy_state(state)
-
-    def describe_action(self, state: UnhexState, action: Any) -> str:
+    def describe_action(self, state: UnhexState, action: Action) -> str:
         return text.describe_action(action)
 
-    def describe_event(self, state: UnhexState, event: Any) -> str:
+    def describe_event(self, state: UnhexState, event: Event) -> str:
         return text.describe_event(event)
 
-    def describe_option(self, state: UnhexState, decision: Decide[Any], option: Any) -> str:
-        """One option of a decision inside an action, in words."""
-        return text.describe_option(option)
+    def sides_of(self, state: UnhexState) -> tuple[str, ...]:
+        return state.sides
+
+    def units(self, state: UnhexState) -> tuple[UnitStatus, ...]:
+        return tuple(
+            UnitStatus(c.id, c.side, legal.can_be_attacked(state, c), c.area,
+                       {"level": c.level, "dead": c.body.dead, "wounds": c.body.summary()},
+                       survived=c.in_fight or c.retreated)
+            for c in state.chars.values()
+        )
+
+    # -- scenario ------------------------------------------------------------------------------
+
+    def build_setup(self, data: Mapping[str, Any], *, source: str,
+                    battlefield: Battlefield | None, rulings: Rulings,
+                    base_dir: Path) -> content.Setup:
+        if not isinstance(battlefield, ZoneGraph):
+            raise ScenarioError(f"{source}: map: Unhex is played on a zone map")
+        return content.build_setup(data, source=source, areas=battlefield.areas,
+                                   base_dir=base_dir, slots_rule=rulings["UNH-19"],
+                                   boxes=damage_rules(rulings).boxes)
+
+    # -- odds ----------------------------------------------------------------------------------
+
+    def odds_choices(self, state: UnhexState, unit: str) -> tuple[OddsChoice, ...]:
+        return tuple(OddsChoice(a.unit, (a.target,), a.weapon, a)
+                     for a in legal.attacks(state, state.chars[unit]))
+
+    def odds_action(self, state: UnhexState, unit: str, targets: tuple[str, ...],
+                    means: str | None) -> Action:
+        from tactica.rulesets.unhex.odds import choose_attack
+
+        if len(targets) != 1:
+            raise IllegalActionError(f"{unit} attacks one target at a time, got {len(targets)}")
+        return choose_attack(state, unit, targets[0], means)
+
+    def odds(self, state: UnhexState, action: Action, **options: OddsValue) -> OddsReport:
+        from tactica.odds import outcome_report
+        from tactica.rulesets.unhex.odds import attack_odds
+
+        if isinstance(action, Attack):
+            return attack_odds(state, action, defend=bool(options.get("defend")))
+        return outcome_report(self, state, action)
+
+    # -- sight and explanations ----------------------------------------------------------------
 
     def battlefield_of(self, state: UnhexState) -> ZoneGraph:
         """The zone map as it is now (doors included)."""
         return state.view.graph
 
-    def sides_of(self, state: UnhexState) -> tuple[str, ...]:
-        return state.sides
+    def sight_options(self, rulings: Rulings) -> dict[str, SightOption]:
+        return dict(sight_options(rulings))
 
-    def unit_ids(self, state: UnhexState) -> list[str]:
-        """Characters that can still be attacked, in scenario order."""
-        return [c.id for c in state.chars.values() if legal.can_be_attacked(state, c)]
+    def sight_report(self, state: UnhexState, source: str, target: str,
+                     **options: SightOption) -> SightReport:
+        """Sight between two characters (where they stand now) or two areas."""
+        places = [state.chars[ref].area if ref in state.chars else ref
+                  for ref in (source, target)]
+        chosen = {**dict(state.view.options), **options}
+        report = state.view.graph.sight_report(places[0], places[1], **chosen)
+        if places == [source, target]:
+            return report
+        return SightReport(source, target, report.visible, report.cover, report.distance,
+                           report.details,
+                           (f"{source} is in {places[0]}, {target} in {places[1]}",
+                            *report.reasons))
 
-    def battle_stats(self, state: UnhexState, events: list[Any]) -> dict[str, Any]:
-        dealt = dict.fromkeys(state.chars, 0)
-        taken = dict.fromkeys(state.chars, 0)
-        by: dict[str, str] = {}
-        for e in events:
-            if isinstance(e, Attacked):
-                by[e.target] = e.unit
-            elif isinstance(e, Wounded):
-                taken[e.unit] += e.damage
-                if e.unit in by:
-                    dealt[by[e.unit]] += e.damage
-        units = {
-            c.id: {"side": c.side, "survived": c.in_fight or c.retreated, "level": c.level,
-                   "dead": c.body.dead, "damage_dealt": dealt[c.id],
-                   "damage_taken": taken[c.id]}
-            for c in state.chars.values()
-        }
-        return {"rounds": state.round, "units": units}
+    def explain_action(self, state: UnhexState, action: Action) -> list[str]:
+        if isinstance(action, Attack):
+            return list(self.odds(state, action).reasons)
+        return []
 
-    # -- odds and policies ---------------------------------------------------------------------
+    def describe_option(self, state: UnhexState, decision: Decide[Any], option: object) -> str:
+        return text.describe_option(option)
 
-    def attack_options(self, state: UnhexState, attacker: str) -> list[Attack]:
-        """Every attack the character could make from where it stands, ignoring turns."""
-        return legal.attacks(state, state.chars[attacker])
+    # -- policies ------------------------------------------------------------------------------
 
-    def odds(self, state: UnhexState, attacker: str, target: str, weapon: str | None = None,
-             **options: Any) -> OddsReport:
-        """The exact outcome of an attack; ``defend=True`` if the target defends."""
-        from tactica.rulesets.unhex.odds import attack_odds
-
-        return attack_odds(state, attacker, target, weapon, defend=bool(options.get("defend")))
-
-    def rank_actions(self, state: UnhexState, actions: Sequence[Any]) -> list[float]:
-        """Values of a team's actions (used by the greedy policy)."""
+    def rank_actions(self, state: UnhexState, actions: Sequence[Action]) -> list[float]:
         return policy.rank_actions(state, actions)
 
-    def action_value(self, state: UnhexState, action: Any) -> float:
-        """How good ``action`` looks for the side taking it."""
-        return policy.rank_actions(state, [action])[0]
-
     def choose_decision(self, state: UnhexState, decision: Decide[Any],
-                        rng: np.random.Generator | None) -> Any:
-        """The computer's answer to a decision inside an action."""
+                        rng: np.random.Generator | None) -> object:
         return policy.decide(state, decision, rng)
 
 
-UNHEX = register(Unhex())
+UNHEX = Unhex()

@@ -219,10 +219,11 @@ def crit_events(unit: str, result: CheckResult | None, actions_left: int,
     return []
 
 
-def wound_events(f: Fighter, w: Wound, assigned_by: str, area: str,
+def wound_events(f: Fighter, w: Wound, attacker: str, assigned_by: str, area: str,
                  rules: DamageRules) -> tuple[list[Any], Fighter]:
-    """The events of a wound on ``f`` and the fighter afterwards (items dropped)."""
-    events: list[Any] = [Wounded(f.id, w.location, w.damage, assigned_by,
+    """The events of a wound on ``f`` by ``attacker`` and the fighter afterwards (items
+    dropped)."""
+    events: list[Any] = [Wounded(f.id, w.damage, attacker, w.location, assigned_by,
                                  marks_rows(w.body, w.changed))]
     level = f.body.level
     if rules.version == "later" and w.level_lost:
@@ -265,6 +266,7 @@ def attack_events(plan: AttackPlan, o: AttackOutcome, *, attacker_left: int,
     events += crit_events(t.id, o.defence, target_left, "defend")
     after = t
     if o.wound is not None:
-        more, after = wound_events(t, o.wound, plan.assigner.id, area, plan.damage)
+        more, after = wound_events(t, o.wound, plan.attacker.id, plan.assigner.id, area,
+                                   plan.damage)
         events += more
     return events, after

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tactica.errors import ContentError, ScenarioError, TacticaError
+from tactica.rulesets.unhex.body import BOXES, LOCATIONS, Marks
 from tactica.validation import load_yaml, validate
 
 __all__ = [
@@ -111,6 +112,10 @@ class UnitModel(_Strict):
     items: list[str] | None = None
     hold: list[str] | None = None
     good: list[Literal["attack", "defend", "initiative", "first-aid"]] | None = None
+    marks: dict[str, str] = Field(
+        default_factory=dict,
+        description="a fight under way: marks per location as on the card, '#' permanent, "
+                    "'X', '\\\\' (e.g. {torso: 'X\\\\'})")
 
 
 class ObjectiveModel(_Strict):
@@ -185,6 +190,7 @@ class UnitSetup:
     right: str | None
     left: str | None
     good: frozenset[str]
+    marks: tuple[tuple[str, Marks], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -232,8 +238,33 @@ def _hands(hold: Sequence[str], items: Mapping[str, Item], where: str,
     return right, left
 
 
+def _marks(unit: UnitModel, boxes: tuple[int, ...], where: str,
+           problems: list[str]) -> tuple[tuple[str, Marks], ...]:
+    """The marks of a character already wounded, checked against its boxes."""
+    out: list[tuple[str, Marks]] = []
+    for location, drawn in unit.marks.items():
+        if location not in LOCATIONS:
+            problems.append(f"{where}.marks: unknown location {location!r} (locations: "
+                            f"{', '.join(LOCATIONS)})")
+            continue
+        bad = sorted(set(drawn) - set("#X\\."))
+        if bad:
+            problems.append(f"{where}.marks.{location}: {drawn!r} holds {''.join(bad)!r}; "
+                            "draw '#' permanent, 'X', '\\' or '.' for an empty box")
+            continue
+        marks = Marks(drawn.count("\\"), drawn.count("X"), drawn.count("#"))
+        room = boxes[LOCATIONS.index(location)]
+        if marks.total > room:
+            problems.append(f"{where}.marks.{location}: {marks.total} marks, but the "
+                            f"{location} has {room} boxes")
+            continue
+        out.append((location, marks))
+    return tuple(out)
+
+
 def _unit(uid: str, unit: UnitModel, pack: ContentPack, areas: Sequence[str], source: str,
-          slots_rule: str, problems: list[str]) -> UnitSetup | None:
+          slots_rule: str, problems: list[str],
+          boxes: tuple[int, ...] = BOXES) -> UnitSetup | None:
     where = f"{source}: units.{uid}"
     profile = None
     if unit.profile is not None:
@@ -268,11 +299,12 @@ def _unit(uid: str, unit: UnitModel, pack: ContentPack, areas: Sequence[str], so
     if unit.at not in areas:
         problems.append(f"{where}.at: unknown area {unit.at!r} (areas: {', '.join(areas)})")
     return UnitSetup(uid, unit.side, unit.at, level, max_level, tuple(items), right, left,
-                     frozenset(good))
+                     frozenset(good), _marks(unit, boxes, where, problems))
 
 
 def build_setup(data: Mapping[str, Any], *, source: str, areas: Sequence[str],
-                base_dir: Path, slots_rule: str = "all") -> Setup:
+                base_dir: Path, slots_rule: str = "all",
+                boxes: tuple[int, ...] = BOXES) -> Setup:
     """Validate the characters of a scenario against the content packs and the map."""
     common = {"game", "name", "description", "rulings", "map", "max_rounds", "seed"}
     game_part = {k: v for k, v in data.items() if k in SetupModel.model_fields}
@@ -289,7 +321,8 @@ def build_setup(data: Mapping[str, Any], *, source: str, areas: Sequence[str],
         except TacticaError as exc:
             problems.append(f"{source}: content[{i}]: {exc}")
     units = [u for uid, unit in model.units.items()
-             if (u := _unit(uid, unit, pack, areas, source, slots_rule, problems)) is not None]
+             if (u := _unit(uid, unit, pack, areas, source, slots_rule, problems, boxes))
+             is not None]
     seen = list(dict.fromkeys(u.side for u in model.units.values()))
     sides = tuple(model.sides or seen)
     for s in seen:

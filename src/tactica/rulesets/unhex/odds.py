@@ -19,10 +19,11 @@ from tactica.odds import OddsReport
 from tactica.rulesets.unhex.attack import AttackOutcome, AttackPlan, Fighter, attack_roll
 from tactica.rulesets.unhex.legal import can_be_attacked, weapons_in_hand
 from tactica.rulesets.unhex.policy import decide
+from tactica.rulesets.unhex.records import Attack
 from tactica.rulesets.unhex.rules import attack_plan
 from tactica.rulesets.unhex.state import UnhexState
 
-__all__ = ["Summary", "attack_odds", "exact_outcomes", "summary"]
+__all__ = ["Summary", "attack_odds", "choose_attack", "exact_outcomes", "summary"]
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class _Exact:
     def __init__(self, state: UnhexState):
         self.state = state
 
-    def choose(self, decision: Decide[Any], rng: np.random.Generator | None) -> Any:
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
         return decide(self.state, decision, rng)
 
 
@@ -88,9 +89,10 @@ def _weapon(state: UnhexState, attacker: str, target: str, weapon: str | None) -
     raise IllegalActionError(f"{attacker} cannot attack {target}: " + "; ".join(why))
 
 
-def attack_odds(state: UnhexState, attacker: str, target: str, weapon: str | None = None,
-                *, defend: bool = False) -> OddsReport:
-    """The exact outcome of ``attacker`` attacking ``target`` from where they stand."""
+def choose_attack(state: UnhexState, attacker: str, target: str,
+                  weapon: str | None = None) -> Attack:
+    """The attack of ``attacker`` on ``target`` with ``weapon`` (``None``: the first weapon
+    in hand that reaches); an IllegalActionError says why there is none."""
     for uid in (attacker, target):
         if uid not in state.chars:
             raise IllegalActionError(f"no character {uid!r} (characters: "
@@ -100,7 +102,14 @@ def attack_odds(state: UnhexState, attacker: str, target: str, weapon: str | Non
         raise IllegalActionError(f"{attacker} and {target} are on the same team ({a.side})")
     if not can_be_attacked(state, t):
         raise IllegalActionError(f"{target} is out of the fight")
-    name = _weapon(state, attacker, target, weapon)
+    return Attack(attacker, _weapon(state, attacker, target, weapon), target)
+
+
+def attack_odds(state: UnhexState, action: Attack, *, defend: bool = False) -> OddsReport:
+    """The exact outcome of an attack from where the two characters stand."""
+    choose_attack(state, action.unit, action.target, action.weapon)  # refuses an illegal one
+    attacker, target, name = action.unit, action.target, action.weapon
+    a, t = state.chars[attacker], state.chars[target]
     item = state.item(name)
     look = state.view.look(a.area, t.area)
     if defend and item.is_ranged and not look.cover:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tactica.events import record
+from tactica import events
+from tactica.events import Action, Event, record
 
 __all__ = [
     "ActionGained",
@@ -55,7 +56,7 @@ MarksRow = tuple[str, int, int, int]
 
 @record("unh.attack")
 @dataclass(frozen=True, order=True)
-class Attack:
+class Attack(Action):
     """``unit`` attacks ``target`` with ``weapon`` (in hand)."""
 
     unit: str
@@ -65,7 +66,7 @@ class Attack:
 
 @record("unh.move")
 @dataclass(frozen=True, order=True)
-class Move:
+class Move(Action):
     """``unit`` moves to the connected area ``to``."""
 
     unit: str
@@ -74,7 +75,7 @@ class Move:
 
 @record("unh.arrange")
 @dataclass(frozen=True, order=True)
-class Arrange:
+class Arrange(Action):
     """``unit`` rearranges its hands: ``right`` and ``left`` hold these items afterwards (the
     same two-handed item in both; ``None`` for an empty hand). Items leaving the hands are
     stowed; items taken from the floor of the area are picked up."""
@@ -86,7 +87,7 @@ class Arrange:
 
 @record("unh.first-aid")
 @dataclass(frozen=True, order=True)
-class FirstAid:
+class FirstAid(Action):
     """``unit`` gives first aid to ``target`` (itself allowed) in its area."""
 
     unit: str
@@ -95,7 +96,7 @@ class FirstAid:
 
 @record("unh.door")
 @dataclass(frozen=True, order=True)
-class Door:
+class Door(Action):
     """``unit`` opens or closes (``state``) the door toward the area ``to``."""
 
     unit: str
@@ -105,7 +106,7 @@ class Door:
 
 @record("unh.retreat")
 @dataclass(frozen=True, order=True)
-class Retreat:
+class Retreat(Action):
     """``unit`` leaves the fight through an exit of its area."""
 
     unit: str
@@ -113,7 +114,7 @@ class Retreat:
 
 @record("unh.drop")
 @dataclass(frozen=True, order=True)
-class Drop:
+class Drop(Action):
     """``unit`` drops ``item`` from its hands (takes no action)."""
 
     unit: str
@@ -122,7 +123,7 @@ class Drop:
 
 @record("unh.end-turn")
 @dataclass(frozen=True, order=True)
-class EndTurn:
+class EndTurn(Action):
     """``side`` ends its team turn; unspent actions stay for reacting this round."""
 
     side: str
@@ -175,17 +176,16 @@ class Hardening:
 
 @record("unh.round-started")
 @dataclass(frozen=True)
-class RoundStarted:
+class RoundStarted(events.RoundStarted):
     """A new round: the actions of each character in the fight, and the losses still owed."""
 
-    round: int
     actions: tuple[tuple[str, int], ...]
     owed: tuple[tuple[str, int], ...] = ()
 
 
 @record("unh.initiative-rolled")
 @dataclass(frozen=True)
-class InitiativeRolled:
+class InitiativeRolled(Event):
     """One team's initiative roll, by its highest-level character."""
 
     side: str
@@ -197,7 +197,7 @@ class InitiativeRolled:
 
 @record("unh.initiative-won")
 @dataclass(frozen=True)
-class InitiativeWon:
+class InitiativeWon(Event):
     """``side`` holds the initiative this round, and why."""
 
     side: str
@@ -206,7 +206,7 @@ class InitiativeWon:
 
 @record("unh.team-order")
 @dataclass(frozen=True)
-class TeamOrder:
+class TeamOrder(Event):
     """The order the teams take their turns in this round."""
 
     order: tuple[str, ...]
@@ -214,7 +214,7 @@ class TeamOrder:
 
 @record("unh.turn-ended")
 @dataclass(frozen=True)
-class TurnEnded:
+class TurnEnded(Event):
     """``side``'s team turn is over."""
 
     side: str
@@ -222,7 +222,7 @@ class TurnEnded:
 
 @record("unh.action-spent")
 @dataclass(frozen=True)
-class ActionSpent:
+class ActionSpent(Event):
     """``unit`` used one action ``on`` something (to act or to react)."""
 
     unit: str
@@ -231,7 +231,7 @@ class ActionSpent:
 
 @record("unh.action-gained")
 @dataclass(frozen=True)
-class ActionGained:
+class ActionGained(Event):
     """``unit`` gained an action this round (a critical success)."""
 
     unit: str
@@ -240,7 +240,7 @@ class ActionGained:
 
 @record("unh.action-lost")
 @dataclass(frozen=True)
-class ActionLost:
+class ActionLost(Event):
     """``unit`` lost its next action (a critical failure): now, or next round if
     ``carried``."""
 
@@ -251,16 +251,15 @@ class ActionLost:
 
 @record("unh.surrendered")
 @dataclass(frozen=True)
-class Surrendered:
+class Surrendered(events.OutOfAction):
     """``unit`` surrendered before ``before`` affected it: level 0, out of the fight."""
 
-    unit: str
     before: str
 
 
 @record("unh.attacked")
 @dataclass(frozen=True)
-class Attacked:
+class Attacked(Event):
     """An attack roll and its outcome (``hit``, ``miss`` or ``defended``)."""
 
     unit: str
@@ -277,7 +276,7 @@ class Attacked:
 
 @record("unh.defended")
 @dataclass(frozen=True)
-class Defended:
+class Defended(Event):
     """A defence roll against ``attacker``; ``won`` if the attack misses because of it."""
 
     unit: str
@@ -290,20 +289,18 @@ class Defended:
 
 @record("unh.wounded")
 @dataclass(frozen=True)
-class Wounded:
-    """``unit`` took ``damage`` at ``location`` (assigned by ``assigned_by``); ``marks`` are
-    the changed locations afterwards."""
+class Wounded(events.Damaged):
+    """``unit`` took ``amount`` damage from ``source``'s attack at ``location`` (assigned by
+    ``assigned_by``); ``marks`` are the changed locations afterwards."""
 
-    unit: str
     location: str
-    damage: int
     assigned_by: str
     marks: tuple[MarksRow, ...]
 
 
 @record("unh.location-filled")
 @dataclass(frozen=True)
-class LocationFilled:
+class LocationFilled(Event):
     """Every box of ``location`` is marked; the level drops by ``level_lost`` to ``level``."""
 
     unit: str
@@ -314,7 +311,7 @@ class LocationFilled:
 
 @record("unh.level-lowered")
 @dataclass(frozen=True)
-class LevelLowered:
+class LevelLowered(Event):
     """Damage lowered ``unit``'s level by ``amount`` to ``level`` (later damage rules)."""
 
     unit: str
@@ -324,7 +321,7 @@ class LevelLowered:
 
 @record("unh.item-dropped")
 @dataclass(frozen=True)
-class ItemDropped:
+class ItemDropped(Event):
     """``item`` fell from ``unit``'s hands to the floor of ``area``."""
 
     unit: str
@@ -335,33 +332,28 @@ class ItemDropped:
 
 @record("unh.knocked-out")
 @dataclass(frozen=True)
-class KnockedOut:
+class KnockedOut(events.OutOfAction):
     """``unit`` is unconscious."""
-
-    unit: str
 
 
 @record("unh.died")
 @dataclass(frozen=True)
-class Died:
+class Died(events.OutOfAction):
     """``unit`` is dead."""
-
-    unit: str
 
 
 @record("unh.moved")
 @dataclass(frozen=True)
-class Moved:
+class Moved(events.Moved):
     """``unit`` moved from ``start`` to ``to``."""
 
-    unit: str
     start: str
     to: str
 
 
 @record("unh.stopped")
 @dataclass(frozen=True)
-class Stopped:
+class Stopped(Event):
     """``unit``, moving from ``start`` to ``to``, was stopped by ``by`` in ``at``."""
 
     unit: str
@@ -373,7 +365,7 @@ class Stopped:
 
 @record("unh.items-arranged")
 @dataclass(frozen=True)
-class ItemsArranged:
+class ItemsArranged(Event):
     """``unit`` now holds ``right`` and ``left``; ``picked_up`` came from the floor."""
 
     unit: str
@@ -384,7 +376,7 @@ class ItemsArranged:
 
 @record("unh.treated")
 @dataclass(frozen=True)
-class Treated:
+class Treated(Event):
     """First aid by ``unit`` on ``target``: ``outcome`` (``success``, ``failure`` or
     ``critical failure``), the roll, and the target's changed marks."""
 
@@ -398,7 +390,7 @@ class Treated:
 
 @record("unh.kit-used-up")
 @dataclass(frozen=True)
-class KitUsedUp:
+class KitUsedUp(Event):
     """``unit``'s first aid ``item`` is used up."""
 
     unit: str
@@ -407,7 +399,7 @@ class KitUsedUp:
 
 @record("unh.door-changed")
 @dataclass(frozen=True)
-class DoorChanged:
+class DoorChanged(Event):
     """The door between ``a`` and ``b`` is now ``state`` (``unit`` did it)."""
 
     unit: str
@@ -418,8 +410,7 @@ class DoorChanged:
 
 @record("unh.retreated")
 @dataclass(frozen=True)
-class Retreated:
+class Retreated(events.OutOfAction):
     """``unit`` left the fight from ``area``."""
 
-    unit: str
     area: str

@@ -88,7 +88,7 @@ class ZoneView:
         if found is None:
             r = self.report(source, target)
             dist = r.details.get("range")
-            found = Look(dist if isinstance(dist, int) else None, r.visible, r.cover)
+            found = Look(dist if isinstance(dist, int) else None, r.visible, r.in_cover)
             self._looks[key] = found
         return found
 

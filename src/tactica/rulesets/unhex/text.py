@@ -132,7 +132,7 @@ def describe_event(event: Any) -> str:
         return f"{e.unit} defends: rolls {e.roll}{_crit(e.critical)}; {won}."
     if isinstance(e, Wounded):
         marks = "; ".join(f"{loc} {s}\\ {x}X {p}#" for loc, s, x, p in e.marks)
-        return (f"{e.unit} takes {e.damage} damage to the {e.location} (chosen by "
+        return (f"{e.unit} takes {e.amount} damage to the {e.location} (chosen by "
                 f"{e.assigned_by}){': ' + marks if marks else ''}.")
     if isinstance(e, LocationFilled):
         return (f"{e.unit}'s {e.location} is full: level -{e.level_lost}, now {e.level}.")

@@ -1,6 +1,7 @@
 """The main job of ``tactica demo``: one scenario from odds to simulation to a ruling compared.
 
-Uses the Nebulia Operations firefight shipped inside the package, so it needs no file.
+Which scenario (one shipped inside the package, so it needs no file) and which ruling are read
+from ``demo.yaml`` beside this module.
 """
 
 from __future__ import annotations
@@ -12,14 +13,25 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 from rich.table import Table
 
 from tactica.cli.common import console
-from tactica.cli.odds_cmd import print_report
+from tactica.cli.odds_cmd import attack_rows, print_report
+from tactica.errors import TacticaError
+from tactica.ruleset import odds_hooks
 from tactica.scenario import Scenario, load_scenario
 from tactica.simulate import SimulationReport, simulate
+from tactica.validation import load_yaml
 
-__all__ = ["FIREFIGHT", "run_demo"]
+__all__ = ["DEMO", "demo_scenario", "run_demo"]
 
-#: The embedded scenario (the same file as ``examples/nebulia/firefight.yaml``).
-FIREFIGHT = Path(__file__).resolve().parent.parent / "rulesets/nebulia/scenarios/firefight.yaml"
+#: What the demo shows (a scenario path relative to this file, and a ruling id).
+DEMO = Path(__file__).resolve().with_name("demo.yaml")
+
+
+def demo_scenario() -> tuple[Path, str]:
+    """The demo's scenario file and the ruling it compares."""
+    data = load_yaml(DEMO, error=TacticaError)
+    if not isinstance(data, dict) or not {"scenario", "compare"} <= set(data):
+        raise TacticaError(f"{DEMO}: expected 'scenario' and 'compare'")
+    return (DEMO.parent / str(data["scenario"])).resolve(), str(data["compare"])
 
 
 def _simulate(scenario: Scenario, battles: int, seed: int, label: str) -> SimulationReport:
@@ -39,44 +51,45 @@ def run_demo(*, battles: int, seed: int) -> None:
     """Print the map, the odds of every opening attack, one attack in detail, a simulation,
     and the same simulation under another reading of the cover rule."""
     start = time.perf_counter()
-    sc = load_scenario(FIREFIGHT)
+    path, ruling_id = demo_scenario()
+    sc = load_scenario(path)
     state = sc.new_state()
     rs = sc.ruleset
     console.print(f"[bold]tactica demo[/bold]: {rs.meta.title}, {sc.name}\n")
-    console.print(sc.battlefield.preview())
-    console.print()
+    if sc.battlefield is not None:
+        console.print(sc.battlefield.preview())
+        console.print()
 
     table = Table(title="Every attack possible from the opening positions (exact)",
                   title_justify="left")
     for col in ("attacker", "weapon", "target", "cover", "expected damage", "P(out of action)"):
         table.add_column(col, justify="right" if col[0] in "eP" else "left")
     best = None
-    for uid in rs.unit_ids(state):  # type: ignore[attr-defined]
-        for option in rs.attack_options(state, uid):  # type: ignore[attr-defined]
-            report = rs.odds(state, option.unit, option.target,  # type: ignore[attr-defined]
-                             option.weapon)
-            n = report.numbers
-            table.add_row(option.unit, option.weapon, option.target,
-                          "yes" if report.extra.get("cover") else "no",
-                          f"{float(n['expected_damage']):.3f}",
-                          f"{float(n['p_out_of_action']):.3f}")
-            if report.extra.get("cover") and best is None:
-                best = report
+    for row in attack_rows(rs, state, None, {}):
+        table.add_row(row["attacker"], row["weapon"], row["target"],
+                      "yes" if row.get("cover") else "no",
+                      f"{row['expected_damage']:.3f}", f"{row['p_out_of_action']:.3f}")
+        if row.get("cover") and best is None:
+            hooks = odds_hooks(rs)
+            action = hooks.odds_action(state, row["attacker"], (row["target"],), row["weapon"])
+            best = hooks.odds(state, action)
     console.print(table)
     if best is not None:
         console.print()
         print_report(best)
     console.print()
 
+    ruling = next(r for r in sc.rulings.declared() if r.id == ruling_id)
+    other = next(o for o in ruling.options if o != ruling.default)
     base = _simulate(sc, battles, seed, "simulating")
-    variant_choice = {"NEB-6": "characteristic"}
-    variant = _simulate(sc.with_rulings(variant_choice, where="demo"), battles, seed,
-                        "simulating NEB-6=characteristic")
+    variant = _simulate(sc.with_rulings({ruling.id: other}, where="demo"), battles, seed,
+                        f"simulating {ruling.id}={other}")
+    console.print(f"{ruling.id}: {ruling.question}")
     cmp = Table(title=f"{battles} battles each, greedy against greedy, seed {seed}: "
                       "win rate (95% interval)", title_justify="left")
     cmp.add_column("side")
-    cmp.add_column("NEB-6=die (default)", justify="right")
-    cmp.add_column("NEB-6=characteristic", justify="right")
+    cmp.add_column(f"{ruling.id}={ruling.default} (default)", justify="right")
+    cmp.add_column(f"{ruling.id}={other}", justify="right")
     for side in base.sides:
         cmp.add_row(side, _win_row(base, side), _win_row(variant, side))
     cmp.add_row("draw", f"{base.draws / base.battles:.3f}",
@@ -85,4 +98,4 @@ def run_demo(*, battles: int, seed: int) -> None:
                 f"{sum(variant.rounds) / len(variant.rounds):.2f}")
     console.print(cmp)
     console.print(f"\ndone in {time.perf_counter() - start:.1f} s. Next: "
-                  "tactica play examples/nebulia/firefight.yaml --log fight.jsonl")
+                  "tactica games, then tactica play SCENARIO --log fight.jsonl")

@@ -1,0 +1,79 @@
+"""``tactica games``: every game tactica knows, with its map kind, rulings and examples.
+
+Games are plug-ins (the entry point group ``tactica.rulesets``): a game installed from another
+package appears here as the built-in ones do.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from tactica.cli.app import app
+from tactica.cli.common import console, print_json
+from tactica.ruleset import Ruleset, example_scenarios, rulesets
+
+__all__ = ["game_summary"]
+
+
+def _shown_path(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive
+        return str(path)
+
+
+def game_summary(ruleset: Ruleset) -> dict[str, Any]:
+    """A JSON-ready description of a game: what ``tactica games --json`` prints for it."""
+    meta = ruleset.meta
+    return {
+        "name": meta.name,
+        "title": meta.title,
+        "aliases": list(meta.aliases),
+        "battlefield": meta.battlefield,
+        "optional_maps": list(meta.optional_maps),
+        "summary": meta.summary,
+        "source": meta.source,
+        "provides": sorted(c.value for c in meta.provides),
+        "odds_options": [{"name": o.name, "help": o.help, "takes_value": o.takes_value}
+                         for o in meta.odds_options],
+        "rulings": [{"id": r.id, "question": r.question, "default": r.default,
+                     "options": list(r.options)} for r in meta.rulings],
+        "examples": [_shown_path(p) for p in example_scenarios(ruleset)],
+    }
+
+
+@app.command()
+def games(
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    rulings: Annotated[bool, typer.Option("--rulings", help="List every ruling with its options.")] = False,
+) -> None:
+    """Every game tactica knows: its map kind, its rulings and its example scenarios."""
+    found = [game_summary(rs) for rs in rulesets()]
+    if json_out:
+        print_json(found)
+        return
+    table = Table(title="Games", title_justify="left")
+    for col in ("game", "map", "rulings", "can", "examples"):
+        table.add_column(col)
+    for g in found:
+        where = g["battlefield"] or "none" + (
+            f" (or {', '.join(g['optional_maps'])})" if g["optional_maps"] else "")
+        ids = [r["id"] for r in g["rulings"]]
+        span = f"{ids[0]} .. {ids[-1]} ({len(ids)})" if len(ids) > 2 else ", ".join(ids)
+        table.add_row(f"[bold]{g['title']}[/bold]\n{g['name']}", where, span or "-",
+                      ", ".join(g["provides"]) or "-",
+                      "\n".join(Path(e).name for e in g["examples"]) or "-")
+    console.print(table)
+    if rulings:
+        for g in found:
+            console.print(f"\n[bold]{g['title']}[/bold]")
+            for r in g["rulings"]:
+                console.print(f"  {r['id']}: {r['question']} "
+                              f"[{r['default']}] / {' / '.join(r['options'][1:]) or '-'}")
+    else:
+        console.print("'tactica games --rulings' lists every ruling with its options.")
