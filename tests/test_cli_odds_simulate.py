@@ -150,7 +150,8 @@ def test_simulate_policies_per_side(capsys: pytest.CaptureFixture[str]) -> None:
     ("NEB-3=taxicab",
      "error: --rulings: NEB-3: unknown option 'taxicab' (expected chebyshev, manhattan, "
      "euclidean)"),
-    ("NEB-3", "error: --rulings: expected ID=OPTION such as NEB-3=manhattan, got 'NEB-3'"),
+    ("NEB-3", "error: --rulings: expected ID=OPTION such as ABC-3=manhattan (see tactica "
+              "games --rulings), got 'NEB-3'"),
 ])
 def test_simulate_with_a_bad_ruling_exits_2_with_one_line(
         capsys: pytest.CaptureFixture[str], value: str, message: str) -> None:

@@ -5,7 +5,7 @@ The names a notebook needs are here; the modules below hold the rest.
 >>> import tactica
 >>> tactica.evaluate("2d6").p(7)
 Fraction(1, 6)
->>> duel = tactica.load("examples/nebulia/duel.yaml")
+>>> duel = tactica.load(tactica.example("duel"))
 >>> report = tactica.odds(duel, "A", "B")
 >>> report.numbers["p_hit"], report.numbers["p_out_of_action"]
 (Fraction(3, 5), Fraction(21, 50))
@@ -16,7 +16,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
-from tactica.api import load, odds, odds_of, simulate
+from tactica.api import example, examples, load, odds, odds_of, simulate
 from tactica.dice import Dist, evaluate
 from tactica.errors import (
     CapabilityError,
@@ -55,6 +55,8 @@ __all__ = [
     "TacticaError",
     "__version__",
     "evaluate",
+    "example",
+    "examples",
     "get_ruleset",
     "load",
     "load_scenario",

@@ -4,11 +4,13 @@ Everything here is a thin layer over the engine (:mod:`tactica.scenario`,
 :mod:`tactica.ruleset`, :mod:`tactica.simulate`), the same calls the command line makes.
 
 >>> import tactica
->>> duel = tactica.load("examples/nebulia/duel.yaml")
+>>> duel = tactica.load(tactica.example("duel"))
 >>> tactica.odds(duel, "A", "B").numbers["p_out_of_action"]
 Fraction(21, 50)
->>> tactica.load("examples/nebulia/duel.yaml", rulings={"NEB-6": "characteristic"}).rulings["NEB-6"]
-'characteristic'
+>>> ruling = duel.rulings.declared()[5]          # any ruling, switched to its second reading
+>>> other = list(ruling.options)[1]
+>>> tactica.load(tactica.example("duel"), rulings={ruling.id: other}).rulings[ruling.id] == other
+True
 """
 
 from __future__ import annotations
@@ -17,18 +19,39 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tactica.errors import TacticaError
 from tactica.odds import OddsReport
-from tactica.ruleset import OddsValue, Ruleset, odds_hooks
+from tactica.ruleset import OddsValue, Ruleset, example_scenarios, odds_hooks, rulesets
 from tactica.scenario import Scenario, load_scenario
 from tactica.simulate import SimulationReport
 from tactica.simulate import simulate as _simulate
 
-__all__ = ["load", "odds", "odds_of", "simulate"]
+__all__ = ["example", "examples", "load", "odds", "odds_of", "simulate"]
+
+
+def examples() -> dict[str, Path]:
+    """Every example scenario shipped with the registered games, by file name (without
+    ``.yaml``; a name two games share is prefixed with the game's name and a colon)."""
+    found: dict[str, Path] = {}
+    for ruleset in rulesets():
+        for path in example_scenarios(ruleset):
+            key = path.stem if path.stem not in found else f"{ruleset.meta.name}:{path.stem}"
+            found[key] = path
+    return found
+
+
+def example(name: str) -> Path:
+    """The example scenario called ``name`` (see :func:`examples`), wherever tactica is
+    installed; a TacticaError lists the names if there is none."""
+    found = examples()
+    if name not in found:
+        raise TacticaError(f"no example scenario {name!r} (examples: {', '.join(sorted(found))})")
+    return found[name]
 
 
 def load(path: str | Path, *, rulings: Mapping[str, str] | None = None) -> Scenario:
     """A scenario file, validated, with some rulings switched if asked
-    (``rulings={"NEB-6": "characteristic"}``)."""
+    (``rulings={ruling_id: option}``)."""
     scenario = load_scenario(path)
     if rulings:
         scenario = scenario.with_rulings(rulings, where="rulings")
@@ -58,7 +81,7 @@ def simulate(scenario: Scenario, battles: int = 1000, *, seed: int = 1,
     """Play ``battles`` seeded battles of the scenario; win rates with 95% intervals.
 
     >>> import tactica
-    >>> report = tactica.simulate(tactica.load("examples/nebulia/duel.yaml"), 20, seed=3)
+    >>> report = tactica.simulate(tactica.load(tactica.example("duel")), 20, seed=3)
     >>> report.battles, sum(report.wins.values()) + report.draws
     (20, 20)
     """

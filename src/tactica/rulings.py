@@ -1,6 +1,6 @@
 """Rulings: every ambiguity of a game's rules as a named option with a default.
 
-A game declares its rulings (``NEB-3: chebyshev | manhattan | euclidean``); a battle runs under
+A game declares its rulings (``ABC-3: chebyshev | manhattan | euclidean``); a battle runs under
 one choice for each (:class:`Rulings`), the defaults filled in. Scenarios and the command line
 switch them, and simulation compares two readings side by side.
 """

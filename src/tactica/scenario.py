@@ -2,8 +2,8 @@
 
 A scenario is YAML::
 
-    game: nebulia-operations
-    rulings: {NEB-3: chebyshev}
+    game: my-game
+    rulings: {MYG-3: chebyshev}
     map: {kind: grid, tiles: "A..#..B"}
     units:
       A: {side: red, profile: trooper}
@@ -87,7 +87,8 @@ def scenario_from_mapping(
     rulings: Rulings | None = None
     raw_rulings = data.get("rulings") or {}
     if not isinstance(raw_rulings, Mapping):
-        problems.append(f"{source}: rulings: expected a mapping like {{NEB-3: manhattan}}")
+        problems.append(f"{source}: rulings: expected a mapping of ruling id to option, "
+                        "like {ABC-3: manhattan}")
         raw_rulings = {}
     if ruleset is not None:
         # Check each ruling on its own so that every bad one is reported; the others (and the

@@ -22,11 +22,11 @@ def print_json(data: Any) -> None:
 
 
 def parse_rulings(values: list[str] | None, *, option: str = "--rulings") -> dict[str, str]:
-    """``["NEB-3=manhattan", ...]`` into a mapping; a malformed item raises RulingError."""
+    """``["ABC-3=manhattan", ...]`` into a mapping; a malformed item raises RulingError."""
     out: dict[str, str] = {}
     for item in values or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise RulingError(f"{option}: expected ID=OPTION such as NEB-3=manhattan, got {item!r}")
+            raise RulingError(f"{option}: expected ID=OPTION such as ABC-3=manhattan (see tactica games --rulings), got {item!r}")
         out[key.strip()] = value.strip()
     return out
