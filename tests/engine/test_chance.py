@@ -19,6 +19,7 @@ from tactica.chance import (
     Done,
     Emit,
     FirstOption,
+    Observe,
     Roll,
     RollRecord,
     Step,
@@ -397,3 +398,117 @@ def test_merged_barrage_is_exact_for_any_length_and_armor(hits: int, armor: int)
 def test_exact_attack_is_binomial_for_any_pool(n: int, a: int, s: int) -> None:
     q = p_success(a) * (1 - p_success(s))
     assert run_exact(attack(n, a, s)) == binomial(n, q)
+
+
+# -- reading the state mid-action (Observe) ----------------------------------------------------
+
+
+@dataclass
+class Trooper:
+    """A tiny world: a trooper's AP and whether it lies prone."""
+
+    ap: int = 6
+    prone: bool = False
+    armor: int = 8
+
+
+class TrooperRules:
+    """``copy_state`` and ``apply_event``: what a driver needs to keep a working state."""
+
+    def copy_state(self, state: Trooper) -> Trooper:
+        return Trooper(state.ap, state.prone, state.armor)
+
+    def apply_event(self, state: Trooper, event: Any) -> None:
+        kind, amount = event
+        if kind == "ap-lost":
+            state.ap -= amount
+            state.prone = state.prone or state.ap <= 2
+        elif kind == "armor-worn":
+            state.armor -= amount
+        elif kind == "step":
+            state.ap -= 1
+
+
+RULES = TrooperRules()
+
+
+def move_under_fire(steps: int) -> Step:
+    """A move of ``steps`` dots; reaction fire after each may cost 3 AP; the mover stops
+    when it has no AP left or lies prone: what it can still do is read from the state."""
+
+    def step(k: int) -> Step:
+        def go(now: Trooper) -> Step:
+            if k == steps or now.ap <= 0 or now.prone:
+                return Done((k, now.ap, now.prone))
+            return Emit(("step", 1), lambda: Roll(
+                "reaction fire", Dist.uniform((0, 3)),
+                lambda lost: (Emit(("ap-lost", lost), lambda: step(k + 1)) if lost
+                              else step(k + 1))))
+
+        return Observe(go)
+
+    return step(0)
+
+
+def test_a_move_sees_the_ap_its_own_reaction_fire_took() -> None:
+    trace = run_scripted(move_under_fire(4), rolls=[3], world=RULES, state=Trooper())
+    # 6 AP: a step (5), hit for 3 (2 AP: prone), and the move stops after one dot.
+    assert trace.value == (1, 2, True)
+    untouched = run_scripted(move_under_fire(4), rolls=[0, 0, 0, 0], world=RULES,
+                             state=Trooper())
+    assert untouched.value == (4, 2, False)
+
+
+def test_the_exact_driver_keeps_a_working_state_per_branch() -> None:
+    dist = run_exact(move_under_fire(4), world=RULES, state=Trooper())
+    assert sum(p for _, p in dist.items()) == 1
+    assert dist.p((1, 2, True)) == Fraction(1, 2)
+    assert dist.p((4, 2, False)) == Fraction(1, 16)
+    sampled = run_sampled(move_under_fire(4), np.random.default_rng(3), world=RULES,
+                          state=Trooper())
+    assert dist.p(sampled.value) > 0
+
+
+def test_observing_without_a_state_is_a_clear_error() -> None:
+    with pytest.raises(TacticaError, match="observes the battle state"):
+        run_exact(move_under_fire(2))
+
+
+@dataclass(frozen=True)
+class WornBarrage:
+    """Hits against armor read from the state the attack's first event left."""
+
+    hits_left: int
+    armor: int
+    damage: int
+    counter: list[int]
+
+    def __hash__(self) -> int:
+        return hash((self.hits_left, self.armor, self.damage))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WornBarrage) and (self.hits_left, self.armor, self.damage) \
+            == (other.hits_left, other.armor, other.damage)
+
+    def advance(self) -> Step:
+        self.counter[0] += 1
+        if self.hits_left == 0:
+            return Emit(("armor-worn", 0), lambda: Done(self.damage))
+        return Roll("armor", d10_target_successes(1, self.armor), self._after)
+
+    def _after(self, saved: int) -> Step:
+        if saved:
+            return WornBarrage(self.hits_left - 1, self.armor, self.damage, self.counter)
+        return WornBarrage(self.hits_left - 1, max(0, self.armor - 1), self.damage + 1,
+                           self.counter)
+
+
+def test_n_hits_against_degrading_armor_still_merge_after_observing() -> None:
+    """An attack that first wears the armor (an event), then reads the worn armor from the
+    state and rolls 30 hits as merged nodes: still polynomial, and exactly the recursion."""
+    counter = [0]
+    process = Emit(("armor-worn", 1),
+                   lambda: Observe(lambda now: WornBarrage(30, now.armor, 0, counter)))
+    dist = run_exact(process, world=RULES, state=Trooper(armor=9))
+    assert counter[0] <= 31 * 32 // 2 + 31
+    assert dist.to_dict() == {k: v for k, v in barrage_by_recursion(30, 8).items() if v}

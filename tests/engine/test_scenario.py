@@ -254,7 +254,7 @@ def test_a_content_pack_beside_the_scenario(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as info:
         load_scenario(path)
     text = str(info.value)
-    assert f"{path}: content[0]: {bad_pack}: weapons.railgun.range" in text
+    assert f"{path}: content: {bad_pack}: weapons.railgun.range" in text
     assert isinstance(info.value, TacticaError)
 
 

@@ -10,13 +10,13 @@ merged, and every problem is reported at once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from tactica.content import ContentLoader
 from tactica.errors import ContentError
 from tactica.rulesets.last_odyssey.packfile import (
     COLORLESS,
@@ -30,12 +30,12 @@ from tactica.rulesets.last_odyssey.packfile import (
     WeaponKindModel,
     WeaponRefModel,
 )
-from tactica.validation import load_yaml, validate
 
 __all__ = [
     "ACCURACIES",
     "BUILTIN_PACKS",
     "COLORLESS",
+    "PACKS",
     "STATS",
     "Ability",
     "Figures",
@@ -429,17 +429,16 @@ def _build(raw: _Raw) -> Pack:
     )
 
 
-def _load_model(path: Path) -> PackModel:
-    data = load_yaml(path, error=ContentError)
-    return validate(PackModel, data, source=str(path), error=ContentError)
+def _build_all(files: Sequence[tuple[str, PackModel]]) -> Pack:
+    raw = _Raw()
+    for source, model in files:
+        raw.add(model, source)
+    return _build(raw)
 
 
-def _stamp(path: Path) -> tuple[Path, int, int]:
-    try:
-        st = path.stat()
-    except OSError:
-        return (path, -1, -1)
-    return (path, st.st_mtime_ns, st.st_size)
+#: The game's content packs: the SRD facts and tactica's illustrative content, then a
+#: scenario's own.
+PACKS = ContentLoader(PackModel, _build_all, builtin=BUILTIN_PACKS)
 
 
 def load_packs(paths: tuple[Path, ...]) -> Pack:
@@ -447,21 +446,7 @@ def load_packs(paths: tuple[Path, ...]) -> Pack:
 
     Cached by each file's path, modification time and size.
     """
-    return _load_packs(tuple(_stamp(p) for p in (*BUILTIN_PACKS, *paths)))
-
-
-@lru_cache(maxsize=32)
-def _load_packs(stamps: tuple[tuple[Path, int, int], ...]) -> Pack:
-    raw = _Raw()
-    problems = []
-    for p, _, _ in stamps:
-        try:
-            raw.add(_load_model(p), str(p))
-        except ContentError as exc:
-            problems.append(str(exc))
-    if problems:
-        raise ContentError("\n".join(problems))
-    return _build(raw)
+    return PACKS.load(paths)
 
 
 def builtin_pack() -> Pack:

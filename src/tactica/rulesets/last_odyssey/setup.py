@@ -2,11 +2,13 @@
 
 The rows map (``map: {kind: rows, ...}``) says who stands where on which side; ``units`` says
 what each character is: an enemy of the SRD (``enemy: cop``) or a player character
-(``character: rook``), with optional overrides for tests and what-ifs::
+(``character: rook``), with optional overrides for tests, what-ifs and a fight already under
+way (HP and MP left, Shells, statuses, steps on the bonus track, passives and once-a-battle
+abilities already spent, ammo)::
 
     units:
-      Rook: {character: rook}
-      Cop 1: {enemy: cop, statuses: [poisoned]}
+      Rook: {character: rook, hp: 9, track: {patk: 1}}
+      Cop 1: {enemy: cop, statuses: [poisoned], spent: [body-armor]}
     first_strike: party      # the side with the upper hand (optional)
     content: [my-pack.yaml]  # more content packs (optional)
 """
@@ -23,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tactica.battlefield.rows import Rows
 from tactica.errors import ScenarioError, TacticaError
 from tactica.ruleset import Rulings
-from tactica.rulesets.last_odyssey.content import Pack, load_packs
+from tactica.rulesets.last_odyssey.content import STATS, Pack, load_packs, stat_index
 from tactica.rulesets.last_odyssey.state import Fighter, LodState, new_fighter
 from tactica.validation import validate
 
@@ -45,7 +47,11 @@ class UnitModel(_Strict):
     statuses: list[str] = Field(default_factory=list)
     items: list[str] | None = None
     tier: int | None = Field(default=None, ge=1, le=10)
-    ammo: int | None = Field(default=None, ge=0)
+    ammo: int | None = Field(default=None, ge=0, le=999)
+    track: dict[str, int] = Field(default_factory=dict,
+                                  description="steps up (+) or down (-) the bonus track")
+    spent: list[str] = Field(default_factory=list,
+                             description="passives and once-a-battle abilities already used")
 
 
 class SetupModel(BaseModel):
@@ -96,6 +102,21 @@ def _unit_problems(where: str, unit: UnitModel, pack: Pack) -> list[str]:
     for el in unit.shells or {}:
         if el not in pack.elements and el != "colorless":
             out.append(f"{where}.shells: unknown element {el!r}")
+    top = len(pack.figures.bonus_track) - 1 - pack.figures.track_zero
+    low = pack.figures.track_zero
+    for stat, step in unit.track.items():
+        if stat not in STATS:
+            out.append(f"{where}.track: unknown statistic {stat!r} (known: {', '.join(STATS)})")
+        elif not -low <= step <= top:
+            out.append(f"{where}.track.{stat}: {step} is off the bonus track (-{low}..+{top})")
+    if template is not None:
+        passives = {pack.abilities[a].passive for a in template.abilities
+                    if a in pack.abilities and pack.abilities[a].passive}
+        own = {*template.abilities, *(p for p in passives if p)}
+        for name in unit.spent:
+            if name not in own:
+                out.append(f"{where}.spent: {name!r} is not a passive or ability of "
+                           f"{template.name} (it has: {', '.join(sorted(own))})")
     return out
 
 
@@ -164,6 +185,14 @@ def _fighter(u: UnitSetup, pack: Pack, rulings: Rulings) -> Fighter:
         changes["items"] = tuple(o.items)
     if o.ammo is not None:
         changes["ammo"] = o.ammo
+    if o.track:
+        track = list(f.track)
+        for stat, step in o.track.items():
+            track[stat_index(stat)] = pack.figures.track_zero + step
+        changes["track"] = tuple(track)
+    if o.spent:
+        changes["body_armor_spent"] = "body-armor" in o.spent
+        changes["used_once"] = frozenset(n for n in o.spent if n != "body-armor")
     return replace(f, **changes)
 
 

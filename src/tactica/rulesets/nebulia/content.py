@@ -8,23 +8,26 @@ on top of, a profile.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tactica.content import ContentLoader
 from tactica.errors import ContentError, ScenarioError, TacticaError
-from tactica.validation import load_yaml, validate
+from tactica.validation import validate
 
 __all__ = [
     "BUILTIN_PACK",
+    "PACKS",
     "ContentPack",
     "Setup",
     "UnitSetup",
     "Weapon",
     "build_setup",
+    "builtin_pack",
     "load_pack",
 ]
 
@@ -106,47 +109,43 @@ class ContentPack:
     illustrative: bool
     source: str
 
-    def merged(self, other: ContentPack) -> ContentPack:
-        """This pack with ``other``'s entries added (``other`` wins on equal names)."""
-        return ContentPack(
-            {**self.weapons, **other.weapons},
-            {**self.profiles, **other.profiles},
-            self.illustrative or other.illustrative,
-            f"{self.source}, {other.source}",
-        )
-
 
 def _weapon(name: str, model: WeaponModel) -> Weapon:
     return Weapon(model.name or name, model.range, model.accuracy, model.dice, model.damage)
 
 
-def load_pack(path: Path) -> ContentPack:
-    """Load and validate a content pack file."""
-    data = load_yaml(path, error=ContentError)
-    model = validate(PackModel, data, source=str(path), error=ContentError)
-    weapons = {name: _weapon(name, w) for name, w in model.weapons.items()}
-    problems = []
-    for pname, profile in model.profiles.items():
-        for i, ref in enumerate(profile.weapons):
-            if isinstance(ref, str) and ref not in weapons:
-                problems.append(
-                    f"{path}: profiles.{pname}.weapons[{i}]: unknown weapon {ref!r} "
-                    f"(known: {', '.join(sorted(weapons))})"
-                )
+def _build(files: Sequence[tuple[str, PackModel]]) -> ContentPack:
+    """The packs merged in order (later ones win); profiles may use any pack's weapons."""
+    weapons: dict[str, Weapon] = {}
+    profiles: dict[str, tuple[str, ProfileModel]] = {}
+    for source, model in files:
+        weapons.update({name: _weapon(name, w) for name, w in model.weapons.items()})
+        profiles.update({name: (source, pm) for name, pm in model.profiles.items()})
+    problems = [
+        f"{source}: profiles.{pname}.weapons[{i}]: unknown weapon {ref!r} "
+        f"(known: {', '.join(sorted(weapons))})"
+        for pname, (source, profile) in profiles.items()
+        for i, ref in enumerate(profile.weapons)
+        if isinstance(ref, str) and ref not in weapons
+    ]
     if problems:
         raise ContentError("\n".join(problems))
-    return ContentPack(weapons, dict(model.profiles), model.illustrative, str(path))
+    return ContentPack(weapons, {k: pm for k, (_, pm) in profiles.items()},
+                       any(m.illustrative for _, m in files), ", ".join(s for s, _ in files))
 
 
-_BUILTIN: ContentPack | None = None
+#: The game's content packs: the built-in one, then a scenario's own.
+PACKS = ContentLoader(PackModel, _build, builtin=(BUILTIN_PACK,))
+
+
+def load_pack(path: Path) -> ContentPack:
+    """Load and validate one content pack file on its own."""
+    return _build([(str(path), PACKS.read(path))])
 
 
 def builtin_pack() -> ContentPack:
     """The built-in illustrative pack (loaded once)."""
-    global _BUILTIN
-    if _BUILTIN is None:
-        _BUILTIN = load_pack(BUILTIN_PACK)
-    return _BUILTIN
+    return PACKS.load()
 
 
 @dataclass(frozen=True)
@@ -218,11 +217,10 @@ def build_setup(
             except TacticaError as exc:
                 problems.append(str(exc))
     pack = builtin_pack()
-    for i, rel in enumerate(model.content):
-        try:
-            pack = pack.merged(load_pack(base_dir / rel))
-        except TacticaError as exc:
-            problems.append(f"{source}: content[{i}]: {exc}")
+    try:
+        pack = PACKS.load([base_dir / rel for rel in model.content])
+    except TacticaError as exc:
+        problems.append(f"{source}: content: {exc}")
     units: list[UnitSetup] = []
     placed: dict[tuple[int, int], str] = {}
     for uid, unit in unit_models.items():

@@ -16,13 +16,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tactica.content import ContentLoader
 from tactica.errors import ContentError, ScenarioError, TacticaError
 from tactica.rulesets.unhex.body import BOXES, LOCATIONS, Marks
-from tactica.validation import load_yaml, validate
+from tactica.validation import validate
 
 __all__ = [
     "BUILTIN_PACK",
     "GOOD_AT",
+    "PACKS",
     "ContentPack",
     "Item",
     "Objective",
@@ -143,38 +145,40 @@ class ContentPack:
     illustrative: bool
     source: str
 
-    def merged(self, other: ContentPack) -> ContentPack:
-        """This pack with ``other``'s entries added (``other`` wins on equal names)."""
-        return ContentPack({**self.items, **other.items}, {**self.profiles, **other.profiles},
-                           self.illustrative or other.illustrative,
-                           f"{self.source}, {other.source}")
+
+def _build(files: Sequence[tuple[str, PackModel]]) -> ContentPack:
+    """The packs merged in order (later ones win); profiles may use any pack's items."""
+    items: dict[str, Item] = {}
+    profiles: dict[str, tuple[str, ProfileModel]] = {}
+    for source, model in files:
+        items.update({name: Item(name, m.kind, m.hands) for name, m in model.items.items()})
+        profiles.update({name: (source, pm) for name, pm in model.profiles.items()})
+    problems = [
+        f"{source}: profiles.{pname}.{field_name}[{i}]: unknown item {ref!r} "
+        f"(known: {', '.join(sorted(items))})"
+        for pname, (source, profile) in profiles.items()
+        for field_name in ("items", "hold")
+        for i, ref in enumerate(getattr(profile, field_name))
+        if ref not in items
+    ]
+    if problems:
+        raise ContentError("\n".join(problems))
+    return ContentPack(items, {k: pm for k, (_, pm) in profiles.items()},
+                       any(m.illustrative for _, m in files), ", ".join(s for s, _ in files))
+
+
+#: The game's content packs: the built-in one, then a scenario's own.
+PACKS = ContentLoader(PackModel, _build, builtin=(BUILTIN_PACK,))
 
 
 def load_pack(path: Path) -> ContentPack:
-    """Load and validate a content pack file."""
-    data = load_yaml(path, error=ContentError)
-    model = validate(PackModel, data, source=str(path), error=ContentError)
-    items = {name: Item(name, m.kind, m.hands) for name, m in model.items.items()}
-    problems = []
-    for pname, profile in model.profiles.items():
-        for field_name in ("items", "hold"):
-            for i, ref in enumerate(getattr(profile, field_name)):
-                if ref not in items:
-                    problems.append(f"{path}: profiles.{pname}.{field_name}[{i}]: unknown item "
-                                    f"{ref!r} (known: {', '.join(sorted(items))})")
-    if problems:
-        raise ContentError("\n".join(problems))
-    return ContentPack(items, dict(model.profiles), model.illustrative, str(path))
-
-
-_BUILTIN: list[ContentPack] = []
+    """Load and validate one content pack file on its own."""
+    return _build([(str(path), PACKS.read(path))])
 
 
 def builtin_pack() -> ContentPack:
     """The built-in illustrative pack (loaded once)."""
-    if not _BUILTIN:
-        _BUILTIN.append(load_pack(BUILTIN_PACK))
-    return _BUILTIN[0]
+    return PACKS.load()
 
 
 @dataclass(frozen=True)
@@ -315,11 +319,10 @@ def build_setup(data: Mapping[str, Any], *, source: str, areas: Sequence[str],
     except TacticaError as exc:
         raise ScenarioError("\n".join([*problems, str(exc)])) from None
     pack = builtin_pack()
-    for i, rel in enumerate(model.content):
-        try:
-            pack = pack.merged(load_pack(base_dir / rel))
-        except TacticaError as exc:
-            problems.append(f"{source}: content[{i}]: {exc}")
+    try:
+        pack = PACKS.load([base_dir / rel for rel in model.content])
+    except TacticaError as exc:
+        problems.append(f"{source}: content: {exc}")
     units = [u for uid, unit in model.units.items()
              if (u := _unit(uid, unit, pack, areas, source, slots_rule, problems, boxes))
              is not None]
