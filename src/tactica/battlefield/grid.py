@@ -37,7 +37,6 @@ pass between two diagonally placed blocked tiles is the ``diagonal`` option:
 
 from __future__ import annotations
 
-import math
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping
@@ -46,6 +45,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from tactica.battlefield.base import MovePath, SightOption, SightReport
+from tactica.battlefield.grid_metrics import METRICS, _choice, _whole, distance, is_within
 from tactica.battlefield.grid_sight import (
     CORNER_NAMES,
     POLICIES,
@@ -79,8 +79,6 @@ __all__ = [
     "is_within",
 ]
 
-#: Distance metrics for the cover range, default first.
-METRICS: Final = ("chebyshev", "manhattan", "euclidean")
 #: Which occupants block sight, default first; terrain always blocks.
 BLOCKER_RULES: Final = ("all", "foes")
 #: Diagonal movement between two blocked tiles (tactica's own default, see the module notes).
@@ -94,53 +92,6 @@ _OCCUPANT_ID = re.compile(r"[A-Za-z0-9]")
 _TILE_REF = re.compile(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*")
 # Neighbour order: orthogonal steps first, then diagonals; fixes every tie in paths.
 _STEPS: Final = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1))
-
-
-def _choice(option: str, value: object, allowed: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise MapError(f"{option}: expected one of {', '.join(allowed)}, got {value!r}")
-    return value
-
-
-def _whole(name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise MapError(f"{name}: expected a whole number, got {value!r}")
-    try:
-        number = int(value)
-    except ValueError:
-        raise MapError(f"{name}: expected a whole number, got {value!r}") from None
-    if not low <= number <= high:
-        raise MapError(f"{name}: expected {low}..{high}, got {number}")
-    return number
-
-
-def distance(a: Tile, b: Tile, metric: str = "chebyshev") -> int | float:
-    """Distance between two tiles: ``chebyshev`` and ``manhattan`` in steps, ``euclidean``
-    between tile centres (an int when it is whole).
-
-    >>> [distance((0, 0), (3, 4), m) for m in ("chebyshev", "manhattan", "euclidean")]
-    [4, 7, 5]
-    """
-    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
-    metric = _choice("metric", metric, METRICS)
-    if metric == "chebyshev":
-        return max(dx, dy)
-    if metric == "manhattan":
-        return dx + dy
-    d2 = dx * dx + dy * dy
-    root = math.isqrt(d2)
-    return root if root * root == d2 else math.sqrt(d2)
-
-
-def is_within(a: Tile, b: Tile, limit: int, metric: str = "chebyshev") -> bool:
-    """Whether ``distance(a, b, metric) <= limit``, decided exactly (squares for euclidean)."""
-    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
-    metric = _choice("metric", metric, METRICS)
-    if metric == "chebyshev":
-        return max(dx, dy) <= limit
-    if metric == "manhattan":
-        return dx + dy <= limit
-    return limit >= 0 and dx * dx + dy * dy <= limit * limit
 
 
 @dataclass(frozen=True)

@@ -374,7 +374,8 @@ def _to_array(grid: TileGrid, sets: Sequence[frozenset[Tile]]) -> BoolArray:
 
 
 def _options(policy: str, metric: str, blockers: str) -> tuple[str, str, str]:
-    from tactica.battlefield.grid import BLOCKER_RULES, METRICS, _choice
+    from tactica.battlefield.grid import BLOCKER_RULES
+    from tactica.battlefield.grid_metrics import METRICS, _choice
 
     return (
         _choice("policy", policy, POLICIES),

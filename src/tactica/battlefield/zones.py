@@ -75,12 +75,13 @@ True
 from __future__ import annotations
 
 import difflib
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import pairwise
 from typing import Any, ClassVar, Literal
+
+import networkx as nx
 
 from tactica.battlefield.base import MovePath, SightOption, SightReport
 from tactica.errors import MapError
@@ -251,6 +252,30 @@ class ZoneGraph:
         new = replace(conn, door=state)
         return replace(self, connections=tuple(new if c is conn else c for c in self.connections))
 
+    # -- paths --------------------------------------------------------------------------------
+
+    @cached_property
+    def _graphs(self) -> dict[str, nx.DiGraph]:
+        return {}
+
+    def _shortest_paths(self, key: str, step: Callable[[str], Iterable[str]], start: str,
+                        goal: str, *, limit: int | None = None) -> list[tuple[str, ...]]:
+        """Every shortest path from ``start`` to ``goal`` along the arcs ``step`` gives
+        (``key`` names that kind of arc, for the cache), in the order of the map's areas."""
+        graph = self._graphs.get(key)
+        if graph is None:
+            graph = nx.DiGraph()
+            graph.add_nodes_from(self.areas)
+            graph.add_edges_from((a, b) for a in self.areas for b in step(a))
+            self._graphs[key] = graph
+        try:
+            found = [tuple(p) for p in nx.all_shortest_paths(graph, start, goal)]
+        except nx.NetworkXNoPath:
+            return []
+        order = {area: i for i, area in enumerate(self.areas)}
+        found.sort(key=lambda path: [order[a] for a in path])
+        return found[:limit] if limit is not None else found
+
     # -- lookup -------------------------------------------------------------------------------
 
     @cached_property
@@ -314,7 +339,7 @@ class ZoneGraph:
     def move_path(self, start: str, end: str) -> tuple[str, ...] | None:
         """A shortest movement path, both ends included; ``None`` if ``end`` cannot be reached."""
         start, end = self.area(start), self.area(end)
-        paths = _shortest_paths(start, end, self.neighbors_for_move, limit=1)
+        paths = self._shortest_paths("move", self.neighbors_for_move, start, end, limit=1)
         return paths[0] if paths else None
 
     # -- the battlefield vocabulary ----------------------------------------------------------
@@ -375,7 +400,7 @@ class ZoneGraph:
         out: list[tuple[str, str, int | None]] = []
         for s in _ends(source):
             for t in _ends(target):
-                paths = _shortest_paths(s, t, step, limit=1)
+                paths = self._shortest_paths(f"range:{sight_only_range}", step, s, t, limit=1)
                 out.append((s, t, len(paths[0]) - 1 if paths else None))
         return out
 
@@ -457,7 +482,7 @@ class ZoneGraph:
                 if c.carries_sight(closed_doors=opts["closed_doors"]):
                     yield c.other(area)
 
-        found = _shortest_paths(s, t, step)
+        found = self._shortest_paths(f"sight:{opts['closed_doors']}", step, s, t)
         if not found:
             return _PairSight(
                 False, False, (), (f"no connection carrying sight leads from {s} to {t}",)
@@ -532,45 +557,6 @@ def _path_reason(p: Mapping[str, Any]) -> str:
     if skipped:
         text += f", {skipped} at the attacker's own area not counted"
     return text + (": blocks sight" if p["blocks_sight"] else ": clear")
-
-
-def _shortest_paths(
-    start: str,
-    goal: str,
-    step: Callable[[str], Iterable[str]],
-    *,
-    limit: int | None = None,
-) -> list[tuple[str, ...]]:
-    """Every shortest path from ``start`` to ``goal`` (breadth first, deterministic order)."""
-    depth = {start: 0}
-    parents: dict[str, list[str]] = {start: []}
-    queue = deque([start])
-    while queue:
-        u = queue.popleft()
-        if u == goal:
-            break
-        for v in step(u):
-            if v not in depth:
-                depth[v] = depth[u] + 1
-                parents[v] = [u]
-                queue.append(v)
-            elif depth[v] == depth[u] + 1 and u not in parents[v]:
-                parents[v].append(u)
-    if goal not in depth:
-        return []
-    out: list[tuple[str, ...]] = []
-
-    def walk(v: str, tail: tuple[str, ...]) -> None:
-        if limit is not None and len(out) >= limit:
-            return
-        if v == start:
-            out.append((start, *tail))
-            return
-        for u in parents[v]:
-            walk(u, (v, *tail))
-
-    walk(goal, ())
-    return out
 
 
 def _check_value(name: str, value: object) -> None:
