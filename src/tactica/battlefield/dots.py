@@ -51,6 +51,9 @@ from tactica.battlefield.dots_geometry import (
 from tactica.errors import MapError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from tactica.battlefield.dots_fast import DotSightBatch
     from tactica.battlefield.dots_sight import DotSight
 
 __all__ = ["Building", "DotLattice", "DotPlace", "Stairs", "Trooper"]
@@ -489,6 +492,20 @@ class DotLattice:
         from tactica.battlefield.dots_sight import SightOptions, sight
 
         return sight(self, source, target, SightOptions.parse(options, self))
+
+    def sight_many(self, pairs: Sequence[tuple[str, str]], **options: str | int) -> DotSightBatch:
+        """Sight for many ``(source, target)`` pairs at once, vectorised (the same answers as
+        :meth:`sight`); see :mod:`~tactica.battlefield.dots_fast`."""
+        from tactica.battlefield.dots_fast import sight_many
+
+        return sight_many(self, pairs, **options)
+
+    def sight_all(self, ids: Sequence[str] | None = None, **options: str | int) -> DotSightBatch:
+        """Sight for every ordered pair of different troopers, vectorised; the pairs are in the
+        order ``[(a, b) for a in ids for b in ids if a != b]`` (default: all troopers)."""
+        from tactica.battlefield.dots_fast import sight_all
+
+        return sight_all(self, ids, **options)
 
     def sight_report(self, source: str, target: str, **options: str | int) -> SightReport:
         """The :class:`SightReport` of :meth:`sight` (``details`` has ``range`` and the line)."""
