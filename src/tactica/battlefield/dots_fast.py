@@ -299,8 +299,9 @@ def batch(
             p2, f2, c2 = _gather(view, arr.codes, view.near_start[slot[sel]],
                                  view.near_length[slot[sel]], (lb[sel] * cells + s_idx[sel]) * 4)
             p2 = sel[p2]
-            hp, hf, hc = np.concatenate([hp, p2]), np.concatenate([hf, f2]), np.concatenate([hc, c2])
             hl = np.concatenate([hl, lb[p2]])
+            hp, hf, hc = (np.concatenate([hp, p2]), np.concatenate([hf, f2]),
+                          np.concatenate([hc, c2]))
     fa, fb = pa[hp], pb[hp]
     counts = opts.tangent == "counts"
     # Features.
