@@ -53,6 +53,8 @@ from tactica.errors import MapError
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from tactica.battlefield.dots_arcs import Degrees
+
     from tactica.battlefield.dots_fast import DotSightBatch
     from tactica.battlefield.dots_sight import DotSight
 
@@ -517,6 +519,46 @@ class DotLattice:
         from tactica.battlefield.dots_move import cheapest_path
 
         return cheapest_path(self, start, goal, **options)
+
+    def reachable(self, start: str, **options: Any) -> dict[DotPlace, int]:
+        """Every place reachable from ``start`` within the AP budget, with its cost (see
+        :func:`tactica.battlefield.dots_move.reachable`)."""
+        from tactica.battlefield.dots_move import reachable
+
+        return reachable(self, start, **options)
+
+    def in_arc(
+        self, vertex: str, ref: str, *, width: Degrees, bearing: Degrees | None = None,
+        toward: str | None = None,
+    ) -> bool:
+        """Whether ``ref`` lies in the firing arc at ``vertex`` (see
+        :mod:`~tactica.battlefield.dots_arcs`); ``toward`` is a reference."""
+        from tactica.battlefield.dots_arcs import in_arc
+
+        v, p = self.locate(vertex), self.locate(ref)
+        axis = None
+        if toward is not None:
+            t = self.locate(toward)
+            axis = offset_to_axial(t.col, t.row)
+        return in_arc(offset_to_axial(v.col, v.row), offset_to_axial(p.col, p.row),
+                      width=width, bearing=bearing, toward=axis)
+
+    def arc_dots(
+        self, vertex: str, *, width: Degrees, bearing: Degrees | None = None,
+        toward: str | None = None, level: int | str | None = None,
+    ) -> tuple[DotPlace, ...]:
+        """Every dot in the firing arc at ``vertex``, on ``level`` or on every level."""
+        levels = range(len(self.level_names)) if level is None else [self.level_index(level)]
+        out = []
+        for lvl in levels:
+            for row in range(self.rows):
+                for col in range(self.cols):
+                    dot = offset_to_axial(col, row)
+                    if self.has_dot(dot, lvl) and self.in_arc(
+                        vertex, f"{col},{row}", width=width, bearing=bearing, toward=toward
+                    ):
+                        out.append(DotPlace(col, row, lvl))
+        return tuple(out)
 
     def preview(self) -> str:
         """The map as text: every level's rows, the features, stairs and troopers."""

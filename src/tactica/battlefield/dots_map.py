@@ -34,6 +34,9 @@ Friendlier forms:
 ``stairs``
     ``{at: [c, r], kind: ladder, levels: [ground, first]}`` (default: every level there).
 
+``troopers``
+    troopers not drawn in the rows: ``{Y: {at: [15, 6], level: first, side: blue, prone: no}}``.
+
 ``sides: {A: red, B: blue}`` gives troopers' sides, ``prone: [X]`` the prone ones. Every problem
 of a file is reported at once, each naming the file and the field.
 """
@@ -123,6 +126,14 @@ class _Stairs(BaseModel):
     levels: tuple[str | int, str | int] | None = None
 
 
+class _Trooper(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    at: Pair
+    level: str | int = 0
+    prone: bool = False
+    side: str | None = None
+
+
 class DotsMapModel(BaseModel):
     """The fields of a ``kind: dots`` map."""
 
@@ -135,6 +146,7 @@ class DotsMapModel(BaseModel):
     walls: list[_Wall] = Field(default_factory=list)
     buildings: list[_Building] = Field(default_factory=list)
     stairs: list[_Stairs] = Field(default_factory=list)
+    troopers: dict[str, _Trooper] = Field(default_factory=dict)
     sides: dict[str, str] = Field(default_factory=dict)
     prone: list[str] = Field(default_factory=list)
 
@@ -291,6 +303,7 @@ class _Builder:
         self.troopers: dict[str, Trooper] = {}
         self.stairs: dict[Axial, Stairs] = {}
         self.buildings: list[Building] = []
+        self.sides: dict[str, str] = {}
 
     def level(self, value: str | int, where: str) -> int | None:
         if isinstance(value, int) and 0 <= value < len(self.names):
@@ -302,7 +315,15 @@ class _Builder:
         return None
 
     def add_feature(self, lvl: int, side: Side, kind: str, where: str) -> None:
+        """Put a feature on a side; ``features`` entries replace what ``walls`` and
+        ``buildings`` put there (a door in a wall), two entries of one list conflict."""
         key = (lvl, side)
+        group = where.split("[")[0].split(".")[0]
+        if key in self.features and self.where_feature[key].split("[")[0] != group \
+                and group == "features":
+            self.features[key] = kind
+            self.where_feature[key] = where
+            return
         if key in self.features and self.features[key] != kind:
             a, b = (axial_to_offset(*d) for d in side_dots(side))
             self.problems.append(
@@ -341,12 +362,6 @@ class _Builder:
                     self.problems.append(f"{src}: levels.{name}: trooper {k!r} is already on "
                                          "another level; ids must be unique")
                 self.troopers[k] = Trooper(v, i)
-        for i, f in enumerate(m.features):
-            where = f"{src}: features[{i}]"
-            side, lvl, kind = _side(*f.between, where, self.problems), \
-                self.level(f.level, where + ".level"), self.kind(f.kind, where + ".kind")
-            if side is not None and lvl is not None and kind is not None:
-                self.add_feature(lvl, side, kind, f"features[{i}]")
         for i, w in enumerate(m.walls):
             where = f"{src}: walls[{i}]"
             lvl, kind = self.level(w.level, where + ".level"), self.kind(w.kind, where + ".kind")
@@ -356,6 +371,12 @@ class _Builder:
                     for d in side_dots(side)
                 ):
                     self.add_feature(lvl, side, kind, f"walls[{i}]")
+        for i, f in enumerate(m.features):
+            where = f"{src}: features[{i}]"
+            found = _side(*f.between, where, self.problems)
+            lvl, kind = self.level(f.level, where + ".level"), self.kind(f.kind, where + ".kind")
+            if found is not None and lvl is not None and kind is not None:
+                self.add_feature(lvl, found, kind, f"features[{i}]")
         for i, s in enumerate(m.stairs):
             where = f"{src}: stairs[{i}]"
             dot = offset_to_axial(*s.at)
@@ -372,12 +393,22 @@ class _Builder:
                                      "levels (no floor above it)")
                 continue
             self.stairs[dot] = Stairs(s.kind, low, high)
+        for k, spec in m.troopers.items():
+            where = f"{src}: troopers.{k}"
+            lvl = self.level(spec.level, where + ".level")
+            if k in self.troopers:
+                self.problems.append(f"{where}: trooper {k!r} is already drawn on the map")
+            elif lvl is not None:
+                self.troopers[k] = Trooper(offset_to_axial(*spec.at), lvl, spec.prone)
+                if spec.side is not None:
+                    self.sides[k] = spec.side
         for k in m.prone:
             if k not in self.troopers:
                 self.problems.append(f"{src}: prone: no trooper {k!r} on the map")
             else:
                 t = self.troopers[k]
                 self.troopers[k] = Trooper(t.dot, t.level, True)
+        self.sides.update(m.sides)
         for k in m.sides:
             if k not in self.troopers:
                 known = ", ".join(sorted(self.troopers)) or "none"
@@ -388,7 +419,7 @@ class _Builder:
         try:
             return DotLattice(cols, rows, tuple(self.names),
                               {k: frozenset(v) for k, v in self.floors.items()},
-                              self.features, self.stairs, self.troopers, m.sides,
+                              self.features, self.stairs, self.troopers, self.sides,
                               tuple(self.buildings), m.name)
         except MapError as exc:
             raise MapError(f"{src}: {exc}") from None
@@ -484,7 +515,9 @@ def preview_text(lat: DotLattice) -> str:
         by_kind.setdefault(kind, []).append(f"{a}|{b}{at}")
     for kind in FEATURE_KINDS:
         if kind in by_kind:
-            lines.append(f"{FEATURE_KINDS[kind].label}: {', '.join(by_kind[kind])}")
+            found = by_kind[kind]
+            shown = ", ".join(found) if len(found) <= 12 else ", ".join(found[:12]) + ", ..."
+            lines.append(f"{FEATURE_KINDS[kind].label} ({len(found)}): {shown}")
     for dot, st in lat.stairs.items():
         lines.append(f"{st.kind} at {lat.describe(dot)}: {lat.level_names[st.low]} to "
                      f"{lat.level_names[st.high]}")
