@@ -54,7 +54,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from tactica.battlefield.dots_arcs import Degrees
-
     from tactica.battlefield.dots_fast import DotSightBatch
     from tactica.battlefield.dots_sight import DotSight
 
