@@ -327,7 +327,8 @@ class _Builder:
         if key in self.features and self.features[key] != kind:
             a, b = (axial_to_offset(*d) for d in side_dots(side))
             self.problems.append(
-                f"{where}: the side between {a[0]},{a[1]} and {b[0]},{b[1]} already has a "
+                f"{self.source}: {where}: the side between {a[0]},{a[1]} and {b[0]},{b[1]} "
+                "already has a "
                 f"{self.features[key]} ({self.where_feature[key]}); one feature per side")
             return
         self.features[key] = kind
