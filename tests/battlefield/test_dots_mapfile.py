@@ -70,7 +70,7 @@ def test_the_brief_checks_through_the_public_api() -> None:
 
 def test_unknown_sight_option_names_the_known_ones() -> None:
     lat = load_map(EXAMPLES / "lane.yaml")
-    with pytest.raises(MapError, match="unknown sight option 'policy'.*tangent"):
+    with pytest.raises(MapError, match=r"unknown sight option 'policy'.*tangent"):
         lat.sight_report("A", "B", policy="inset")
     with pytest.raises(MapError, match="tangent: expected one of clear, counts"):
         lat.sight_report("A", "B", tangent="maybe")
