@@ -15,6 +15,7 @@ infinitesimal. The tests and ``bench/sight.py`` check that both ways give identi
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final
 
@@ -84,6 +85,7 @@ def ref_dot_flags(a: Axial, b: Axial, p: Axial) -> int:
     return DOT_ON if d2 < quarter else DOT_TANGENT if d2 == quarter else 0
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _corners(side: Side) -> tuple[Point, Point]:
     p, n = side_dots(side)
     common = []
@@ -139,22 +141,40 @@ def _near(dot: Axial, target: Axial) -> bool:
     return dot == target or (dot[0] - target[0], dot[1] - target[1]) in DIRECTIONS
 
 
+def _boxed(a: Axial, b: Axial) -> Any:
+    """A quick integer test: can a dot near the segment a-b be this far out? Everything within
+    one spacing of the segment lies within 1 of its axial bounding box."""
+    qlo, qhi = min(a[0], b[0]) - 1, max(a[0], b[0]) + 1
+    rlo, rhi = min(a[1], b[1]) - 1, max(a[1], b[1]) + 1
+
+    def inside(d: Axial) -> bool:
+        return qlo <= d[0] <= qhi and rlo <= d[1] <= rhi
+
+    return inside
+
+
 def reference_sight(lat: DotLattice, source: str, target: str, **options: Any) -> DotSight:
     """Sight by the plain method: every trooper and every feature of the map tested on its own
-    against the segment, then the same rules as :meth:`DotLattice.sight`."""
+    against the segment (after a bounding box test), then the same rules as
+    :meth:`DotLattice.sight`."""
     opts = SightOptions.parse(options, lat)
     src, dst = resolve_end(lat, source, opts), resolve_end(lat, target, opts)
     if src.dot == dst.dot:
         if src.level == dst.level:
             raise MapError("sight from a dot to itself is not defined")
         return evaluate(lat, src, dst, opts, (), ())
+    inside = _boxed(src.dot, dst.dot)
     dots: list[tuple[Axial, int]] = []
     for dot in sorted({t.dot for t in lat.troopers.values()}):
+        if not inside(dot):
+            continue
         flags = ref_dot_flags(src.dot, dst.dot, dot)
         if flags:
             dots.append((dot, flags | (DOT_NEAR if _near(dot, dst.dot) else 0)))
     sides: list[tuple[Side, int]] = []
     for side in sorted({s for _, s in lat.features}):
+        if not all(inside(d) for d in side_dots(side)):
+            continue
         flags = ref_side_flags(src.dot, dst.dot, side)
         if not flags:
             continue
