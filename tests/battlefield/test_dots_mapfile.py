@@ -45,7 +45,7 @@ def test_the_smallest_map(tmp_path: Path) -> None:
     f.write_text(BRIEF, encoding="utf-8")
     lat = load_map(f)
     assert isinstance(lat, DotLattice) and isinstance(lat, Battlefield)
-    assert (lat.cols, lat.rows, lat.levels()) == (5, 3, ("ground",))
+    assert (lat.cols, lat.rows, lat.levels(), lat.level_names) == (5, 3, (), ("ground",))
     assert dict(lat.occupants) == {"A": DotPlace(0, 0), "B": DotPlace(4, 0)}
     assert lat.features == {(0, side((1, 0), (2, 0))): "low-wall",
                             (0, side((3, 0), (3, 1))): "high-wall"}

@@ -438,8 +438,8 @@ class DotLattice:
         return None if kind is None else feature_kind(kind)
 
     def levels(self) -> tuple[str, ...]:
-        """The level names, ground first (``("ground",)`` for a flat map)."""
-        return self.level_names
+        """The level names, ground first; ``()`` for a flat map (one level only)."""
+        return self.level_names if len(self.level_names) > 1 else ()
 
     def floor_region(self, dot: Axial, level: int) -> int:
         """Which connected floor area of ``level`` covers ``dot`` (-1: none; the ground is one
