@@ -373,12 +373,15 @@ def _ranges(lat: DotLattice, src: IntArray, dst: IntArray, la: IntArray, lb: Int
 
 
 def _ends(
-    lat: DotLattice, refs: Sequence[str], opts: SightOptions
+    lat: DotLattice, refs: Sequence[str], opts: SightOptions, *, remember: bool = False
 ) -> tuple[IntArray, IntArray, BoolArray]:
-    key = ("fast-ends", tuple(refs), opts.prone)
-    found = lat.memo.get(str(key))
-    if found is not None:
-        return found  # type: ignore[no-any-return]
+    """The dots, levels and poses of references (``remember``: cache them on the lattice, for
+    the short id lists of :func:`sight_all`)."""
+    key = f"fast-ends-{tuple(refs)}-{sorted(opts.prone)}"
+    if remember:
+        found = lat.memo.get(key)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
     from tactica.battlefield.dots_sight import resolve_end
 
     cache: dict[str, Any] = {}
@@ -391,8 +394,8 @@ def _ends(
     out = (np.array([e.dot for e in ends], dtype=np.int64).reshape(-1, 2),
            np.array([e.level for e in ends], dtype=np.int64),
            np.array([e.prone for e in ends], dtype=np.bool_))
-    if len(lat.memo) < 256:
-        lat.memo[str(key)] = out
+    if remember:
+        lat.memo[key] = out
     return out
 
 
@@ -417,6 +420,6 @@ def sight_all(
     ``[(a, b) for a in ids for b in ids if a != b]``."""
     opts = SightOptions.parse(options, lat)
     names = list(lat.troopers) if ids is None else list(ids)
-    dots, levels, prone = _ends(lat, names, opts)
+    dots, levels, prone = _ends(lat, names, opts, remember=True)
     a, b = np.nonzero(~np.eye(len(names), dtype=np.bool_))
     return batch(lat, dots[a], dots[b], levels[a], levels[b], prone[a], prone[b], opts)
