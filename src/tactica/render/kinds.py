@@ -10,17 +10,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from tactica.battlefield.base import SightReport
+from tactica.battlefield.dots import DotLattice
+from tactica.battlefield.dots_map import dots_from_mapping
 from tactica.battlefield.grid import TileGrid
 from tactica.battlefield.grid_map import grid_from_mapping
 from tactica.battlefield.rows import Rows
 from tactica.battlefield.zones import ZoneGraph
 from tactica.battlefield.zones_map import zones_from_mapping
 from tactica.maps import MapKind
+from tactica.render.dots_svg import dots_to_svg
 from tactica.render.grid_svg import grid_to_svg
 from tactica.render.rows_svg import rows_to_svg
 from tactica.render.zones_svg import zones_to_svg
 
-__all__ = ["GRID", "ROWS", "ZONES"]
+__all__ = ["DOTS", "GRID", "ROWS", "ZONES"]
 
 
 def _grid(data: Mapping[str, Any], source: str) -> TileGrid:
@@ -50,6 +53,17 @@ def _draw_rows(bf: Any, sight: SightReport | None) -> str:
     return rows_to_svg(bf, sight=sight)
 
 
+def _dots(data: Mapping[str, Any], source: str) -> DotLattice:
+    return dots_from_mapping(data, source=source)
+
+
+def _draw_dots(bf: Any, sight: SightReport | None) -> str:
+    assert isinstance(bf, DotLattice)
+    return dots_to_svg(bf, sight=sight)
+
+
 GRID = MapKind("grid", "square tiles, corner-to-corner sight lines", _grid, _draw_grid)
 ZONES = MapKind("zones", "areas joined by connections (a zone graph)", _zones, _draw_zones)
 ROWS = MapKind("rows", "each side's front and back rows", _rows, _draw_rows)
+DOTS = MapKind("dots", "dots on a triangular lattice, with levels and features between dots",
+               _dots, _draw_dots)
