@@ -195,13 +195,16 @@ class Parser:
         spec = replace(term.spec, count=Count(success, failure))
         counted = DiceTerm(term.count, spec)
         faces = spec.faces.distinct * ((spec.explode.limit + 1) if spec.explode else 1)
-        if term.count >= 2 and faces <= _CHECK_FACES and len(_unit(spec)) == 1:
-            shown = f"{term}{op_tok.text}{target}"
-            raise self.error(
-                f"{shown!r} counts the dice showing {success.words()}, and that count is always "
-                f"the same; to compare the total write ({term}){op_tok.text}{target}",
-                op_tok,
-            )
+        if term.count >= 2 and faces <= _CHECK_FACES:
+            unit = _unit(spec)
+            if len(unit) == 1:
+                raise DiceSyntaxError(
+                    f"{term}{op_tok.text}{target} (column {op_tok.col} in {self.text!r}) counts "
+                    f"the dice showing {success.words()}, which is always "
+                    f"{unit.outcomes[0] * term.count}; to compare the total write "
+                    f"({term}){op_tok.text}{target}",
+                    op_tok.col,
+                )
         return counted
 
     def sum(self) -> Expr:
