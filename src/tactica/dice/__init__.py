@@ -50,6 +50,7 @@ from tactica.dice.mechanics import (
     two_d6,
 )
 from tactica.dice.sampling import uniform_below
+from tactica.dice.table import TableDice, table_dice
 
 __all__ = [
     "EXPLODE_DEPTH",
@@ -59,6 +60,7 @@ __all__ = [
     "DiceSyntaxError",
     "Dist",
     "Expr",
+    "TableDice",
     "bernoulli",
     "binomial",
     "count_successes",
@@ -83,6 +85,7 @@ __all__ = [
     "roll",
     "step_die",
     "step_down",
+    "table_dice",
     "thin",
     "truncation",
     "two_d6",

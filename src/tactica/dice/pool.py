@@ -27,11 +27,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tactica.dice.bigsum import extreme, power_sum, power_sum_work
+from tactica.dice.bigsum import power_sum, power_sum_work
 from tactica.dice.cost import PER_OUTCOME, Cost, make_cost, mul_work, slot_bits
 from tactica.dice.dist import Dist
-from tactica.dice.mechanics import die, keep_highest, keep_lowest, keep_scored
+from tactica.dice.mechanics import die
 from tactica.dice.poly import pack, unpack, width_for
+from tactica.dice.separate import keep_of, keep_separate
 from tactica.errors import DiceError
 
 __all__ = [
@@ -432,20 +433,18 @@ def pool_dist(n: int, spec: PoolSpec) -> Dist[int]:
     keep = spec.keep
     if keep is None:
         return power_sum(_unit(spec), n)
-    if spec.explode is not None and spec.explode.separate:
-        raise DiceError(
-            f"cannot {_keep_words(keep)} after {spec.explode.kind}: that explosion adds separate "
-            "dice; use !! (compounding) to keep or drop whole dice"
-        )
+    score = spec.count.score if spec.count is not None else None
+    ex = spec.explode
+    if ex is not None and ex.separate:
+        if ex.kind == "!p":
+            raise DiceError(
+                f"cannot {_keep_words(keep)} after !p: its extra rolls count one less; use !! "
+                "(compounding) to keep or drop whole dice"
+            )
+        roll, boom = _exploding(spec)
+        return keep_separate(n, roll, boom, ex.limit, keep.kind, keep.n, score)
     k, highest = keep.kept(n)
-    value = die_value(spec)
-    if k == 0:
-        return Dist.constant(0)
-    if spec.count is not None:
-        return keep_scored(n, value, k, spec.count.score, highest=highest)
-    if k == 1:
-        return extreme(n, value, highest=highest)
-    return keep_highest(n, value, k) if highest else keep_lowest(n, value, k)
+    return keep_of(n, die_value(spec), k, highest, score)
 
 
 def _keep_words(keep: Keep) -> str:
@@ -478,11 +477,23 @@ def _roll_bounds(spec: PoolSpec) -> tuple[int, int, int, float]:
     return lo, hi, min(spec.faces.distinct, hi - lo + 1), bits
 
 
+def _keep_work(k: int, faces: int, score_span: int, total_bits: float) -> float:
+    """Work of keeping ``k`` dice with ``faces`` values each (scores spanning ``score_span``)."""
+    slot = slot_bits(total_bits)
+    if k <= 1:
+        return faces * mul_work(total_bits / 2, total_bits / 2)
+    packed = (k * (score_span - 1) + 1) * slot
+    per_face = (k - 1) * mul_work(packed / 2, score_span * slot) + k * packed / 30
+    return faces * (per_face + k * mul_work(total_bits, 64))
+
+
 def pool_cost(n: int, spec: PoolSpec, what: object) -> Cost:
     """Bounds and estimated work of ``n`` dice of ``spec`` (see :mod:`tactica.dice.cost`)."""
     lo, hi, distinct, bits = _roll_bounds(spec)
+    roll_lo, roll_hi, roll_span = lo, hi, hi - lo + 1
     work = distinct * PER_OUTCOME
     ex = spec.explode
+    reps = 1
     if ex is not None:
         reps = ex.limit + 1
         lo, hi = min(lo, lo * reps - reps), max(hi, hi * reps)
@@ -492,29 +503,37 @@ def pool_cost(n: int, spec: PoolSpec, what: object) -> Cost:
         work += ex.limit * (mul_work(span * slot, distinct * slot) + span * PER_OUTCOME)
         bits *= reps
         distinct = span
+    faces = hi - lo + 1
+    separate = ex is not None and ex.separate
     if spec.count is not None:
-        if ex is not None and ex.separate:
-            lo, hi = -(ex.limit + 1), ex.limit + 1
-        else:
-            lo, hi = -1, 1
-        distinct = min(distinct, 3)
+        lo, hi = (-reps, reps) if separate else (-1, 1)
+        distinct = min(distinct, 2 * reps + 1)
     span = hi - lo + 1
+    total_bits = n * bits
     keep = spec.keep
     if keep is None:
         plain = spec.faces.kind in ("sides", "percent") and not (spec.reroll or spec.clamps or ex)
-        total_lo, total_hi = n * lo, n * hi
         work += power_sum_work(distinct, span - 1, plain, plain, n, bits)
-        return make_cost(total_lo, total_hi, n * (span - 1) + 1, n * bits,
-                         work + (n * (span - 1) + 1) * PER_OUTCOME, what)
+        out = n * (span - 1) + 1
+        return make_cost(n * lo, n * hi, out, total_bits, work + out * PER_OUTCOME, what)
     k, _ = keep.kept(n)
-    total_bits = n * bits
-    slot = slot_bits(total_bits)
-    packed = (k * (span - 1) + 1) * slot
-    if k > 1:
-        per_face = (k - 1) * mul_work(packed / 2, span * slot) + k * packed / 30
-        work += span * (per_face + k * mul_work(total_bits, 64))
-    else:
-        work += span * mul_work(total_bits / 2, total_bits / 2)
+    if separate:
+        # a mixture over (exploding rolls, ending rolls): one keep per distinct count
+        part_span = 3 if spec.count is not None else roll_span
+        k_part = min(k, n) if keep.kind[0] == "k" else n
+        pairs = (n * reps + 1) * (n + 1)
+        part_bits = total_bits / reps  # the keeps themselves need no chain weights
+        if ex is not None and ex.cond is not None:
+            work += n * reps * _keep_work(k_part, roll_span, part_span, part_bits)
+        work += (n + 1) * k_part * _keep_work(k_part, roll_span, part_span, part_bits)
+        work += pairs * (k_part * (part_span - 1) + 1) * PER_OUTCOME
+        most = n * reps if keep.kind[0] == "d" else k
+        if spec.count is None:
+            lo, hi = min(0, most * roll_lo), max(0, most * roll_hi)
+        else:
+            lo, hi = -most, most
+        out = hi - lo + 1
+        return make_cost(lo, hi, out, total_bits, work + out * PER_OUTCOME, what)
+    work += _keep_work(k, faces, span, total_bits)
     out = k * (span - 1) + 1
     return make_cost(k * lo, k * hi, out, total_bits, work + out * PER_OUTCOME, what)
-
