@@ -25,6 +25,7 @@ from tactica.dice.expr import (
     roll,
     truncation,
 )
+from tactica.dice.hand import PhysicalDice, physical_dice
 from tactica.dice.mechanics import (
     STEP_SIZES,
     bernoulli,
@@ -50,7 +51,6 @@ from tactica.dice.mechanics import (
     two_d6,
 )
 from tactica.dice.sampling import uniform_below
-from tactica.dice.table import TableDice, table_dice
 
 __all__ = [
     "EXPLODE_DEPTH",
@@ -60,7 +60,7 @@ __all__ = [
     "DiceSyntaxError",
     "Dist",
     "Expr",
-    "TableDice",
+    "PhysicalDice",
     "bernoulli",
     "binomial",
     "count_successes",
@@ -79,13 +79,13 @@ __all__ = [
     "opposed",
     "parse",
     "percentile_pair",
+    "physical_dice",
     "power_sum",
     "random_rolls",
     "read_percentile",
     "roll",
     "step_die",
     "step_down",
-    "table_dice",
     "thin",
     "truncation",
     "two_d6",

@@ -166,9 +166,12 @@ def power_sum(die: Dist[int], n: int) -> Dist[int]:
         coeffs = _uniform_weights(m + 1, n)
     else:
         coeffs = _miller_weights(q, n, symmetric)
-    values = tuple(range(lo * n, lo * n + g * span, g))
+    values = range(lo * n, lo * n + g * span, g)
     # The die's weights are coprime, so (Gauss's lemma) the weights of its powers are too.
-    return Dist._raw(values, tuple(coeffs), die.total**n, True)
+    if 0 in coeffs:  # a die with gaps cannot make every total
+        kept = [(v, c) for v, c in zip(values, coeffs, strict=True) if c]
+        return Dist._raw(tuple(v for v, _ in kept), tuple(c for _, c in kept), die.total**n, True)
+    return Dist._raw(tuple(values), tuple(coeffs), die.total**n, True)
 
 
 def extreme(n: int, die: Dist[int], *, highest: bool) -> Dist[int]:

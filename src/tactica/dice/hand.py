@@ -1,7 +1,7 @@
 """Dice rolled by hand: which physical dice an expression needs, and how to read their faces.
 
 A rule that asks for ``3d6+2`` or ``4d6kh3`` can let a person roll real dice and type the
-faces: :func:`table_dice` lists one distribution per physical die (the face a person ends up
+faces: :func:`physical_dice` lists one distribution per physical die (the face a person ends up
 with, after any rerolls they make) and a ``read`` function that turns the faces into the
 expression's value. Expressions whose number of dice is not fixed (explosions, ``(1d4)d6``)
 have no such list; the person enters the result instead.
@@ -9,10 +9,10 @@ have no such list; the person enters the result instead.
 Together with :class:`tactica.chance.Roll` (``dice=`` and ``read=``) this gives the table
 prompt, the scripted driver and the sampled driver the same faces to work with.
 
->>> t = table_dice("4d6kh3+1")
+>>> t = physical_dice("4d6kh3+1")
 >>> len(t.dice), t.read((6, 1, 5, 3))
 (4, 15)
->>> table_dice("3d6x") is None
+>>> physical_dice("3d6x") is None
 True
 """
 
@@ -28,13 +28,13 @@ from tactica.dice.nodes import Chain, Compare, Const, DiceTerm, Expr, Func, Neg
 from tactica.dice.pool import one_roll
 from tactica.errors import DiceError
 
-__all__ = ["TableDice", "table_dice"]
+__all__ = ["PhysicalDice", "physical_dice"]
 
 _Reader = Callable[[Iterator[int]], int]
 
 
 @dataclass(frozen=True)
-class TableDice:
+class PhysicalDice:
     """The physical dice of an expression and how their faces give its value."""
 
     dice: tuple[Dist[int], ...]
@@ -130,11 +130,11 @@ def _combiner(node: Expr) -> Callable[[list[int]], int]:
     return lambda vs: int(tests[op](vs[0], vs[1]))
 
 
-def table_dice(expr: str | Expr, *, explode_depth: int = EXPLODE_DEPTH) -> TableDice | None:
+def physical_dice(expr: str | Expr, *, explode_depth: int = EXPLODE_DEPTH) -> PhysicalDice | None:
     """The physical dice of ``expr`` and how to read them, or ``None`` when the number of
     dice is not fixed (explosions, a rolled number of dice)."""
     node = parse(expr, explode_depth=explode_depth) if isinstance(expr, str) else expr
     plan = _plan(node)
     if plan is None:
         return None
-    return TableDice(tuple(plan[0]), plan[1])
+    return PhysicalDice(tuple(plan[0]), plan[1])
