@@ -4,7 +4,9 @@ bounded answer, with the exact value available on request."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from fractions import Fraction
+from typing import TypeVar
 
 import pytest
 
@@ -13,6 +15,7 @@ from tactica.dice import evaluate, parse
 from tactica.dice.display import fraction_text, int_text, sci_text
 from tactica.errors import DiceError
 
+T = TypeVar("T")
 PRODUCT = "*".join(["999999999"] * 35)
 LONG_SUM = "+".join(["1"] * 326)
 
@@ -33,9 +36,15 @@ def test_a_huge_product_is_a_clear_error_not_an_overflow(
         assert code == 2 and "Traceback" not in err + out
 
 
+def called_deep(depth: int, f: Callable[[], T]) -> T:
+    """``f()`` called with ``depth`` more frames on the stack (like the command line's)."""
+    return f() if depth == 0 else called_deep(depth - 1, f)
+
+
 def test_a_long_sum_needs_no_deep_recursion(capsys: pytest.CaptureFixture[str]) -> None:
     node = parse(LONG_SUM)
-    assert str(node) == " + ".join(["1"] * 326)
+    assert called_deep(400, lambda: str(node)) == " + ".join(["1"] * 326)
+    assert called_deep(400, lambda: evaluate(LONG_SUM)).outcomes == (326,)
     assert evaluate(node).outcomes == (326,)
     assert evaluate("+".join(["d2"] * 300)).mean() == 450
     code, out, _ = run(capsys, "dice", LONG_SUM)
