@@ -87,20 +87,22 @@ def binomial_weights(n: int, s: int, f: int) -> list[int]:
 def _uniform_weights(s: int, n: int) -> list[int]:
     """Coefficients of ``(1 + z + ... + z**(s-1))**n`` (three-term recurrence, symmetric)."""
     span = (s - 1) * n + 1
-    p = [0] * span
-    p[0] = 1
+    half = span // 2
+    p = [1]
+    append = p.append
     s1 = s * (n + 1)
-    for k in range(1, span // 2 + 1):
+    x = 1
+    for k in range(1, min(s, half + 1)):  # below s sides the sum is a binomial coefficient
+        x = x * (k - 1 + n) // k
+        append(x)
+    if s <= half:
+        append(((s - 1 + n) * p[s - 1] - (s1 - s)) // s)
+    for k in range(s + 1, half + 1):
         a = k - 1 + n
-        acc = a * p[k - 1]
-        if k >= s:
-            acc -= (s1 - k) * p[k - s]
-            if k > s:
-                acc += (s1 - a) * p[k - s - 1]
-        p[k] = acc // k
-    for k in range(span // 2 + 1, span):
-        p[k] = p[span - 1 - k]
-    return p
+        append((a * p[k - 1] - (s1 - k) * p[k - s] + (s1 - a) * p[k - s - 1]) // k)
+    rest = p[: span - half - 1]
+    rest.reverse()
+    return p + rest
 
 
 def _miller_weights(q: list[int], n: int, symmetric: bool) -> list[int]:
@@ -189,4 +191,7 @@ def extreme(n: int, die: Dist[int], *, highest: bool) -> Dist[int]:
         prev = now
     if not highest:
         out.reverse()
-    return Dist._from_table(dict(zip(die.outcomes, out, strict=True)))
+    g = math.gcd(*out)
+    if g != 1:
+        out = [w // g for w in out]
+    return Dist._raw(die.outcomes, tuple(out), sum(out), True)

@@ -35,6 +35,7 @@ tactica.dice.lexer.DiceSyntaxError: unexpected ')' at column 5 in '2d6+)'; expec
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -78,11 +79,7 @@ MAX_LENGTH = 1000
 MAX_EXPLODE_DEPTH = 1000
 
 
-def parse(text: str, *, explode_depth: int = EXPLODE_DEPTH) -> Expr:
-    """Parse a dice expression; raises :class:`DiceSyntaxError` naming the bad token and column.
-
-    ``explode_depth`` caps the extra rolls of every exploding die in the expression.
-    """
+def _valid(text: object, explode_depth: object) -> None:
     if not isinstance(text, str):
         raise DiceError(f"a dice expression must be text, got {text!r}")
     if len(text) > MAX_LENGTH:
@@ -92,7 +89,28 @@ def parse(text: str, *, explode_depth: int = EXPLODE_DEPTH) -> Expr:
             f"the explode depth must be a whole number from 0 to {MAX_EXPLODE_DEPTH}, "
             f"got {explode_depth!r}"
         )
+
+
+@lru_cache(maxsize=512)
+def _parsed(text: str, explode_depth: int) -> Expr:
     return Parser(text, explode_depth).parse()
+
+
+@lru_cache(maxsize=512)
+def _checked(text: str, explode_depth: int) -> Expr:
+    node = _parsed(text, explode_depth)
+    _check(node)
+    return node
+
+
+def parse(text: str, *, explode_depth: int = EXPLODE_DEPTH) -> Expr:
+    """Parse a dice expression; raises :class:`DiceSyntaxError` naming the bad token and column.
+
+    ``explode_depth`` caps the extra rolls of every exploding die in the expression. Trees are
+    immutable, so the parse of a text is cached (the last 512 texts).
+    """
+    _valid(text, explode_depth)
+    return _parsed(text, explode_depth)
 
 
 def _node(expr: str | Expr, explode_depth: int) -> Expr:
@@ -121,9 +139,11 @@ def evaluate(expr: str | Expr, *, explode_depth: int = EXPLODE_DEPTH) -> Dist[in
     rolls again at most ``explode_depth`` times (the last roll is kept as rolled); see
     :func:`truncation` for the probability this cuts off.
     """
-    node = _node(expr, explode_depth)
-    _check(node)
-    return node._dist()
+    if isinstance(expr, str):
+        _valid(expr, explode_depth)
+        return _checked(expr, explode_depth)._dist()  # the size check is cached with the parse
+    _check(expr)
+    return expr._dist()
 
 
 def truncation(expr: str | Expr, *, explode_depth: int = EXPLODE_DEPTH) -> Fraction:
