@@ -35,8 +35,10 @@ from tactica.dice.pool import (
     Keep,
     PoolSpec,
     Reroll,
+    _exploding,
     _unit,
 )
+from tactica.errors import DiceError
 
 __all__ = ["MAX_DEPTH", "MAX_FACES", "Parser"]
 
@@ -328,6 +330,7 @@ class Parser:
         faces = self.faces()
         spec = PoolSpec(faces)
         stage = 0  # 0: per-die modifiers, 1: after a keep or drop, 2: after a count
+        first_mod: Token | None = None
         while True:
             t = self.tok
             word = t.text if t.kind == "word" else t.kind
@@ -337,6 +340,7 @@ class Parser:
                         f"{t.text!r} changes each die, so it goes before keeping, dropping "
                         "and counting", t)
                 self.advance()
+                first_mod = first_mod or t
                 spec = self.per_die(spec, word, t)
             elif word in _KEEPS:
                 if stage:
@@ -362,7 +366,18 @@ class Parser:
                 spec = replace(spec, count=Count(success, failure))
                 stage = 2
             else:
+                if first_mod is not None and faces.distinct <= _CHECK_FACES:
+                    self.check_die(spec, first_mod)
                 return DiceTerm(count, spec)
+
+    def check_die(self, spec: PoolSpec, first_mod: Token) -> None:
+        """A die that never stops rerolling or exploding is an error at its modifiers."""
+        try:
+            _exploding(spec)
+        except DiceError as exc:
+            raise DiceSyntaxError(
+                f"{exc} (column {first_mod.col} in {self.text!r})", first_mod.col
+            ) from None
 
     def per_die(self, spec: PoolSpec, word: str, t: Token) -> PoolSpec:
         if word in ("min", "max"):
