@@ -5,12 +5,27 @@
 True
 >>> evaluate("2d6+1 >= 8").p(1)
 Fraction(7, 12)
+>>> evaluate("6d6cs>=5").p(2)
+Fraction(80, 243)
 """
 
 from __future__ import annotations
 
+from tactica.dice.bigsum import power_sum
 from tactica.dice.dist import Dist
-from tactica.dice.expr import Compare, Cost, Expr, estimate_cost, evaluate, parse, roll
+from tactica.dice.expr import (
+    EXPLODE_DEPTH,
+    Compare,
+    Cost,
+    DiceSyntaxError,
+    Expr,
+    estimate_cost,
+    evaluate,
+    parse,
+    roll,
+    truncation,
+)
+from tactica.dice.hand import PhysicalDice, physical_dice
 from tactica.dice.mechanics import (
     STEP_SIZES,
     bernoulli,
@@ -25,6 +40,7 @@ from tactica.dice.mechanics import (
     die,
     keep_highest,
     keep_lowest,
+    keep_scored,
     opposed,
     percentile_pair,
     random_rolls,
@@ -37,11 +53,14 @@ from tactica.dice.mechanics import (
 from tactica.dice.sampling import uniform_below
 
 __all__ = [
+    "EXPLODE_DEPTH",
     "STEP_SIZES",
     "Compare",
     "Cost",
+    "DiceSyntaxError",
     "Dist",
     "Expr",
+    "PhysicalDice",
     "bernoulli",
     "binomial",
     "count_successes",
@@ -56,15 +75,19 @@ __all__ = [
     "evaluate",
     "keep_highest",
     "keep_lowest",
+    "keep_scored",
     "opposed",
     "parse",
     "percentile_pair",
+    "physical_dice",
+    "power_sum",
     "random_rolls",
     "read_percentile",
     "roll",
     "step_die",
     "step_down",
     "thin",
+    "truncation",
     "two_d6",
     "uniform_below",
 ]

@@ -15,13 +15,16 @@ from dataclasses import dataclass
 from tactica.errors import DiceError
 
 __all__ = [
+    "MAX_BITS",
     "MAX_DICE",
     "MAX_OUTCOMES",
     "MAX_SIDES",
+    "MAX_VALUE",
     "MAX_WORK",
     "PER_OUTCOME",
     "Cost",
     "arith_cost",
+    "div_cost",
     "make_cost",
     "mul_work",
     "slot_bits",
@@ -37,6 +40,10 @@ MAX_OUTCOMES = 200_000
 MAX_WORK = 1e9
 #: Work of building one outcome of a distribution, in work units.
 PER_OUTCOME = 300.0
+#: Most bits of exact weights in one distribution (outcomes x bits per weight; 256 MiB).
+MAX_BITS = 2**31
+#: Largest magnitude of any value (beyond it means and deviations no longer fit a float).
+MAX_VALUE = 10**100
 
 _BIG_SPAN = 10**15  # spans are clamped here so float estimates never overflow
 
@@ -88,12 +95,24 @@ def mul_work(bits_a: float, bits_b: float) -> float:
 
 def make_cost(lo: int, hi: int, bound: int, bits: float, work: float, what: object) -> Cost:
     """A :class:`Cost`, refusing any node with more than :data:`MAX_OUTCOMES` outcomes."""
+    top = max(-lo, hi)
+    if top > MAX_VALUE:
+        digits = int(top.bit_length() * math.log10(2))
+        raise DiceError(
+            f"{str(what)!r} reaches values of about 10^{digits}, too large to compute "
+            f"(at most 10^{round(math.log10(MAX_VALUE))})"
+        )
     n = min(hi - lo + 1, bound)
     if n > MAX_OUTCOMES:
         shown = f"{n}" if n < _BIG_SPAN else "astronomically many"
         raise DiceError(
             f"{str(what)!r} has too many outcomes to compute exactly: up to {shown} "
             f"(at most {MAX_OUTCOMES})"
+        )
+    if n * bits > MAX_BITS:
+        raise DiceError(
+            f"{str(what)!r} is too large to hold exactly: about {n * bits / 8e6:.0f} MB of "
+            f"exact weights (at most {MAX_BITS / 8e6:.0f} MB); use fewer dice or fewer sides"
         )
     return Cost(lo, hi, n, bits, work)
 
@@ -119,3 +138,16 @@ def arith_cost(op: str, a: Cost, b: Cost, what: object) -> Cost:
         slot = slot_bits(bits)  # the slots hold the product's weights
         work += mul_work(a.span * slot, b.span * slot) + span * PER_OUTCOME
     return make_cost(lo, hi, pairs, bits, work, what)
+
+
+def div_cost(a: Cost, b: Cost, what: object) -> Cost:
+    """Cost of ``a / b`` rounded (down or up) for independent operands."""
+    pairs = a.outcomes * b.outcomes
+    work = a.work + b.work + min(pairs, 10**15) * PER_OUTCOME
+    top = max(abs(a.lo), abs(a.hi))
+    if b.lo <= 0 <= b.hi:
+        lo, hi = -top - 1, top + 1
+    else:
+        quotients = [x // y for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
+        lo, hi = min(quotients), max(quotients) + 1
+    return make_cost(lo, hi, pairs, a.weight_bits + b.weight_bits, work, what)

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from tactica.dice.bigsum import binomial_weights
 from tactica.dice.dist import Dist
 from tactica.dice.poly import pack, unpack, width_for
 from tactica.errors import DiceError
@@ -150,8 +151,8 @@ def bernoulli(p: Fraction | int) -> Dist[int]:
     return binomial(1, p)
 
 
-#: Up to this many trials the binomial weights are computed term by term; above it, one
-#: big-integer power of the packed polynomial ``f + s*z`` is faster.
+#: Up to this many trials the binomial weights are computed term by term; above it, by the
+#: ratio of consecutive weights (one small product and one exact division each).
 _DIRECT_BINOMIAL = 12
 
 
@@ -168,8 +169,7 @@ def _binomial_weights(n: int, s: int, f: int) -> Dist[int]:
             s_pow *= s
             c = c * (n - j) // (j + 1)
     else:
-        width = width_for((s + f) ** n)
-        coeffs = unpack(pow(f + (s << (8 * width)), n), width, n + 1)
+        coeffs = binomial_weights(n, s, f)
     # gcd(s, f) = 1, so the weights s**n and f**n are coprime: nothing to reduce.
     return Dist._raw(tuple(range(n + 1)), tuple(coeffs), (s + f) ** n, True)
 
@@ -283,6 +283,72 @@ def keep_lowest(n: int, die: Dist[int], k: int) -> Dist[int]:
     d = _int_dist(die, "the die")
     result: Dist[int] = -keep_highest(n, -d, k)
     return result
+
+
+def keep_scored(
+    n: int, die: Dist[int], k: int, score: Callable[[int], int], *, highest: bool = True
+) -> Dist[int]:
+    """The sum of ``score(v)`` over the highest (or lowest) ``k`` of ``n`` rolls of ``die``.
+
+    :func:`keep_highest` with a score per kept die: ``score = lambda v: int(v >= 5)`` counts
+    the kept dice showing 5 or more. Same counting by the ``k``-th kept value as there, with
+    the dice above it packed by their score instead of their value.
+
+    >>> keep_scored(4, die(6), 3, lambda v: int(v >= 5)).p(3)
+    Fraction(1, 9)
+    """
+    n = _count(n, "number of dice")
+    k = _count(k, "number of dice kept")
+    d = _int_dist(die, "the die")
+    if k > n:
+        raise DiceError(f"cannot keep {k} of {n} dice")
+    if not highest:
+        d = -d
+        original = score
+
+        def score(v: int) -> int:
+            return original(-v)
+
+    if k == 0:
+        return Dist.constant(0)
+    outcomes = d.outcomes
+    scores = [score(v) for v in outcomes]
+    g_lo = min(scores)
+    rel = [s - g_lo for s in scores]
+    width = width_for(d.total**n)
+    bits = 8 * width
+    m = len(outcomes)
+    # above[e]: the faces above face e, packed by score
+    above = [0] * m
+    for e in range(m - 2, -1, -1):
+        above[e] = above[e + 1] + (d.weights[e + 1] << (bits * rel[e + 1]))
+    spread = n - k
+    choose_n = [math.comb(n, j) for j in range(k)]
+    acc = 0
+    below = 0
+    ways = [0] * k
+    for e, wv in enumerate(d.weights):
+        upto = below + wv
+        below_spread = below**spread
+        t = upto * upto**spread - below * below_spread
+        binom, wv_m = spread + 1, wv
+        ways[k - 1] = t
+        for step in range(1, k):
+            t = upto * t - below * binom * wv_m * below_spread
+            binom = binom * (spread + 1 + step) // (1 + step)
+            wv_m *= wv
+            ways[k - 1 - step] = t
+        power = 1
+        for j in range(k):
+            if ways[j]:
+                acc += (power * (choose_n[j] * ways[j])) << (bits * (k - j) * rel[e])
+            if j + 1 < k:
+                power *= above[e]
+                if not power:
+                    break
+        below = upto
+    coeffs = unpack(acc, width, k * max(rel) + 1)
+    return Dist._from_dense(g_lo * k, coeffs)
 
 
 # ---------------------------------------------------------------------- compound rolls

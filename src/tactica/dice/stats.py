@@ -71,6 +71,14 @@ class DistStats(Generic[T]):
             self._memo["cum"] = cum
         return cum
 
+    def cumulative_weights(self) -> tuple[int, ...]:
+        """Prefix sums of :attr:`weights`: P(outcome <= outcomes[i]) is ``cum[i] / total``.
+
+        Integer-only, so reading a few cumulative probabilities of a big pool does not build
+        a fraction for every outcome.
+        """
+        return tuple(self._cumulative())
+
     def _tail_probs(self) -> list[Fraction]:
         fr: list[Fraction] | None = self._memo.get("tail")
         if fr is None:
