@@ -85,7 +85,7 @@ def dice(n: int, sides: int) -> Dist[int]:
 
 
 def d10_faces() -> Dist[int]:
-    """Nebulia's D10: faces ``0..9`` (ruling NEB-1)."""
+    """A D10 with faces ``0..9`` (read with 0 as a failure, as roll-under pools do)."""
     return Dist._raw(tuple(range(10)), (1,) * 10, 10, True)
 
 
@@ -120,7 +120,7 @@ def step_down(size: int, steps: int = 1) -> int | None:
 
 
 def percentile_pair() -> Dist[tuple[int, int]]:
-    """Percentile dice kept apart: ``(tens, units)``, each ``0..9`` (Unhex)."""
+    """Percentile dice kept apart: ``(tens, units)``, each ``0..9``."""
     pairs = tuple((t, u) for t in range(10) for u in range(10))
     return Dist._raw(pairs, (1,) * 100, 100, True)
 
@@ -194,10 +194,10 @@ def count_successes(n: int, die: Dist[T], is_success: Callable[[T], bool]) -> Di
 
 
 def d10_success_chance(target: int, modifier: int = 0, *, fails: bool = False) -> Fraction:
-    """Chance that one Nebulia D10 succeeds (``fails=True``: that it fails).
+    """Chance that one roll-under D10 succeeds (``fails=True``: that it fails).
 
     A face succeeds when ``face + modifier <= target``; the natural face decides the automatic
-    results: 1 always succeeds and 0 always fails (rulings NEB-1 and NEB-6).
+    results: 1 always succeeds and 0 always fails (whatever the modifier).
     """
     for name, v in (("target", target), ("modifier", modifier)):
         if type(v) is not int:
@@ -208,7 +208,7 @@ def d10_success_chance(target: int, modifier: int = 0, *, fails: bool = False) -
 
 
 def d10_target_successes(n: int, target: int, modifier: int = 0) -> Dist[int]:
-    """Successes of ``n`` Nebulia D10s (faces 0-9) at ``face + modifier <= target``.
+    """Successes of ``n`` roll-under D10s (faces 0-9) at ``face + modifier <= target``.
 
     Face 1 always succeeds and face 0 always fails, whatever the modifier.
     """
