@@ -64,8 +64,11 @@ def dist_frame(dist: Dist[Any]) -> pd.DataFrame:
 
 def odds_tables(report: OddsReport) -> list[Table]:
     """The headline numbers of an odds report, then each of its distributions."""
-    numbers = Table(report.action, [Column("number"), Column("value", "num")],
-                    [[name.replace("_", " "), value] for name, value in report.numbers.items()],
+    numbers = Table(report.action, [Column("number"), Column("probability", "p"),
+                                    Column("expectation", "num")],
+                    [[name.replace("_", " "), value if name.startswith("p_") else None,
+                      None if name.startswith("p_") else value]
+                     for name, value in report.numbers.items()],
                     list(report.reasons))
     out = [numbers]
     for name, dist in report.distributions.items():

@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tactica.cli.play_cmd",
     "tactica.cli.matrix_cmd",
     "tactica.cli.sweep_cmd",
+    "tactica.cli.report_cmd",
 )
 
 

@@ -11,8 +11,20 @@ from rich.table import Table
 
 from tactica.cli.app import app
 from tactica.cli.common import console, print_json
+from tactica.cli.output import (
+    CsvOpt,
+    ExactOpt,
+    MarkdownOpt,
+    PlotOpt,
+    PrecisionOpt,
+    save_plot,
+    show_tables,
+)
 from tactica.dice import Compare, Dist, Expr, evaluate, parse
 from tactica.errors import DiceError
+from tactica.render.plots import dist_plot
+from tactica.tables import NumberFormat
+from tactica.views import dist_table
 
 __all__ = ["dice_command", "dice_report", "visible_range"]
 
@@ -165,6 +177,11 @@ def dice_command(
         int, typer.Option("--roll", help="Also roll the expression this many times.")
     ] = 0,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for --roll.")] = None,
+    csv: CsvOpt = None,
+    markdown: MarkdownOpt = False,
+    precision: PrecisionOpt = 3,
+    exact: ExactOpt = False,
+    plot: PlotOpt = None,
 ) -> None:
     """Exact odds of a dice expression: every value with its probability, mean and sd."""
     if rolls < 0:
@@ -177,6 +194,15 @@ def dice_command(
     if rolls:
         rng = np.random.default_rng(seed)
         rolled = [int(v) for v in dist.sample_many(rng, rolls)]
+    if csv is not None or markdown or plot is not None:
+        table = dist_table(dist, expression, at_least=at_least, at_most=at_most,
+                           comparison=isinstance(node, Compare))
+        show_tables([table], NumberFormat(precision, exact), csv=csv, markdown=markdown,
+                    quiet=not markdown)
+        if plot is not None:
+            save_plot(dist_plot(dist, title=expression), plot)
+        if markdown:
+            return
     if json_out:
         doc = _report(expression, node, dist, at_least=at_least, at_most=at_most)
         if rolls:

@@ -27,9 +27,10 @@ if TYPE_CHECKING:
 
     from tactica.dice import Dist
     from tactica.matrix import Matrix
+    from tactica.simulate import SimulationReport
 
 __all__ = ["dist_plot", "figure_bytes", "matrix_heatmap", "paired_plot", "save_figure",
-           "sweep_plot"]
+           "sweep_plot", "win_rate_plot"]
 
 _BAR = "#4c72b0"
 _LINE = "#dd8452"
@@ -83,6 +84,8 @@ def dist_plot(dist: Dist[Any], *, title: str = "", xlabel: str = "value",
     ax.set_ylabel("probability (%)", color=_BAR)
     if not numeric:
         ax.set_xticks(xs, [str(v) for v in values], rotation=30, ha="right")
+    elif len(values) <= 25:
+        ax.set_xticks(pos, [str(v) for v in values])
     if len(values) <= 14:
         for x, p in zip(pos, probs, strict=True):
             ax.annotate(f"{p:.1%}", (x, p * 100), ha="center", va="bottom", fontsize=8)
@@ -92,6 +95,7 @@ def dist_plot(dist: Dist[Any], *, title: str = "", xlabel: str = "value",
         twin.plot(pos, tail, color=_LINE, marker="o", markersize=3, label="P(at least value)")
         twin.set_ylim(0, 105)
         twin.set_ylabel("at least (%)", color=_LINE)
+        ax.set_ylim(0, max(probs) * 100 * 1.12)
     ax.set_title(title or "distribution")
     ax.grid(axis="y", alpha=0.3)
     return fig
@@ -214,4 +218,30 @@ def paired_plot(points: Sequence[Mapping[str, Any]], *, xlabel: str = "", title:
     ax.legend(fontsize=8)
     ax.set_title(title or "paired differences from the baseline (error bars: 95% interval)",
                  fontsize=10)
+    return fig
+
+
+def win_rate_plot(report: SimulationReport) -> Figure:
+    """Each side's win rate (and the draws) as bars with their 95% Wilson intervals."""
+    from tactica.simulate import wilson
+
+    names = [*report.sides, "draw"]
+    counts = [*(report.wins[s] for s in report.sides), report.draws]
+    rates = [c / report.battles for c in counts]
+    bounds = [wilson(c, report.battles) for c in counts]
+    fig, axes = _figure(6.5, 1.2 + 0.5 * len(names))
+    ax = axes[0][0]
+    ys = list(range(len(names)))
+    ax.barh(ys, rates, color=[_BAR] * len(report.sides) + ["#999999"])
+    ax.errorbar(rates, ys, xerr=[[r - lo for r, (lo, _) in zip(rates, bounds, strict=True)],
+                                 [hi - r for r, (_, hi) in zip(rates, bounds, strict=True)]],
+                fmt="none", ecolor="black", capsize=4)
+    for y, r in zip(ys, rates, strict=True):
+        ax.annotate(f"{r:.1%}", (r, y), xytext=(6, 6), textcoords="offset points", fontsize=8)
+    ax.set_yticks(ys, names)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of battles (error bars: 95% interval)")
+    ax.set_title(f"{report.scenario}: {report.battles} battles, seed {report.seed}")
+    ax.grid(axis="x", alpha=0.3)
     return fig
