@@ -9,7 +9,7 @@ the target there. A range or cover the game has no use for is computed once and 
 >>> import tactica
 >>> m = matchup_matrix("nebulia", ["breacher"], ["trooper"], ranges=[5], covers=[0, 1])
 >>> [(c.means, c.cover, c.p_out_of_action) for c in m.cells if c.means == "smg"]
-[('smg', 0, Fraction(4779, 25000)), ('smg', 1, Fraction(3633, 25000))]
+[('smg', 0, Fraction(2989, 15625)), ('smg', 1, Fraction(2268, 15625))]
 """
 
 from __future__ import annotations

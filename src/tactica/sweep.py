@@ -274,10 +274,11 @@ def _simulate(sc: Scenario, spec: SweepSpec) -> list[dict[str, Any]]:
     out = []
     for side in (*report.sides, None):
         wins = report.draws if side is None else report.wins[side]
+        p = wins / report.battles
         low, high = wilson(wins, report.battles)
         out.append({"side": side if side is not None else "draw", "battles": report.battles,
-                    "seed": report.seed, "wins": wins, "p": wins / report.battles,
-                    "low": low, "high": high,
+                    "seed": report.seed, "wins": wins, "p": p,
+                    "low": min(low, p), "high": max(high, p),
                     "rounds_mean": sum(rounds) / len(rounds) if rounds else math.nan})
     return out
 

@@ -206,8 +206,8 @@ def paired_plot(points: Sequence[Mapping[str, Any]], *, xlabel: str = "", title:
         rows = [r for r in points if r["variant"] == variant]
         pos = [xs.index(r["x"]) - 0.4 + width * (k + 0.5) for r in rows]
         diffs = [float(r["diff"]) for r in rows]
-        errs = [[d - float(r["low"]) for d, r in zip(diffs, rows, strict=True)],
-                [float(r["high"]) - d for d, r in zip(diffs, rows, strict=True)]]
+        errs = [[max(0.0, d - float(r["low"])) for d, r in zip(diffs, rows, strict=True)],
+                [max(0.0, float(r["high"]) - d) for d, r in zip(diffs, rows, strict=True)]]
         ax.bar(pos, diffs, width=width * 0.9, alpha=0.85, label=variant)
         ax.errorbar(pos, diffs, yerr=errs, fmt="none", ecolor="black", capsize=3)
     ax.axhline(0, color="grey", linewidth=1)
@@ -233,8 +233,10 @@ def win_rate_plot(report: SimulationReport) -> Figure:
     ax = axes[0][0]
     ys = list(range(len(names)))
     ax.barh(ys, rates, color=[_BAR] * len(report.sides) + ["#999999"])
-    ax.errorbar(rates, ys, xerr=[[r - lo for r, (lo, _) in zip(rates, bounds, strict=True)],
-                                 [hi - r for r, (_, hi) in zip(rates, bounds, strict=True)]],
+    ax.errorbar(rates, ys, xerr=[[max(0.0, r - lo) for r, (lo, _) in zip(rates, bounds,
+                                                                            strict=True)],
+                                 [max(0.0, hi - r) for r, (_, hi) in zip(rates, bounds,
+                                                                         strict=True)]],
                 fmt="none", ecolor="black", capsize=4)
     for y, r in zip(ys, rates, strict=True):
         ax.annotate(f"{r:.1%}", (r, y), xytext=(6, 6), textcoords="offset points", fontsize=8)

@@ -9,6 +9,7 @@ game itself says nobody benefits from cover; the matchup then says so in a note.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,12 +37,14 @@ def matchup_profiles(pack_files: Sequence[Path]) -> tuple[str, ...]:
 
 
 def _offsets(distance: int, metric: str) -> list[Tile]:
-    """Target offsets from the attacker at exactly ``distance`` under ``metric``."""
+    """Target offsets from the attacker at ``distance`` under ``metric`` (rounded)."""
     if metric == "chebyshev":
         return [(distance, dy) for dy in range(min(distance, 2) + 1)]
     if metric == "manhattan":
         return [(distance - dy, dy) for dy in range(min(distance, 2) + 1)]
-    return [(distance, 0)]
+    # Euclidean: on a straight row no single tile blocks just one line, so beyond the cover
+    # range the target may stand one row off (sqrt(r*r + 1) rounds to r).
+    return [(distance, 0)] + ([(distance, 1)] if distance > geometry.COVER_CANCEL else [])
 
 
 def _blocker(source: Tile, target: Tile, width: int, height: int, clear: int,
@@ -81,6 +84,7 @@ def matchup(profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | Non
         raise TacticaError(f"cover: Nebulia Operations has cover 0 (in the open) or 1 (2-3 "
                            f"sight lines clear beyond 3 tiles), got {level}")
     metric = rulings["NEB-3"]
+    near = distance <= geometry.COVER_CANCEL
     found: tuple[Tile, Tile, int, int, Tile | None] | None = None
     for dx, dy in _offsets(distance, metric):
         width, height = dx + 1, dy + 3
@@ -92,6 +96,9 @@ def matchup(profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | Non
                 continue
         found = (source, target, width, height, block)
         break
+    if found is None and near:  # cover would not count here anyway: stand in the open
+        dx, dy = _offsets(distance, metric)[0]
+        found = ((0, 1), (dx, 1 + dy), dx + 1, dy + 3, None)
     if found is None:
         raise TacticaError(f"cover: no single blocking tile gives cover at range {distance} "
                            f"under NEB-3={metric}, NEB-4={rulings['NEB-4']}")
@@ -102,12 +109,15 @@ def matchup(profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | Non
     known = matchup_profiles(pack_files)
     units = {"A": _unit(profiles[0], "attackers", source, known),
              "T": _unit(profiles[1], "targets", target, known)}
-    notes = [f"range {distance} tiles ({metric})"]
-    if level:
+    exact = math.hypot(target[0] - source[0], target[1] - source[1])
+    shown = f"{exact:.2f} tiles, " if metric == "euclidean" and exact != distance else ""
+    notes = [f"range {distance} ({shown}{metric})"]
+    if level and block is not None:
         notes.append(f"cover: a blocking tile at {block[0]},{block[1]} leaves 3 of 4 sight "
-                     "lines clear" if block else "cover")
-        if is_within(source, target, geometry.COVER_CANCEL, metric):
-            notes.append("within 3 tiles nobody benefits from cover")
+                     "lines clear")
+    if level and is_within(source, target, geometry.COVER_CANCEL, metric):
+        notes.append("within 3 tiles nobody benefits from cover"
+                     + ("" if block else " (and no single tile blocks just one line here)"))
     data: dict[str, Any] = {
         "game": game,
         "name": f"matchup at range {distance}" + (" in cover" if level else ""),

@@ -51,13 +51,13 @@ def matchup(profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | Non
     if level not in (0, 1):
         raise TacticaError(f"cover: Unhex has cover 0 (none) or 1 (a cover mark at the "
                            f"target's end of the connection), got {level}")
+    notes = [f"range {distance} (areas apart)"]
     if level and distance == 0:
-        raise TacticaError("cover: within one area there is no connection to mark; "
-                           "cover needs range 1 or more")
+        notes.append("no cover within one area (no connection to mark): cover 0")
+        level = 0
     areas = [f"Area {i}" for i in itertools.islice(itertools.count(), distance + 1)]
     connections: list[dict[str, Any]] = [{"between": [a, b]}
                                            for a, b in itertools.pairwise(areas)]
-    notes = [f"range {distance} (areas apart)"]
     if level:
         connections[-1]["cover"] = [areas[-1]]
         notes.append(f"cover: a cover mark at {areas[-1]}'s end of the last connection")
