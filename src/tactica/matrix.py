@@ -6,10 +6,7 @@ a tiny scenario with the two units placed at that range and cover by the game's 
 validates it like a scenario file, and asks the game's odds of every action the attacker has on
 the target there. A range or cover the game has no use for is computed once and shown as ``-``.
 
->>> import tactica
->>> m = matchup_matrix("nebulia", ["breacher"], ["trooper"], ranges=[5], covers=[0, 1])
->>> [(c.means, c.cover, c.p_out_of_action) for c in m.cells if c.means == "smg"]
-[('smg', 0, Fraction(2989, 15625)), ('smg', 1, Fraction(2268, 15625))]
+The README shows one, and ``docs/designer.md`` the command.
 """
 
 from __future__ import annotations

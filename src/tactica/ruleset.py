@@ -162,8 +162,7 @@ class RulesetMeta:
     examples: str | None = "examples"
     optional_maps: tuple[str, ...] = ()
     content: tuple[str, ...] = ()
-    """The game's built-in content pack files, beside its module (what a sweep of a content
-    field such as ``content.weapons.rifle.accuracy`` may copy and change)."""
+    """The built-in content pack files beside the game's module (a sweep may change them)."""
 
     def has(self, capability: Capability) -> bool:
         """True if the game declares ``capability``."""
@@ -389,8 +388,7 @@ class MatchupHooks(Protocol):
     """One unit against another without a scenario file: what ``tactica matrix`` asks."""
 
     def matchup_profiles(self, content: Sequence[Path]) -> tuple[str, ...]:
-        """The profile names a matchup may use: those of the game's built-in content packs and
-        of the packs ``content`` (absolute paths, later ones win), in the packs' order."""
+        """The profiles of the built-in packs and of ``content`` (absolute paths)."""
         ...
 
     def matchup(self, profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | None,
@@ -403,13 +401,11 @@ class MatchupHooks(Protocol):
           range at which its ranged weapons work, or none for a game without range);
         * ``cover``: the cover the target stands in, ``0`` none, ``1`` the game's ordinary
           cover, higher numbers heavier cover where the game has levels; ``None``: no cover;
-        * ``rulings``: the rulings in force (the scenario records them);
-        * ``content``: the content packs to add to the game's built-in ones (absolute paths).
+        * ``rulings``: the rulings in force; ``content``: packs added to the built-in ones.
 
         A parameter the game has no use for is ignored and reported as ``None`` in the
-        :class:`Matchup`, with a note; a value the game cannot set up (a cover level it does
-        not have, a negative range, an unknown profile) is a TacticaError naming what it has.
-        """
+        :class:`Matchup`, with a note; a value it cannot set up (a cover level it does not
+        have, an unknown profile) is a TacticaError naming what it has."""
         ...
 
 

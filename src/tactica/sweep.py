@@ -12,8 +12,8 @@ A parameter is a path into the scenario's data, validated at each point as a sce
   ``cover`` (set through the game's own geometry) and ``attacker.FIELD`` / ``target.FIELD``.
 
 Rows are tidy: one per point for odds, one per point and side for simulations, the parameters
-in columns named like the paths with ``_`` for every other character (``rulings.NEB-6`` is
-``rulings_NEB_6``).
+in columns named like the paths with ``_`` for every other character (``rulings.ABC-3`` is
+``rulings_ABC_3``).
 """
 
 from __future__ import annotations
@@ -48,7 +48,11 @@ _META_KEY = b"tactica.sweep"
 
 
 def column_name(path: str) -> str:
-    """The Parquet column of a parameter: ``rulings.NEB-6`` is ``rulings_NEB_6``."""
+    """The Parquet column of a parameter: ``rulings.ABC-3`` is ``rulings_ABC_3``.
+
+    >>> column_name("units.B.armor")
+    'units_B_armor'
+    """
     return re.sub(r"[^A-Za-z0-9]", "_", path)
 
 
@@ -75,8 +79,8 @@ def parse_vary(text: str) -> Parameter:
     path, sep, values = text.partition("=")
     path, values = path.strip(), values.strip()
     if not sep or not path or not values:
-        raise TacticaError(f"--vary: expected PATH=V1,V2,... such as rulings.NEB-6=die,"
-                           f"characteristic or units.B.armor=2-6, got {text!r}")
+        raise TacticaError(f"--vary: expected PATH=V1,V2,... such as rulings.ABC-3=one,two "
+                           f"or units.B.armor=2-6, got {text!r}")
     if re.fullmatch(r"[\d,\-/ ]+", values) and re.search(r"\d-\d", values):
         found: tuple[Any, ...] = tuple(parse_numbers(values, what=f"--vary {path}"))
     else:
