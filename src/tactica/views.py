@@ -11,6 +11,8 @@ them through ``_repr_html_``; ``to_pandas()`` of each result is built from the s
 | 2 | 1/4 | 3/4 |
 | 3 | 1/4 | 1/2 |
 | 4 | 1/4 | 1/4 |
+<BLANKLINE>
+* mean 2.5000, sd 1.1180
 """
 
 from __future__ import annotations
