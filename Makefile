@@ -12,7 +12,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(BASE): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q -e '.[designer,plot]'
 	touch $@
 
 $(DEV): pyproject.toml | $(BIN)/python

@@ -69,6 +69,18 @@ class OddsReport:
         out.update(self.extra)
         return out
 
+    def _repr_html_(self) -> str:
+        from tactica.views import html_of, odds_tables
+
+        return html_of(odds_tables(self))
+
+    def to_pandas(self) -> Any:
+        """Every distribution, long form (``distribution``, ``value``, ``p``, ``p_exact``),
+        as a pandas DataFrame (needs pandas); the headline numbers are in ``numbers``."""
+        from tactica.views import odds_frame
+
+        return odds_frame(self)
+
 
 class _Describes(Protocol):
     def resolve(self, state: Any, action: Any) -> Step: ...

@@ -3,10 +3,10 @@
 A game (a *ruleset*) is one object with a :class:`RulesetMeta` and the hooks of the protocols
 below. The core never asks which game is running and never probes a game for a hook: it calls
 the :class:`Rules` hooks every game has, and reaches the optional ones only through
-:func:`setup_hooks`, :func:`odds_hooks`, :func:`sight_hooks`, :func:`explain_hooks` and
-:func:`policy_hooks`, which answer from what the game *declares* in ``meta.provides`` (and say
-plainly when it does not). :func:`register` checks a game against its declaration and refuses
-it with a message naming what is missing.
+:func:`setup_hooks`, :func:`odds_hooks`, :func:`sight_hooks`, :func:`explain_hooks`,
+:func:`policy_hooks` and :func:`matchup_hooks`, which answer from what the game *declares* in
+``meta.provides`` (and say plainly when it does not). :func:`register` checks a game against
+its declaration and refuses it with a message naming what is missing.
 
 Games are plug-ins: the built-in ones and any other package's are found through the Python
 entry point group ``tactica.rulesets`` (see :func:`rulesets`), so a sixth game is one package
@@ -53,6 +53,9 @@ __all__ = [
     "ChooseAction",
     "ExplainHooks",
     "Finished",
+    "Matchup",
+    "MatchupHooks",
+    "MatchupProfile",
     "OddsChoice",
     "OddsHooks",
     "OddsOption",
@@ -67,9 +70,11 @@ __all__ = [
     "SetupHooks",
     "SightHooks",
     "UnitStatus",
+    "builtin_packs",
     "example_scenarios",
     "explain_hooks",
     "get_ruleset",
+    "matchup_hooks",
     "odds_hooks",
     "policy_hooks",
     "register",
@@ -99,6 +104,9 @@ class Capability(enum.StrEnum):
     """Explanations for people (why the dice are what they are): :class:`ExplainHooks`."""
     POLICY = "policy"
     """Values for the computer's choices: :class:`PolicyHooks`."""
+    MATCHUP = "matchup"
+    """One unit against another at a chosen range and cover, without a scenario file:
+    :class:`MatchupHooks` (``tactica matrix``, matchup sweeps)."""
 
 
 #: The hooks each capability requires (checked by :func:`register`).
@@ -110,6 +118,7 @@ HOOKS: Mapping[Capability | None, tuple[str, ...]] = {
     Capability.SIGHT: ("battlefield_of", "sight_options", "sight_report"),
     Capability.EXPLAIN: ("explain_action", "describe_option"),
     Capability.POLICY: ("rank_actions", "choose_decision"),
+    Capability.MATCHUP: ("matchup_profiles", "matchup"),
 }
 
 #: The value of a game-specific odds option (``--defend`` is ``True``, ``--aim 2`` is ``"2"``).
@@ -152,6 +161,8 @@ class RulesetMeta:
     summary: str = ""
     examples: str | None = "examples"
     optional_maps: tuple[str, ...] = ()
+    content: tuple[str, ...] = ()
+    """The built-in content pack files beside the game's module (a sweep may change them)."""
 
     def has(self, capability: Capability) -> bool:
         """True if the game declares ``capability``."""
@@ -215,6 +226,34 @@ class OddsChoice:
     targets: tuple[str, ...]
     means: str
     action: Action
+
+
+#: Who takes part in a matchup: a profile name of the content packs (what
+#: :meth:`MatchupHooks.matchup_profiles` lists), or one unit's entry as a scenario's ``units:``
+#: mapping writes it (``{"side": "red", "profile": "trooper", "armor": 4, "at": [2, 3]}``); the
+#: game ignores whatever places the unit (its side, where it stands) and keeps the rest.
+MatchupProfile = str | Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """Two units set up for a matchup: a scenario and who attacks whom in it.
+
+    ``scenario`` is a complete scenario mapping (``game``, ``rulings``, ``map`` when the game
+    has one, its units, ``content`` with absolute paths), exactly as a scenario file would
+    hold it: the core validates it with :func:`tactica.scenario.scenario_from_mapping` and asks
+    the odds of ``attacker`` acting on ``target`` in its starting position. ``range`` and
+    ``cover`` are the values that took effect, ``None`` for a parameter that means nothing in
+    the game (a game on rows has no range); ``notes`` tell people how the game read them
+    ("cover: 3 of 4 sight lines clear"; "within 3 tiles nobody benefits from cover").
+    """
+
+    scenario: Mapping[str, Any]
+    attacker: str
+    target: str
+    range: int | None
+    cover: int | None
+    notes: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------
@@ -344,6 +383,32 @@ class PolicyHooks(Protocol[S_in]):
         ...
 
 
+@runtime_checkable
+class MatchupHooks(Protocol):
+    """One unit against another without a scenario file: what ``tactica matrix`` asks."""
+
+    def matchup_profiles(self, content: Sequence[Path]) -> tuple[str, ...]:
+        """The profiles of the built-in packs and of ``content`` (absolute paths)."""
+        ...
+
+    def matchup(self, profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | None,
+                cover: int | None, rulings: Rulings, content: Sequence[Path]) -> Matchup:
+        """A scenario in which a unit of ``profiles[0]`` stands ready to attack a unit of
+        ``profiles[1]`` (on another side), built through the game's own geometry:
+
+        * ``range``: the distance between the two in the game's own measure (tiles under the
+          rulings' metric, areas, inches); ``None``: the game's natural default (the closest
+          range at which its ranged weapons work, or none for a game without range);
+        * ``cover``: the cover the target stands in, ``0`` none, ``1`` the game's ordinary
+          cover, higher numbers heavier cover where the game has levels; ``None``: no cover;
+        * ``rulings``: the rulings in force; ``content``: packs added to the built-in ones.
+
+        A parameter the game has no use for is ignored and reported as ``None`` in the
+        :class:`Matchup`, with a note; a value it cannot set up (a cover level it does not
+        have, an unknown profile) is a TacticaError naming what it has."""
+        ...
+
+
 #: A registered game, whatever its state type.
 Ruleset = Rules[Any]
 
@@ -390,6 +455,13 @@ def policy_hooks(ruleset: Ruleset) -> PolicyHooks[Any] | None:
     if Capability.POLICY not in ruleset.meta.provides:
         return None
     assert isinstance(ruleset, PolicyHooks)
+    return ruleset
+
+
+def matchup_hooks(ruleset: Ruleset) -> MatchupHooks:
+    """The game's matchup hooks, or a CapabilityError ("X has no matchups")."""
+    _require(ruleset, Capability.MATCHUP, "matchups (the 'matchup' hooks of tactica matrix)")
+    assert isinstance(ruleset, MatchupHooks)
     return ruleset
 
 
@@ -513,6 +585,15 @@ def example_scenarios(ruleset: Ruleset) -> tuple[Path, ...]:
         return ()
     names = {ruleset.meta.name, *ruleset.meta.aliases}
     return tuple(sorted(p for p in path.glob("*.yaml") if _game_named(p) in names))
+
+
+def builtin_packs(ruleset: Ruleset) -> tuple[Path, ...]:
+    """The game's built-in content pack files (``meta.content``, beside its module)."""
+    module = sys.modules.get(type(ruleset).__module__)
+    where = getattr(module, "__file__", None)
+    if not where:
+        return ()
+    return tuple(Path(where).parent / name for name in ruleset.meta.content)
 
 
 def _game_named(path: Path) -> str | None:

@@ -109,6 +109,17 @@ class SimulationReport:
             out["win_rate"][side] = {"p": round(p, 6), "ci95": [round(ci[0], 6), round(ci[1], 6)]}
         return out
 
+    def _repr_html_(self) -> str:
+        from tactica.views import html_of, simulation_tables
+
+        return html_of(simulation_tables(self))
+
+    def to_pandas(self) -> Any:
+        """The sides and draws (wins, win rate, 95% interval) as a pandas DataFrame."""
+        from tactica.views import simulation_frame
+
+        return simulation_frame(self)
+
 
 # Worker processes rebuild the scenario once from its data (cheap, and always picklable).
 _WORKER: dict[str, Any] = {}

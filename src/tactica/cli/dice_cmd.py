@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
@@ -11,6 +12,7 @@ from rich.table import Table
 
 from tactica.cli.app import app
 from tactica.cli.common import console, print_json
+from tactica.cli.output import CsvOpt, MarkdownOpt, PlotOpt, PrecisionOpt, save_plot, show_tables
 from tactica.dice import EXPLODE_DEPTH, Compare, Dist, Expr, evaluate, parse
 from tactica.dice.display import EXACT_CHARS, fraction_text, percent_text, sci_text
 from tactica.dice.nodes import DiceTerm
@@ -230,6 +232,10 @@ def _run(
     rolls: int,
     seed: int | None,
     explode_depth: int,
+    csv: Path | None = None,
+    markdown: bool = False,
+    precision: int = 3,
+    plot: Path | None = None,
 ) -> None:
     if rolls < 0:
         raise DiceError(f"--roll needs a count of 0 or more, got {rolls}")
@@ -243,6 +249,19 @@ def _run(
     if rolls:
         rng = np.random.default_rng(seed)
         rolled = [int(v) for v in dist.sample_many(rng, rolls)]
+    if csv is not None or markdown or plot is not None:
+        from tactica.render.plots import dist_plot
+        from tactica.tables import NumberFormat
+        from tactica.views import dist_table
+
+        table = dist_table(dist, expression, at_least=at_least, at_most=at_most,
+                           comparison=isinstance(node, Compare))
+        show_tables([table], NumberFormat(precision, exact), csv=csv, markdown=markdown,
+                    quiet=not markdown)
+        if plot is not None:
+            save_plot(dist_plot(dist, title=expression), plot)
+        if markdown:
+            return
     if json_out:
         doc = _report(expression, node, dist, at_least=at_least, at_most=at_most, exact=exact,
                       explode_depth=explode_depth)
@@ -278,8 +297,9 @@ def dice_command(
         bool,
         typer.Option(
             "--exact",
-            help=f"JSON: every exact fraction in full (by default those longer than "
-            f"{EXACT_CHARS} characters are null; the float is always there).",
+            help=f"Exact fractions: in JSON every one in full (by default those longer than "
+            f"{EXACT_CHARS} characters are null; the float is always there); in --csv and "
+            "--markdown tables instead of percentages.",
         ),
     ] = False,
     max_rows: Annotated[
@@ -296,11 +316,16 @@ def dice_command(
             help="Most extra rolls of one exploding die; the probability cut off is reported.",
         ),
     ] = EXPLODE_DEPTH,
+    csv: CsvOpt = None,
+    markdown: MarkdownOpt = False,
+    precision: PrecisionOpt = 3,
+    plot: PlotOpt = None,
 ) -> None:
     """Exact odds of a dice expression: every value with its probability, mean and sd."""
     try:
         _run(expression, at_least=at_least, at_most=at_most, json_out=json_out, exact=exact,
-             max_rows=max_rows, rolls=rolls, seed=seed, explode_depth=explode_depth)
+             max_rows=max_rows, rolls=rolls, seed=seed, explode_depth=explode_depth,
+             csv=csv, markdown=markdown, precision=precision, plot=plot)
     except TacticaError as exc:
         if not json_out:
             raise

@@ -15,7 +15,10 @@ from rich.table import Table
 
 from tactica.cli.app import app
 from tactica.cli.common import console, print_json
+from tactica.cli.output import CsvOpt, MarkdownOpt, show_tables
 from tactica.ruleset import Ruleset, example_scenarios, rulesets
+from tactica.tables import Column, NumberFormat
+from tactica.tables import Table as DataTable
 
 __all__ = ["game_summary"]
 
@@ -47,15 +50,39 @@ def game_summary(ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
+def games_tables(found: list[dict[str, Any]], *, rulings: bool = False) -> list[DataTable]:
+    """The games as a table (and every ruling as another, if asked)."""
+    games = DataTable("Games", [Column("game"), Column("title"), Column("map"), Column("rulings",
+                  "int"), Column("can"), Column("examples")],
+                  [[g["name"], g["title"], g["battlefield"] or "none", len(g["rulings"]),
+                    ", ".join(g["provides"]), ", ".join(Path(e).name for e in g["examples"])]
+                   for g in found])
+    if not rulings:
+        return [games]
+    table = DataTable("Rulings", [Column("game"), Column("ruling"), Column("question"),
+                              Column("default"), Column("other options")],
+                  [[g["name"], r["id"], r["question"], r["default"],
+                    ", ".join(o for o in r["options"] if o != r["default"])]
+                   for g in found for r in g["rulings"]])
+    return [games, table]
+
+
 @app.command()
 def games(
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     rulings: Annotated[bool, typer.Option("--rulings", help="List every ruling with its options.")] = False,
+    csv: CsvOpt = None,
+    markdown: MarkdownOpt = False,
 ) -> None:
     """Every game tactica knows: its map kind, its rulings and its example scenarios."""
     found = [game_summary(rs) for rs in rulesets()]
+    if csv is not None or markdown:
+        show_tables(games_tables(found, rulings=rulings), NumberFormat(), csv=csv,
+                    markdown=markdown, quiet=json_out)
     if json_out:
         print_json(found)
+        return
+    if markdown:
         return
     table = Table(title="Games", title_justify="left")
     for col in ("game", "map", "rulings", "can", "examples"):

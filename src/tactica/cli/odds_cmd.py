@@ -16,10 +16,22 @@ from rich.table import Table
 
 from tactica.cli.app import app
 from tactica.cli.common import console, parse_rulings, print_json
+from tactica.cli.output import (
+    CsvOpt,
+    ExactOpt,
+    MarkdownOpt,
+    PlotOpt,
+    PrecisionOpt,
+    save_plot,
+    show_tables,
+)
 from tactica.errors import IllegalActionError, TacticaError
 from tactica.odds import OddsReport
+from tactica.render.plots import dist_plot
 from tactica.ruleset import OddsValue, Ruleset, RulesetMeta, odds_hooks
 from tactica.scenario import load_scenario
+from tactica.tables import NumberFormat
+from tactica.views import attack_table, odds_tables
 
 __all__ = ["attack_rows", "parse_game_options", "print_report"]
 
@@ -121,6 +133,11 @@ def odds(
     table: Annotated[bool, typer.Option("--table", help="Every action of every unit against every target it can reach.")] = False,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    csv: CsvOpt = None,
+    markdown: MarkdownOpt = False,
+    precision: PrecisionOpt = 1,
+    exact: ExactOpt = False,
+    plot: PlotOpt = None,
 ) -> None:
     """The exact outcome distribution of an action in the scenario's starting position.
 
@@ -139,12 +156,17 @@ def odds(
         if value is not None and value not in known:
             raise TacticaError(f"{opt}: no unit {value!r} in {scenario} "
                                f"(units: {', '.join(known)})")
+    fmt = NumberFormat(precision, exact)
+    styled = csv is not None or markdown or precision != 1 or exact
     if table:
         rows = attack_rows(rs, state, attacker, options)
         if json_out:
             print_json(rows)
-        else:
+        elif not styled:
             _print_table(f"{sc.name}: every attack", rows)
+        if styled:
+            show_tables([attack_table(f"{sc.name}: every attack", rows)], fmt, csv=csv,
+                        markdown=markdown, quiet=json_out)
         return
     if attacker is None or not targets:
         raise TacticaError("give --attacker and --target (or --table)")
@@ -155,5 +177,10 @@ def odds(
         raise TacticaError(str(exc)) from None
     if json_out:
         print_json(report.to_dict())
-    else:
+    elif not styled:
         print_report(report)
+    if styled:
+        show_tables(odds_tables(report), fmt, csv=csv, markdown=markdown, quiet=json_out)
+    if plot is not None and report.distributions:
+        name, dist = next(iter(report.distributions.items()))
+        save_plot(dist_plot(dist, title=report.action, xlabel=name.replace("_", " ")), plot)

@@ -11,9 +11,12 @@ from rich.table import Table
 
 from tactica.cli.app import app
 from tactica.cli.common import console, err_console, parse_rulings, print_json
+from tactica.cli.output import CsvOpt, ExactOpt, MarkdownOpt, PrecisionOpt, show_tables
 from tactica.errors import TacticaError
 from tactica.scenario import load_scenario
 from tactica.simulate import SimulationReport, simulate
+from tactica.tables import NumberFormat
+from tactica.views import simulation_tables
 
 
 def _parse_policies(values: list[str] | None) -> dict[str, str] | str:
@@ -72,6 +75,10 @@ def simulate_cmd(
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, help="Processes (default: every core).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    csv: CsvOpt = None,
+    markdown: MarkdownOpt = False,
+    precision: PrecisionOpt = 1,
+    exact: ExactOpt = False,
 ) -> None:
     """Play whole battles with seeded dice; win rates with 95% confidence intervals."""
     sc = load_scenario(scenario)
@@ -86,7 +93,11 @@ def simulate_cmd(
         task = bar.add_task("battles", total=battles)
         report = simulate(sc, battles=battles, seed=seed, policies=policies, workers=workers,
                           progress=lambda n: bar.advance(task, n))
+    styled = csv is not None or markdown or precision != 1 or exact
     if json_out:
         print_json(report.to_dict())
-    else:
+    elif not styled:
         _print(report)
+    if styled:
+        show_tables(simulation_tables(report), NumberFormat(precision, exact), csv=csv,
+                    markdown=markdown, quiet=json_out)

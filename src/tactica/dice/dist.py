@@ -280,6 +280,45 @@ class Dist(DistStats[T]):
             shown.append(f"... ({len(self._outcomes)} outcomes)")
         return "Dist({" + ", ".join(shown) + "})"
 
+    # ------------------------------------------------------------------ comparisons
+
+    def _compare(self, other: Dist[Any] | int | Fraction,
+                 test: Callable[[Any, Any], bool]) -> Dist[int]:
+        if isinstance(other, Dist):
+            return self.combine(other, lambda a, b: int(test(a, b)))
+        return self.map(lambda a: int(test(a, other)))
+
+    def __ge__(self, other: Dist[Any] | int | Fraction) -> Dist[int]:
+        """The comparison's truth as a distribution: 1 when it holds, 0 when it does not (as
+        the dice language's ``2d6>=8``); ``(d >= 8).p(1)`` is its probability. ``==`` still
+        compares two distributions."""
+        return self._compare(other, lambda a, b: a >= b)
+
+    def __gt__(self, other: Dist[Any] | int | Fraction) -> Dist[int]:
+        """1 where the outcome is greater, else 0 (see :meth:`__ge__`)."""
+        return self._compare(other, lambda a, b: a > b)
+
+    def __le__(self, other: Dist[Any] | int | Fraction) -> Dist[int]:
+        """1 where the outcome is at most ``other``, else 0 (see :meth:`__ge__`)."""
+        return self._compare(other, lambda a, b: a <= b)
+
+    def __lt__(self, other: Dist[Any] | int | Fraction) -> Dist[int]:
+        """1 where the outcome is less, else 0 (see :meth:`__ge__`)."""
+        return self._compare(other, lambda a, b: a < b)
+
+    # ------------------------------------------------------------------ notebooks
+
+    def _repr_html_(self) -> str:
+        from tactica.views import dist_table, html_of
+
+        return html_of([dist_table(self)])
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame: ``value``, ``p`` and ``p_exact`` (needs pandas)."""
+        from tactica.views import dist_frame
+
+        return dist_frame(self)
+
     # ------------------------------------------------------------------ algebra
 
     def map(self, f: Callable[[T], U]) -> Dist[U]:

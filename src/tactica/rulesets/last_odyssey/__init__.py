@@ -21,6 +21,8 @@ from tactica.events import Action, Event
 from tactica.odds import OddsReport
 from tactica.ruleset import (
     Capability,
+    Matchup,
+    MatchupProfile,
     OddsChoice,
     OddsOption,
     OddsValue,
@@ -57,6 +59,7 @@ class LastOdyssey:
         source="the Last Odyssey SRD; player characters, jobs and items are tactica's "
                "illustrative examples",
         summary="front and back rows, initiative with AP, one d10 hit die, Shells and elements",
+        content=("content.yaml", "illustrative.yaml"),
     )
 
     # -- the core's hooks ----------------------------------------------------------------------
@@ -179,6 +182,20 @@ class LastOdyssey:
         from tactica.rulesets.last_odyssey.policy import choose_decision
 
         return choose_decision(state, decision, rng)
+
+    # -- matchups ------------------------------------------------------------------------------
+
+    def matchup_profiles(self, content: Sequence[Path]) -> tuple[str, ...]:
+        from tactica.rulesets.last_odyssey.matchup import matchup_profiles
+
+        return matchup_profiles(content)
+
+    def matchup(self, profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | None,
+                cover: int | None, rulings: Rulings, content: Sequence[Path]) -> Matchup:
+        from tactica.rulesets.last_odyssey.matchup import matchup
+
+        return matchup(profiles, range=range, cover=cover, rulings=rulings, pack_files=content,
+                       game=self.meta.name)
 
 
 LAST_ODYSSEY = LastOdyssey()

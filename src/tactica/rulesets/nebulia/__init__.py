@@ -20,7 +20,15 @@ from tactica.dice import Dist
 from tactica.errors import IllegalActionError, ScenarioError
 from tactica.events import Action, Event
 from tactica.odds import OddsReport
-from tactica.ruleset import Capability, OddsChoice, OddsValue, RulesetMeta, UnitStatus
+from tactica.ruleset import (
+    Capability,
+    Matchup,
+    MatchupProfile,
+    OddsChoice,
+    OddsValue,
+    RulesetMeta,
+    UnitStatus,
+)
 from tactica.rulesets.nebulia import content, geometry, rules, text
 from tactica.rulesets.nebulia.records import Attack, EndActivation, Move
 from tactica.rulings import Ruling, Rulings
@@ -121,6 +129,7 @@ class NebuliaOperations:
         aliases=("nebulia", "neb"),
         source="the Nebulia Operations combat chapter; content is tactica's illustrative pack",
         summary="tile grid, corner-to-corner sight lines, D10 pools rolled under",
+        content=("content.yaml",),
     )
 
     # -- the core's hooks ----------------------------------------------------------------------
@@ -211,6 +220,20 @@ class NebuliaOperations:
         if isinstance(action, Attack):
             return attack_odds(self, state, action)
         return outcome_report(self, state, action)
+
+    # -- matchups ------------------------------------------------------------------------------
+
+    def matchup_profiles(self, content: Sequence[Path]) -> tuple[str, ...]:
+        from tactica.rulesets.nebulia.matchup import matchup_profiles
+
+        return matchup_profiles(content)
+
+    def matchup(self, profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | None,
+                cover: int | None, rulings: Rulings, content: Sequence[Path]) -> Matchup:
+        from tactica.rulesets.nebulia.matchup import matchup
+
+        return matchup(profiles, range=range, cover=cover, rulings=rulings, pack_files=content,
+                       game=self.meta.name)
 
     # -- sight and explanations ----------------------------------------------------------------
 

@@ -22,6 +22,8 @@ from tactica.events import Action, Event
 from tactica.odds import OddsReport
 from tactica.ruleset import (
     Capability,
+    Matchup,
+    MatchupProfile,
     OddsChoice,
     OddsOption,
     OddsValue,
@@ -66,6 +68,7 @@ class Unhex:
                "illustrative pack",
         summary="zone map, d100 under your level with the dice read apart, act or react, "
                 "hit locations",
+        content=("content.yaml",),
     )
 
     # -- the core's hooks ----------------------------------------------------------------------
@@ -180,6 +183,20 @@ class Unhex:
     def choose_decision(self, state: UnhexState, decision: Decide[Any],
                         rng: np.random.Generator | None) -> object:
         return policy.decide(state, decision, rng)
+
+    # -- matchups ------------------------------------------------------------------------------
+
+    def matchup_profiles(self, content: Sequence[Path]) -> tuple[str, ...]:
+        from tactica.rulesets.unhex.matchup import matchup_profiles
+
+        return matchup_profiles(content)
+
+    def matchup(self, profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | None,
+                cover: int | None, rulings: Rulings, content: Sequence[Path]) -> Matchup:
+        from tactica.rulesets.unhex.matchup import matchup
+
+        return matchup(profiles, range=range, cover=cover, rulings=rulings, pack_files=content,
+                       game=self.meta.name)
 
 
 UNHEX = Unhex()

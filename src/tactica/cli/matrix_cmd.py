@@ -1,0 +1,86 @@
+"""``tactica matrix GAME|SCENARIO``: every weapon of some profiles against some targets, at
+chosen ranges and cover, in exact odds, without writing a scenario."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tactica.cli.app import app
+from tactica.cli.common import parse_rulings, print_json
+from tactica.cli.odds_cmd import parse_game_options
+from tactica.cli.output import (
+    CsvOpt,
+    ExactOpt,
+    MarkdownOpt,
+    PlotOpt,
+    PrecisionOpt,
+    save_plot,
+    show_tables,
+)
+from tactica.errors import TacticaError
+from tactica.matrix import VALUES, matchup_matrix, parse_numbers, scenario_profiles
+from tactica.ruleset import get_ruleset, matchup_hooks
+from tactica.scenario import Scenario, load_scenario
+from tactica.tables import NumberFormat
+
+
+def _names(values: list[str] | None) -> list[str]:
+    return [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def matrix(
+    ctx: typer.Context,
+    source: Annotated[str, typer.Argument(metavar="GAME|SCENARIO", help="A game (its content packs' profiles) or a scenario file (its units, rulings and packs).")],
+    attacker: Annotated[list[str] | None, typer.Option("--attacker", "-a", help="Attacking profiles or unit ids, comma separated (default: all).")] = None,
+    target: Annotated[list[str] | None, typer.Option("--target", "-t", help="Target profiles or unit ids, comma separated (default: all).")] = None,
+    weapon: Annotated[list[str] | None, typer.Option("--weapon", "-w", help="Only these weapons or abilities, comma separated.")] = None,
+    ranges: Annotated[str | None, typer.Option("--range", help="Ranges in the game's measure: 1-20, 1,5,10 or 0-20/5 (default: the game's).")] = None,
+    cover: Annotated[str, typer.Option("--cover", help="Cover levels: 0 in the open, 1 the game's cover; e.g. 0,1.")] = "0",
+    value: Annotated[str, typer.Option("--value", help="The number in each cell: p_out_of_action, expected_damage or p_hit.")] = "p_out_of_action",
+    long: Annotated[bool, typer.Option("--long", help="One row per cell with every number.")] = False,
+    content: Annotated[list[Path] | None, typer.Option("--content", help="More content packs (repeatable).")] = None,
+    rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    csv: CsvOpt = None,
+    markdown: MarkdownOpt = False,
+    precision: PrecisionOpt = 1,
+    exact: ExactOpt = False,
+    plot: PlotOpt = None,
+) -> None:
+    """Exact odds of every weapon of some profiles against every target profile, at chosen
+    ranges and cover set through the game's own geometry; --plot draws a heat map.
+
+    A game's own odds options (see 'tactica games') go after the others."""
+    if value not in VALUES:
+        raise TacticaError(f"--value: expected one of {', '.join(VALUES)}, got {value!r}")
+    fmt = NumberFormat(precision=precision, exact=exact)
+    scenario: Scenario | None = None
+    if source.endswith((".yaml", ".yml")) or Path(source).is_file():
+        scenario = load_scenario(Path(source))
+        ruleset = scenario.ruleset
+        everyone = list(scenario_profiles(scenario))
+    else:
+        ruleset = get_ruleset(source, where="GAME")
+        everyone = list(matchup_hooks(ruleset).matchup_profiles(list(content or [])))
+    options = parse_game_options(ruleset.meta, ctx.args)
+    range_list: list[int | None] = [None] if ranges is None else list(
+        parse_numbers(ranges, what="--range"))
+    covers: list[int | None] = list(parse_numbers(cover, what="--cover"))
+    result = matchup_matrix(
+        scenario if scenario is not None else ruleset,
+        _names(attacker) or everyone, _names(target) or everyone,
+        ranges=range_list, covers=covers, rulings=parse_rulings(rulings),
+        content=[p.resolve() for p in content or []], means=_names(weapon), options=options)
+    result = type(result)(result.game, result.cells, result.rulings, result.notes, fmt)
+    table = result.long_table() if long else result.table(value)
+    show_tables([table], fmt, csv=csv, markdown=markdown, quiet=json_out)
+    if json_out:
+        print_json(result.to_dict())
+    if plot is not None:
+        from tactica.render.plots import matrix_heatmap
+
+        save_plot(matrix_heatmap(result, value=value), plot)

@@ -1,0 +1,191 @@
+"""``tactica report``: one self-contained HTML page for a scenario or a sweep.
+
+A scenario's page has the map (inline SVG), the rulings in force, the exact odds of every
+attack from the starting position, the distribution of the likeliest knock-out, and a seeded
+simulation with its win rates and 95% intervals. A sweep's page has what it varied, its tables
+and its plots. Pictures are inline SVG, so the file needs nothing beside it: a designer can
+mail it to a co-author.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tactica import __version__
+from tactica.errors import TacticaError
+from tactica.maps import to_svg
+from tactica.ruleset import Capability, sight_hooks
+from tactica.scenario import Scenario
+from tactica.simulate import simulate
+from tactica.sweep import Parameter, SweepSpec, read_meta
+from tactica.tables import Column, NumberFormat, Table, require
+
+__all__ = ["scenario_report", "sweep_report", "write_report"]
+
+_STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto;
+       max-width: 1100px; color: #222; line-height: 1.4; padding: 0 1em; }
+h1 { margin-bottom: 0.1em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em;
+     margin-top: 1.6em; }
+.sub { color: #666; margin-top: 0; }
+table.tactica { border-collapse: collapse; margin: 0.6em 0; font-size: 0.92em; }
+table.tactica caption { text-align: left; font-weight: 600; padding: 0.3em 0; }
+table.tactica th, table.tactica td { border: 1px solid #ddd; padding: 0.25em 0.6em; }
+table.tactica th { background: #f3f3f3; }
+table.tactica tr:nth-child(even) td { background: #fafafa; }
+p.note { color: #555; font-size: 0.88em; margin: 0.15em 0; }
+figure { margin: 0.8em 0; } figure svg { max-width: 100%; height: auto; }
+figcaption { color: #555; font-size: 0.88em; }
+.map svg { max-width: 100%; height: auto; border: 1px solid #ddd; }
+footer { color: #888; font-size: 0.8em; margin-top: 3em; }
+"""
+
+
+def _svg(fig: Any) -> str:
+    from tactica.render.plots import figure_bytes
+
+    text = figure_bytes(fig, "svg").decode("utf-8")
+    return text[text.find("<svg"):]
+
+
+def _figure(svg: str, caption: str) -> str:
+    return f"<figure>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>"
+
+
+def _page(title: str, subtitle: str, sections: Sequence[tuple[str, str]]) -> str:
+    body = "".join(f'<section><h2>{html.escape(h)}</h2>{content}</section>'
+                   for h, content in sections)
+    stamp = datetime.date.today().isoformat()
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
+            f"<h1>{html.escape(title)}</h1><p class=\"sub\">{html.escape(subtitle)}</p>"
+            f"{body}<footer>made with tactica {__version__} on {stamp}</footer>"
+            "</body></html>\n")
+
+
+def _rulings_table(scenario: Scenario) -> Table:
+    rows = [[r.id, r.question, scenario.rulings[r.id],
+             "default" if scenario.rulings[r.id] == r.default else f"changed (default "
+             f"{r.default})", r.options.get(scenario.rulings[r.id], "")]
+            for r in scenario.rulings.declared()]
+    return Table("rulings in force", [Column("ruling"), Column("question"), Column("option"),
+                                      Column(""), Column("meaning")], rows)
+
+
+def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
+                    workers: int | None = 1, fmt: NumberFormat | None = None,
+                    plots: bool = True) -> str:
+    """The HTML page of a scenario (see the module's docstring); ``battles=0`` leaves the
+    simulation out, ``plots=False`` the pictures that need matplotlib."""
+    from tactica.cli.odds_cmd import attack_rows
+    from tactica.views import attack_table, simulation_tables
+
+    fmt = fmt or NumberFormat()
+    rs = scenario.ruleset
+    state = scenario.new_state()
+    sections: list[tuple[str, str]] = []
+    if scenario.battlefield is not None:
+        field = (sight_hooks(rs).battlefield_of(state) if rs.meta.has(Capability.SIGHT)
+                 else scenario.battlefield)
+        sections.append(("Map", f'<div class="map">{to_svg(field)}</div>'))
+    units = Table("units", [Column("unit"), Column("side"), Column("where"), Column("figures")],
+                  [[u.id, u.side, u.place or "-",
+                    ", ".join(f"{k} {v}" for k, v in u.details.items())]
+                   for u in rs.units(state)])
+    sections.append(("Units", units.to_html(fmt)))
+    sections.append(("Rulings", _rulings_table(scenario).to_html(fmt)))
+    if rs.meta.has(Capability.ODDS):
+        rows = attack_rows(rs, state, None, {})
+        odds_html = attack_table("every attack from the starting position", rows).to_html(fmt)
+        if plots and rows:
+            from tactica.render.plots import dist_plot
+            from tactica.ruleset import odds_hooks
+
+            best = max(rows, key=lambda r: (r["p_out_of_action"], r["expected_damage"]))
+            hooks = odds_hooks(rs)
+            action = hooks.odds_action(state, best["attacker"], (best["target"],),
+                                       best["weapon"])
+            report = hooks.odds(state, action)
+            dist = report.distributions.get("damage")
+            if dist is not None:
+                odds_html += _figure(_svg(dist_plot(dist, title=report.action,
+                                                    xlabel="damage")),
+                                     f"The damage of the attack likeliest to take its target "
+                                     f"out: {report.action}. Bars: P(damage); line: P(at "
+                                     "least that much).")
+        sections.append(("Exact odds", odds_html))
+    if battles > 0:
+        sim = simulate(scenario, battles=battles, seed=seed, workers=workers)
+        content = "".join(t.to_html(fmt) for t in simulation_tables(sim))
+        if plots:
+            from tactica.render.plots import win_rate_plot
+
+            content += _figure(_svg(win_rate_plot(sim)),
+                               f"Win rates of {battles} seeded battles (seed {seed}) with "
+                               "their 95% Wilson intervals.")
+        sections.append(("Simulation", content))
+    subtitle = f"{rs.meta.title} scenario, from {Path(scenario.source).name}"
+    desc = scenario.data.get("description")
+    if desc:
+        subtitle += f": {desc}"
+    return _page(scenario.name, subtitle, sections)
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
+    pq = require("pyarrow.parquet", "designer")
+    try:
+        rows: list[dict[str, Any]] = pq.read_table(str(path)).to_pylist()
+    except (OSError, ValueError) as exc:
+        raise TacticaError(f"{path}: not a readable Parquet file ({exc})") from None
+    return rows
+
+
+def sweep_report(path: Path, *, fmt: NumberFormat | None = None, plots: bool = True) -> str:
+    """The HTML page of a sweep written by ``tactica sweep -o FILE.parquet``."""
+    from tactica.sweep_views import plot_paired, plot_sweep, sweep_tables
+
+    fmt = fmt or NumberFormat()
+    meta = read_meta(path)
+    if not meta.get("parameters"):
+        raise TacticaError(f"{path}: not a tactica sweep (no sweep description in its "
+                           "metadata)")
+    rows = _records(path)
+    params = tuple(Parameter(p["path"], tuple(p["values"])) for p in meta["parameters"])
+    spec = SweepSpec(params, odds=bool(meta.get("odds")), battles=int(meta.get("battles") or 0),
+                     seed=int(meta.get("seed") or 1))
+    what = Table("what was varied", [Column("parameter"), Column("column"), Column("values")],
+                 [[p.path, p.column, ", ".join(map(str, p.values))] for p in params])
+    base = meta.get("source") or (f"{meta.get('game')} matchup "
+                                  f"{' against '.join(meta.get('profiles') or [])}")
+    sections = [("Sweep", what.to_html(fmt) + "<p class=\"note\">"
+                 + html.escape(f"base: {base}; {len(rows)} rows") + "</p>")]
+    rulings = sorted({r["rulings"] for r in rows if r.get("rulings")})
+    if rulings:
+        shown = Table("rulings at the points", [Column("rulings in force")],
+                      [[", ".join(f"{k}={v}" for k, v in json.loads(r).items())]
+                       for r in rulings])
+        sections.append(("Rulings", shown.to_html(fmt)))
+    tables = sweep_tables(rows, spec)
+    sections.append(("Results", "".join(t.to_html(fmt) for t in tables)))
+    if plots and rows:
+        pictures = _figure(_svg(plot_sweep(rows, spec)),
+                           "The result against the swept parameter; shaded bands are 95% "
+                           "intervals of simulated win rates.")
+        pictures += _figure(_svg(plot_paired(rows, spec)),
+                            "Each value of the first parameter against its first value, "
+                            "point by point (the same seeded battles at every point).")
+        sections.append(("Plots", pictures))
+    return _page(f"Sweep of {', '.join(p.path for p in params)}",
+                 f"{meta.get('game') or ''}: {base}", sections)
+
+
+def write_report(text: str, path: Path) -> None:
+    """Write the page, or a TacticaError naming why it cannot be written."""
+    from tactica.tables import write_text
+
+    write_text(path, text, what="--output")

@@ -1,0 +1,60 @@
+"""Last Odyssey matchups: two characters face to face, each in its side's front row.
+
+The rows battlefield has no distance and no cover: who reaches whom is a matter of rows, and
+both stand in front, where every attack and ability reaches. A matchup therefore ignores
+``range`` and ``cover`` and says so. A profile is an enemy of the SRD or a player character of
+the packs (``cop``, ``rook``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tactica.errors import TacticaError
+from tactica.ruleset import Matchup, MatchupProfile
+from tactica.rulesets.last_odyssey.content import load_packs
+from tactica.rulings import Rulings
+
+__all__ = ["matchup", "matchup_profiles"]
+
+
+def matchup_profiles(pack_files: Sequence[Path]) -> tuple[str, ...]:
+    """Every enemy and player character of the built-in packs and of ``pack_files``."""
+    return tuple(load_packs(tuple(pack_files)).templates)
+
+
+def _unit(profile: MatchupProfile, pack_files: Sequence[Path]) -> dict[str, Any]:
+    if isinstance(profile, str):
+        templates = load_packs(tuple(pack_files)).templates
+        template = templates.get(profile)
+        if template is None:
+            raise TacticaError(f"unknown profile {profile!r} (known: {', '.join(templates)})")
+        return {"character" if template.player else "enemy": profile}
+    if not isinstance(profile, Mapping):
+        raise TacticaError(f"a matchup profile is a name or a unit's mapping, got {profile!r}")
+    return dict(profile)
+
+
+def matchup(profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | None,
+            cover: int | None, rulings: Rulings, pack_files: Sequence[Path],
+            game: str) -> Matchup:
+    """The scenario of one character facing another, both in front (see the docstring)."""
+    notes = ["both in their side's front row"]
+    if range is not None:
+        notes.append("range has no meaning on rows: ignored")
+    if cover:
+        notes.append("rows have no cover: ignored")
+    data: dict[str, Any] = {
+        "game": game,
+        "name": "matchup face to face",
+        "rulings": dict(rulings),
+        "map": {"kind": "rows", "sides": {"attackers": {"front": ["A"]},
+                                          "targets": {"front": ["T"]}}},
+        "units": {"A": _unit(profiles[0], pack_files),
+                  "T": _unit(profiles[1], pack_files)},
+    }
+    if pack_files:
+        data["content"] = [str(Path(p).resolve()) for p in pack_files]
+    return Matchup(data, "A", "T", None, None, tuple(notes))
