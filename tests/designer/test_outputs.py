@@ -35,7 +35,7 @@ def test_one_number_format_for_every_output() -> None:
 def test_comparisons_on_a_distribution_give_the_distribution_of_their_truth() -> None:
     two_d6 = evaluate("2d6")
     at_least_8 = two_d6 >= 8
-    assert at_least_8 == evaluate("2d6>=8")  # the dice language's own comparison
+    assert at_least_8 == evaluate("(2d6)>=8")  # the dice language's own comparison
     assert at_least_8.p(1) == Fraction(5, 12)
     assert (two_d6 > 7) == at_least_8 and (two_d6 < 8).p(1) == Fraction(7, 12)
     assert (two_d6 <= 2).p(1) == Fraction(1, 36)
@@ -88,6 +88,6 @@ def test_every_kind_of_plot_renders_to_png_and_svg(tmp_path: Path) -> None:
 
 
 def test_a_comparison_shows_its_truth_in_a_table() -> None:
-    t = dist_table(evaluate("2d6>=8"), comparison=True)
+    t = dist_table(evaluate("(2d6)>=8"), comparison=True)
     assert [row[0] for row in t.rows] == ["0 (false)", "1 (true)"]
     assert isinstance(Dist.constant(1), Dist)
