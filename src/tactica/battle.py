@@ -10,16 +10,22 @@ The core, not the rules, writes the log. For each step of the battle it records
    ``apply_event`` (the only mutation),
 4. :class:`Resolved`, closing the step.
 
-Replaying the rule events of a log on the initial state gives the same state, and re-running a
-step with its recorded rolls and decisions gives the same events (tests check both). A log cut
-in the middle of a step (a program killed while a person was typing dice) resumes by re-running
-that step with the rolls already recorded and asking only for the rest.
+Re-running a step with its recorded rolls and decisions gives the same events, and applying
+them to the state gives the same state. :meth:`Battle.replay` rebuilds a battle that way and
+trusts nothing in the log: every step is re-run from its recorded action (which must be legal
+then) or as the automatic step that comes next, every recorded roll must be a possible result
+of the roll the rules ask for (the faces too), every decision one of its options, and the
+events must be those the rules give, type for type; the first record that does not follow is
+refused with a :class:`ReplayError` naming its position. A log cut in the middle of a step (a
+program killed while a person was typing dice) resumes by re-running that step with the rolls
+already recorded and asking only for the rest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import zip_longest
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -35,9 +41,11 @@ from tactica.events import (
     Event,
     LogRecord,
     Rolled,
+    dumps,
     record,
 )
 from tactica.ruleset import Automatic, ChooseAction, Finished, Pending, Rules
+from tactica.validation import quote
 
 __all__ = [
     "Battle",
@@ -45,6 +53,7 @@ __all__ = [
     "Entry",
     "Policy",
     "PrefixDice",
+    "ReplayError",
     "Resolved",
     "SampledDice",
     "ScriptedDice",
@@ -113,8 +122,91 @@ class ScriptedDice:
         return request.answer(given)
 
 
+class ReplayError(TacticaError):
+    """A log whose records do not follow the rules: ``index`` is the position, in the records
+    given to :meth:`Battle.replay`, of the first one that does not (``None``: the end)."""
+
+    def __init__(self, message: str, index: int | None):
+        super().__init__(message)
+        self.index = index
+
+
+#: What the rules code may raise on records it was never meant to see (an unknown unit id, a
+#: string where a number belongs): on replay it becomes a ReplayError naming the record.
+_RULES_FAILURES = (KeyError, ValueError, TypeError, AttributeError, IndexError, AssertionError,
+                   ArithmeticError, RecursionError)
+
+
+def _exact_outcome(dist: Any, value: Any) -> tuple[bool, Any]:
+    """``(True, outcome)`` if ``value`` is an outcome of ``dist`` of the same type."""
+    try:
+        if dist.p(value) <= 0:
+            return False, None
+    except TypeError:  # unhashable
+        return False, None
+    for outcome in dist.outcomes:
+        if type(outcome) is type(value) and outcome == value:
+            return True, outcome
+    return False, None
+
+
+def recorded_roll(request: Roll[Any], rec: Rolled) -> tuple[Any, tuple[int, ...] | None]:
+    """The answer a recorded roll gives to ``request``, checked: the same label, faces that
+    the dice can show and that read as the recorded value (or, without faces, a possible
+    value of the same type). A TacticaError says what does not fit."""
+    if rec.label != request.label:
+        raise TacticaError(
+            f"the log does not fit the rules: recorded roll {quote(rec.label)}, "
+            f"but the rules ask for {request.label!r}"
+        )
+    if rec.faces is not None:
+        try:
+            faces = tuple(rec.faces)
+            read = request.value_from_faces(faces)
+            fits = type(read) is type(rec.value) and read == rec.value
+        except ScriptError as exc:
+            raise TacticaError(f"the log does not fit the rules: recorded roll "
+                               f"{request.label!r} = {quote(rec.value)} (faces "
+                               f"{quote(rec.faces)}) is not a possible result of that roll: "
+                               f"{exc}") from None
+        except _RULES_FAILURES:
+            fits = False
+        if fits:
+            return read, faces
+    else:
+        fits, outcome = _exact_outcome(request.dist, rec.value)
+        if fits:
+            return outcome, None
+    shown = f" (faces {quote(list(rec.faces) if isinstance(rec.faces, tuple) else rec.faces)})"
+    raise TacticaError(
+        f"the log does not fit the rules: recorded roll {request.label!r} = "
+        f"{quote(rec.value)}{shown if rec.faces is not None else ''} is not a possible "
+        "result of that roll"
+    )
+
+
+def recorded_choice(decision: Decide[Any], rec: Decided) -> Any:
+    """The option of ``decision`` a recorded decision chose, checked (side, label, option)."""
+    if rec.side != decision.side or rec.label != decision.label:
+        raise TacticaError(
+            f"the log does not fit the rules: recorded decision {quote(rec.label)} by "
+            f"{quote(rec.side)}, but the rules ask {decision.side} {decision.label!r}"
+        )
+    for option in decision.options:
+        try:
+            if type(option) is type(rec.choice) and option == rec.choice:
+                return option
+        except _RULES_FAILURES:
+            break
+    raise TacticaError(
+        f"the log does not fit the rules: recorded choice {quote(rec.choice)} for "
+        f"{decision.label!r} is not one of its {len(decision.options)} options"
+    )
+
+
 class PrefixDice:
-    """Answers from recorded rolls first, then from ``then`` (used to resume a cut step)."""
+    """Answers from recorded rolls first (checked with :func:`recorded_roll`), then from
+    ``then`` (used to resume a cut step)."""
 
     def __init__(self, recorded: Sequence[Rolled], then: Dice):
         self._recorded = list(recorded)
@@ -127,27 +219,80 @@ class PrefixDice:
 
     def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
         if self._recorded:
-            rec = self._recorded.pop(0)
-            if rec.label != request.label:
-                raise TacticaError(
-                    f"the log does not fit the rules: recorded roll {rec.label!r}, "
-                    f"but the rules ask for {request.label!r}"
-                )
-            if rec.faces is not None:
-                try:
-                    fits = request.value_from_faces(rec.faces) == rec.value
-                except ScriptError:
-                    fits = False
-            else:
-                fits = request.dist.p(rec.value) > 0
-            if not fits:
-                shown = f" (faces {list(rec.faces)})" if rec.faces is not None else ""
-                raise TacticaError(
-                    f"the log does not fit the rules: recorded roll {rec.label!r} = "
-                    f"{rec.value!r}{shown} is not a possible result of that roll"
-                )
-            return rec.value, rec.faces
+            return recorded_roll(request, self._recorded.pop(0))
         return self._then.roll(request)
+
+
+class _Recorded:
+    """The recorded rolls and decisions of one step (``log[start:stop]``), answered in the
+    order the rules ask for them; after them, ``dice`` and ``policies`` answer (a cut step),
+    or (``None``) a request is a ReplayError."""
+
+    def __init__(self, log: Sequence[Entry], start: int, stop: int, *, dice: Dice | None = None,
+                 policies: Mapping[str, Policy] | None = None):
+        self.log = log
+        self.at = start
+        self.stop = stop
+        self.dice = dice
+        self.policies = policies
+
+    def _next(self, what: str, kind: type) -> Any:
+        if self.at >= self.stop:
+            return None
+        rec = self.log[self.at]
+        if not isinstance(rec, kind):
+            found = "a decision" if isinstance(rec, Decided) else "a roll"
+            raise ReplayError(f"the rules {what} here, but the log has {found}", self.at)
+        return rec
+
+    def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
+        rec = self._next(f"roll {request.label!r}", Rolled)
+        if rec is None:
+            if self.dice is not None:
+                return self.dice.roll(request)
+            raise ReplayError(f"the rules roll {request.label!r} here, but the step's "
+                              "recorded rolls have run out", self.at)
+        try:
+            answer = recorded_roll(request, rec)
+        except TacticaError as exc:
+            raise ReplayError(str(exc), self.at) from None
+        self.at += 1
+        return answer
+
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
+        rec = self._next(f"ask {decision.side} {decision.label!r}", Decided)
+        if rec is None:
+            if self.policies is not None:
+                return _policy(self.policies, decision.side).choose(decision, state, rng)
+            raise ReplayError(f"the rules ask {decision.side} {decision.label!r} here, but "
+                              "the step's recorded decisions have run out", self.at)
+        try:
+            choice = recorded_choice(decision, rec)
+        except TacticaError as exc:
+            raise ReplayError(str(exc), self.at) from None
+        self.at += 1
+        return choice
+
+
+def _shown(entry: Any) -> str:
+    try:
+        text = dumps(entry)
+    except (TypeError, ValueError):
+        text = repr(entry)
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _same(recorded: Any, produced: Any) -> bool:
+    """Equal records of the same type that serialise the same (``3`` is not ``"3"``, nor
+    ``3.0``)."""
+    if type(recorded) is not type(produced):
+        return False
+    try:
+        if recorded != produced:
+            return False
+    except _RULES_FAILURES:
+        return False
+    return _shown(recorded) == _shown(produced)
 
 
 # --------------------------------------------------------------------------------------------
@@ -337,35 +482,133 @@ class Battle(Generic[S]):
     ) -> tuple[Battle[S], list[Entry]]:
         """Rebuild a battle from a log; returns it and the records of a step cut short.
 
-        Rule events are applied in order. Records after the last :class:`Resolved` (an action
-        and some rolls whose results were never written) are returned for
-        :meth:`resume_step`.
+        Every complete step is re-run and checked (see the module); a record that does not
+        follow raises a :class:`ReplayError` with its position. Records after the last
+        :class:`Resolved` (an action and some rolls whose results were never written) are
+        checked for their action and returned for :meth:`resume_step`.
         """
-        state = ruleset.copy_state(initial_state)
-        complete: list[Entry] = []
+        battle = cls(ruleset, ruleset.copy_state(initial_state))
+        battle._ended = False
+        i, n = 0, len(log)
         open_step: list[Entry] = []
-        for event in log:
-            if isinstance(event, Resolved):
-                for e in open_step:
-                    if not isinstance(e, LogRecord):
-                        ruleset.apply_event(state, e)
-                complete.extend(open_step)
-                complete.append(event)
-                open_step = []
-            elif isinstance(event, BattleEnded):
-                complete.append(event)
-            else:
-                open_step.append(event)
-        battle = cls(ruleset, state, log=complete, listeners=listeners)
-        if any(not is_input_record(e) for e in open_step):
-            # Rule events are only written together with their step's marker, right after it.
-            raise TacticaError("the log ends inside a step's results: it was cut while saving")
+        while i < n:
+            entry = log[i]
+            if battle._ended:
+                raise ReplayError(f"a record after the end of the battle: {_shown(entry)}", i)
+            if isinstance(entry, BattleEnded):
+                battle._check_end(entry, i)
+                i += 1
+                continue
+            stop = next((j for j in range(i, n) if isinstance(log[j], Resolved)), None)
+            if stop is None:
+                open_step = list(log[i:])
+                battle._check_cut(open_step, i)
+                break
+            battle._replay_step(log, i, stop)
+            i = stop + 1
+        battle.listeners = list(listeners)
         if not open_step and not battle._ended and isinstance(battle.pending, Finished):
             # Cut between the last step and the record of the end: write the end now.
             fin = battle.pending
             battle._ended = True
             battle._append(BattleEnded(fin.winner, fin.reason))
         return battle, open_step
+
+    def _check_end(self, entry: BattleEnded, i: int) -> None:
+        p = self.pending
+        if not isinstance(p, Finished):
+            raise ReplayError(f"the log says the battle ended ({quote(entry.reason)}), but it "
+                              "goes on", i)
+        if (entry.winner, entry.reason) != (p.winner, p.reason):
+            raise ReplayError(f"the log says {quote(entry.winner)} won ({quote(entry.reason)}),"
+                              f" but the rules say {p.winner!r} ({p.reason})", i)
+        if not self.log or not isinstance(self.log[-1], Resolved):
+            raise ReplayError("the end of the battle is recorded out of place", i)
+        self.log.append(entry)
+        self._ended = True
+
+    def _step_process(self, first: Entry | None, i: int) -> tuple[chance.Step, int]:
+        """The process of the step starting at ``log[i]`` (``first``) and where its inputs
+        start: the recorded action's, which must be legal now, or the automatic step's."""
+        p = self.pending
+        if isinstance(first, ActionTaken):
+            if not isinstance(p, ChooseAction):
+                what = "the battle is over" if isinstance(p, Finished) else f"{p.label} comes"
+                raise ReplayError(f"an action is recorded where {what}", i)
+            if first.side != p.side:
+                raise ReplayError(f"an action of {quote(first.side)} is recorded, but {p.side} "
+                                  "chooses now", i)
+            try:
+                legal = first.action in p.actions
+                what = (self.ruleset.describe_action(self.state, first.action) if legal
+                        else _shown(first.action))
+            except _RULES_FAILURES:
+                legal, what = False, _shown(first.action)
+            if not legal:
+                raise ReplayError(f"{what} is not a legal action for {p.side} now "
+                                  f"({len(p.actions)} legal actions)", i)
+            return self.ruleset.resolve(self.state, first.action), i + 1
+        if isinstance(p, ChooseAction):
+            raise ReplayError(f"{p.side} chooses an action here, but the log records "
+                              f"{_shown(first) if first is not None else 'none'}", i)
+        if isinstance(p, Finished):
+            raise ReplayError(f"the battle is over ({p.reason}), but the log goes on", i)
+        return p.process, i
+
+    def _replay_step(self, log: Sequence[Entry], i: int, stop: int) -> None:
+        """Re-run the step ``log[i:stop]`` (closed by the Resolved at ``stop``), check it and
+        apply its events."""
+        process, start = self._step_process(log[i] if i < stop else None, i)
+        inputs_end = start
+        while inputs_end < stop and isinstance(log[inputs_end], (Rolled, Decided)):
+            inputs_end += 1
+        answers = _Recorded(log, start, inputs_end)
+        emitted: list[Event] = []
+        working = chance.Working(self.ruleset, self.state)
+        try:
+            chance.run(
+                process,
+                roll=answers.roll,
+                decide=lambda d: answers.choose(d, working.current(), None),
+                on_event=emitted.append,
+                working=working,
+            )
+        except ReplayError:
+            raise
+        except TacticaError as exc:
+            raise ReplayError(f"the rules refuse this step: {exc}", answers.at) from None
+        except _RULES_FAILURES as exc:
+            raise ReplayError(f"the rules cannot follow this step ({type(exc).__name__}: "
+                              f"{quote(str(exc), 120)})", answers.at) from None
+        if answers.at < inputs_end:
+            raise ReplayError(f"a recorded input the rules never asked for: "
+                              f"{_shown(log[answers.at])}", answers.at)
+        for k, (want, got) in enumerate(zip_longest(log[inputs_end:stop], emitted)):
+            at = inputs_end + k
+            if got is None:
+                raise ReplayError(f"recorded {_shown(want)}, but the rules give no more "
+                                  "events in this step", at)
+            if want is None:
+                raise ReplayError(f"the rules give {_shown(got)} here, which the log lacks",
+                                  stop)
+            if not _same(want, got):
+                raise ReplayError(f"recorded {_shown(want)}, but the rules give "
+                                  f"{_shown(got)}", at)
+        for event in emitted:
+            self.ruleset.apply_event(self.state, event)
+        self.log.extend(log[i:stop + 1])
+        self._pending = None
+
+    def _check_cut(self, cut: Sequence[Entry], i: int) -> None:
+        """A step cut short holds only inputs: its action (legal now), rolls and decisions."""
+        for k, entry in enumerate(cut):
+            if not is_input_record(entry) or isinstance(entry, BattleEnded):
+                # Rule events are only written together with their step's marker.
+                raise ReplayError("the log ends inside a step's results: it was cut while "
+                                  "saving", i + k)
+            if isinstance(entry, ActionTaken) and k > 0:
+                raise ReplayError("an action inside another step", i + k)
+        self._step_process(cut[0], i)
 
     def resume_step(
         self,
@@ -375,40 +618,23 @@ class Battle(Generic[S]):
         policies: Mapping[str, Policy] | None = None,
         rng: np.random.Generator | None = None,
     ) -> list[Event]:
-        """Finish a step that a log cut short, reusing its recorded rolls and decisions."""
+        """Finish a step that a log cut short, reusing its recorded rolls and decisions (each
+        checked against what the rules ask) and asking ``dice`` and ``policies`` the rest."""
         if not cut:
             return []
-        rolls = [e for e in cut if isinstance(e, Rolled)]
-        decisions = [e for e in cut if isinstance(e, Decided)]
+        try:
+            process, start = self._step_process(cut[0], 0)
+        except ReplayError as exc:
+            raise TacticaError(f"the log's last step does not fit the battle: {exc}") from None
         for rec in cut:  # put the cut records back in the log as they were
             self.log.append(rec)
-        prefix = PrefixDice(rolls, dice)
-        recorded_decisions = list(decisions)
-
-        class _Replaying:
-            def choose(self, decision: Decide[Any], state: Any,
-                       g: np.random.Generator | None) -> Any:
-                if recorded_decisions:
-                    return recorded_decisions.pop(0).choice
-                return _policy(policies, decision.side).choose(decision, state, g)
-
-        replay_policies = {side: _Replaying() for side in _sides(policies, decisions)}
-        skip = len(rolls) + len(decisions)
-        first = cut[0]
-        if isinstance(first, ActionTaken):
-            process = self.ruleset.resolve(self.state, first.action)
-        else:
-            p = self.pending
-            if not isinstance(p, Automatic):
-                raise TacticaError("the log's last step does not fit the battle")
-            process = p.process
-        return self._run(process, prefix, replay_policies or policies, rng, skip_records=skip)
-
-
-def _sides(policies: Mapping[str, Policy] | None, decisions: Sequence[Decided]) -> list[str]:
-    names = set(policies or {})
-    names.update(d.side for d in decisions)
-    return sorted(names)
+        answers = _Recorded(cut, start, len(cut), dice=dice, policies=policies)
+        sides = {*(policies or {}), *(d.side for d in cut if isinstance(d, Decided))}
+        replaying: dict[str, Policy] = {side: answers for side in sorted(sides)}
+        try:
+            return self._run(process, answers, replaying, rng, skip_records=len(cut) - start)
+        except ReplayError as exc:
+            raise TacticaError(f"the log's last step does not fit the battle: {exc}") from None
 
 
 def _policy(policies: Mapping[str, Policy] | None, side: str) -> Policy:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tactica.battlefield.base import Battlefield
+from tactica.content import ContentReading, reading_content
 from tactica.errors import RulingError, ScenarioError, TacticaError
 from tactica.maps import map_from_mapping
 from tactica.ruleset import Ruleset, get_ruleset, setup_hooks
@@ -50,6 +51,9 @@ class Scenario:
     data: Mapping[str, Any]
     max_rounds: int
     base_dir: Path = Path(".")
+    content: tuple[tuple[str, str], ...] = ()
+    """Every content pack the scenario's game read for it, by name, with its SHA-256 (the
+    log of a fight keeps their digest)."""
 
     def with_rulings(self, chosen: Mapping[str, str], *, where: str = "--rulings") -> Scenario:
         """The same scenario with some rulings switched (re-validated)."""
@@ -150,15 +154,17 @@ def scenario_from_mapping(
         problems.append(f"{source}: max_rounds: expected a whole number >= 1, got {max_rounds!r}")
         max_rounds = 30
     setup: Any = None
+    reading = ContentReading(base_dir)
     if ruleset is not None and rulings is not None and map_ok:
         try:
-            setup = setup_hooks(ruleset).build_setup(
-                data,
-                source=source,
-                battlefield=battlefield,
-                rulings=rulings,
-                base_dir=base_dir or Path("."),
-            )
+            with reading_content(base_dir or Path(".")) as reading:
+                setup = setup_hooks(ruleset).build_setup(
+                    data,
+                    source=source,
+                    battlefield=battlefield,
+                    rulings=rulings,
+                    base_dir=base_dir or Path("."),
+                )
         except TacticaError as exc:
             problems.append(str(exc))
     if problems:
@@ -174,6 +180,7 @@ def scenario_from_mapping(
         data=copy.deepcopy(dict(data)),
         max_rounds=max_rounds,
         base_dir=base_dir or Path("."),
+        content=tuple(sorted(reading.used.items())),
     )
 
 
