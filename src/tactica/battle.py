@@ -41,8 +41,15 @@ from tactica.events import (
     Event,
     LogRecord,
     Rolled,
-    dumps,
     record,
+)
+from tactica.recorded import (
+    RULES_FAILURES,
+    PrefixDice,
+    RecordedAnswers,
+    ReplayError,
+    same_record,
+    shown,
 )
 from tactica.ruleset import Automatic, ChooseAction, Finished, Pending, Rules
 from tactica.validation import quote
@@ -120,179 +127,6 @@ class ScriptedDice:
         given = self._values[self._next]
         self._next += 1
         return request.answer(given)
-
-
-class ReplayError(TacticaError):
-    """A log whose records do not follow the rules: ``index`` is the position, in the records
-    given to :meth:`Battle.replay`, of the first one that does not (``None``: the end)."""
-
-    def __init__(self, message: str, index: int | None):
-        super().__init__(message)
-        self.index = index
-
-
-#: What the rules code may raise on records it was never meant to see (an unknown unit id, a
-#: string where a number belongs): on replay it becomes a ReplayError naming the record.
-_RULES_FAILURES = (KeyError, ValueError, TypeError, AttributeError, IndexError, AssertionError,
-                   ArithmeticError, RecursionError)
-
-
-def _exact_outcome(dist: Any, value: Any) -> tuple[bool, Any]:
-    """``(True, outcome)`` if ``value`` is an outcome of ``dist`` of the same type."""
-    try:
-        if dist.p(value) <= 0:
-            return False, None
-    except TypeError:  # unhashable
-        return False, None
-    for outcome in dist.outcomes:
-        if type(outcome) is type(value) and outcome == value:
-            return True, outcome
-    return False, None
-
-
-def recorded_roll(request: Roll[Any], rec: Rolled) -> tuple[Any, tuple[int, ...] | None]:
-    """The answer a recorded roll gives to ``request``, checked: the same label, faces that
-    the dice can show and that read as the recorded value (or, without faces, a possible
-    value of the same type). A TacticaError says what does not fit."""
-    if rec.label != request.label:
-        raise TacticaError(
-            f"the log does not fit the rules: recorded roll {quote(rec.label)}, "
-            f"but the rules ask for {request.label!r}"
-        )
-    if rec.faces is not None:
-        try:
-            faces = tuple(rec.faces)
-            read = request.value_from_faces(faces)
-            fits = type(read) is type(rec.value) and read == rec.value
-        except ScriptError as exc:
-            raise TacticaError(f"the log does not fit the rules: recorded roll "
-                               f"{request.label!r} = {quote(rec.value)} (faces "
-                               f"{quote(rec.faces)}) is not a possible result of that roll: "
-                               f"{exc}") from None
-        except _RULES_FAILURES:
-            fits = False
-        if fits:
-            return read, faces
-    else:
-        fits, outcome = _exact_outcome(request.dist, rec.value)
-        if fits:
-            return outcome, None
-    shown = f" (faces {quote(list(rec.faces) if isinstance(rec.faces, tuple) else rec.faces)})"
-    raise TacticaError(
-        f"the log does not fit the rules: recorded roll {request.label!r} = "
-        f"{quote(rec.value)}{shown if rec.faces is not None else ''} is not a possible "
-        "result of that roll"
-    )
-
-
-def recorded_choice(decision: Decide[Any], rec: Decided) -> Any:
-    """The option of ``decision`` a recorded decision chose, checked (side, label, option)."""
-    if rec.side != decision.side or rec.label != decision.label:
-        raise TacticaError(
-            f"the log does not fit the rules: recorded decision {quote(rec.label)} by "
-            f"{quote(rec.side)}, but the rules ask {decision.side} {decision.label!r}"
-        )
-    for option in decision.options:
-        try:
-            if type(option) is type(rec.choice) and option == rec.choice:
-                return option
-        except _RULES_FAILURES:
-            break
-    raise TacticaError(
-        f"the log does not fit the rules: recorded choice {quote(rec.choice)} for "
-        f"{decision.label!r} is not one of its {len(decision.options)} options"
-    )
-
-
-class PrefixDice:
-    """Answers from recorded rolls first (checked with :func:`recorded_roll`), then from
-    ``then`` (used to resume a cut step)."""
-
-    def __init__(self, recorded: Sequence[Rolled], then: Dice):
-        self._recorded = list(recorded)
-        self._then = then
-
-    @property
-    def replaying(self) -> bool:
-        """True while recorded rolls remain."""
-        return bool(self._recorded)
-
-    def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
-        if self._recorded:
-            return recorded_roll(request, self._recorded.pop(0))
-        return self._then.roll(request)
-
-
-class _Recorded:
-    """The recorded rolls and decisions of one step (``log[start:stop]``), answered in the
-    order the rules ask for them; after them, ``dice`` and ``policies`` answer (a cut step),
-    or (``None``) a request is a ReplayError."""
-
-    def __init__(self, log: Sequence[Entry], start: int, stop: int, *, dice: Dice | None = None,
-                 policies: Mapping[str, Policy] | None = None):
-        self.log = log
-        self.at = start
-        self.stop = stop
-        self.dice = dice
-        self.policies = policies
-
-    def _next(self, what: str, kind: type) -> Any:
-        if self.at >= self.stop:
-            return None
-        rec = self.log[self.at]
-        if not isinstance(rec, kind):
-            found = "a decision" if isinstance(rec, Decided) else "a roll"
-            raise ReplayError(f"the rules {what} here, but the log has {found}", self.at)
-        return rec
-
-    def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
-        rec = self._next(f"roll {request.label!r}", Rolled)
-        if rec is None:
-            if self.dice is not None:
-                return self.dice.roll(request)
-            raise ReplayError(f"the rules roll {request.label!r} here, but the step's "
-                              "recorded rolls have run out", self.at)
-        try:
-            answer = recorded_roll(request, rec)
-        except TacticaError as exc:
-            raise ReplayError(str(exc), self.at) from None
-        self.at += 1
-        return answer
-
-    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
-        rec = self._next(f"ask {decision.side} {decision.label!r}", Decided)
-        if rec is None:
-            if self.policies is not None:
-                return _policy(self.policies, decision.side).choose(decision, state, rng)
-            raise ReplayError(f"the rules ask {decision.side} {decision.label!r} here, but "
-                              "the step's recorded decisions have run out", self.at)
-        try:
-            choice = recorded_choice(decision, rec)
-        except TacticaError as exc:
-            raise ReplayError(str(exc), self.at) from None
-        self.at += 1
-        return choice
-
-
-def _shown(entry: Any) -> str:
-    try:
-        text = dumps(entry)
-    except (TypeError, ValueError):
-        text = repr(entry)
-    return text if len(text) <= 160 else text[:157] + "..."
-
-
-def _same(recorded: Any, produced: Any) -> bool:
-    """Equal records of the same type that serialise the same (``3`` is not ``"3"``, nor
-    ``3.0``)."""
-    if type(recorded) is not type(produced):
-        return False
-    try:
-        if recorded != produced:
-            return False
-    except _RULES_FAILURES:
-        return False
-    return _shown(recorded) == _shown(produced)
 
 
 # --------------------------------------------------------------------------------------------
@@ -494,7 +328,7 @@ class Battle(Generic[S]):
         while i < n:
             entry = log[i]
             if battle._ended:
-                raise ReplayError(f"a record after the end of the battle: {_shown(entry)}", i)
+                raise ReplayError(f"a record after the end of the battle: {shown(entry)}", i)
             if isinstance(entry, BattleEnded):
                 battle._check_end(entry, i)
                 i += 1
@@ -541,16 +375,16 @@ class Battle(Generic[S]):
             try:
                 legal = first.action in p.actions
                 what = (self.ruleset.describe_action(self.state, first.action) if legal
-                        else _shown(first.action))
-            except _RULES_FAILURES:
-                legal, what = False, _shown(first.action)
+                        else shown(first.action))
+            except RULES_FAILURES:
+                legal, what = False, shown(first.action)
             if not legal:
                 raise ReplayError(f"{what} is not a legal action for {p.side} now "
                                   f"({len(p.actions)} legal actions)", i)
             return self.ruleset.resolve(self.state, first.action), i + 1
         if isinstance(p, ChooseAction):
             raise ReplayError(f"{p.side} chooses an action here, but the log records "
-                              f"{_shown(first) if first is not None else 'none'}", i)
+                              f"{shown(first) if first is not None else 'none'}", i)
         if isinstance(p, Finished):
             raise ReplayError(f"the battle is over ({p.reason}), but the log goes on", i)
         return p.process, i
@@ -562,7 +396,7 @@ class Battle(Generic[S]):
         inputs_end = start
         while inputs_end < stop and isinstance(log[inputs_end], (Rolled, Decided)):
             inputs_end += 1
-        answers = _Recorded(log, start, inputs_end)
+        answers = RecordedAnswers(log, start, inputs_end)
         emitted: list[Event] = []
         working = chance.Working(self.ruleset, self.state)
         try:
@@ -577,23 +411,23 @@ class Battle(Generic[S]):
             raise
         except TacticaError as exc:
             raise ReplayError(f"the rules refuse this step: {exc}", answers.at) from None
-        except _RULES_FAILURES as exc:
+        except RULES_FAILURES as exc:
             raise ReplayError(f"the rules cannot follow this step ({type(exc).__name__}: "
                               f"{quote(str(exc), 120)})", answers.at) from None
         if answers.at < inputs_end:
             raise ReplayError(f"a recorded input the rules never asked for: "
-                              f"{_shown(log[answers.at])}", answers.at)
+                              f"{shown(log[answers.at])}", answers.at)
         for k, (want, got) in enumerate(zip_longest(log[inputs_end:stop], emitted)):
             at = inputs_end + k
             if got is None:
-                raise ReplayError(f"recorded {_shown(want)}, but the rules give no more "
+                raise ReplayError(f"recorded {shown(want)}, but the rules give no more "
                                   "events in this step", at)
             if want is None:
-                raise ReplayError(f"the rules give {_shown(got)} here, which the log lacks",
+                raise ReplayError(f"the rules give {shown(got)} here, which the log lacks",
                                   stop)
-            if not _same(want, got):
-                raise ReplayError(f"recorded {_shown(want)}, but the rules give "
-                                  f"{_shown(got)}", at)
+            if not same_record(want, got):
+                raise ReplayError(f"recorded {shown(want)}, but the rules give "
+                                  f"{shown(got)}", at)
         for event in emitted:
             self.ruleset.apply_event(self.state, event)
         self.log.extend(log[i:stop + 1])
@@ -628,7 +462,7 @@ class Battle(Generic[S]):
             raise TacticaError(f"the log's last step does not fit the battle: {exc}") from None
         for rec in cut:  # put the cut records back in the log as they were
             self.log.append(rec)
-        answers = _Recorded(cut, start, len(cut), dice=dice, policies=policies)
+        answers = RecordedAnswers(cut, start, len(cut), dice=dice, policies=policies)
         sides = {*(policies or {}), *(d.side for d in cut if isinstance(d, Decided))}
         replaying: dict[str, Policy] = {side: answers for side in sorted(sides)}
         try:
