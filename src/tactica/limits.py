@@ -9,8 +9,11 @@ from __future__ import annotations
 
 __all__ = [
     "CONTENT_PATH_ENV",
+    "MAX_AREAS",
+    "MAX_CONNECTIONS",
     "MAX_ERROR_LINES",
     "MAX_ERROR_LINE_CHARS",
+    "MAX_GRID_SIDE",
     "MAX_INT",
     "MAX_INT_DIGITS",
     "MAX_LOG_BYTES",
@@ -30,7 +33,7 @@ MAX_YAML_BYTES = 2 * 1024 * 1024
 MAX_YAML_DEPTH = 50
 #: The most values (scalars, lists and mappings) a YAML document may hold, counting every
 #: value an alias repeats: a "billion laughs" document is refused before it is expanded.
-MAX_YAML_NODES = 200_000
+MAX_YAML_NODES = 100_000
 #: The most digits of a whole number in a YAML file (a 64-bit seed has 20).
 MAX_INT_DIGITS = 20
 #: The largest whole number in a game's field unless the game allows less (and most do).
@@ -38,9 +41,14 @@ MAX_INT = 1_000_000
 #: The largest seed (numpy's generators take any 64-bit seed).
 MAX_SEED = 2**64 - 1
 #: The most rounds a scenario may ask for (``max_rounds``).
-MAX_ROUNDS = 10_000
-#: The most units (characters, operators) a scenario may hold.
-MAX_UNITS = 500
+MAX_ROUNDS = 1000
+#: The most units (characters, operators) a scenario may hold (each game may allow fewer).
+MAX_UNITS = 100
+#: The most tiles along either side of a tile grid map (each game may allow fewer).
+MAX_GRID_SIDE = 100
+#: The most areas, and connections, of a zone map (each game may allow fewer).
+MAX_AREAS = 200
+MAX_CONNECTIONS = 1000
 
 #: The largest fight log read; a fight of many thousands of steps is far smaller.
 MAX_LOG_BYTES = 256 * 1024 * 1024
@@ -49,7 +57,7 @@ MAX_LOG_LINE_BYTES = 1024 * 1024
 
 #: How much of a bad value an error quotes.
 MAX_QUOTE_CHARS = 60
-#: How many problems an error lists (the rest are counted).
+#: How many problems an error lists (the rest are counted); see tactica.errors.
 MAX_ERROR_LINES = 30
 #: How long one line of an error may be.
 MAX_ERROR_LINE_CHARS = 400

@@ -22,6 +22,9 @@ from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
 
 from tactica.errors import TacticaError
 from tactica.limits import (
@@ -41,6 +44,7 @@ __all__ = [
     "quote",
     "read_bounded",
     "validate",
+    "validate_units",
 ]
 
 M = TypeVar("M", bound=BaseModel)
@@ -135,45 +139,57 @@ class _TooBig(Exception):
         self.mark = mark
 
 
-class _BoundedLoader(yaml.SafeLoader):
-    """PyYAML's safe loader with bounds: nesting depth, the number of values once every alias
-    is expanded (counted, never built), the digits of whole numbers, finite floats."""
+class _Bounds(Composer):
+    """PyYAML's composer with bounds: nesting depth, the number of values once every alias is
+    expanded (counted, never built), the digits of whole numbers, finite floats. Mixed into
+    a loader with libyaml's fast parser when PyYAML has it, else the pure Python one."""
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
+    _depth: int
+    _sizes: dict[int, int]
+    _total: int
+
+    def _start_bounds(self) -> None:
         self._depth = 0
-        self._sizes: dict[int, int] = {}
+        self._sizes = {}
+        self._total = 0
+
+    def _count(self, size: int, mark: Any) -> None:
+        """Count ``size`` more values in the document (as soon as they are seen)."""
+        self._total += size
+        if self._total > MAX_YAML_NODES:
+            raise _TooBig(f"more than {MAX_YAML_NODES} values (aliases counted as many times "
+                          "as they repeat)", mark)
 
     def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()  # type: ignore[no-untyped-call]
+        if self.check_event(yaml.AliasEvent):  # type: ignore[attr-defined]
+            event = self.peek_event()  # type: ignore[attr-defined]
             target = self.anchors.get(event.anchor)
-            if target is not None and id(target) not in self._sizes:
-                raise _TooBig(f"alias *{_part(event.anchor)} refers to a value that "
-                              "contains it", event.start_mark)
+            if target is not None:
+                if id(target) not in self._sizes:
+                    raise _TooBig(f"alias *{_part(event.anchor)} refers to a value that "
+                                  "contains it", event.start_mark)
+                self._count(self._sizes[id(target)], event.start_mark)
+            return super().compose_node(parent, index)
         self._depth += 1
         try:
             if self._depth > MAX_YAML_DEPTH:
-                event = self.peek_event()  # type: ignore[no-untyped-call]
+                event = self.peek_event()  # type: ignore[attr-defined]
                 raise _TooBig(f"nested more than {MAX_YAML_DEPTH} levels deep",
                               event.start_mark)
             node = super().compose_node(parent, index)
         finally:
             self._depth -= 1
-        key = id(node)
-        size = self._sizes.get(key)
-        if size is None:
-            if isinstance(node, yaml.MappingNode):
-                size = 1 + sum(self._sizes.get(id(k), 1) + self._sizes.get(id(v), 1)
-                               for k, v in node.value)
-            elif isinstance(node, yaml.SequenceNode):
-                size = 1 + sum(self._sizes.get(id(v), 1) for v in node.value)
-            else:
-                size = 1
-            self._sizes[key] = size
-        if size > MAX_YAML_NODES and node is not None:
-            raise _TooBig(f"more than {MAX_YAML_NODES} values (aliases counted as many times "
-                          "as they repeat)", node.start_mark)
+        # The expanded size of a value (for the aliases that repeat it), from its parts'.
+        if isinstance(node, yaml.MappingNode):
+            size = 1 + sum(self._sizes.get(id(k), 1) + self._sizes.get(id(v), 1)
+                           for k, v in node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            size = 1 + sum(self._sizes.get(id(v), 1) for v in node.value)
+        else:
+            size = 1
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            self._sizes[id(node)] = size
+        self._count(1, getattr(node, "start_mark", None))
         return node
 
     def construct_yaml_int(self, node: Any) -> int:
@@ -181,19 +197,42 @@ class _BoundedLoader(yaml.SafeLoader):
         if len(digits) > MAX_INT_DIGITS:
             raise _TooBig(f"a number of {len(digits)} digits (at most {MAX_INT_DIGITS})",
                           node.start_mark)
-        value: int = super().construct_yaml_int(node)
+        value: int = SafeConstructor.construct_yaml_int(self, node)  # type: ignore[arg-type]
         return value
 
     def construct_yaml_float(self, node: Any) -> float:
-        value: float = super().construct_yaml_float(node)
+        value: float = SafeConstructor.construct_yaml_float(self, node)  # type: ignore[arg-type]
         if not math.isfinite(value) or abs(value) > 1e15:
             raise _TooBig(f"the number {quote(node.value)} is too large or not finite",
                           node.start_mark)
         return value
 
 
-_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
-_BoundedLoader.add_constructor("tag:yaml.org,2002:float", _BoundedLoader.construct_yaml_float)
+class _PureLoader(_Bounds, yaml.SafeLoader):
+    def __init__(self, stream: str) -> None:
+        yaml.SafeLoader.__init__(self, stream)
+        self._start_bounds()
+
+
+_LOADERS: list[type[Any]] = [_PureLoader]
+
+if getattr(yaml, "__with_libyaml__", False):
+    from yaml._yaml import CParser
+
+    class _FastLoader(_Bounds, CParser, SafeConstructor, Resolver):
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            Composer.__init__(self)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            self._start_bounds()
+
+    _LOADERS.insert(0, _FastLoader)
+
+for _loader in _LOADERS:
+    _loader.add_constructor("tag:yaml.org,2002:int", _Bounds.construct_yaml_int)
+    _loader.add_constructor("tag:yaml.org,2002:float", _Bounds.construct_yaml_float)
+_Loader = _LOADERS[0]
 
 
 def parse_yaml(text: str, *, source: str, error: type[TacticaError] = TacticaError) -> Any:
@@ -209,7 +248,7 @@ def parse_yaml(text: str, *, source: str, error: type[TacticaError] = TacticaErr
     """
     if len(text) > MAX_YAML_BYTES:
         raise error(f"{source}: more than {MAX_YAML_BYTES} characters of YAML")
-    loader = _BoundedLoader(text)
+    loader = _Loader(text)
     try:
         return loader.get_single_data()
     except _TooBig as exc:
@@ -273,3 +312,40 @@ def validate(
         raise error("\n".join(lines)) from None
     except RecursionError:  # pragma: no cover - the YAML depth bound comes first
         raise error(f"{source}: nested too deep") from None
+
+
+def validate_units(
+    model: type[M],
+    data: Any,
+    *,
+    source: str,
+    problems: list[str],
+    error: type[TacticaError] = TacticaError,
+    least: int = 2,
+    what: str = "units",
+) -> dict[str, M]:
+    """The ``units`` of a scenario (a mapping of id to unit), each validated on its own so that
+    one bad unit hides nothing of the others: every problem is added to ``problems``, and the
+    units that validate are returned (in order)."""
+    raw = data.get("units") if isinstance(data, dict) else None
+    if raw is None:
+        problems.append(f"{source}: units: field required (a mapping of unit id to unit)")
+        return {}
+    if not isinstance(raw, dict):
+        problems.append(f"{source}: units: expected a mapping of unit id to unit, got "
+                        f"{quote(raw)}")
+        return {}
+    if len(raw) < least:
+        problems.append(f"{source}: units: at least {least} {what} are needed (on two sides), "
+                        f"got {len(raw)}")
+    out: dict[str, M] = {}
+    for uid, unit in raw.items():
+        if not isinstance(uid, str):
+            problems.append(f"{source}: units: unit id {quote(uid)}: expected a string (quote "
+                            "it)")
+            continue
+        try:
+            out[uid] = validate(model, unit, source=source, error=error, prefix=("units", uid))
+        except TacticaError as exc:
+            problems.append(str(exc))
+    return out

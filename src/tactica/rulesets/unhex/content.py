@@ -18,8 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tactica.content import ContentLoader
 from tactica.errors import ContentError, ScenarioError, TacticaError
+from tactica.limits import MAX_UNITS
 from tactica.rulesets.unhex.body import BOXES, LOCATIONS, Marks
-from tactica.validation import validate
+from tactica.validation import validate, validate_units
 
 __all__ = [
     "BUILTIN_PACK",
@@ -123,12 +124,13 @@ class UnitModel(_Strict):
 class ObjectiveModel(_Strict):
     side: str
     reach: str
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=MAX_UNITS)
 
 
 class SetupModel(BaseModel):
+    """The Unhex fields of a scenario but ``units`` (each unit is validated on its own)."""
+
     model_config = ConfigDict(extra="forbid")
-    units: dict[str, UnitModel] = Field(min_length=2)
     content: list[str] = Field(default_factory=list)
     sides: list[str] | None = None
     pcs: list[str] = Field(default_factory=list)
@@ -310,28 +312,31 @@ def build_setup(data: Mapping[str, Any], *, source: str, areas: Sequence[str],
                 base_dir: Path, slots_rule: str = "all",
                 boxes: tuple[int, ...] = BOXES) -> Setup:
     """Validate the characters of a scenario against the content packs and the map."""
-    common = {"game", "name", "description", "rulings", "map", "max_rounds", "seed"}
+    common = {"game", "name", "description", "rulings", "map", "max_rounds", "seed", "units"}
     game_part = {k: v for k, v in data.items() if k in SetupModel.model_fields}
     problems = [f"{source}: {k}: unknown field"
-                for k in sorted(set(data) - set(SetupModel.model_fields) - common)]
+                for k in sorted(set(data) - set(SetupModel.model_fields) - common, key=str)]
     try:
         model = validate(SetupModel, game_part, source=source, error=ScenarioError)
     except TacticaError as exc:
-        raise ScenarioError("\n".join([*problems, str(exc)])) from None
+        problems.append(str(exc))
+        model = SetupModel()
+    unit_models = validate_units(UnitModel, dict(data), source=source, problems=problems,
+                                 error=ScenarioError, what="characters")
     pack = builtin_pack()
     try:
         pack = PACKS.load([base_dir / rel for rel in model.content])
     except TacticaError as exc:
         problems.append(f"{source}: content: {exc}")
-    units = [u for uid, unit in model.units.items()
+    units = [u for uid, unit in unit_models.items()
              if (u := _unit(uid, unit, pack, areas, source, slots_rule, problems, boxes))
              is not None]
-    seen = list(dict.fromkeys(u.side for u in model.units.values()))
+    seen = list(dict.fromkeys(u.side for u in unit_models.values()))
     sides = tuple(model.sides or seen)
     for s in seen:
         if s not in sides:
             problems.append(f"{source}: sides: side {s!r} of a unit is not listed")
-    if len(sides) < 2:
+    if len(sides) < 2 and len(unit_models) >= 2:
         problems.append(f"{source}: units: need characters on at least two sides, got "
                         f"{list(sides)}")
     for i, s in enumerate(model.pcs):
