@@ -90,10 +90,11 @@ class Unhex:
             for location, marks in u.marks:
                 body = body.with_marks(location, marks)
             chars[u.id] = Character(u.id, u.side, u.side in setup.pcs, body, u.area, u.items,
-                                    u.right, u.left, u.good)
+                                    u.right, u.left, u.good, ammo=u.ammo)
         return UnhexState(view_for(graph, sight_options(scenario.rulings)), chars, setup.sides,
                           setup.pcs, scenario.rulings, dmg, setup.pack.items,
-                          scenario.max_rounds, setup.exits, setup.objectives)
+                          scenario.max_rounds, setup.exits, setup.objectives,
+                          fixtures=setup.fixtures)
 
     def describe_action(self, state: UnhexState, action: Action) -> str:
         return text.describe_action(action)
