@@ -10,16 +10,22 @@ The core, not the rules, writes the log. For each step of the battle it records
    ``apply_event`` (the only mutation),
 4. :class:`Resolved`, closing the step.
 
-Replaying the rule events of a log on the initial state gives the same state, and re-running a
-step with its recorded rolls and decisions gives the same events (tests check both). A log cut
-in the middle of a step (a program killed while a person was typing dice) resumes by re-running
-that step with the rolls already recorded and asking only for the rest.
+Re-running a step with its recorded rolls and decisions gives the same events, and applying
+them to the state gives the same state. :meth:`Battle.replay` rebuilds a battle that way and
+trusts nothing in the log: every step is re-run from its recorded action (which must be legal
+then) or as the automatic step that comes next, every recorded roll must be a possible result
+of the roll the rules ask for (the faces too), every decision one of its options, and the
+events must be those the rules give, type for type; the first record that does not follow is
+refused with a :class:`ReplayError` naming its position. A log cut in the middle of a step (a
+program killed while a person was typing dice) resumes by re-running that step with the rolls
+already recorded and asking only for the rest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import zip_longest
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -37,7 +43,16 @@ from tactica.events import (
     Rolled,
     record,
 )
+from tactica.recorded import (
+    RULES_FAILURES,
+    PrefixDice,
+    RecordedAnswers,
+    ReplayError,
+    same_record,
+    shown,
+)
 from tactica.ruleset import Automatic, ChooseAction, Finished, Pending, Rules
+from tactica.validation import quote
 
 __all__ = [
     "Battle",
@@ -45,6 +60,7 @@ __all__ = [
     "Entry",
     "Policy",
     "PrefixDice",
+    "ReplayError",
     "Resolved",
     "SampledDice",
     "ScriptedDice",
@@ -111,43 +127,6 @@ class ScriptedDice:
         given = self._values[self._next]
         self._next += 1
         return request.answer(given)
-
-
-class PrefixDice:
-    """Answers from recorded rolls first, then from ``then`` (used to resume a cut step)."""
-
-    def __init__(self, recorded: Sequence[Rolled], then: Dice):
-        self._recorded = list(recorded)
-        self._then = then
-
-    @property
-    def replaying(self) -> bool:
-        """True while recorded rolls remain."""
-        return bool(self._recorded)
-
-    def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
-        if self._recorded:
-            rec = self._recorded.pop(0)
-            if rec.label != request.label:
-                raise TacticaError(
-                    f"the log does not fit the rules: recorded roll {rec.label!r}, "
-                    f"but the rules ask for {request.label!r}"
-                )
-            if rec.faces is not None:
-                try:
-                    fits = request.value_from_faces(rec.faces) == rec.value
-                except ScriptError:
-                    fits = False
-            else:
-                fits = request.dist.p(rec.value) > 0
-            if not fits:
-                shown = f" (faces {list(rec.faces)})" if rec.faces is not None else ""
-                raise TacticaError(
-                    f"the log does not fit the rules: recorded roll {rec.label!r} = "
-                    f"{rec.value!r}{shown} is not a possible result of that roll"
-                )
-            return rec.value, rec.faces
-        return self._then.roll(request)
 
 
 # --------------------------------------------------------------------------------------------
@@ -337,35 +316,133 @@ class Battle(Generic[S]):
     ) -> tuple[Battle[S], list[Entry]]:
         """Rebuild a battle from a log; returns it and the records of a step cut short.
 
-        Rule events are applied in order. Records after the last :class:`Resolved` (an action
-        and some rolls whose results were never written) are returned for
-        :meth:`resume_step`.
+        Every complete step is re-run and checked (see the module); a record that does not
+        follow raises a :class:`ReplayError` with its position. Records after the last
+        :class:`Resolved` (an action and some rolls whose results were never written) are
+        checked for their action and returned for :meth:`resume_step`.
         """
-        state = ruleset.copy_state(initial_state)
-        complete: list[Entry] = []
+        battle = cls(ruleset, ruleset.copy_state(initial_state))
+        battle._ended = False
+        i, n = 0, len(log)
         open_step: list[Entry] = []
-        for event in log:
-            if isinstance(event, Resolved):
-                for e in open_step:
-                    if not isinstance(e, LogRecord):
-                        ruleset.apply_event(state, e)
-                complete.extend(open_step)
-                complete.append(event)
-                open_step = []
-            elif isinstance(event, BattleEnded):
-                complete.append(event)
-            else:
-                open_step.append(event)
-        battle = cls(ruleset, state, log=complete, listeners=listeners)
-        if any(not is_input_record(e) for e in open_step):
-            # Rule events are only written together with their step's marker, right after it.
-            raise TacticaError("the log ends inside a step's results: it was cut while saving")
+        while i < n:
+            entry = log[i]
+            if battle._ended:
+                raise ReplayError(f"a record after the end of the battle: {shown(entry)}", i)
+            if isinstance(entry, BattleEnded):
+                battle._check_end(entry, i)
+                i += 1
+                continue
+            stop = next((j for j in range(i, n) if isinstance(log[j], Resolved)), None)
+            if stop is None:
+                open_step = list(log[i:])
+                battle._check_cut(open_step, i)
+                break
+            battle._replay_step(log, i, stop)
+            i = stop + 1
+        battle.listeners = list(listeners)
         if not open_step and not battle._ended and isinstance(battle.pending, Finished):
             # Cut between the last step and the record of the end: write the end now.
             fin = battle.pending
             battle._ended = True
             battle._append(BattleEnded(fin.winner, fin.reason))
         return battle, open_step
+
+    def _check_end(self, entry: BattleEnded, i: int) -> None:
+        p = self.pending
+        if not isinstance(p, Finished):
+            raise ReplayError(f"the log says the battle ended ({quote(entry.reason)}), but it "
+                              "goes on", i)
+        if (entry.winner, entry.reason) != (p.winner, p.reason):
+            raise ReplayError(f"the log says {quote(entry.winner)} won ({quote(entry.reason)}),"
+                              f" but the rules say {p.winner!r} ({p.reason})", i)
+        if not self.log or not isinstance(self.log[-1], Resolved):
+            raise ReplayError("the end of the battle is recorded out of place", i)
+        self.log.append(entry)
+        self._ended = True
+
+    def _step_process(self, first: Entry | None, i: int) -> tuple[chance.Step, int]:
+        """The process of the step starting at ``log[i]`` (``first``) and where its inputs
+        start: the recorded action's, which must be legal now, or the automatic step's."""
+        p = self.pending
+        if isinstance(first, ActionTaken):
+            if not isinstance(p, ChooseAction):
+                what = "the battle is over" if isinstance(p, Finished) else f"{p.label} comes"
+                raise ReplayError(f"an action is recorded where {what}", i)
+            if first.side != p.side:
+                raise ReplayError(f"an action of {quote(first.side)} is recorded, but {p.side} "
+                                  "chooses now", i)
+            try:
+                legal = first.action in p.actions
+                what = (self.ruleset.describe_action(self.state, first.action) if legal
+                        else shown(first.action))
+            except RULES_FAILURES:
+                legal, what = False, shown(first.action)
+            if not legal:
+                raise ReplayError(f"{what} is not a legal action for {p.side} now "
+                                  f"({len(p.actions)} legal actions)", i)
+            return self.ruleset.resolve(self.state, first.action), i + 1
+        if isinstance(p, ChooseAction):
+            raise ReplayError(f"{p.side} chooses an action here, but the log records "
+                              f"{shown(first) if first is not None else 'none'}", i)
+        if isinstance(p, Finished):
+            raise ReplayError(f"the battle is over ({p.reason}), but the log goes on", i)
+        return p.process, i
+
+    def _replay_step(self, log: Sequence[Entry], i: int, stop: int) -> None:
+        """Re-run the step ``log[i:stop]`` (closed by the Resolved at ``stop``), check it and
+        apply its events."""
+        process, start = self._step_process(log[i] if i < stop else None, i)
+        inputs_end = start
+        while inputs_end < stop and isinstance(log[inputs_end], (Rolled, Decided)):
+            inputs_end += 1
+        answers = RecordedAnswers(log, start, inputs_end)
+        emitted: list[Event] = []
+        working = chance.Working(self.ruleset, self.state)
+        try:
+            chance.run(
+                process,
+                roll=answers.roll,
+                decide=lambda d: answers.choose(d, working.current(), None),
+                on_event=emitted.append,
+                working=working,
+            )
+        except ReplayError:
+            raise
+        except TacticaError as exc:
+            raise ReplayError(f"the rules refuse this step: {exc}", answers.at) from None
+        except RULES_FAILURES as exc:
+            raise ReplayError(f"the rules cannot follow this step ({type(exc).__name__}: "
+                              f"{quote(str(exc), 120)})", answers.at) from None
+        if answers.at < inputs_end:
+            raise ReplayError(f"a recorded input the rules never asked for: "
+                              f"{shown(log[answers.at])}", answers.at)
+        for k, (want, got) in enumerate(zip_longest(log[inputs_end:stop], emitted)):
+            at = inputs_end + k
+            if got is None:
+                raise ReplayError(f"recorded {shown(want)}, but the rules give no more "
+                                  "events in this step", at)
+            if want is None:
+                raise ReplayError(f"the rules give {shown(got)} here, which the log lacks",
+                                  stop)
+            if not same_record(want, got):
+                raise ReplayError(f"recorded {shown(want)}, but the rules give "
+                                  f"{shown(got)}", at)
+        for event in emitted:
+            self.ruleset.apply_event(self.state, event)
+        self.log.extend(log[i:stop + 1])
+        self._pending = None
+
+    def _check_cut(self, cut: Sequence[Entry], i: int) -> None:
+        """A step cut short holds only inputs: its action (legal now), rolls and decisions."""
+        for k, entry in enumerate(cut):
+            if not is_input_record(entry) or isinstance(entry, BattleEnded):
+                # Rule events are only written together with their step's marker.
+                raise ReplayError("the log ends inside a step's results: it was cut while "
+                                  "saving", i + k)
+            if isinstance(entry, ActionTaken) and k > 0:
+                raise ReplayError("an action inside another step", i + k)
+        self._step_process(cut[0], i)
 
     def resume_step(
         self,
@@ -375,40 +452,23 @@ class Battle(Generic[S]):
         policies: Mapping[str, Policy] | None = None,
         rng: np.random.Generator | None = None,
     ) -> list[Event]:
-        """Finish a step that a log cut short, reusing its recorded rolls and decisions."""
+        """Finish a step that a log cut short, reusing its recorded rolls and decisions (each
+        checked against what the rules ask) and asking ``dice`` and ``policies`` the rest."""
         if not cut:
             return []
-        rolls = [e for e in cut if isinstance(e, Rolled)]
-        decisions = [e for e in cut if isinstance(e, Decided)]
+        try:
+            process, start = self._step_process(cut[0], 0)
+        except ReplayError as exc:
+            raise TacticaError(f"the log's last step does not fit the battle: {exc}") from None
         for rec in cut:  # put the cut records back in the log as they were
             self.log.append(rec)
-        prefix = PrefixDice(rolls, dice)
-        recorded_decisions = list(decisions)
-
-        class _Replaying:
-            def choose(self, decision: Decide[Any], state: Any,
-                       g: np.random.Generator | None) -> Any:
-                if recorded_decisions:
-                    return recorded_decisions.pop(0).choice
-                return _policy(policies, decision.side).choose(decision, state, g)
-
-        replay_policies = {side: _Replaying() for side in _sides(policies, decisions)}
-        skip = len(rolls) + len(decisions)
-        first = cut[0]
-        if isinstance(first, ActionTaken):
-            process = self.ruleset.resolve(self.state, first.action)
-        else:
-            p = self.pending
-            if not isinstance(p, Automatic):
-                raise TacticaError("the log's last step does not fit the battle")
-            process = p.process
-        return self._run(process, prefix, replay_policies or policies, rng, skip_records=skip)
-
-
-def _sides(policies: Mapping[str, Policy] | None, decisions: Sequence[Decided]) -> list[str]:
-    names = set(policies or {})
-    names.update(d.side for d in decisions)
-    return sorted(names)
+        answers = RecordedAnswers(cut, start, len(cut), dice=dice, policies=policies)
+        sides = {*(policies or {}), *(d.side for d in cut if isinstance(d, Decided))}
+        replaying: dict[str, Policy] = {side: answers for side in sorted(sides)}
+        try:
+            return self._run(process, answers, replaying, rng, skip_records=len(cut) - start)
+        except ReplayError as exc:
+            raise TacticaError(f"the log's last step does not fit the battle: {exc}") from None
 
 
 def _policy(policies: Mapping[str, Policy] | None, side: str) -> Policy:

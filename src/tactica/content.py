@@ -20,7 +20,12 @@ modification time and size, so a pack edited between two runs is read again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import hashlib
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -28,15 +33,19 @@ from typing import Generic, TypeVar
 from pydantic import BaseModel
 
 from tactica.errors import ContentError
-from tactica.validation import load_yaml, validate
+from tactica.limits import CONTENT_PATH_ENV, MAX_YAML_BYTES
+from tactica.validation import parse_yaml, read_bounded, validate
 
-__all__ = ["ContentLoader", "Stamp"]
+__all__ = ["ContentLoader", "ContentReading", "Stamp", "allowed_roots", "reading_content"]
 
 M = TypeVar("M", bound=BaseModel)
 P = TypeVar("P")
 
 #: A file as the cache sees it: its path, modification time and size.
 Stamp = tuple[Path, int, int]
+
+#: Where tactica's own packs live (any file below this folder is built-in content).
+_PACKAGE = Path(__file__).resolve().parent
 
 
 def _stamp(path: Path) -> Stamp:
@@ -47,8 +56,70 @@ def _stamp(path: Path) -> Stamp:
     return (path, st.st_mtime_ns, st.st_size)
 
 
+@dataclass
+class ContentReading:
+    """What the content packs of one scenario are: the folder its own packs must come from
+    (``base``; ``None`` allows any path) and every pack file read, by name, with the SHA-256
+    of its bytes (``used``; the log of a fight keeps their digest)."""
+
+    base: Path | None
+    used: dict[str, str] = field(default_factory=dict)
+
+    def name(self, path: Path) -> str:
+        """How the digest names a pack: built-in packs by their place in tactica, the
+        scenario's own relative to its folder (so that a folder can be moved)."""
+        real = Path(os.path.realpath(path))
+        if real.is_relative_to(_PACKAGE):
+            return "tactica:" + real.relative_to(_PACKAGE).as_posix()
+        if self.base is not None:
+            base = Path(os.path.realpath(self.base))
+            if real.is_relative_to(base):
+                return real.relative_to(base).as_posix()
+        return real.as_posix()
+
+
+_READING: ContextVar[ContentReading | None] = ContextVar("tactica_content_reading",
+                                                          default=None)
+
+
+@contextmanager
+def reading_content(base: Path | None) -> Iterator[ContentReading]:
+    """Within this block, a game's content packs must come from ``base`` (the scenario's
+    folder, or below), tactica's own packs or the folders of ``TACTICA_CONTENT_PATH``, and
+    every pack read is noted in the ContentReading yielded."""
+    reading = ContentReading(base)
+    token = _READING.set(reading)
+    try:
+        yield reading
+    finally:
+        _READING.reset(token)
+
+
+def allowed_roots(base: Path) -> tuple[Path, ...]:
+    """The folders a scenario in ``base`` may take content packs from."""
+    extra = [Path(p) for p in os.environ.get(CONTENT_PATH_ENV, "").split(os.pathsep) if p]
+    return tuple(Path(os.path.realpath(p)) for p in (base, _PACKAGE, *extra))
+
+
+def _check_allowed(path: Path, reading: ContentReading | None) -> None:
+    if reading is None or reading.base is None:
+        return
+    real = Path(os.path.realpath(path))
+    if not any(real.is_relative_to(root) for root in allowed_roots(reading.base)):
+        raise ContentError(
+            f"{path}: outside the scenario's folder; a scenario's content packs come from its "
+            f"folder (or below) or tactica's own packs (set {CONTENT_PATH_ENV} to the folders "
+            "to allow more)"
+        )
+
+
 class ContentLoader(Generic[M, P]):
-    """Loads a game's content packs: ``builtin`` files first, then a scenario's own."""
+    """Loads a game's content packs: ``builtin`` files first, then a scenario's own.
+
+    Only regular files of bounded size are read (see :mod:`tactica.limits`); while a scenario
+    is being read (:func:`reading_content`) its packs must come from its folder, and every
+    pack read is noted with its digest.
+    """
 
     def __init__(self, model: type[M], build: Callable[[Sequence[tuple[str, M]]], P], *,
                  builtin: Sequence[Path] = (), cache: int = 32) -> None:
@@ -59,21 +130,42 @@ class ContentLoader(Generic[M, P]):
 
     def read(self, path: Path) -> M:
         """One pack file, validated (a ContentError names the file and the field)."""
-        data = load_yaml(path, error=ContentError)
-        return validate(self.model, data, source=str(path), error=ContentError)
+        return self._read(path)[0]
+
+    def _read(self, path: Path) -> tuple[M, str]:
+        raw = read_bounded(path, limit=MAX_YAML_BYTES, what="content pack", error=ContentError)
+        digest = hashlib.sha256(raw).hexdigest()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ContentError(f"{path}: cannot read: not UTF-8 text (byte {exc.start})"
+                               ) from None
+        data = parse_yaml(text, source=str(path), error=ContentError)
+        return validate(self.model, data, source=str(path), error=ContentError), digest
 
     def load(self, extra: Sequence[Path] = ()) -> P:
         """The built-in packs merged with ``extra`` (in order; later ones win)."""
-        return self._cached(tuple(_stamp(p) for p in (*self.builtin, *extra)))
+        reading = _READING.get()
+        for path in extra:
+            _check_allowed(path, reading)
+        pack, digests = self._cached(tuple(_stamp(p) for p in (*self.builtin, *extra)))
+        if reading is not None:
+            for path, digest in digests:
+                reading.used[reading.name(path)] = digest
+        return pack
 
-    def _load(self, stamps: tuple[Stamp, ...]) -> P:
+    def _load(self, stamps: tuple[Stamp, ...]) -> tuple[P, tuple[tuple[Path, str], ...]]:
         files: list[tuple[str, M]] = []
+        digests: list[tuple[Path, str]] = []
         problems: list[str] = []
         for path, _, _ in stamps:
             try:
-                files.append((str(path), self.read(path)))
+                model, digest = self._read(path)
             except ContentError as exc:
                 problems.append(str(exc))
+            else:
+                files.append((str(path), model))
+                digests.append((path, digest))
         if problems:
             raise ContentError("\n".join(problems))
-        return self.build(files)
+        return self.build(files), tuple(digests)

@@ -16,7 +16,35 @@ __all__ = [
     "ScenarioError",
     "ScriptError",
     "TacticaError",
+    "bounded_message",
+    "join_problems",
 ]
+
+#: How many problems a message lists (the rest are counted), and how long one line may be
+#: (the same figures as :mod:`tactica.limits`, which imports nothing).
+_LINES = 30
+_LINE_CHARS = 400
+
+
+def _cut_line(line: str) -> str:
+    return line if len(line) <= _LINE_CHARS else line[: _LINE_CHARS - 3] + "..."
+
+
+def join_problems(problems: list[str]) -> str:
+    """Problems one per line, at most a bounded number of them (then how many more), each
+    line cut to a bounded length."""
+    lines = [line for p in problems for line in p.split("\n") if line.strip()]
+    shown = [_cut_line(line) for line in lines[:_LINES]]
+    if len(lines) > _LINES:
+        shown.append(f"... and {len(lines) - _LINES} more problem(s)")
+    return "\n".join(shown)
+
+
+def bounded_message(text: str) -> str:
+    """A message as the command line prints it: bounded in lines and line length."""
+    if len(text) <= _LINE_CHARS and "\n" not in text:
+        return text
+    return join_problems([text])
 
 
 class TacticaError(Exception):

@@ -24,11 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from tactica.battlefield.base import Battlefield
-from tactica.errors import RulingError, ScenarioError, TacticaError
+from tactica.content import ContentReading, reading_content
+from tactica.errors import RulingError, ScenarioError, TacticaError, join_problems
+from tactica.limits import MAX_ROUNDS, MAX_SEED, MAX_UNITS
 from tactica.maps import map_from_mapping
 from tactica.ruleset import Ruleset, get_ruleset, setup_hooks
 from tactica.rulings import Rulings
-from tactica.validation import load_yaml
+from tactica.validation import load_yaml, quote
 
 __all__ = ["COMMON_FIELDS", "Scenario", "load_scenario", "scenario_from_mapping"]
 
@@ -50,6 +52,9 @@ class Scenario:
     data: Mapping[str, Any]
     max_rounds: int
     base_dir: Path = Path(".")
+    content: tuple[tuple[str, str], ...] = ()
+    """Every content pack the scenario's game read for it, by name, with its SHA-256 (the
+    log of a fight keeps their digest)."""
 
     def with_rulings(self, chosen: Mapping[str, str], *, where: str = "--rulings") -> Scenario:
         """The same scenario with some rulings switched (re-validated)."""
@@ -146,25 +151,40 @@ def scenario_from_mapping(
         battlefield = None
         map_ok = False
     max_rounds = data.get("max_rounds", 30)
-    if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
-        problems.append(f"{source}: max_rounds: expected a whole number >= 1, got {max_rounds!r}")
+    if (not isinstance(max_rounds, int) or isinstance(max_rounds, bool)
+            or not 1 <= max_rounds <= MAX_ROUNDS):
+        problems.append(f"{source}: max_rounds: expected a whole number from 1 to "
+                        f"{MAX_ROUNDS}, got {quote(max_rounds)}")
         max_rounds = 30
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                             or not 0 <= seed <= MAX_SEED):
+        problems.append(f"{source}: seed: expected a whole number from 0 to {MAX_SEED}, "
+                        f"got {quote(seed)}")
+    units = data.get("units")
+    too_many = isinstance(units, (Mapping, list)) and len(units) > MAX_UNITS
+    if too_many:
+        assert isinstance(units, (Mapping, list))
+        problems.append(f"{source}: units: {len(units)} units; a scenario holds at most "
+                        f"{MAX_UNITS}")
     setup: Any = None
-    if ruleset is not None and rulings is not None and map_ok:
+    reading = ContentReading(base_dir)
+    if ruleset is not None and rulings is not None and map_ok and not too_many:
         try:
-            setup = setup_hooks(ruleset).build_setup(
-                data,
-                source=source,
-                battlefield=battlefield,
-                rulings=rulings,
-                base_dir=base_dir or Path("."),
-            )
+            with reading_content(base_dir or Path(".")) as reading:
+                setup = setup_hooks(ruleset).build_setup(
+                    data,
+                    source=source,
+                    battlefield=battlefield,
+                    rulings=rulings,
+                    base_dir=base_dir or Path("."),
+                )
         except TacticaError as exc:
             problems.append(str(exc))
     if problems:
-        raise ScenarioError("\n".join(problems))
+        raise ScenarioError(join_problems(problems))
     assert ruleset is not None and rulings is not None
-    return Scenario(
+    scenario = Scenario(
         name=str(data.get("name") or Path(source).stem),
         ruleset=ruleset,
         rulings=rulings,
@@ -174,7 +194,14 @@ def scenario_from_mapping(
         data=copy.deepcopy(dict(data)),
         max_rounds=max_rounds,
         base_dir=base_dir or Path("."),
+        content=tuple(sorted(reading.used.items())),
     )
+    # One validation for every command: a scenario that validates can start a battle.
+    try:
+        scenario.new_state()
+    except TacticaError as exc:
+        raise ScenarioError(f"{source}: the battle cannot be set up: {exc}") from None
+    return scenario
 
 
 def load_scenario(path: str | Path) -> Scenario:

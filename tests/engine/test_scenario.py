@@ -173,7 +173,7 @@ def test_every_problem_of_a_file_is_listed_each_with_file_field_and_expectation(
         f"{src}: rulings: NEB-3: unknown option 'taxicab' "
         "(expected chebyshev, manhattan, euclidean)",
         f"{src}: rulings: unknown ruling 'NEB-42' (this game has NEB-1, ",
-        f"{src}: max_rounds: expected a whole number >= 1, got 0",
+        f"{src}: max_rounds: expected a whole number from 1 to 1000, got 0",
         f"{src}: colour: unknown field",
         f"{src}: units.B.defense: Input should be a valid integer",
         f"{src}: units.A.profile: unknown profile 'captain' (known: breacher, medic, ",
@@ -208,9 +208,7 @@ def test_units_must_be_a_mapping_of_at_least_two() -> None:
     data = good()
     data["units"] = {"A": {"side": "red", "profile": "trooper"}}
     assert problems(data) == [
-        "bad.yaml: units: expected a mapping of at least two units "
-        "(id: {side: ..., profile: ...})",
-        "bad.yaml: map.tiles: occupant 'A' has no entry in units",
+        "bad.yaml: units: at least two units are needed (one on each side), got 1",
         "bad.yaml: map.tiles: occupant 'B' has no entry in units",
     ]
 

@@ -92,7 +92,7 @@ def test_scenario_problems_are_all_reported(tmp_path: Path) -> None:
 def test_rulings_are_declared_and_switchable(tmp_path: Path) -> None:
     rs = get_ruleset("last-odyssey")
     ids = [r.id for r in rs.meta.rulings]
-    assert ids == [f"LOD-{i}" for i in range(1, 22)]
+    assert ids == [f"LOD-{i}" for i in range(1, 25)]
     assert get_ruleset("lod") is rs and rs.meta.battlefield == "rows"
     sc = make(None, {"P": {"character": "rook"}, "E": {"enemy": "cop"}},
               {"party": "P", "them": "E"}, rulings={"LOD-2": "half-up"})

@@ -161,3 +161,30 @@ def test_odds_show_faithful_and_shellbreak_downs(capsys: pytest.CaptureFixture[s
                  "-w", "Elemental Storm/wind", "--json"])
     data = json.loads(capsys.readouterr()[0])
     assert code == 0 and "p_hit[Hover Drone]" in data and "p_down[Lieutenant]" in data
+
+
+def test_odds_and_a_seeded_battle_agree_on_the_boar_rider_at_0_hp(tmp_path: Path) -> None:
+    # Every hit takes the Boar Rider (HP 22 to 4, no Shell left) to 0 HP: in the battle it
+    # stays up until the Effect phase (Too Stupid to Die); the odds say so too.
+    pack = {"enemies": {"t": enemy(init=9, patk=30, pacc=10, hp=60, abilities=("fists",))}}
+    sc = make(tmp_path, {"T": {"enemy": "t"}, "Boar": {"enemy": "boar-rider", "hp": 4,
+                                                       "shells": {"earth": 0}}},
+              {"us": "T", "fairies": "Boar"}, pack=pack)
+    start = to_turn(battle(sc), "T")
+    report = odds_of(sc.ruleset, start.state, "T", "Boar", "Fists")
+    n = report.numbers
+    assert n["p_hit"] > 0 and n["p_zero_hp"] == n["p_hit"]
+    assert n["p_down"] == 0 and n["p_out_of_action"] == 0
+    assert any("Too Stupid to Die" in r for r in report.reasons)
+    rng = np.random.default_rng(5)
+    dice = SampledDice(rng, faces=True)
+    trials, zero, out = 400, 0, 0
+    for _ in range(trials):
+        trial = Battle(sc.ruleset, sc.ruleset.copy_state(start.state))
+        trial.apply(UseAbility("T", "fists", ("Boar",)), dice=dice)
+        boar = next(u for u in sc.ruleset.units(trial.state) if u.id == "Boar")
+        zero += trial.state.fighters["Boar"].hp == 0
+        out += not boar.in_action
+    p = float(n["p_zero_hp"])
+    assert out == 0  # odds: never out of action now
+    assert abs(zero / trials - p) <= 4 * math.sqrt(p * (1 - p) / trials) + 1e-9

@@ -67,7 +67,8 @@ def test_commands_at_the_table(tmp_path: Path) -> None:
     t = play(tmp_path / "p.jsonl", lines, seed=1, computer={"police": "greedy"},
              ask_dice=False)
     said = "\n".join(t.said)
-    assert "Initiative: " in said and "Round 1: first strike phase." in said
+    assert "First strike, before initiative" in said and "Initiative: " in said
+    assert said.index("First strike, before initiative") < said.index("Initiative: ")
     assert "Rook (party): in action at party:" in said and "; hp " in said
     assert "party   Lark, Moss" in said  # the rows as they stand
     assert "Vesper uses Dragonslayer on" in said

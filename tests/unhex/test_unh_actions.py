@@ -357,7 +357,7 @@ def test_first_aid_failure_uses_up_the_kit() -> None:
     assert b.state.chars["P"].body.marks_at("left leg") == Marks(x=4)
 
 
-def test_first_aid_critical_failure_makes_x_marks_permanent_chosen_by_the_treated() -> None:
+def test_first_aid_critical_failure_makes_x_marks_permanent_chosen_by_the_treater() -> None:
     b = _patient()
     events = act(b, FirstAid("M", "P"), rolls=[(7, 7)],
                  decisions={"pcs": [lambda h: dict(h.marks) == {"left leg": 4, "torso": 3}]})

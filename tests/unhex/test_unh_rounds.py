@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from unh_builders import CLUB_MAP, act, advance, battle, npc, of, pc, ready, start_round, unit
 
-from tactica.ruleset import Automatic, ChooseAction, Finished
+from tactica.battle import Battle
+from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
 from tactica.rulesets.unhex.records import (
     ActionGained,
     ActionLost,
@@ -162,12 +163,19 @@ def test_an_extra_action_from_a_critical_success_is_used_this_round_or_lost() ->
 # -- the end of combat --------------------------------------------------------------------------
 
 
+def ended(b: Battle) -> Pending:
+    """The result, after the end-of-combat step (ammunition marked off) that comes first."""
+    assert isinstance(b.pending, Automatic) and b.pending.label == "end of combat"
+    advance(b)
+    return b.pending
+
+
 def test_combat_ends_when_one_team_is_left_in_the_fight() -> None:
     b = ready({"A": pc("Entrance", items=["pistol"], level=99), "B": npc("Dance Floor")})
     act(b, Attack("A", "pistol", "B"), rolls=[(5, 9)],
         decisions={"npcs": [Reaction("none")], "pcs": [lambda o: o.location == "head"]})
     assert b.state.chars["B"].unconscious
-    assert b.pending == Finished("pcs", "pcs is the only team left in the fight")
+    assert ended(b) == Finished("pcs", "pcs is the only team left in the fight")
 
 
 def test_surrender_and_retreat_leave_the_fight() -> None:
@@ -178,14 +186,14 @@ def test_surrender_and_retreat_leave_the_fight() -> None:
     assert b.state.chars["B"].surrendered and b.state.chars["B"].level == 0
     act(b, EndTurn("pcs"))
     act(b, Retreat("C"), decisions={})
-    assert b.pending == Finished("pcs", "pcs is the only team left in the fight")
+    assert ended(b) == Finished("pcs", "pcs is the only team left in the fight")
 
 
 def test_a_scenario_objective_ends_combat() -> None:
     b = ready({"A": pc("Kitchen"), "B": npc("Bar")},
               objectives=[{"side": "pcs", "reach": "Alley"}])
     act(b, Move("A", "Alley"), decisions={})
-    assert b.pending == Finished("pcs", "pcs met the objective: 1 in Alley")
+    assert ended(b) == Finished("pcs", "pcs met the objective: 1 in Alley")
 
 
 def test_the_round_limit_is_a_draw() -> None:
@@ -193,7 +201,7 @@ def test_the_round_limit_is_a_draw() -> None:
     b = start_round(b, ("pcs", "npcs"))
     act(b, EndTurn("pcs"))
     act(b, EndTurn("npcs"))
-    assert b.pending == Finished(None, "the round limit (1) was reached")
+    assert ended(b) == Finished(None, "the round limit (1) was reached")
 
 
 @pytest.mark.parametrize("zones", [CLUB_MAP])

@@ -35,7 +35,8 @@ def test_the_content_pack_is_illustrative_and_has_every_kind_of_item() -> None:
     assert pack.illustrative
     bands = {item.band() for item in pack.items.values()}
     assert bands == {"melee, range 0", "one-handed ranged, range 0-1",
-                     "two-handed ranged, range 1 or more", "first-aid"}
+                     "two-handed ranged, range 1 or more", "first-aid",
+                     "a shield (its holder picks the damage die, UNH-25)"}
     assert pack.items["first-aid-kit"].kind == "first-aid"
 
 
@@ -96,7 +97,7 @@ def test_unhex_needs_a_zone_map() -> None:
 
 def test_every_ruling_has_a_default_and_unknown_options_are_refused() -> None:
     ids = [r.id for r in RULINGS]
-    assert ids == [f"UNH-{i}" for i in range(1, 22)]
+    assert ids == [f"UNH-{i}" for i in range(1, 28)]
     with pytest.raises(ScenarioError, match="UNH-6: unknown option 'best'"):
         scenario({"A": pc("Bar"), "B": npc("Bar")}, rulings={"UNH-6": "best"})
 

@@ -27,6 +27,7 @@ from tactica.battlefield.base import SightReport
 from tactica.battlefield.grid import GridSight, Tile, TileGrid
 from tactica.battlefield.grid_sight import LineOfSight
 from tactica.errors import MapError
+from tactica.limits import MAX_GRID_SIDE
 from tactica.validation import validate
 
 __all__ = [
@@ -80,6 +81,10 @@ def parse_tiles(
         rows.pop()
     if not rows:
         raise MapError(f"{source}: tiles: the map is empty; {_EXPECTED}, one row per line")
+    widest = max(len(r) for r in rows)
+    if len(rows) > MAX_GRID_SIDE or widest > MAX_GRID_SIDE:
+        raise MapError(f"{source}: tiles: the map is {widest} x {len(rows)} tiles; a grid map "
+                       f"has at most {MAX_GRID_SIDE} x {MAX_GRID_SIDE}")
     problems: list[str] = []
     width = len(rows[0])
     blockers: set[Tile] = set()

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tactica.battlefield.base import MovePath, SightOption, SightReport
 from tactica.errors import MapError
+from tactica.limits import MAX_UNITS
 from tactica.validation import validate
 
 __all__ = ["ROWS", "Row", "Rows", "Side"]
@@ -278,8 +279,8 @@ def _duplicates(names: list[str]) -> list[str]:
 class _SideSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    front: list[str] = Field(default_factory=list)
-    back: list[str] = Field(default_factory=list)
+    front: list[str] = Field(default_factory=list, max_length=MAX_UNITS)
+    back: list[str] = Field(default_factory=list, max_length=MAX_UNITS)
 
 
 class _RowsSpec(BaseModel):
@@ -288,7 +289,7 @@ class _RowsSpec(BaseModel):
     kind: Literal["rows"]
     name: str = ""
     description: str = ""
-    sides: dict[str, _SideSpec] = Field(min_length=2)
+    sides: dict[str, _SideSpec] = Field(min_length=2, max_length=MAX_UNITS)
 
 
 def _spec_problems(spec: _RowsSpec) -> Iterator[str]:

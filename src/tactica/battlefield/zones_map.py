@@ -34,10 +34,10 @@ from tactica.battlefield.zones import (
     ZoneGraph,
 )
 from tactica.errors import MapError
+from tactica.limits import MAX_AREAS, MAX_CONNECTIONS
 from tactica.validation import validate
 
-__all__ = [
-    "auto_layout","preview_text", "zones_from_mapping"]
+__all__ = ["auto_layout", "preview_text", "zones_from_mapping"]
 
 
 def zones_from_mapping(data: Any, *, source: str) -> ZoneGraph:
@@ -99,8 +99,9 @@ class _ZonesSpec(BaseModel):
     kind: Literal["zones"]
     name: str = ""
     description: str = ""
-    areas: list[str] = Field(min_length=1)
-    connections: list[_ConnectionSpec] = Field(default_factory=list)
+    areas: list[str] = Field(min_length=1, max_length=MAX_AREAS)
+    connections: list[_ConnectionSpec] = Field(default_factory=list,
+                                               max_length=MAX_CONNECTIONS)
     layout: dict[str, tuple[float, float]] = Field(default_factory=dict)
 
 

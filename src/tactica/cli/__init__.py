@@ -11,7 +11,7 @@ import importlib
 import sys
 
 from tactica.cli.app import app
-from tactica.errors import TacticaError
+from tactica.errors import TacticaError, bounded_message
 
 __all__ = ["COMMAND_MODULES", "app", "main"]
 
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app(args=argv, prog_name="tactica")
     except TacticaError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {bounded_message(str(exc))}", file=sys.stderr)
         return 2
     except SystemExit as exc:
         code = exc.code

@@ -16,13 +16,23 @@ every record it had announced on disk, at most followed by one torn line.
 zero bytes a crash can leave), and the results of a step whose closing marker never reached the
 disk. The step's inputs (the action, the rolls and decisions already made) are kept, so resuming
 re-runs the step with them and asks only for what is missing.
+
+One writer per log: :class:`LogWriter` holds an operating system lock on the file (``flock``)
+from the moment it opens it until it is closed (or the program ends, however it ends), and a
+second writer is refused. A file that does not start as a tactica log header is never changed.
+A write that fails (disk full, file too large, a read-only disk) is undone, so the file keeps
+every complete record it had, and reported as a :class:`~tactica.errors.TacticaError`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import os
+import stat
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +41,11 @@ from typing import Any
 from tactica.battle import Resolved, is_input_record
 from tactica.errors import TacticaError
 from tactica.events import BattleEnded, dumps, from_json
+from tactica.limits import MAX_LOG_BYTES
+from tactica.limits import MAX_LOG_LINE_BYTES as MAX_LINE_BYTES
+
+if sys.platform != "win32":  # POSIX; on Windows a log is not locked
+    import fcntl
 
 __all__ = [
     "LOG_FORMAT",
@@ -40,12 +55,42 @@ __all__ = [
     "LogWriter",
     "create_log",
     "digest_of",
+    "is_log_start",
+    "lock",
+    "read_bytes_bounded",
     "read_log",
     "repair_log",
 ]
 
 LOG_FORMAT = "tactica-log"
 LOG_VERSION = 1
+#: How every header line starts (the writer puts the format first, without spaces).
+HEADER_START = b'{"type":"' + LOG_FORMAT.encode() + b'"'
+
+
+def is_log_start(data: bytes) -> bool:
+    """True if ``data`` (a file's content without a complete line) can be the beginning of a
+    tactica log: empty, zero bytes a crash left, or a prefix of a header line."""
+    head = data.rstrip(b"\x00")
+    if not head.strip(b"\x00"):
+        return True
+    if b"\x00" in head:
+        return False
+    n = min(len(head), len(HEADER_START))
+    return head[:n] == HEADER_START[:n]
+
+
+def _io_error(path: Path, what: str, exc: OSError) -> TacticaError:
+    reason = exc.strerror or str(exc)
+    hint = {
+        errno.ENOSPC: "free some space on the disk",
+        errno.EDQUOT: "free some space (the disk quota is full)",
+        errno.EFBIG: "the file has reached the largest size allowed",
+        errno.EROFS: "the disk is read-only: copy the log to a writable place",
+        errno.EACCES: "check the file's permissions",
+        errno.EPERM: "check the file's permissions",
+    }.get(exc.errno or 0, "")
+    return TacticaError(f"{path}: cannot {what} ({reason})" + (f"; {hint}" if hint else ""))
 
 
 def digest_of(data: Mapping[str, Any]) -> str:
@@ -121,24 +166,65 @@ class LogContents:
 class LogWriter:
     """Appends records to a log file, each as one line, flushed to the disk before returning.
 
-    ``durable=False`` skips the ``fsync`` (the line still reaches the operating system at once,
-    which survives the program being killed but not the machine losing power).
+    The writer locks the file for as long as it is open: a second writer (another ``tactica
+    play --resume`` of the same log) is refused with a TacticaError. ``durable=False`` skips
+    the ``fsync`` (the line still reaches the operating system at once, which survives the
+    program being killed but not the machine losing power).
+
+    A write that fails is undone (the file is cut back to its size before the line) and
+    raised as a TacticaError naming the reason; the writer is closed then.
     """
 
-    def __init__(self, path: str | Path, *, durable: bool = True):
+    def __init__(self, path: str | Path, *, durable: bool = True, fd: int | None = None):
         self.path = Path(path)
         self.durable = durable
-        self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        if fd is None:
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
+            except FileNotFoundError:
+                raise TacticaError(f"{self.path}: no such log") from None
+            except OSError as exc:
+                raise _io_error(self.path, "open the log to write in it", exc) from None
+            try:
+                lock(fd, self.path)
+            except TacticaError:
+                os.close(fd)
+                raise
+        self._fd: int | None = fd
 
     def write_line(self, line: str) -> None:
-        """Write one line (without its newline) and make it durable."""
+        """Write one line (without its newline) and make it durable; a failure leaves the
+        file as it was and raises a TacticaError."""
         if self._fd is None:
             raise TacticaError(f"{self.path}: the log is closed")
         data = (line + "\n").encode("utf-8")
-        view = memoryview(data)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
+        fd = self._fd
+        try:
+            before = os.fstat(fd).st_size
+        except OSError as exc:
+            raise _io_error(self.path, "save to the log", exc) from None
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            if self.durable:
+                os.fsync(fd)
+        except OSError as exc:
+            # Undo the part of the line that was written (a torn line that stays is repaired on
+            # resume anyway).
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, before)
+            self.close()
+            err = _io_error(self.path, "save to the log", exc)
+            raise TacticaError(f"{err}; everything saved before is intact: continue with "
+                               f"tactica play --resume {self.path}") from None
+
+    def truncate(self, size: int) -> None:
+        """Cut the file back to ``size`` bytes (repairing a torn line) and make it durable."""
+        if self._fd is None:
+            raise TacticaError(f"{self.path}: the log is closed")
+        os.ftruncate(self._fd, size)
         if self.durable:
             os.fsync(self._fd)
 
@@ -147,16 +233,38 @@ class LogWriter:
         self.write_line(dumps(record))
 
     def close(self) -> None:
-        """Close the file (further appends raise)."""
+        """Close the file and release its lock (further appends raise)."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+    @property
+    def closed(self) -> bool:
+        """True once closed."""
+        return self._fd is None
 
     def __enter__(self) -> LogWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def lock(fd: int, path: Path) -> None:
+    """Take the log's lock on ``fd`` (held until the file is closed, or the program ends), or
+    raise a TacticaError saying that another session writes the log."""
+    if sys.platform == "win32":  # pragma: no cover
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise TacticaError(
+            f"{path}: another tactica session is writing this log; only one may write a log "
+            "at a time: stop the other one first (or continue the fight there)"
+        ) from None
+    except OSError as exc:  # pragma: no cover - a file system without locks
+        if exc.errno not in (errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS):
+            raise _io_error(path, "lock the log", exc) from None
 
 
 def _sync_dir(path: Path) -> None:
@@ -174,27 +282,89 @@ def _sync_dir(path: Path) -> None:
 
 def create_log(path: str | Path, header: LogHeader, *, durable: bool = True,
                replace_empty: bool = False) -> LogWriter:
-    """Create a new log holding ``header``; an existing file is never overwritten, except a file
-    holding no complete line when ``replace_empty`` is set (a header torn by a crash)."""
+    """Create a new log holding ``header``; an existing file is never overwritten, except,
+    with ``replace_empty``, a file that holds no complete line and is the beginning of a log
+    (a header torn by a crash: see :func:`is_log_start`). The returned writer holds the lock."""
     p = Path(path)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
-    if replace_empty and p.is_file() and b"\n" not in p.read_bytes():
-        flags = os.O_WRONLY | os.O_TRUNC
+    fd: int | None = None
     try:
-        fd = os.open(p, flags, 0o644)
+        if replace_empty and p.is_file():
+            fd = os.open(p, os.O_RDWR | os.O_APPEND)
+            lock(fd, p)
+            data = _read_fd(fd, p)
+            if b"\n" in data or not is_log_start(data):
+                raise TacticaError(f"{p}: not the beginning of a tactica log; nothing was "
+                                   "changed (choose another file with --log)")
+            os.ftruncate(fd, 0)
+        else:
+            fd = os.open(p, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
+            lock(fd, p)
     except FileExistsError:
         raise TacticaError(
-            f"{p}: a log of another fight is already there; continue it with --resume "
-            "or choose another file with --log"
+            f"{p}: a file is already there; continue it with --resume if it is the log of a "
+            "fight, or choose another file with --log"
         ) from None
+    except TacticaError:
+        if fd is not None:
+            os.close(fd)
+        raise
     except OSError as exc:
-        raise TacticaError(f"{p}: cannot create the log ({exc.strerror})") from None
-    os.close(fd)
-    writer = LogWriter(p, durable=durable)
+        if fd is not None:
+            os.close(fd)
+        raise _io_error(p, "create the log", exc) from None
+    writer = LogWriter(p, durable=durable, fd=fd)
     writer.write_line(json.dumps(header.to_json(), separators=(",", ":"), ensure_ascii=False))
     if durable:
         _sync_dir(p)
     return writer
+
+
+def _read_fd(fd: int, path: Path) -> bytes:
+    """The whole content of an open regular file of bounded size."""
+    try:
+        size = os.fstat(fd).st_size
+        if size > MAX_LOG_BYTES:
+            raise TacticaError(f"{path}: {size} bytes, more than a log may hold "
+                               f"({MAX_LOG_BYTES})")
+        return os.pread(fd, size + 1, 0)
+    except OSError as exc:
+        raise _io_error(path, "read the log", exc) from None
+
+
+def read_bytes_bounded(path: Path, *, limit: int, what: str = "log") -> bytes:
+    """The content of a regular file of at most ``limit`` bytes; anything else (a device, a
+    pipe, a folder, a larger file) is a TacticaError that quotes nothing of the file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise TacticaError(f"{path}: no such {what}") from None
+    except IsADirectoryError:
+        raise TacticaError(f"{path}: is a folder, expected a {what} file") from None
+    except OSError as exc:
+        raise _io_error(path, f"read the {what}", exc) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise TacticaError(f"{path}: not a regular file (a device, pipe or folder); "
+                               f"expected a {what} file")
+        if st.st_size > limit:
+            raise TacticaError(f"{path}: {st.st_size} bytes, more than a {what} may hold "
+                               f"({limit})")
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:
+                raise TacticaError(f"{path}: more than a {what} may hold ({limit} bytes)")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise _io_error(path, f"read the {what}", exc) from None
+    finally:
+        os.close(fd)
 
 
 def read_log(path: str | Path) -> LogContents:
@@ -205,18 +375,23 @@ def read_log(path: str | Path) -> LogContents:
     """
     p = Path(path)
     try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise TacticaError(f"{p}: no such log; start the fight without --resume") from None
-    except OSError as exc:
-        raise TacticaError(f"{p}: cannot read the log ({exc.strerror})") from None
+        data = read_bytes_bounded(p, limit=MAX_LOG_BYTES)
+    except TacticaError as exc:
+        if "no such log" in str(exc):
+            raise TacticaError(f"{p}: no such log; start the fight without --resume") from None
+        raise
     last_newline = data.rfind(b"\n")
     complete = data[: last_newline + 1]
     torn = len(data) - len(complete)
     lines = complete.split(b"\n")[:-1]
     if not lines:
         return LogContents(None, (), 0, (), torn)
-    header = LogHeader.from_json(_parse_line(lines[0], p, 1), where=str(p))
+    try:
+        first = _parse_line(lines[0], p, 1)
+    except TacticaError:
+        shown = lines[0][:60].decode("utf-8", "replace")
+        raise TacticaError(f"{p}: not a tactica log (its first line is {shown!r})") from None
+    header = LogHeader.from_json(first, where=str(p))
     from tactica.ruleset import get_ruleset
 
     get_ruleset(header.game, where=f"{p}: game")  # registers the game's records
@@ -230,16 +405,28 @@ def read_log(path: str | Path) -> LogContents:
         try:
             records.append(from_json(item))
         except TacticaError as exc:
-            raise TacticaError(f"{p}:{number}: {exc}") from None
+            raise TacticaError(f"{p}:{number}: {_short(str(exc))}") from None
+        except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
+            raise TacticaError(f"{p}:{number}: damaged record "
+                               f"({type(exc).__name__}: {_short(str(exc))})") from None
         ends.append(offset)
     return LogContents(header, tuple(records), header_end, tuple(ends), torn)
 
 
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _parse_line(line: bytes, path: Path, number: int) -> Any:
+    shown = line[:60].decode("utf-8", "replace")
+    if len(line) > MAX_LINE_BYTES:
+        raise TacticaError(f"{path}:{number}: a line of {len(line)} bytes, longer than any "
+                           f"record ({MAX_LINE_BYTES}): {shown!r}...")
     try:
         return json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        shown = line[:60].decode("utf-8", "replace")
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        # ValueError covers bad JSON and numbers too long to read; RecursionError, nesting.
         raise TacticaError(f"{path}:{number}: damaged line {shown!r}") from None
 
 
@@ -255,17 +442,35 @@ def _kept(records: tuple[Any, ...]) -> int:
     return keep
 
 
-def repair_log(path: str | Path, *, durable: bool = True) -> LogContents:
+def repair_log(path: str | Path, *, durable: bool = True,
+               writer: LogWriter | None = None) -> LogContents:
     """Read a log and cut it back to what can be continued: no torn line, and no results of a
-    step without its closing marker (they are re-derived from the step's recorded inputs)."""
-    contents = read_log(path)
+    step without its closing marker (they are re-derived from the step's recorded inputs).
+
+    A file that is not a tactica log (not even the beginning of one) is refused unchanged.
+    With ``writer`` (which holds the lock) the file is cut through it.
+    """
+    p = Path(path)
+    contents = read_log(p)
+    if contents.header is None and contents.torn:
+        data = read_bytes_bounded(p, limit=MAX_LOG_BYTES)
+        if not is_log_start(data):
+            shown = data[:40].decode("utf-8", "replace")
+            raise TacticaError(f"{p}: not a tactica log (it starts with {shown!r}); nothing "
+                               "was changed")
     keep = _kept(contents.records)
     repaired = LogContents(contents.header, contents.records[:keep], contents.header_end,
                            contents.ends[:keep], 0)
     if repaired.size != contents.size + contents.torn:
-        with open(path, "r+b") as f:
-            f.truncate(repaired.size)
-            f.flush()
-            if durable:
-                os.fsync(f.fileno())
+        try:
+            if writer is not None:
+                writer.truncate(repaired.size)
+            else:
+                with open(p, "r+b") as f:
+                    f.truncate(repaired.size)
+                    f.flush()
+                    if durable:
+                        os.fsync(f.fileno())
+        except OSError as exc:
+            raise _io_error(p, "repair the log's last line", exc) from None
     return repaired

@@ -19,6 +19,7 @@ less.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,10 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from tactica.battle import Battle, Resolved
+from tactica.battle import Battle, ReplayError, Resolved
 from tactica.chance import Decide, Done, Policy
 from tactica.errors import TacticaError
 from tactica.events import ActionTaken, BattleEnded, Decided, Rolled
+from tactica.limits import MAX_SEED
 from tactica.odds import outcome_report
 from tactica.play.answer import (
     ACTIONS,
@@ -75,8 +77,11 @@ _OUTCOMES_SHOWN = 12
 
 
 def scenario_digest(scenario: Scenario) -> str:
-    """The digest of a scenario's content, rulings left out (the log records those itself)."""
-    return digest_of({k: v for k, v in scenario.data.items() if k != "rulings"})
+    """The digest of everything a fight depends on but its rulings (the log records those
+    itself): the scenario's content and the bytes of every content pack its game read for it
+    (tactica's own packs too)."""
+    return digest_of({"scenario": {k: v for k, v in scenario.data.items() if k != "rulings"},
+                      "content": [list(item) for item in scenario.content]})
 
 
 @dataclass(frozen=True)
@@ -134,28 +139,14 @@ class PlaySession:
 
         ``seed`` drives the virtual dice and the computer's choices (default: the scenario's
         ``seed``, else a fresh one, recorded in the log); ``computer`` maps the sides the
-        computer plays to a policy name (``greedy``, ``random``).
+        computer plays to a policy name (``greedy``, ``random``). The session holds the log's
+        lock until :meth:`run` ends.
         """
-        state = scenario.new_state()
-        rs = scenario.ruleset
-        chosen = _checked_computer(rs, rs.sides_of(state), computer or {})
-        if seed is None:
-            given = scenario.data.get("seed")
-            seed = given if isinstance(given, int) and given >= 0 else _new_seed()
-        if seed < 0:
-            raise TacticaError(f"seed: expected a whole number >= 0, got {seed!r}")
-        header = LogHeader(
-            game=scenario.ruleset.meta.name,
-            scenario=_scenario_ref(scenario.source, Path(log)),
-            digest=scenario_digest(scenario),
-            rulings=dict(scenario.rulings),
-            seed=seed,
-            computer=chosen,
-        )
+        state, header = _new_fight(scenario, Path(log), seed, computer)
         writer = create_log(log, header, durable=durable, replace_empty=replace_empty)
         battle = Battle(scenario.ruleset, state, listeners=[writer.append])
         return cls(scenario, battle, writer, header, terminal, ask_dice=ask_dice,
-                   computer=chosen)
+                   computer=header.computer)
 
     @classmethod
     def resume(cls, log: str | Path, terminal: Terminal, *, scenario: Scenario | None = None,
@@ -164,14 +155,31 @@ class PlaySession:
         """Continue the fight in ``log``.
 
         The scenario is the one the log names (relative to the log's folder) unless
-        ``scenario`` is given; either way its content must be what the fight started with. A
-        torn last line and the results of a step cut short are dropped from the file; the step
-        is finished by :meth:`run` from its recorded rolls. The rulings, the seed and (unless
-        ``computer`` is given) the computer's sides come from the log. A log that holds no
-        complete line starts the fight anew on ``scenario`` (with ``seed``).
+        ``scenario`` is given; either way its content, and that of every content pack it
+        uses, must be what the fight started with. Every step of the log is re-run from its
+        recorded action, rolls and decisions and must give the events recorded; the first
+        record that does not follow is refused with its line number. A torn last line and the
+        results of a step cut short are dropped from the file; the step is finished by
+        :meth:`run` from its recorded rolls. The rulings, the seed and (unless ``computer`` is
+        given) the computer's sides come from the log. A log that holds no complete line (a
+        header torn by a crash) starts the fight anew on ``scenario`` (with ``seed``); a file
+        that is not a tactica log is never changed. The session holds the log's lock (a second
+        writer is refused) until :meth:`run` ends.
         """
         path = Path(log)
-        contents = repair_log(path, durable=durable)
+        writer = LogWriter(path, durable=durable)
+        try:
+            return cls._resume(path, writer, terminal, scenario=scenario, computer=computer,
+                               ask_dice=ask_dice, seed=seed)
+        except BaseException:
+            writer.close()
+            raise
+
+    @classmethod
+    def _resume(cls, path: Path, writer: LogWriter, terminal: Terminal, *,
+                scenario: Scenario | None, computer: Mapping[str, str] | None,
+                ask_dice: bool, seed: int | None) -> PlaySession:
+        contents = repair_log(path, durable=writer.durable, writer=writer)
         header = contents.header
         if header is None:
             if scenario is None:
@@ -180,8 +188,13 @@ class PlaySession:
                     f"fight anew with: tactica play SCENARIO --resume {path}"
                 )
             terminal.say(f"{path} holds no complete line yet: the fight starts anew.")
-            return cls.start(scenario, path, terminal, seed=seed, computer=computer,
-                             ask_dice=ask_dice, durable=durable, replace_empty=True)
+            state, header = _new_fight(scenario, path, seed, computer)
+            writer.truncate(0)
+            writer.write_line(json.dumps(header.to_json(), separators=(",", ":"),
+                                         ensure_ascii=False))
+            battle = Battle(scenario.ruleset, state, listeners=[writer.append])
+            return cls(scenario, battle, writer, header, terminal, ask_dice=ask_dice,
+                       computer=header.computer)
         if scenario is None:
             scenario = _scenario_of(header, path)
         rs = scenario.ruleset
@@ -191,19 +204,21 @@ class PlaySession:
         if header.digest != scenario_digest(scenario):
             raise TacticaError(
                 f"{path}: the log was written for {header.scenario!r} with other content "
-                f"(digest {header.digest}, {scenario.source} now has "
-                f"{scenario_digest(scenario)}); resume with the scenario as it was"
+                f"(digest {header.digest}, {scenario.source} and its content packs now have "
+                f"{scenario_digest(scenario)}); resume with the scenario and packs as they were"
             )
         if dict(scenario.rulings) != dict(header.rulings):
             scenario = scenario.with_rulings(header.rulings, where=f"{path}: rulings")
         state = scenario.new_state()
         chosen = _checked_computer(rs, rs.sides_of(state),
                                    header.computer if computer is None else computer)
-        writer = LogWriter(path, durable=durable)
         try:
             battle, cut = Battle.replay(rs, state, contents.records, listeners=[writer.append])
+        except ReplayError as exc:
+            line = exc.index + 2 if exc.index is not None else None
+            where = f"{path}:{line}" if line is not None else str(path)
+            raise TacticaError(f"{where}: {exc}") from None
         except TacticaError as exc:
-            writer.close()
             raise TacticaError(f"{path}: {exc}") from None
         return cls(scenario, battle, writer, header, terminal, ask_dice=ask_dice,
                    computer=chosen, cut=cut, resumed=True)
@@ -482,6 +497,28 @@ class PlaySession:
     def _say_indented(self, lines: Sequence[str]) -> None:
         if lines:
             self.terminal.say("\n".join(f"  {line}" for line in lines))
+
+
+def _new_fight(scenario: Scenario, log: Path, seed: int | None,
+               computer: Mapping[str, str] | None) -> tuple[Any, LogHeader]:
+    """A fresh state and the header of a new fight's log."""
+    state = scenario.new_state()
+    rs = scenario.ruleset
+    chosen = _checked_computer(rs, rs.sides_of(state), computer or {})
+    if seed is None:
+        given = scenario.data.get("seed")
+        seed = given if isinstance(given, int) and 0 <= given <= MAX_SEED else _new_seed()
+    if not 0 <= seed <= MAX_SEED:
+        raise TacticaError(f"seed: expected a whole number from 0 to {MAX_SEED}, got {seed!r}")
+    header = LogHeader(
+        game=rs.meta.name,
+        scenario=_scenario_ref(scenario.source, log),
+        digest=scenario_digest(scenario),
+        rulings=dict(scenario.rulings),
+        seed=seed,
+        computer=chosen,
+    )
+    return state, header
 
 
 def _checked_computer(ruleset: Ruleset, sides: Sequence[str],

@@ -38,7 +38,10 @@ from tactica.rulings import Rulings
 if TYPE_CHECKING:
     from tactica.scenario import Scenario
 
-__all__ = ["LAST_ODYSSEY", "LastOdyssey"]
+__all__ = ["LAST_ODYSSEY", "MAX_CHARACTERS", "LastOdyssey"]
+
+#: The most characters of a Last Odyssey battle (odds tables grow with its square).
+MAX_CHARACTERS = 30
 
 
 class LastOdyssey:
@@ -102,6 +105,10 @@ class LastOdyssey:
                     base_dir: Path) -> setup.Setup:
         if not isinstance(battlefield, Rows):
             raise ScenarioError(f"{source}: map: Last Odyssey is played on rows")
+        if len(battlefield.characters) > MAX_CHARACTERS:
+            raise ScenarioError(f"{source}: map.sides: {len(battlefield.characters)} "
+                                f"characters; a Last Odyssey battle has at most "
+                                f"{MAX_CHARACTERS} (see docs/limits.md)")
         return setup.build_setup(data, source=source, battlefield=battlefield,
                                  base_dir=base_dir)
 

@@ -1,10 +1,11 @@
 """The round of Last Odyssey: initiative, the Action, Effect and Paradigm phases, the end.
 
+* First Strike (if a side has the upper hand): before initiative, each of its characters takes
+  a free turn with 1 AP, highest Initiative statistic first (LOD-24).
 * Initiative (once, before round 1): the order is highest Initiative first, fixed for the
   battle. Each player calls 1-8 (LOD-8) and the GM rolls 2d4: an exact call gives Initiative
   x 1.5; a call below the roll wins ties with enemies, at or above loses them; other ties go by
-  the scenario's order (LOD-13). An extra Paradigm phase opens round 1, then the side with the
-  upper hand (First Strike) takes a free turn with 1 AP each.
+  the scenario's order (LOD-13). An extra Paradigm phase opens round 1.
 * Action phase: each character's turn in order, with AP by tier (2 for tiers 1-5, 3 above).
 * Effect phase: damage (poison), then healing and statuses (no tier 1 content has any), then
   a Boar Rider at 0 HP falls, then advancing: a side with nobody in its front row may be
@@ -34,10 +35,11 @@ from tactica.rulesets.last_odyssey.records import (
     TurnEnded,
 )
 from tactica.rulesets.last_odyssey.resolve import decide, emit, roll
-from tactica.rulesets.last_odyssey.state import Fighter, LodState
+from tactica.rulesets.last_odyssey.state import Fighter, LodState, first_strike_order
 from tactica.rulesets.last_odyssey.targeting import can_act, legal_actions
 
-__all__ = ["effect_phase", "finished", "initiative", "initiative_order", "pending"]
+__all__ = ["effect_phase", "finished", "first_strike_order", "initiative", "initiative_order",
+           "pending"]
 
 
 def finished(state: LodState) -> Finished | None:
@@ -74,7 +76,7 @@ def initiative_order(state: LodState, calls: dict[str, int], roll_value: int) ->
 
 
 def initiative(state: LodState) -> Step:
-    """Calls (LOD-8), the GM's 2d4, the order; the opening Paradigm phase; First Strike."""
+    """Calls (LOD-8), the GM's 2d4, the order; the opening Paradigm phase, then round 1."""
     work = state
     figures = state.pack.figures
     players = [f for f in work.fighters.values() if f.player and f.standing]
@@ -84,9 +86,8 @@ def initiative(state: LodState) -> Step:
 
     def start(w: LodState, calls: dict[str, int], value: int) -> Step:
         order, boosted = initiative_order(w, calls, value)
-        first = "first-strike" if w.first_strike else "action"
         return emit([InitiativeRolled(tuple(calls.items()), value, boosted, order),
-                        PhaseStarted(1, "paradigm"), PhaseStarted(1, first)],
+                     PhaseStarted(1, "paradigm"), PhaseStarted(1, "action")],
                     lambda _w: Done(None))
 
     def rolled(w: LodState, calls: dict[str, int]) -> Step:
@@ -173,6 +174,8 @@ def pending(state: LodState) -> Pending:
     if fin is not None:
         return fin
     if state.phase == "setup":
+        if state.first_strike is not None and state.standing(state.first_strike):
+            return Automatic("first strike", _phase(state, 0, "first-strike"))
         return Automatic("initiative", initiative(state))
     if state.queue and not can_act(state, state.fighters[state.queue[0].unit]):
         # A character that may not act (LOD-21 idle) passes its turn automatically.
@@ -183,7 +186,7 @@ def pending(state: LodState) -> Pending:
         return ChooseAction(f.side, legal_actions(state, f.id),
                             f"{f.id}'s turn{extra}: {state.ap} AP")
     if state.phase == "first-strike":
-        return Automatic("round 1", _phase(state, 1, "action"))
+        return Automatic("initiative", initiative(state))
     if state.phase == "action":
         return Automatic(f"effect phase of round {state.round}", effect_phase(state))
     if state.round >= state.max_rounds:

@@ -116,7 +116,8 @@ class TargetSetup:
     (or Resistance for a status). ``threshold`` is 7 for attacks; for a status a number,
     ``"immune"`` or ``"always"``. ``auto_fail``: the user is Paralyzed (physical) or Silenced
     (magical). ``multiplier`` is the product of the ability, element and Shell multipliers.
-    ``body_armor``: the first physical hit on the target deals no damage.
+    ``body_armor``: the first physical hit on the target deals no damage; ``armor_any_hit``:
+    a physical hit that deals no damage anyway uses it up too (LOD-23).
     """
 
     kind: str
@@ -131,6 +132,7 @@ class TargetSetup:
     shell: int = 0
     hp: int = 1
     body_armor: bool = False
+    armor_any_hit: bool = False
     auto_fail: bool = False
     one_beats_fail: bool = False
     multiply: str = "base"
@@ -188,7 +190,10 @@ def outcome(s: TargetSetup, die: int) -> Outcome:
     """The result of ``die`` for one target."""
     total, hit, how = _hit(s, die)
     if not hit or s.kind == "status" or not s.damage:
-        return Outcome(die, total, hit, how, shell=s.shell, hp=s.hp)
+        # A physical hit that deals no damage (Steal) uses Body Armor up only under LOD-23
+        # "any-hit".
+        blocked = hit and s.kind == "physical" and s.body_armor and s.armor_any_hit
+        return Outcome(die, total, hit, how, shell=s.shell, hp=s.hp, blocked=blocked)
     base, final = damage_of(s, die)
     if s.body_armor and s.kind == "physical":
         return Outcome(die, total, hit, how, base, final, shell=s.shell, hp=s.hp, blocked=True)

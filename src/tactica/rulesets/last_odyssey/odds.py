@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from tactica.chance import Done, run_exact
@@ -185,6 +186,12 @@ def _left(field: str, unchanged: int) -> Callable[[Outcome | None], int]:
     return read
 
 
+def _down_of(falls_now: Callable[[str, Outcome], bool], tid: str,
+             to: tuple[str, Outcome]) -> bool:
+    """``tid`` itself (not a Faithful protector) leaves the battle now."""
+    return to[0] == tid and falls_now(*to)
+
+
 def _damage_taken(o: Outcome | None) -> int:
     return o.damage if o is not None and o.hit and not o.blocked else 0
 
@@ -226,7 +233,13 @@ def attack_odds(state: LodState, action: UseAbility) -> OddsReport:
         reasons.append(f"note: {f.id} is Confused: the attack reaches its target only on a won "
                        "coin call (1/2); these odds assume it does")
     expected = Fraction(0)
-    any_down = dist.map(lambda results: any(o.downed for _t, o in results))
+
+    def falls_now(took: str, o: Outcome) -> bool:
+        # "Down" is what the battle does now: a character that leaves the fight. At 0 HP a
+        # Boar Rider (Too Stupid to Die) stays until the Effect phase.
+        return o.downed and "too-stupid-to-die" not in state.fighters[took].passives
+
+    any_down = dist.map(lambda results: any(falls_now(t, o) for t, o in results))
     for i, tid in enumerate(targets):
         m = _marginal(dist, i)
         suffix = "" if len(targets) == 1 else f"[{tid}]"
@@ -248,7 +261,12 @@ def attack_odds(state: LodState, action: UseAbility) -> OddsReport:
         numbers["expected_damage" + suffix] = damage.mean()
         numbers["p_shellbreak" + suffix] = own.map(
             lambda o: bool(o is not None and o.broken)).p(True)
-        numbers["p_down" + suffix] = hp_left.p(0) if t.hp > 0 else Fraction(0)
+        numbers["p_down" + suffix] = m.map(partial(_down_of, falls_now, tid)).p(True)
+        if "too-stupid-to-die" in t.passives:
+            numbers["p_zero_hp" + suffix] = hp_left.p(0) if t.hp > 0 else Fraction(0)
+            reasons.append(f"  Too Stupid to Die: at 0 HP {tid} stays in the battle until the "
+                           "Effect phase, where it falls if still at 0 HP; 'down' counts only "
+                           "leaving the battle now, 'zero hp' the chance of 0 HP")
         expected += damage.mean()
         if any(to[0] != tid for to in m.outcomes):
             reasons.append(f"  Faithful: a downing blow on {tid} goes to "

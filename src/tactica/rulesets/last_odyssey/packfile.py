@@ -6,9 +6,10 @@ the packs and checks every reference between them.
 
 from __future__ import annotations
 
-from typing import Literal
+from fractions import Fraction
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 __all__ = [
     "COLORLESS",
@@ -27,7 +28,26 @@ __all__ = [
 
 COLORLESS = "colorless"
 Stat = Literal["patk", "matk", "pdef", "mdef", "eva", "res", "pacc", "macc", "sacc"]
-Number = int | float | str
+
+#: The bounds of the numbers of a pack: statistics, amounts (HP, MP, Shells, healing), AP.
+StatValue = Annotated[int, Field(ge=-99, le=99)]
+Amount = Annotated[int, Field(ge=0, le=9999)]
+Positive = Annotated[int, Field(ge=1, le=9999)]
+Small = Annotated[int, Field(ge=1, le=20)]
+
+
+def _bounded_number(value: int | float | str) -> int | float | str:
+    """A multiplier or an element chart entry: a number from 0 to 100 (``1.5``, ``"3/2"``)."""
+    try:
+        number = Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"expected a number such as 2, 1.5 or 3/2, got {value!r}") from None
+    if not 0 <= number <= 100 or number.denominator > 1000:
+        raise ValueError(f"expected a number from 0 to 100 (such as 1.5 or 3/2), got {value!r}")
+    return value
+
+
+Number = Annotated[int | float | str, AfterValidator(_bounded_number)]
 
 
 class _Strict(BaseModel):
@@ -53,12 +73,12 @@ class AbilityModel(_Strict):
     damage: bool = True
     buff: Stat | None = None
     debuff: Stat | None = None
-    heal: int = Field(default=0, ge=0)
-    restore_mp: int = Field(default=0, ge=0)
-    user_mp: int = Field(default=0, ge=0)
-    hurt: int = Field(default=0, ge=0)
-    shell: int = Field(default=0, ge=0)
-    gain_ammo: int = Field(default=0, ge=0)
+    heal: Amount = 0
+    restore_mp: Amount = 0
+    user_mp: Amount = 0
+    hurt: Amount = 0
+    shell: Amount = 0
+    gain_ammo: int = Field(default=0, ge=0, le=99)
     steal: bool = False
     disarm: bool = False
     cure: list[str] = Field(default_factory=list)
@@ -75,20 +95,20 @@ class EnemyModel(_Strict):
     rank: Literal["normal", "elite", "boss"]
     tier: int = Field(default=1, ge=1, le=10)
     element: str
-    hp: int = Field(ge=1)
-    shell: int = Field(ge=0)
-    mp: int = Field(ge=0)
-    init: int
-    patk: int
-    matk: int
-    pdef: int
-    mdef: int
-    eva: int
-    res: int
-    pacc: int
-    macc: int
-    sacc: int
-    ammo: int = Field(default=0, ge=0)
+    hp: Positive
+    shell: Amount
+    mp: Amount
+    init: StatValue
+    patk: StatValue
+    matk: StatValue
+    pdef: StatValue
+    mdef: StatValue
+    eva: StatValue
+    res: StatValue
+    pacc: StatValue
+    macc: StatValue
+    sacc: StatValue
+    ammo: int = Field(default=0, ge=0, le=999)
     abilities: list[str] = Field(min_length=1)
     left_out: list[str] = Field(default_factory=list)
 
@@ -100,7 +120,7 @@ class WeaponRefModel(_Strict):
 
 
 class ShellModel(_Strict):
-    amount: int = Field(ge=1)
+    amount: Positive
     element: str = COLORLESS
 
 
@@ -110,13 +130,13 @@ class CharacterModel(_Strict):
     body: int = Field(ge=1, le=10)
     mind: int = Field(ge=1, le=10)
     spirit: int = Field(ge=1, le=10)
-    initiative_bonus: int = 0
-    health_bonus: int = 0
-    mana_bonus: int = 0
+    initiative_bonus: StatValue = 0
+    health_bonus: Amount = 0
+    mana_bonus: Amount = 0
     job: str | None = None
     element: str = COLORLESS
-    armor: dict[Literal["pdef", "mdef"], int] = Field(default_factory=dict)
-    accessories: dict[Literal["eva", "res"], int] = Field(default_factory=dict)
+    armor: dict[Literal["pdef", "mdef"], StatValue] = Field(default_factory=dict)
+    accessories: dict[Literal["eva", "res"], StatValue] = Field(default_factory=dict)
     weapons: list[WeaponRefModel] = Field(default_factory=list)
     shell: ShellModel | None = None
     items: list[str] = Field(default_factory=list)
@@ -125,28 +145,29 @@ class CharacterModel(_Strict):
 
 class JobModel(_Strict):
     name: str
-    bonus: dict[Stat, int] = Field(default_factory=dict)
+    bonus: dict[Stat, StatValue] = Field(default_factory=dict)
     abilities: list[str] = Field(default_factory=list)
 
 
 class WeaponKindModel(_Strict):
     types: list[str] = Field(min_length=1)
-    mundane: tuple[int, int]
-    rare: tuple[int, int]
-    expert: tuple[int, int]
+    mundane: tuple[StatValue, StatValue]
+    rare: tuple[StatValue, StatValue]
+    expert: tuple[StatValue, StatValue]
 
 
 class FiguresModel(_Strict):
-    attack_threshold: int
-    status_threshold: int
-    status_thresholds: dict[str, int | Literal["immune", "always"]]
-    bonus_track: list[int] = Field(min_length=3)
-    ap_by_tier: dict[int, int]
-    first_strike_ap: int = Field(ge=1)
-    held_turn_ap: int = Field(ge=1)
-    poison_divisor: int = Field(ge=1)
-    initiative_call: tuple[int, int]
-    initiative_roll: tuple[int, int]
+    attack_threshold: StatValue
+    status_threshold: StatValue
+    status_thresholds: dict[Annotated[str, AfterValidator(_bounded_number)],
+                            StatValue | Literal["immune", "always"]]
+    bonus_track: list[StatValue] = Field(min_length=3, max_length=21)
+    ap_by_tier: dict[Annotated[int, Field(ge=1, le=10)], Small]
+    first_strike_ap: Small
+    held_turn_ap: Small
+    poison_divisor: Annotated[int, Field(ge=1, le=100)]
+    initiative_call: tuple[Small, Small]
+    initiative_roll: tuple[Annotated[int, Field(ge=1, le=10)], Small]
     initiative_boost: Number
 
 

@@ -1,7 +1,8 @@
 """The rulings of Last Odyssey: every ambiguity of the rules as a named option with a default.
 
 LOD-1 .. LOD-8 come with the rule file; LOD-9 is the rows battlefield's (how long an advance
-lasts); LOD-10 onwards were found while implementing. ``docs/rulesets/last-odyssey.md`` has
+lasts); LOD-10 onwards were found while implementing, LOD-22 onwards in an audit of readings
+the code had taken without saying so. ``docs/rulesets/last-odyssey.md`` has
 one line for each.
 """
 
@@ -112,5 +113,22 @@ RULINGS: tuple[Ruling, ...] = (
                "acts": "it stays on the field, takes its turns and can be healed; it falls in "
                        "the Effect phase if still at 0 HP",
                "idle": "it stays on the field and can be healed, but skips its turns",
+           }),
+    Ruling("LOD-22", "Dragonslayer is 'x4 at full HP, else x2': whose full HP?", "target", {
+        "target": "the target's: x4 against a target at its full HP",
+        "user": "the user's: x4 while the user is at its full HP",
+    }),
+    Ruling("LOD-23", "Body Armor ('the first physical hit on it deals no damage') against a "
+           "physical hit that deals no damage anyway (Steal)", "damaging", {
+               "damaging": "only a hit that would deal damage uses the Body Armor up; Steal's "
+                           "hit leaves it for the next",
+               "any-hit": "any physical hit uses it up, Steal's included (the item is still "
+                          "taken)",
+           }),
+    Ruling("LOD-24", "First Strike comes before initiative: in what order do the free turns "
+           "go?", "initiative", {
+               "initiative": "highest Initiative statistic first (no calls yet), ties in the "
+                             "scenario's order",
+               "listed": "the scenario's order",
            }),
 )

@@ -18,16 +18,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tactica.battlefield.rows import Rows
-from tactica.errors import ScenarioError, TacticaError
+from tactica.errors import ScenarioError, TacticaError, join_problems
 from tactica.ruleset import Rulings
 from tactica.rulesets.last_odyssey.content import STATS, Pack, load_packs, stat_index
 from tactica.rulesets.last_odyssey.state import Fighter, LodState, new_fighter
-from tactica.validation import validate
+from tactica.validation import validate, validate_units
 
 __all__ = ["Setup", "UnitSetup", "build_setup", "new_state"]
 
@@ -41,22 +41,23 @@ class _Strict(BaseModel):
 class UnitModel(_Strict):
     enemy: str | None = None
     character: str | None = None
-    hp: int | None = Field(default=None, ge=1)
-    mp: int | None = Field(default=None, ge=0)
-    shells: dict[str, int] | None = None
+    hp: int | None = Field(default=None, ge=1, le=9999)
+    mp: int | None = Field(default=None, ge=0, le=9999)
+    shells: dict[str, Annotated[int, Field(ge=0, le=9999)]] | None = None
     statuses: list[str] = Field(default_factory=list)
     items: list[str] | None = None
     tier: int | None = Field(default=None, ge=1, le=10)
     ammo: int | None = Field(default=None, ge=0, le=999)
-    track: dict[str, int] = Field(default_factory=dict,
+    track: dict[str, Annotated[int, Field(ge=-99, le=99)]] = Field(default_factory=dict,
                                   description="steps up (+) or down (-) the bonus track")
     spent: list[str] = Field(default_factory=list,
                              description="passives and once-a-battle abilities already used")
 
 
 class SetupModel(BaseModel):
+    """The Last Odyssey fields of a scenario but ``units`` (each unit validated on its own)."""
+
     model_config = ConfigDict(extra="forbid")
-    units: dict[str, UnitModel] = Field(min_length=2)
     content: list[str] = Field(default_factory=list)
     first_strike: str | None = None
 
@@ -125,18 +126,23 @@ def build_setup(data: Mapping[str, Any], *, source: str, battlefield: Rows,
     """Validate the units of a scenario against the content packs and the rows map."""
     game_part = {k: v for k, v in data.items() if k in SetupModel.model_fields}
     problems = [f"{source}: {k}: unknown field"
-                for k in sorted(set(data) - set(SetupModel.model_fields) - _COMMON)]
+                for k in sorted(set(data) - set(SetupModel.model_fields) - _COMMON - {"units"},
+                                key=str)]
     try:
         model = validate(SetupModel, game_part, source=source, error=ScenarioError)
     except TacticaError as exc:
-        raise ScenarioError("\n".join([*problems, str(exc)])) from None
+        problems.append(str(exc))
+        model = SetupModel()
+    raw_units = data.get("units")
+    unit_models = validate_units(UnitModel, dict(data), source=source, problems=problems,
+                                 error=ScenarioError, what="characters")
     try:
         pack = load_packs(tuple(base_dir / rel for rel in model.content))
     except TacticaError as exc:
-        raise ScenarioError("\n".join([*problems, f"{source}: content: {exc}"])) from None
+        raise ScenarioError(join_problems([*problems, f"{source}: content: {exc}"])) from None
     units = []
     placed = set(battlefield.characters)
-    for uid, unit in model.units.items():
+    for uid, unit in unit_models.items():
         where = f"{source}: units.{uid}"
         found = _unit_problems(where, unit, pack)
         problems += found
@@ -146,15 +152,16 @@ def build_setup(data: Mapping[str, Any], *, source: str, battlefield: Rows,
         if not found:
             template = unit.enemy or unit.character or ""
             units.append(UnitSetup(uid, battlefield.side_of(uid), template, unit))
+    listed = raw_units if isinstance(raw_units, dict) else {}
     for uid in battlefield.characters:
-        if uid not in model.units:
+        if uid not in listed:
             problems.append(f"{source}: map.sides: {uid!r} has no entry in units")
     sides = tuple(s.name for s in battlefield.sides)
     if model.first_strike is not None and model.first_strike not in sides:
         problems.append(f"{source}: first_strike: {model.first_strike!r} is not a side "
                         f"({', '.join(sides)})")
     if problems:
-        raise ScenarioError("\n".join(problems))
+        raise ScenarioError(join_problems(problems))
     return Setup(tuple(units), sides, model.first_strike, pack)
 
 

@@ -62,6 +62,7 @@ __all__ = [
     "apply_event",
     "copy_state",
     "element_of",
+    "first_strike_order",
     "new_fighter",
     "stat",
 ]
@@ -191,6 +192,18 @@ def element_of(f: Fighter) -> str:
 # The turn queue
 
 
+def first_strike_order(state: LodState) -> tuple[str, ...]:
+    """The free turns of the side with the upper hand, before initiative is called (LOD-24):
+    highest Initiative statistic first, ties in the scenario's order (or that order alone)."""
+    listed = list(state.fighters)
+    side = [f for f in state.fighters.values() if f.side == state.first_strike and f.standing]
+    if state.rulings["LOD-24"] == "listed":
+        return tuple(f.id for f in side)
+    return tuple(f.id for f in sorted(side, key=lambda f: (-f.template.initiative,
+                                                           listed.index(f.id))))
+
+
+
 def _drop_head(state: LodState) -> None:
     """Remove the turn at the head of the queue; turns held after it come next."""
     head = state.queue[0]
@@ -224,9 +237,7 @@ def _start_phase(state: LodState, event: PhaseStarted) -> None:
         state.queue = tuple(Turn(u, figures.ap_for(state.fighters[u].tier)) for u in state.order
                             if state.fighters[u].standing)
     elif event.phase == "first-strike":
-        state.queue = tuple(Turn(u, figures.first_strike_ap) for u in state.order
-                            if state.fighters[u].standing
-                            and state.fighters[u].side == state.first_strike)
+        state.queue = tuple(Turn(u, figures.first_strike_ap) for u in first_strike_order(state))
     else:
         state.queue = ()
     state.held = ()

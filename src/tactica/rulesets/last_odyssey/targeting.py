@@ -136,7 +136,8 @@ def target_setup(state: LodState, user_id: str, ability: Ability, target_id: str
         return TargetSetup("status", stat(state, u, "sacc"), stat(state, t, "res"),
                            figures.status_threshold_for(m), shell=t.shell, hp=t.hp)
     physical = ability.attack == "physical"
-    full = ability.full_hp_multiplier is not None and t.hp >= t.max_hp
+    whose = u if state.rulings["LOD-22"] == "user" else t
+    full = ability.full_hp_multiplier is not None and whose.hp >= whose.max_hp
     doubled = (physical and t.shell == 0) or (not physical and t.shell > 0)
     key = (ability.id, element or ability.element, defender, doubled, full)
     mult = pack.memo.get(key)
@@ -157,6 +158,7 @@ def target_setup(state: LodState, user_id: str, ability: Ability, target_id: str
         shell=t.shell,
         hp=t.hp,
         body_armor=physical and "body-armor" in t.passives and not t.body_armor_spent,
+        armor_any_hit=rulings["LOD-23"] == "any-hit",
         auto_fail=("paralyzed" if physical else "silenced") in u.statuses,
         one_beats_fail=rulings["LOD-11"] == "one-hits",
         multiply=rulings["LOD-1"],

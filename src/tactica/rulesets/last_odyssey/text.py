@@ -66,7 +66,9 @@ _SIMPLE: dict[type, Callable[[Any], str]] = {
     r.InitiativeRolled: lambda e: "Initiative: " + ", ".join(e.order) + (
         f" (GM rolled {e.roll}" + (f"; exact call: {', '.join(e.boosted)}" if e.boosted else "")
         + ")" if e.calls else ""),
-    r.PhaseStarted: lambda e: f"Round {e.round}: {e.phase.replace('-', ' ')} phase.",
+    r.PhaseStarted: lambda e: ("First strike, before initiative: a free 1-AP turn each."
+                               if e.phase == "first-strike" else
+                               f"Round {e.round}: {e.phase.replace('-', ' ')} phase."),
     r.RoundEnded: lambda e: f"Round {e.round} ends.",
     r.APSpent: lambda e: f"{e.unit} spends {e.amount} AP ({e.left} left).",
     r.TurnEnded: lambda e: f"{e.unit}'s turn ends.",

@@ -36,7 +36,10 @@ from tactica.rulings import Ruling, Rulings
 if TYPE_CHECKING:
     from tactica.scenario import Scenario
 
-__all__ = ["NEBULIA", "RULINGS", "NebuliaOperations", "damage_dist_for"]
+__all__ = ["MAX_GRID_SIDE", "NEBULIA", "RULINGS", "NebuliaOperations", "damage_dist_for"]
+
+#: The largest grid a Nebulia battle is played on (a battle's work grows with the map).
+MAX_GRID_SIDE = 64
 
 RULINGS = (
     Ruling("NEB-1", "What are the D10's faces?", "zero-to-nine", {
@@ -190,6 +193,11 @@ class NebuliaOperations:
         if not isinstance(battlefield, TileGrid):
             raise ScenarioError(f"{source}: map: Nebulia Operations is played on a grid map")
         grid = battlefield
+        if grid.width > MAX_GRID_SIDE or grid.height > MAX_GRID_SIDE:
+            raise ScenarioError(
+                f"{source}: map: a {grid.width} x {grid.height} grid; Nebulia Operations is "
+                f"played on at most {MAX_GRID_SIDE} x {MAX_GRID_SIDE} tiles (the work of a "
+                "battle grows with the map: see docs/limits.md)")
         return content.build_setup(data, source=source, occupants=grid.occupants,
                                    is_open=lambda t: grid.in_bounds(t)
                                    and not grid.is_blocking(t),

@@ -8,6 +8,7 @@ on top of, a profile.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tactica.content import ContentLoader
 from tactica.errors import ContentError, ScenarioError, TacticaError
-from tactica.validation import validate
+from tactica.validation import quote, validate
 
 __all__ = [
     "BUILTIN_PACK",
@@ -32,6 +33,7 @@ __all__ = [
 ]
 
 BUILTIN_PACK = Path(__file__).with_name("content.yaml")
+_ONE_CHARACTER = re.compile(r"[A-Za-z0-9]")
 
 
 @dataclass(frozen=True)
@@ -185,7 +187,8 @@ def build_setup(
     extra = sorted(
         set(data)
         - set(SetupModel.model_fields)
-        - {"game", "name", "description", "rulings", "map", "max_rounds", "seed"}
+        - {"game", "name", "description", "rulings", "map", "max_rounds", "seed"},
+        key=str,
     )
     problems: list[str] = [f"{source}: {k}: unknown field" for k in extra]
     fields = {k: v for k, v in game_part.items() if k != "units"}
@@ -201,16 +204,23 @@ def build_setup(
     unit_models: dict[str, UnitModel] = {}
     if raw_units is None:
         problems.append(f"{source}: units: field required (a mapping of unit id to unit)")
-    elif not isinstance(raw_units, Mapping) or len(raw_units) < 2:
+    elif not isinstance(raw_units, Mapping):
         problems.append(f"{source}: units: expected a mapping of at least two units "
-                        f"(id: {{side: ..., profile: ...}})")
+                        f"(id: {{side: ..., profile: ...}}), got {quote(raw_units)}")
     else:
+        if len(raw_units) < 2:
+            problems.append(f"{source}: units: at least two units are needed (one on each "
+                            f"side), got {len(raw_units)}")
         for uid, raw in raw_units.items():
             if not isinstance(uid, str):
                 problems.append(f"{source}: units: unit id {uid!r}: expected a string "
                                 f"(quote it: '{uid}')")
                 continue
             unit_ids.append(uid)
+            if not _ONE_CHARACTER.fullmatch(uid):
+                problems.append(f"{source}: units.{quote(uid)[1:-1]}: on a grid map a unit's id "
+                                f"is one letter or digit (it is drawn on the map), got "
+                                f"{quote(uid)}")
             try:
                 unit_models[uid] = validate(UnitModel, raw, source=source, error=ScenarioError,
                                             prefix=("units", uid))
@@ -291,7 +301,7 @@ def build_setup(
     for s in sides_seen:
         if s not in sides:
             problems.append(f"{source}: sides: side {s!r} of a unit is not listed")
-    all_units_valid = bool(unit_ids) and len(unit_models) == len(raw_units or {})
+    all_units_valid = len(unit_ids) >= 2 and len(unit_models) == len(unit_ids)
     if len(sides) < 2 and all_units_valid:
         problems.append(f"{source}: units: need operators on at least two sides, got {sides}")
     first = model.first or (sides[0] if sides else "")

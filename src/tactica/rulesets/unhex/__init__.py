@@ -47,7 +47,11 @@ from tactica.rulings import Rulings
 if TYPE_CHECKING:
     from tactica.scenario import Scenario
 
-__all__ = ["RULINGS", "UNHEX", "Unhex"]
+__all__ = ["MAX_AREAS", "MAX_CHARACTERS", "RULINGS", "UNHEX", "Unhex"]
+
+#: The largest fight an Unhex battle is played with (its work grows with both).
+MAX_AREAS = 100
+MAX_CHARACTERS = 50
 
 
 class Unhex:
@@ -89,10 +93,11 @@ class Unhex:
             for location, marks in u.marks:
                 body = body.with_marks(location, marks)
             chars[u.id] = Character(u.id, u.side, u.side in setup.pcs, body, u.area, u.items,
-                                    u.right, u.left, u.good)
+                                    u.right, u.left, u.good, ammo=u.ammo)
         return UnhexState(view_for(graph, sight_options(scenario.rulings)), chars, setup.sides,
                           setup.pcs, scenario.rulings, dmg, setup.pack.items,
-                          scenario.max_rounds, setup.exits, setup.objectives)
+                          scenario.max_rounds, setup.exits, setup.objectives,
+                          fixtures=setup.fixtures)
 
     def describe_action(self, state: UnhexState, action: Action) -> str:
         return text.describe_action(action)
@@ -118,6 +123,14 @@ class Unhex:
                     base_dir: Path) -> content.Setup:
         if not isinstance(battlefield, ZoneGraph):
             raise ScenarioError(f"{source}: map: Unhex is played on a zone map")
+        if len(battlefield.areas) > MAX_AREAS:
+            raise ScenarioError(f"{source}: map.areas: {len(battlefield.areas)} areas; an Unhex "
+                                f"fight is played on at most {MAX_AREAS} (the work of a battle "
+                                "grows with the map: see docs/limits.md)")
+        units = data.get("units")
+        if isinstance(units, Mapping) and len(units) > MAX_CHARACTERS:
+            raise ScenarioError(f"{source}: units: {len(units)} characters; an Unhex fight "
+                                f"has at most {MAX_CHARACTERS} (see docs/limits.md)")
         return content.build_setup(data, source=source, areas=battlefield.areas,
                                    base_dir=base_dir, slots_rule=rulings["UNH-19"],
                                    boxes=damage_rules(rulings).boxes)

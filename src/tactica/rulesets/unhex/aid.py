@@ -5,7 +5,8 @@
   which, :class:`~.records.FirstAidPlan`), and every other ``\\`` becomes ``X``.
 * Failure: the item is used up and every ``\\`` becomes ``X``.
 * Critical failure: also up to N ``X`` marks become permanent, N the die shown (10 for a roll
-  of 100), the locations chosen by the treated side (:class:`~.records.Hardening`).
+  of 100): N, or all there are if fewer (UNH-22; or any number up to N), chosen by the one
+  giving first aid (UNH-23; or the treated side) as a :class:`~.records.Hardening`.
 
 First aid never raises the level; a head or torso that is no longer full wakes its owner.
 """
@@ -100,10 +101,16 @@ def treat(body: Body, erase: tuple[tuple[str, int], ...]) -> Body:
     return slashes_to_x(body)
 
 
-def hardenings(body: Body, n: int) -> tuple[Hardening, ...]:
-    """The treated side's options: ``n`` ``X`` marks (or all there are) made permanent."""
+def hardenings(body: Body, n: int, rule: str = "n-or-all") -> tuple[Hardening, ...]:
+    """The chooser's options: ``n`` ``X`` marks (or all there are) made permanent; under
+    UNH-22 ``any-up-to-n``, any number of them from 0 to ``n``."""
     xs = {loc: body.marks_at(loc).x for loc in LOCATIONS}
-    return tuple(Hardening(w) for w in _fills(xs, n, len(LOCATIONS)))
+    if rule != "any-up-to-n":
+        return tuple(Hardening(w) for w in _fills(xs, n, len(LOCATIONS)))
+    ways: dict[tuple[tuple[str, int], ...], None] = {}
+    for k in range(min(n, sum(xs.values())) + 1):
+        ways.update(dict.fromkeys(_fills(xs, k, len(LOCATIONS))))
+    return tuple(Hardening(w) for w in ways)
 
 
 def harden(body: Body, marks: tuple[tuple[str, int], ...]) -> Body:
@@ -150,7 +157,8 @@ def first_aid_process(state: UnhexState, act: FirstAid) -> Step:
                                               marks_rows(failed, _changed(body, failed))),
                              KitUsedUp(c.id, kit)], Done(None))
         n = 10 if r.number == 100 else r.pair[0]
-        options = hardenings(failed, n)
+        options = hardenings(failed, n, state.rulings["UNH-22"])
+        chooser = c if state.rulings["UNH-23"] == "treater" else t
 
         def hardened(h: Hardening) -> Step:
             after = harden(failed, h.marks)
@@ -161,7 +169,9 @@ def first_aid_process(state: UnhexState, act: FirstAid) -> Step:
 
         if len(options) == 1:
             return hardened(options[0])
-        return Decide(t.side, f"{t.id}: which {n} X marks become permanent?", options, hardened,
+        most = "up to " if state.rulings["UNH-22"] == "any-up-to-n" else ""
+        return Decide(chooser.side, f"{chooser.id}: which {most}{n} X marks of {t.id} become "
+                      "permanent?", options, hardened,
                       {"kind": "harden", "body": failed, "n": n, "target": t.id})
 
     return emit_all([ActionSpent(c.id, "first aid")], check(spec, result))

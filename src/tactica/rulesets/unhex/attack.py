@@ -67,7 +67,8 @@ class AttackPlan:
     """Everything the dice of one attack depend on.
 
     ``kind`` is ``attack``, ``counterattack`` or ``intercept``; ``defend`` says whether the
-    target declared a defence; ``tie`` and ``order`` are UNH-14 and UNH-15.
+    target declared a defence; ``tie`` and ``order`` are UNH-14 and UNH-15; ``shield``: the
+    target holds a shield that works against this attack (UNH-25).
     """
 
     attacker: Fighter
@@ -81,11 +82,18 @@ class AttackPlan:
     damage: DamageRules
     tie: str = "actor"
     order: str = "actor-first"
+    shield: bool = False
+
+    @property
+    def target_assigns(self) -> bool:
+        """The target picks the damage die: it is in cover, or holds a shield (UNH-25)."""
+        return self.cover or self.shield
 
     @property
     def assigner(self) -> Fighter:
-        """Who picks the damage die: the target in cover, else the attacker."""
-        return self.target if self.cover else self.attacker
+        """Who picks the damage die: the target in cover or behind a shield, else the
+        attacker."""
+        return self.target if self.target_assigns else self.attacker
 
     def attack_check(self, against: CheckResult | None = None) -> Check:
         """The attack roll, against the attacker's current level (UNH-5); ``against`` is the
@@ -257,7 +265,7 @@ def attack_events(plan: AttackPlan, o: AttackOutcome, *, attacker_left: int,
     a, t = plan.attacker, plan.target
     events: list[Any] = [Attacked(a.id, t.id, plan.weapon, plan.kind, o.attack.number,
                                   o.attack.success, o.attack.critical, o.attack.set,
-                                  plan.cover, o.result)]
+                                  plan.cover, o.result, plan.shield)]
     if o.defence is not None:
         d = o.defence
         events.append(Defended(t.id, a.id, d.number, d.success, d.critical,

@@ -12,14 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tactica.content import ContentLoader
 from tactica.errors import ContentError, ScenarioError, TacticaError
+from tactica.limits import MAX_UNITS
 from tactica.rulesets.unhex.body import BOXES, LOCATIONS, Marks
-from tactica.validation import validate
+from tactica.validation import validate, validate_units
 
 __all__ = [
     "BUILTIN_PACK",
@@ -40,7 +41,7 @@ BUILTIN_PACK = Path(__file__).with_name("content.yaml")
 GOOD_AT: tuple[str, ...] = ("attack", "defend", "initiative", "first-aid")
 SLOTS = 5
 
-ItemKind = Literal["melee", "ranged", "first-aid", "gear"]
+ItemKind = Literal["melee", "ranged", "first-aid", "shield", "gear"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,17 @@ class Item:
     name: str
     kind: ItemKind
     hands: int = 1
+    ammo: bool = False
+
+    @property
+    def is_shield(self) -> bool:
+        """A shield: its holder picks the damage die (UNH-25), as cover would."""
+        return self.kind == "shield"
+
+    @property
+    def uses_ammo(self) -> bool:
+        """A ranged weapon that uses ammunition (marked off at the end of combat)."""
+        return self.kind == "ranged" and self.ammo
 
     @property
     def is_weapon(self) -> bool:
@@ -78,6 +90,8 @@ class Item:
         if self.kind == "ranged":
             return ("one-handed ranged, range 0-1" if self.hands == 1
                     else "two-handed ranged, range 1 or more")
+        if self.kind == "shield":
+            return "a shield (its holder picks the damage die, UNH-25)"
         return self.kind
 
 
@@ -88,6 +102,8 @@ class _Strict(BaseModel):
 class ItemModel(_Strict):
     kind: ItemKind
     hands: int = Field(default=1, ge=1, le=2)
+    ammo: bool | None = Field(default=None, description="uses ammunition (default: ranged "
+                                                          "weapons do)")
 
 
 class ProfileModel(_Strict):
@@ -114,6 +130,9 @@ class UnitModel(_Strict):
     items: list[str] | None = None
     hold: list[str] | None = None
     good: list[Literal["attack", "defend", "initiative", "first-aid"]] | None = None
+    ammo: dict[str, Annotated[int, Field(ge=0, le=999)]] = Field(
+        default_factory=dict,
+        description="ammunition carried per ranged weapon (counted only when given)")
     marks: dict[str, str] = Field(
         default_factory=dict,
         description="a fight under way: marks per location as on the card, '#' permanent, "
@@ -122,18 +141,23 @@ class UnitModel(_Strict):
 
 class ObjectiveModel(_Strict):
     side: str
-    reach: str
-    count: int = Field(default=1, ge=1)
+    reach: str | None = Field(default=None, description="an area to reach")
+    use: str | None = Field(default=None, description="a fixture to use (one character)")
+    count: int = Field(default=1, ge=1, le=MAX_UNITS)
 
 
 class SetupModel(BaseModel):
+    """The Unhex fields of a scenario but ``units`` (each unit is validated on its own)."""
+
     model_config = ConfigDict(extra="forbid")
-    units: dict[str, UnitModel] = Field(min_length=2)
     content: list[str] = Field(default_factory=list)
     sides: list[str] | None = None
     pcs: list[str] = Field(default_factory=list)
     exits: list[str] = Field(default_factory=list)
     objectives: list[ObjectiveModel] = Field(default_factory=list)
+    fixtures: dict[str, list[str]] = Field(
+        default_factory=dict, description="items attached to an area (a lever, a terminal), "
+                                          "used for one action")
 
 
 @dataclass(frozen=True)
@@ -151,7 +175,9 @@ def _build(files: Sequence[tuple[str, PackModel]]) -> ContentPack:
     items: dict[str, Item] = {}
     profiles: dict[str, tuple[str, ProfileModel]] = {}
     for source, model in files:
-        items.update({name: Item(name, m.kind, m.hands) for name, m in model.items.items()})
+        items.update({name: Item(name, m.kind, m.hands,
+                                 m.ammo if m.ammo is not None else m.kind == "ranged")
+                      for name, m in model.items.items()})
         profiles.update({name: (source, pm) for name, pm in model.profiles.items()})
     problems = [
         f"{source}: profiles.{pname}.{field_name}[{i}]: unknown item {ref!r} "
@@ -195,15 +221,18 @@ class UnitSetup:
     left: str | None
     good: frozenset[str]
     marks: tuple[tuple[str, Marks], ...] = ()
+    ammo: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
 class Objective:
-    """``side`` wins as soon as ``count`` of its characters in the fight stand in ``reach``."""
+    """``side`` wins as soon as ``count`` of its characters in the fight stand in ``reach``,
+    or (``use``) as soon as one of them has used that fixture."""
 
     side: str
-    reach: str
+    reach: str | None
     count: int = 1
+    use: str | None = None
 
 
 @dataclass(frozen=True)
@@ -216,6 +245,7 @@ class Setup:
     exits: frozenset[str]
     objectives: tuple[Objective, ...]
     pack: ContentPack
+    fixtures: tuple[tuple[str, str], ...] = ()
 
 
 def _hands(hold: Sequence[str], items: Mapping[str, Item], where: str,
@@ -302,36 +332,45 @@ def _unit(uid: str, unit: UnitModel, pack: ContentPack, areas: Sequence[str], so
                         f"{slots_rule})")
     if unit.at not in areas:
         problems.append(f"{where}.at: unknown area {unit.at!r} (areas: {', '.join(areas)})")
+    for name in unit.ammo:
+        item = pack.items.get(name)
+        if name not in items or item is None or not item.uses_ammo:
+            problems.append(f"{where}.ammo.{name}: not a ranged weapon it carries that uses "
+                            "ammunition")
     return UnitSetup(uid, unit.side, unit.at, level, max_level, tuple(items), right, left,
-                     frozenset(good), _marks(unit, boxes, where, problems))
+                     frozenset(good), _marks(unit, boxes, where, problems),
+                     tuple(unit.ammo.items()))
 
 
 def build_setup(data: Mapping[str, Any], *, source: str, areas: Sequence[str],
                 base_dir: Path, slots_rule: str = "all",
                 boxes: tuple[int, ...] = BOXES) -> Setup:
     """Validate the characters of a scenario against the content packs and the map."""
-    common = {"game", "name", "description", "rulings", "map", "max_rounds", "seed"}
+    common = {"game", "name", "description", "rulings", "map", "max_rounds", "seed", "units"}
     game_part = {k: v for k, v in data.items() if k in SetupModel.model_fields}
     problems = [f"{source}: {k}: unknown field"
-                for k in sorted(set(data) - set(SetupModel.model_fields) - common)]
+                for k in sorted(set(data) - set(SetupModel.model_fields) - common, key=str)]
     try:
         model = validate(SetupModel, game_part, source=source, error=ScenarioError)
     except TacticaError as exc:
-        raise ScenarioError("\n".join([*problems, str(exc)])) from None
+        problems.append(str(exc))
+        model = SetupModel()
+    unit_models = validate_units(UnitModel, dict(data), source=source, problems=problems,
+                                 error=ScenarioError, what="characters")
     pack = builtin_pack()
     try:
         pack = PACKS.load([base_dir / rel for rel in model.content])
     except TacticaError as exc:
         problems.append(f"{source}: content: {exc}")
-    units = [u for uid, unit in model.units.items()
+    units = [u for uid, unit in unit_models.items()
              if (u := _unit(uid, unit, pack, areas, source, slots_rule, problems, boxes))
              is not None]
-    seen = list(dict.fromkeys(u.side for u in model.units.values()))
+    seen = list(dict.fromkeys(u.side for u in unit_models.values()))
     sides = tuple(model.sides or seen)
     for s in seen:
         if s not in sides:
             problems.append(f"{source}: sides: side {s!r} of a unit is not listed")
-    if len(sides) < 2:
+    if len(sides) < 2 and len(unit_models) >= 2:
         problems.append(f"{source}: units: need characters on at least two sides, got "
                         f"{list(sides)}")
     for i, s in enumerate(model.pcs):
@@ -340,12 +379,22 @@ def build_setup(data: Mapping[str, Any], *, source: str, areas: Sequence[str],
     for i, area in enumerate(model.exits):
         if area not in areas:
             problems.append(f"{source}: exits[{i}]: unknown area {area!r}")
+    fixtures = tuple((area, name) for area, names in model.fixtures.items() for name in names)
+    for area in model.fixtures:
+        if area not in areas:
+            problems.append(f"{source}: fixtures: unknown area {area!r}")
     for i, ob in enumerate(model.objectives):
         if ob.side not in sides:
             problems.append(f"{source}: objectives[{i}].side: {ob.side!r} is not a side")
-        if ob.reach not in areas:
+        if (ob.reach is None) == (ob.use is None):
+            problems.append(f"{source}: objectives[{i}]: give one of 'reach' (an area) or "
+                            "'use' (a fixture)")
+        elif ob.reach is not None and ob.reach not in areas:
             problems.append(f"{source}: objectives[{i}].reach: unknown area {ob.reach!r}")
+        elif ob.use is not None and ob.use not in {n for _, n in fixtures}:
+            problems.append(f"{source}: objectives[{i}].use: no fixture {ob.use!r}")
     if problems:
         raise ScenarioError("\n".join(problems))
     return Setup(tuple(units), sides, frozenset(model.pcs), frozenset(model.exits),
-                 tuple(Objective(o.side, o.reach, o.count) for o in model.objectives), pack)
+                 tuple(Objective(o.side, o.reach, o.count, o.use) for o in model.objectives),
+                 pack, fixtures)

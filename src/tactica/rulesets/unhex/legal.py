@@ -20,6 +20,7 @@ from tactica.rulesets.unhex.records import (
     EndTurn,
     FirstAid,
     Move,
+    Operate,
     Reaction,
     Retreat,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "arrangements",
     "attacks",
     "can_be_attacked",
+    "can_fire",
     "first_aid_kit",
     "first_aid_targets",
     "interceptions",
@@ -40,9 +42,23 @@ __all__ = [
 ]
 
 
+def can_fire(state: UnhexState, c: Character, item: Item) -> bool:
+    """A weapon that uses ammunition the scenario counts for ``c`` needs some left: any for
+    the fight (UNH-26 ``per-fight``), or one per attack (``per-attack``)."""
+    if not item.uses_ammo:
+        return True
+    carried = dict(c.ammo).get(item.name)
+    if carried is None:
+        return True
+    if state.rulings["UNH-26"] == "per-attack":
+        return dict(c.fired).get(item.name, 0) < carried
+    return carried > 0
+
+
 def weapons_in_hand(state: UnhexState, c: Character) -> list[Item]:
-    """The weapons in ``c``'s usable hands."""
-    return [state.item(n) for n in c.in_hands() if state.item(n).is_weapon]
+    """The weapons in ``c``'s usable hands (with ammunition, where it is counted)."""
+    return [item for n in c.in_hands()
+            if (item := state.item(n)).is_weapon and can_fire(state, c, item)]
 
 
 def first_aid_kit(state: UnhexState, c: Character) -> str | None:
@@ -128,6 +144,7 @@ def _character_actions(state: UnhexState, c: Character) -> list[Any]:
     out += arrangements(state, c)
     out += [Door(c.id, other, "closed" if door == "open" else "open")
             for other, door in state.view.doors_from(c.area)]
+    out += [Operate(c.id, name) for area, name in state.fixtures if area == c.area]
     if c.area in state.exits:
         out.append(Retreat(c.id))
     out += [Drop(c.id, n) for n in dict.fromkeys(i for i in (c.right, c.left) if i)]

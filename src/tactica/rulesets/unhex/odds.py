@@ -126,7 +126,8 @@ def attack_odds(state: UnhexState, action: Attack, *, defend: bool = False) -> O
     reasons.append(f"weapon: the {name}, {item.band()}")
     reasons.append(f"attack roll: d100 at or under {a.level} (UNH-5); doubles and {a.level} "
                    "are criticals, 100 a critical failure")
-    chooser = f"{target} (in cover)" if look.cover else attacker
+    chooser = (f"{target} (in cover)" if look.cover else
+               f"{target} (behind a shield, UNH-25)" if plan.shield else attacker)
     reasons.append(f"die assignment by {chooser}: {state.rulings['UNH-6']} (UNH-6); "
                    f"critical success: {state.rulings['UNH-7']} (UNH-7)")
     if defend:
@@ -152,5 +153,6 @@ def attack_odds(state: UnhexState, action: Attack, *, defend: bool = False) -> O
          "damage": damage},
         numbers, tuple(reasons),
         extra={"weapon": name, "cover": look.cover, "distance": look.distance,
-               "defend": defend, "assigned_by": target if look.cover else attacker},
+               "defend": defend, "shield": plan.shield,
+               "assigned_by": plan.assigner.id},
     )

@@ -48,10 +48,11 @@ from tactica.rulesets.unhex.records import (
     Drop,
     FirstAid,
     Move,
+    Operate,
     Reaction,
     Retreat,
 )
-from tactica.rulesets.unhex.rules import attack_plan
+from tactica.rulesets.unhex.rules import attack_plan, shielded
 from tactica.rulesets.unhex.state import Character, UnhexState
 from tactica.rulesets.unhex.values import (
     assignment_choice,
@@ -62,7 +63,7 @@ from tactica.rulesets.unhex.values import (
     reroll_choice,
 )
 
-__all__ = ["body_score", "decide", "rank_actions"]
+__all__ = ["body_score", "breaking", "decide", "rank_actions"]
 
 _WEIGHTS = {"head": 3.0, "right arm": 1.5, "left arm": 1.5, "torso": 2.0, "right leg": 1.0,
             "left leg": 1.0}
@@ -106,9 +107,14 @@ def decide(state: UnhexState, decision: Decide[Any], rng: np.random.Generator | 
     if kind == "first-aid":
         return max(options, key=lambda p: body_score(treat(ctx["body"], p.erase)))
     if kind == "harden":
-        return max(options, key=lambda h: body_score(harden(ctx["body"], h.marks)))
+        # The patient's friends spare it; anyone else hardens as much as it can.
+        friend = state.chars[ctx["target"]].side == decision.side
+        sign = 1.0 if friend else -1.0
+        return max(options, key=lambda h: sign * body_score(harden(ctx["body"], h.marks)))
     if kind == "react":
         return _react(state, ctx["attack"], options)
+    if kind == "surrender-move":
+        return options[-1] if breaking(state, state.chars[ctx["mover"]]) else options[0]
     if kind == "intercept":
         return _intercept(state, ctx["unit"], ctx["mover"], ctx["start"], ctx["to"], options)
     if kind == "stop":
@@ -189,8 +195,20 @@ def _later(state: UnhexState, c: Character) -> float:
     return scale * max(1.0, 0.8 * _best_attack(state, c, c.area, weapons_in_hand(state, c)))
 
 
+def breaking(state: UnhexState, c: Character) -> bool:
+    """An NPC wounded in earlier rounds whose team's initiative roll failed critically this
+    round: under UNH-27 ``break`` the computer has it retreat where it can, else surrender
+    when next attacked."""
+    return (state.rulings["UNH-27"] == "break" and not c.pc and c.side in state.broken
+            and c.wounded)
+
+
 def _react(state: UnhexState, act: Attack, options: Sequence[Reaction]) -> Reaction:
     a, t = state.chars[act.unit], state.chars[act.target]
+    if breaking(state, t):
+        for o in options:
+            if o.kind == "surrender":
+                return o
     rule6, rule7 = state.rulings["UNH-6"], state.rulings["UNH-7"]
     look = state.view.look(a.area, t.area)
     plan = attack_plan(state, a, Fighter.of(t), act.weapon, "attack", look.distance or 0,
@@ -253,8 +271,9 @@ def _est(state: UnhexState, a: Character, t: Character, cover: bool,
          defend: bool = False) -> float:
     """The expected harm of ``a`` attacking ``t`` (any weapon: damage comes from the dice)."""
     edge = int(t.pc) if t.pc != a.pc else int(state.rulings["UNH-14"] == "reactor")
+    picks = cover or shielded(state, Fighter.of(t), 1 if a.area != t.area else 0)
     return quick_estimate(a.body, t.body, state.damage, state.rulings["UNH-6"],
-                          state.rulings["UNH-7"], cover=cover, defend=defend, edge=edge).harm
+                          state.rulings["UNH-7"], cover=picks, defend=defend, edge=edge).harm
 
 
 def _best_attack(state: UnhexState, c: Character, area: str, weapons: Sequence[Any],
@@ -414,7 +433,42 @@ def _one(state: UnhexState, action: Any, memo: dict[Any, float]) -> float:
     return 0.0
 
 
+def _exit_distance(state: UnhexState, area: str) -> int:
+    found = [d for e in state.exits if (d := state.view.look(area, e).distance) is not None]
+    return min(found, default=0)
+
+
+def _fleeing(state: UnhexState, action: Any) -> float | None:
+    """The value of an action of a breaking NPC (see :func:`breaking`), or ``None``."""
+    unit = getattr(action, "unit", None)
+    if not isinstance(unit, str) or unit not in state.chars:
+        return None
+    c = state.chars[unit]
+    if not breaking(state, c):
+        return None
+    if isinstance(action, Retreat):
+        return 100.0
+    if isinstance(action, Move) and state.exits:
+        return 10.0 * (_exit_distance(state, c.area) - _exit_distance(state, action.to))
+    return -5.0
+
+
+def _operate_value(state: UnhexState, action: Operate) -> float:
+    side = state.chars[action.unit].side
+    wanted = any(ob.use == action.fixture and ob.side == side for ob in state.objectives)
+    return 100.0 if wanted and (action.fixture, side) not in state.used else -0.5
+
+
 def rank_actions(state: UnhexState, actions: Sequence[Any]) -> list[float]:
     """The value of each action for the side taking it (higher is better)."""
     memo: dict[Any, float] = {}
-    return [_one(state, a, memo) for a in actions]
+    out = []
+    for a in actions:
+        fleeing = _fleeing(state, a)
+        if fleeing is not None:
+            out.append(fleeing)
+        elif isinstance(a, Operate):
+            out.append(_operate_value(state, a))
+        else:
+            out.append(_one(state, a, memo))
+    return out

@@ -11,10 +11,12 @@ __all__ = [
     "ActionGained",
     "ActionLost",
     "ActionSpent",
+    "AmmoMarked",
     "Arrange",
     "Assignment",
     "Attack",
     "Attacked",
+    "CombatEnded",
     "Defended",
     "Died",
     "Door",
@@ -23,6 +25,7 @@ __all__ = [
     "EndTurn",
     "FirstAid",
     "FirstAidPlan",
+    "FixtureUsed",
     "Hardening",
     "InitiativeRolled",
     "InitiativeWon",
@@ -35,6 +38,7 @@ __all__ = [
     "MarksRow",
     "Move",
     "Moved",
+    "Operate",
     "Reaction",
     "Retreat",
     "Retreated",
@@ -119,6 +123,15 @@ class Drop(Action):
 
     unit: str
     item: str
+
+
+@record("unh.operate")
+@dataclass(frozen=True, order=True)
+class Operate(Action):
+    """``unit`` uses ``fixture``, an item attached to its area (a lever, a terminal)."""
+
+    unit: str
+    fixture: str
 
 
 @record("unh.end-turn")
@@ -272,6 +285,7 @@ class Attacked(Event):
     set_dice: bool
     cover: bool
     outcome: str
+    shield: bool = False
 
 
 @record("unh.defended")
@@ -414,3 +428,34 @@ class Retreated(events.OutOfAction):
     """``unit`` left the fight from ``area``."""
 
     area: str
+
+
+@record("unh.fixture-used")
+@dataclass(frozen=True)
+class FixtureUsed(Event):
+    """``unit`` used ``fixture``, attached to ``area``."""
+
+    unit: str
+    area: str
+    fixture: str
+
+
+@record("unh.ammo-marked")
+@dataclass(frozen=True)
+class AmmoMarked(Event):
+    """At the end of combat ``unit`` marks off ``marked`` ammunition of ``weapon``; ``left`` is
+    what remains when the scenario counts it (``None`` otherwise)."""
+
+    unit: str
+    weapon: str
+    marked: int
+    left: int | None
+
+
+@record("unh.combat-ended")
+@dataclass(frozen=True)
+class CombatEnded(Event):
+    """Combat is over: ``winner`` (``None``: no one) and why."""
+
+    winner: str | None
+    reason: str

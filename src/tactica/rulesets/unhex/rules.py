@@ -36,19 +36,23 @@ from tactica.rulesets.unhex.legal import (
 )
 from tactica.rulesets.unhex.records import (
     ActionSpent,
+    AmmoMarked,
     Arrange,
     Attack,
+    CombatEnded,
     Door,
     DoorChanged,
     Drop,
     EndTurn,
     FirstAid,
+    FixtureUsed,
     InitiativeRolled,
     InitiativeWon,
     ItemDropped,
     ItemsArranged,
     Move,
     Moved,
+    Operate,
     Reaction,
     Retreat,
     Retreated,
@@ -62,12 +66,14 @@ from tactica.rulesets.unhex.state import Character, UnhexState
 
 __all__ = [
     "attack_plan",
+    "end_of_combat",
     "finished",
     "first_holder",
     "initiative_winner",
     "pending",
     "resolve",
     "round_process",
+    "shielded",
 ]
 
 
@@ -78,6 +84,10 @@ __all__ = [
 def finished(state: UnhexState) -> Finished | None:
     """Finished if an objective is met or at most one team has characters in the fight."""
     for ob in state.objectives:
+        if ob.use is not None:
+            if (ob.use, ob.side) in state.used:
+                return Finished(ob.side, f"{ob.side} met the objective: used the {ob.use}")
+            continue
         there = [c for c in state.fighters(ob.side) if c.area == ob.reach]
         if len(there) >= ob.count:
             return Finished(ob.side, f"{ob.side} met the objective: {ob.count} in {ob.reach}")
@@ -90,18 +100,36 @@ def finished(state: UnhexState) -> Finished | None:
 
 
 def pending(state: UnhexState) -> Pending:
-    """What happens next."""
+    """What happens next: the battle, then the end of combat (ammunition marked off), then
+    the result."""
+    if state.ended is not None:
+        return Finished(*state.ended)
     fin = finished(state)
-    if fin is not None:
-        return fin
     side = state.current_side
+    if fin is None and side is None and state.round >= state.max_rounds:
+        fin = Finished(None, f"the round limit ({state.max_rounds}) was reached")
+    if fin is not None:
+        return Automatic("end of combat", end_of_combat(state, fin))
     if side is None:
-        if state.round >= state.max_rounds:
-            return Finished(None, f"the round limit ({state.max_rounds}) was reached")
         return Automatic(f"round {state.round + 1}", round_process(state))
     if not any(c.actions > 0 for c in state.fighters(side)):
         return Automatic(f"end of {side}'s turn", Emit(TurnEnded(side), lambda: Done(None)))
     return ChooseAction(side, legal_actions(state, side), f"{side}'s turn")
+
+
+def end_of_combat(state: UnhexState, fin: Finished) -> Step:
+    """At the end of combat every character marks off ammunition for the ranged weapons it
+    fired (UNH-26: one a weapon, or one an attack), then the result is recorded."""
+    per_attack = state.rulings["UNH-26"] == "per-attack"
+    events: list[Any] = []
+    for c in state.chars.values():
+        carried = dict(c.ammo)
+        for weapon, shots in c.fired:
+            marked = shots if per_attack else 1
+            left = carried.get(weapon)
+            events.append(AmmoMarked(c.id, weapon, marked,
+                                     None if left is None else max(0, left - marked)))
+    return emit_all([*events, CombatEnded(fin.winner, fin.reason)], Done(None))
 
 
 # --------------------------------------------------------------------------------------------
@@ -255,7 +283,21 @@ def resolve(state: UnhexState, action: Any) -> Step:
     if isinstance(action, Retreat):
         c = state.chars[action.unit]
         return emit_all([ActionSpent(c.id, "retreat"), Retreated(c.id, c.area)], Done(None))
+    if isinstance(action, Operate):
+        c = state.chars[action.unit]
+        return emit_all([ActionSpent(c.id, f"use the {action.fixture}"),
+                         FixtureUsed(c.id, c.area, action.fixture)], Done(None))
     raise TypeError(f"not an Unhex action: {action!r}")
+
+
+def shielded(state: UnhexState, target: Fighter, distance: int) -> bool:
+    """The target holds a shield in a usable hand that works against an attack from
+    ``distance`` away: any attack, or (UNH-25 ``other-areas``) one from another area."""
+    if state.rulings["UNH-25"] == "other-areas" and distance == 0:
+        return False
+    return any(item is not None and state.item(item).is_shield
+               and target.body.hand_usable(hand)
+               for hand, item in (("right", target.right), ("left", target.left)))
 
 
 def attack_plan(state: UnhexState, attacker: Character, target: Fighter, weapon: str,
@@ -263,7 +305,8 @@ def attack_plan(state: UnhexState, attacker: Character, target: Fighter, weapon:
     """The plan of an attack under the rulings in force."""
     return AttackPlan(Fighter.of(attacker), target, weapon, kind,
                       state.item(weapon).is_ranged, cover, distance, defend, state.damage,
-                      state.rulings["UNH-14"], state.rulings["UNH-15"])
+                      state.rulings["UNH-14"], state.rulings["UNH-15"],
+                      shielded(state, target, distance))
 
 
 def _resolve_attack(state: UnhexState, act: Attack) -> Step:
@@ -319,8 +362,19 @@ def _resolve_move(state: UnhexState, act: Move) -> Step:
         if i == len(candidates):
             spent = [ActionSpent(m.id, "move"),
                      *(ActionSpent(uid, "intercept") for uid, _ in declared)]
-            return emit_all(spent, _intercept(state, act, start, declared, 0,
-                                              Fighter.of(m), None, []))
+            go = emit_all(spent, _intercept(state, act, start, declared, 0, Fighter.of(m),
+                                            None, []))
+            if not declared or state.rulings["UNH-24"] != "yes" or not m.in_fight:
+                return go
+            by = ", ".join(uid for uid, _ in declared)
+            # UNH-24: the mover may surrender before the interceptions' dice; they are not
+            # spent, and the mover stays where it was, out of the fight.
+            return Decide(m.side, f"{m.id}: surrender before the interception by {by}?",
+                          (Reaction("none"), Reaction("surrender")),
+                          lambda r: go if r.kind != "surrender" else Emit(
+                              Surrendered(m.id, f"the interception by {by}"),
+                              lambda: Done(None)),
+                          {"kind": "surrender-move", "mover": m.id, "by": declared})
         c, options = candidates[i]
         return Decide(c.side, f"{c.id}: intercept {m.id} moving from {start} to {act.to}?",
                       options,

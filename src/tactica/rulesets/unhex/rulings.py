@@ -2,7 +2,9 @@
 
 UNH-1 .. UNH-8 come from the rules folder; UNH-9 and UNH-10 are the zone map's own readings
 (doors and X lines, see :mod:`tactica.battlefield.zones`); UNH-11 and later were found while
-implementing the whole game. The first option of each ruling is its default.
+implementing the whole game, UNH-22 onwards in an audit of readings the code had taken without
+saying so and of sentences of the seed it did not model. The first option of each ruling is its
+default.
 """
 
 from __future__ import annotations
@@ -106,6 +108,40 @@ RULINGS: tuple[Ruling, ...] = (
         "no": "only characters still in the fight are targets",
         "yes": "unconscious characters can be attacked too",
     }),
+    Ruling("UNH-22", "First aid fails critically: 'turn up to N X marks into permanent ones'",
+           "n-or-all", {
+               "n-or-all": "N marks, or every X mark if there are fewer ('up to' caps by what "
+                           "there is: otherwise a friendly chooser would pick none)",
+               "any-up-to-n": "the chooser picks any number from 0 to N",
+           }),
+    Ruling("UNH-23", "First aid fails critically: who picks the marks that become permanent?",
+           "treater", {
+               "treater": "the one giving first aid (the rule file: 'your choice')",
+               "patient": "the treated character's side (an earlier version of the rule file)",
+           }),
+    Ruling("UNH-24", "May a mover surrender before an interception's dice?", "no", {
+        "no": "no: a mover chose to move, and only the target of an attack surrenders",
+        "yes": "yes: once the interceptions are declared, before any die; the interceptions "
+               "are not spent and the mover stays where it was, out of the fight",
+    }),
+    Ruling("UNH-25", "Shields ('a similar effect to cover, but not cover'): against which "
+           "attacks?", "any", {
+               "any": "a character with a shield in hand picks the damage die of every attack "
+                      "on it, melee too (not cover: it never allows a defence against a "
+                      "ranged attack and changes no line of sight)",
+               "other-areas": "only against attacks from another area, like cover",
+           }),
+    Ruling("UNH-26", "'Mark off ammo' at the end of combat: how much?", "per-fight", {
+        "per-fight": "one mark for each ranged weapon fired in the fight",
+        "per-attack": "one mark for each attack made with it (none may be made without ammo "
+                      "left)",
+    }),
+    Ruling("UNH-27", "NPCs wounded in earlier rounds whose initiative roll fails critically "
+           "('the GM should have them retreat or surrender')", "break", {
+               "break": "the computer's wounded NPCs of that team retreat where they can and "
+                        "surrender when next attacked, for the round",
+               "fight-on": "they fight on",
+           }),
 )
 
 #: Rulings that are options of the zone map's sight queries, by option name.

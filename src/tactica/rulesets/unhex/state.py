@@ -22,10 +22,13 @@ from tactica.rulesets.unhex.records import (
     ActionGained,
     ActionLost,
     ActionSpent,
+    AmmoMarked,
     Attacked,
+    CombatEnded,
     Defended,
     Died,
     DoorChanged,
+    FixtureUsed,
     InitiativeRolled,
     InitiativeWon,
     ItemDropped,
@@ -145,6 +148,13 @@ class Character:
     owed: int = 0
     surrendered: bool = False
     retreated: bool = False
+    ammo: tuple[tuple[str, int], ...] = ()
+    fired: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def wounded(self) -> bool:
+        """Any mark on the body."""
+        return any(m.total for m in self.body.marks)
 
     @property
     def level(self) -> int:
@@ -204,6 +214,10 @@ class UnhexState:
     order: tuple[str, ...] = ()
     turn: int = 0
     holder: str | None = None
+    fixtures: tuple[tuple[str, str], ...] = ()
+    used: frozenset[tuple[str, str]] = frozenset()
+    broken: frozenset[str] = frozenset()
+    ended: tuple[str | None, str] | None = None
 
     def fighters(self, side: str | None = None) -> list[Character]:
         """Characters in the fight (of ``side``), in scenario order."""
@@ -247,6 +261,7 @@ def apply_event(state: UnhexState, event: Any) -> None:
     """The only place an Unhex battle changes."""
     ch = state.chars
     if isinstance(event, RoundStarted):
+        state.broken = frozenset()
         state.round = event.round
         state.order = ()
         state.turn = 0
@@ -259,6 +274,25 @@ def apply_event(state: UnhexState, event: Any) -> None:
             c.owed = owed.get(c.id, 0)
     elif isinstance(event, InitiativeWon):
         state.holder = event.side
+    elif isinstance(event, InitiativeRolled):
+        # NPCs wounded in earlier rounds whose roll fails critically break (UNH-27).
+        if (event.critical == "failure" and event.side not in state.pcs
+                and any(c.wounded for c in state.fighters(event.side))):
+            state.broken = state.broken | {event.side}
+    elif isinstance(event, Attacked):
+        if state.item(event.weapon).uses_ammo:
+            c = ch[event.unit]
+            fired = dict(c.fired)
+            fired[event.weapon] = fired.get(event.weapon, 0) + 1
+            c.fired = tuple(fired.items())
+    elif isinstance(event, FixtureUsed):
+        state.used = state.used | {(event.fixture, ch[event.unit].side)}
+    elif isinstance(event, AmmoMarked):
+        c = ch[event.unit]
+        if event.left is not None:
+            c.ammo = tuple((w, event.left if w == event.weapon else n) for w, n in c.ammo)
+    elif isinstance(event, CombatEnded):
+        state.ended = (event.winner, event.reason)
     elif isinstance(event, TeamOrder):
         state.order = event.order
         state.turn = 0
@@ -308,7 +342,7 @@ def apply_event(state: UnhexState, event: Any) -> None:
         c = ch[event.unit]
         c.retreated = True
         c.actions = 0
-    elif isinstance(event, (InitiativeRolled, Attacked, Defended, KnockedOut, Died)):
+    elif isinstance(event, (Defended, KnockedOut, Died)):
         pass
     else:
         raise TypeError(f"not an Unhex event: {event!r}")

@@ -8,10 +8,12 @@ from tactica.rulesets.unhex.records import (
     ActionGained,
     ActionLost,
     ActionSpent,
+    AmmoMarked,
     Arrange,
     Assignment,
     Attack,
     Attacked,
+    CombatEnded,
     Defended,
     Died,
     Door,
@@ -20,6 +22,7 @@ from tactica.rulesets.unhex.records import (
     EndTurn,
     FirstAid,
     FirstAidPlan,
+    FixtureUsed,
     Hardening,
     InitiativeRolled,
     InitiativeWon,
@@ -31,6 +34,7 @@ from tactica.rulesets.unhex.records import (
     LocationFilled,
     Move,
     Moved,
+    Operate,
     Reaction,
     Retreat,
     Retreated,
@@ -68,6 +72,8 @@ def describe_action(action: Any) -> str:
         return f"{action.unit} retreats from the fight"
     if isinstance(action, Drop):
         return f"{action.unit} drops the {action.item} (free)"
+    if isinstance(action, Operate):
+        return f"{action.unit} uses the {action.fixture}"
     if isinstance(action, EndTurn):
         return f"{action.side} end their turn"
     return repr(action)
@@ -124,7 +130,8 @@ def describe_event(event: Any) -> str:
     if isinstance(e, Attacked):
         how = {"hit": "hits", "miss": "misses", "defended": "is defended"}[e.outcome]
         dice = " (dice set)" if e.set_dice else ""
-        cover = ", target in cover" if e.cover else ""
+        cover = (", target in cover" if e.cover else "") + (
+            ", target behind a shield" if e.shield else "")
         return (f"{e.unit} {e.kind}s {e.target} with the {e.weapon}: rolls {e.roll}"
                 f"{_crit(e.critical)}{dice}{cover}; {how}.")
     if isinstance(e, Defended):
@@ -162,4 +169,11 @@ def describe_event(event: Any) -> str:
         return f"{e.unit} sets the door between {e.a} and {e.b} {e.state}."
     if isinstance(e, Retreated):
         return f"{e.unit} retreats from {e.area}: out of the fight."
+    if isinstance(e, FixtureUsed):
+        return f"{e.unit} uses the {e.fixture} in {e.area}."
+    if isinstance(e, AmmoMarked):
+        left = f" ({e.left} left)" if e.left is not None else ""
+        return f"{e.unit} marks off {e.marked} ammunition of the {e.weapon}{left}."
+    if isinstance(e, CombatEnded):
+        return f"Combat ends: {e.reason}."
     return repr(e)

@@ -90,7 +90,7 @@ def _choice(body: Body, rules: DamageRules, options: Sequence[Assignment], rule:
 def assignment_choice(plan: AttackPlan, options: Sequence[Assignment],
                       rule: str) -> Assignment | Dist[Assignment]:
     """The assigner's reading of a hit under UNH-6 (a Dist for ``random``)."""
-    return _choice(plan.target.body, plan.damage, options, rule, not plan.cover)
+    return _choice(plan.target.body, plan.damage, options, rule, not plan.target_assigns)
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,7 @@ def hit_table(body: Body, rules: DamageRules, rule: str, by_attacker: bool) -> H
 
 
 def _table(plan: AttackPlan, rule: str) -> HitTable:
-    return hit_table(plan.target.body, plan.damage, rule, not plan.cover)
+    return hit_table(plan.target.body, plan.damage, rule, not plan.target_assigns)
 
 
 def best_set_number(plan: AttackPlan, limit: int, rule: str) -> int:
@@ -192,7 +192,7 @@ def _estimate(level: int, max_level: int, table: HitTable, losses: tuple[float, 
 def estimate(plan: AttackPlan, rule: str, crit_rule: str) -> Estimate:
     """The chance to hit, expected harm and knockout chance of ``plan`` (re-rolls aside)."""
     return quick_estimate(plan.attacker.body, plan.target.body, plan.damage, rule, crit_rule,
-                          cover=plan.cover, defend=plan.defend, edge=_edge(plan))
+                          cover=plan.target_assigns, defend=plan.defend, edge=_edge(plan))
 
 
 def quick_estimate(attacker: Body, target: Body, rules: DamageRules, rule: str, crit_rule: str,
