@@ -64,6 +64,7 @@ class ContentReading:
 
     base: Path | None
     used: dict[str, str] = field(default_factory=dict)
+    also: tuple[Path, ...] = ()
 
     def name(self, path: Path) -> str:
         """How the digest names a pack: built-in packs by their place in tactica, the
@@ -83,11 +84,13 @@ _READING: ContextVar[ContentReading | None] = ContextVar("tactica_content_readin
 
 
 @contextmanager
-def reading_content(base: Path | None) -> Iterator[ContentReading]:
+def reading_content(base: Path | None,
+                    also: tuple[Path, ...] = ()) -> Iterator[ContentReading]:
     """Within this block, a game's content packs must come from ``base`` (the scenario's
-    folder, or below), tactica's own packs or the folders of ``TACTICA_CONTENT_PATH``, and
-    every pack read is noted in the ContentReading yielded."""
-    reading = ContentReading(base)
+    folder, or below), tactica's own packs, the folders of ``TACTICA_CONTENT_PATH`` or the
+    folders ``also`` given by the caller (a sweep's own generated packs), and every pack read
+    is noted in the ContentReading yielded."""
+    reading = ContentReading(base, also=also)
     token = _READING.set(reading)
     try:
         yield reading
@@ -95,17 +98,18 @@ def reading_content(base: Path | None) -> Iterator[ContentReading]:
         _READING.reset(token)
 
 
-def allowed_roots(base: Path) -> tuple[Path, ...]:
+def allowed_roots(base: Path, also: tuple[Path, ...] = ()) -> tuple[Path, ...]:
     """The folders a scenario in ``base`` may take content packs from."""
     extra = [Path(p) for p in os.environ.get(CONTENT_PATH_ENV, "").split(os.pathsep) if p]
-    return tuple(Path(os.path.realpath(p)) for p in (base, _PACKAGE, *extra))
+    return tuple(Path(os.path.realpath(p)) for p in (base, _PACKAGE, *extra, *also))
 
 
 def _check_allowed(path: Path, reading: ContentReading | None) -> None:
     if reading is None or reading.base is None:
         return
     real = Path(os.path.realpath(path))
-    if not any(real.is_relative_to(root) for root in allowed_roots(reading.base)):
+    if not any(real.is_relative_to(root)
+               for root in allowed_roots(reading.base, reading.also)):
         raise ContentError(
             f"{path}: outside the scenario's folder; a scenario's content packs come from its "
             f"folder (or below) or tactica's own packs (set {CONTENT_PATH_ENV} to the folders "

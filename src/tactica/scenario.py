@@ -52,6 +52,7 @@ class Scenario:
     data: Mapping[str, Any]
     max_rounds: int
     base_dir: Path = Path(".")
+    content_folders: tuple[Path, ...] = ()
     content: tuple[tuple[str, str], ...] = ()
     """Every content pack the scenario's game read for it, by name, with its SHA-256 (the
     log of a fight keeps their digest)."""
@@ -63,7 +64,7 @@ class Scenario:
         merged.update(chosen)
         data["rulings"] = merged
         return scenario_from_mapping(data, source=self.source, base_dir=self.base_dir,
-                                     rulings_where=where)
+                                     rulings_where=where, content_folders=self.content_folders)
 
     def new_state(self) -> Any:
         """A fresh battle state for this scenario."""
@@ -76,8 +77,12 @@ def scenario_from_mapping(
     source: str,
     base_dir: Path | None = None,
     rulings_where: str | None = None,
+    content_folders: tuple[Path, ...] = (),
 ) -> Scenario:
-    """Validate a parsed scenario; raises ScenarioError naming every problem."""
+    """Validate a parsed scenario; raises ScenarioError naming every problem.
+
+    Its content packs must come from ``base_dir`` (or below), tactica's own packs or the
+    ``content_folders`` the caller vouches for (a sweep's generated packs)."""
     if not isinstance(data, Mapping):
         raise ScenarioError(f"{source}: expected a mapping with 'game', 'map' and 'units'")
     problems: list[str] = []
@@ -171,7 +176,7 @@ def scenario_from_mapping(
     reading = ContentReading(base_dir)
     if ruleset is not None and rulings is not None and map_ok and not too_many:
         try:
-            with reading_content(base_dir or Path(".")) as reading:
+            with reading_content(base_dir or Path("."), content_folders) as reading:
                 setup = setup_hooks(ruleset).build_setup(
                     data,
                     source=source,
@@ -194,6 +199,7 @@ def scenario_from_mapping(
         data=copy.deepcopy(dict(data)),
         max_rounds=max_rounds,
         base_dir=base_dir or Path("."),
+        content_folders=content_folders,
         content=tuple(sorted(reading.used.items())),
     )
     # One validation for every command: a scenario that validates can start a battle.

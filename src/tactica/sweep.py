@@ -242,7 +242,7 @@ class _Builder:
             _set(data, keys, value, path=p, must_exist=2 if keys[0] == "units" else 0)
         label = ", ".join(f"{k}={v}" for k, v in point.items())
         sc = scenario_from_mapping(data, source=f"{source} [{label}]" if label else source,
-                                   base_dir=base_dir)
+                                   base_dir=base_dir, content_folders=(self.folder,))
         return sc, attacker, target
 
 
