@@ -92,6 +92,12 @@ class SimulationReport:
         return self.tally.draws
 
     @property
+    def units(self) -> Mapping[str, Mapping[str, Any]]:
+        """Per unit: side, survival (with its interval), mean damage dealt and taken."""
+        units: Mapping[str, Mapping[str, Any]] = self.figures()["units"]
+        return units
+
+    @property
     def mean_rounds(self) -> float:
         """The mean number of rounds."""
         return self.tally.rounds_sum / self.battles if self.battles else 0.0
@@ -243,7 +249,9 @@ def _run(scenarios: Sequence[Scenario], policies: dict[str, str], *, battles: in
     tallies = [Tally(sides) for _ in scenarios]
     paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
     plan = Plan.of(scenarios, policies, seed, max_steps)
-    target = battles if precision is None else min(FIRST_ROUND, max_battles)
+    target = min(FIRST_ROUND, max_battles) if battles is None else battles
+    if precision is not None:
+        target = min(FIRST_ROUND, max_battles)
     if precision is None:
         n_workers = min(n_workers, target)
     done = 0

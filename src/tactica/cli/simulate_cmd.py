@@ -151,7 +151,7 @@ class ProgressLine:
 def _duration(seconds: float) -> str:
     if seconds == float("inf"):
         return "unknown time"
-    s = int(round(seconds))
+    s = round(seconds)
     if s < 60:
         return f"{s}s"
     if s < 3600:

@@ -179,7 +179,7 @@ class DaskExecutor:
     """A Dask cluster reached at ``scheduler`` (``tcp://host:8786``), or an existing
     ``distributed.Client`` (tests pass one on a LocalCluster)."""
 
-    def __init__(self, plan: Plan, scheduler: Any, *, timeout: float = 10.0) -> None:
+    def __init__(self, plan: Plan, scheduler: Any, *, timeout: float = 5.0) -> None:
         self.plan = plan
         self.scheduler = scheduler
         self.timeout = timeout
@@ -202,8 +202,8 @@ class DaskExecutor:
             raise TacticaError("--executor dask needs --scheduler ADDRESS "
                                "(such as tcp://127.0.0.1:8786)")
         try:
-            self._client = distributed.Client(self.scheduler, timeout=self.timeout,
-                                              set_as_default=False)
+            self._client = distributed.Client(  # type: ignore[no-untyped-call]
+                self.scheduler, timeout=self.timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise TacticaError(f"--scheduler: cannot reach the Dask scheduler at "
@@ -217,7 +217,8 @@ class DaskExecutor:
         futures = {self._client.submit(run_job, self.plan, a, b, pure=False): (a, b)
                    for a, b in jobs}
         self._futures = list(futures)
-        for fut in as_completed(list(futures)):
+        done = as_completed(list(futures), loop=self._client.loop)  # type: ignore[no-untyped-call]
+        for fut in done:
             yield futures[fut], fut.result()
         self._futures = []
 

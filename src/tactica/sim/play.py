@@ -16,11 +16,11 @@ scenario with ``max_rounds: 1000000`` where nobody can hurt anybody) is stopped 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from tactica.battle import Battle, SampledDice
+from tactica.battle import Battle, Entry, SampledDice
 from tactica.events import Event
 from tactica.policies import make_policy
 from tactica.scenario import Scenario
@@ -61,11 +61,11 @@ def play_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, inde
                 max_steps: int = DEFAULT_MAX_STEPS) -> BattleResult:
     """Play battle number ``index`` of a run seeded with ``seed`` to the end (or until
     ``max_steps`` steps), keeping only its result."""
-    events: list[Event] = []
+    events: list[Entry] = []  # rule events only: nothing else is recorded
     battle = Battle(scenario.ruleset, scenario.new_state(), record=False,
                     listeners=[events.append])
     finished = _run(battle, scenario, policies, seed, index, max_steps)
-    stats = battle_stats(scenario.ruleset, battle.state, events)
+    stats = battle_stats(scenario.ruleset, battle.state, cast(list[Event], events))
     return BattleResult(battle.winner if finished else None, stats.rounds, stats.units,
                         battle.steps, finished)
 

@@ -111,15 +111,57 @@ def sight_through(blocking: frozenset[Tile] | set[Tile], source: Tile, target: T
     return clear, cover
 
 
+def _local_key(state: NebState, mover: Operator) -> tuple[object, ...]:
+    """What a move of ``mover`` depends on: the map's walls and size, its tile and reach, the
+    diagonal rule, and the occupied tiles within its reach (a step of a king never looks
+    farther than ``move`` tiles from the start, the squeeze checks included)."""
+    grid = state.grid
+    x, y = mover.pos
+    r = mover.move
+    near = tuple(sorted(t for t in grid.occupants.values()
+                        if abs(t[0] - x) <= r and abs(t[1] - y) <= r))
+    return (grid.blockers, grid.width, grid.height, mover.pos, r, state.rulings["NEB-13"], near)
+
+
+# Reachable tiles and paths by what they depend on (kept across battles: positions recur).
+_REACH: dict[tuple[object, ...], tuple[Tile, ...]] = {}
+_PATHS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
+_CACHE_LIMIT = 200_000
+
+
+def _remember(cache: dict[tuple[object, ...], tuple[Tile, ...]], key: tuple[object, ...],
+              value: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def reachable(state: NebState, mover: Operator) -> list[Tile]:
     """Tiles the operator can end its move on, within ``move`` steps (own tile included)."""
-    steps = state.grid.reachable(mover.pos, mover.move, diagonal=state.rulings["NEB-13"])
-    return sorted(steps)
+    return list(reachable_tiles(state, mover))
+
+
+def reachable_tiles(state: NebState, mover: Operator) -> tuple[Tile, ...]:
+    """:func:`reachable` as a tuple, remembered by what it depends on."""
+    key = _local_key(state, mover)
+    found = _REACH.get(key)
+    if found is None:
+        steps = state.grid.reachable(mover.pos, mover.move, diagonal=state.rulings["NEB-13"])
+        found = _remember(_REACH, key, tuple(sorted(steps)))
+    return found
 
 
 def path(state: NebState, mover: Operator, to: Tile) -> tuple[Tile, ...]:
     """A shortest path from the operator's tile to ``to`` (start included)."""
+    key = (_local_key(state, mover), to)
+    found = _PATHS.get(key)
+    if found is not None:
+        return found
     found = state.grid.tile_path(mover.pos, to, diagonal=state.rulings["NEB-13"])
     if found is None:
         raise ValueError(f"{mover.id} cannot reach {to}")
-    return found
+    if len(found) - 1 > mover.move:
+        # The search looked beyond the operator's reach, where the local key does not hold.
+        return found
+    return _remember(_PATHS, key, found)

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tactica.battlefield.grid_fast import batch_sight
 from tactica.chance import Done, run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError
@@ -18,6 +17,7 @@ from tactica.ruleset import Rulings
 from tactica.rulesets.nebulia import geometry, rules
 from tactica.rulesets.nebulia.content import Weapon
 from tactica.rulesets.nebulia.records import Attack, Move
+from tactica.rulesets.nebulia.sighttable import sight_table
 
 if TYPE_CHECKING:
     from tactica.rulesets.nebulia import NebuliaOperations
@@ -160,25 +160,25 @@ def _damage(weapon: Weapon, armor: int, cover: bool, rulings: Rulings) -> Dist[i
 def _move_values(ruleset: NebuliaOperations, state: rules.NebState, me: rules.Operator,
                  tiles: Sequence[tuple[int, int]]) -> list[float]:
     """For each tile: the best attack score from it, minus a little per tile to the nearest
-    enemy (so that units close in). One vectorised sight batch for all tiles and enemies."""
+    enemy (so that units close in). Sight comes from the map's precomputed tables
+    (:mod:`~tactica.rulesets.nebulia.sighttable`): the same answers as a sight batch."""
     enemies = [o for o in state.alive() if o.side != me.side]
     if not enemies or not tiles:
         return [0.0] * len(tiles)
     grid = state.grid
     # The mover leaves its tile: it no longer blocks, and it is the source of every line.
     blocking = geometry.blocking_tiles(state, me.side) - {me.pos}
-    layer = np.zeros((1, grid.height, grid.width), dtype=np.bool_)
-    if blocking:
-        xs, ys = zip(*blocking, strict=True)
-        layer[0, list(ys), list(xs)] = True
+    table = sight_table(grid.width, grid.height, grid.blockers, state.rulings["NEB-4"],
+                        state.rulings["NEB-3"], geometry.COVER_CANCEL)
     n_t, n_e = len(tiles), len(enemies)
+    width = grid.width
+    index = np.fromiter((y * width + x for x, y in tiles), dtype=np.intp, count=n_t)
+    columns = [table.target(e.pos).visible_cover(blocking, geometry.MIN_CLEAR_LINES)
+               for e in enemies]
+    visible = np.stack([v[index] for v, _ in columns], axis=1)
+    cover = np.stack([c[index] for _, c in columns], axis=1)
     src = np.repeat(np.asarray(tiles, dtype=np.int64), n_e, axis=0)
     dst = np.tile(np.asarray([e.pos for e in enemies], dtype=np.int64), (n_t, 1))
-    batch = batch_sight(layer, None, src, dst, policy=state.rulings["NEB-4"],
-                        metric=state.rulings["NEB-3"], min_clear=geometry.MIN_CLEAR_LINES,
-                        cover_range=geometry.COVER_CANCEL)
-    visible = batch.visible.reshape(n_t, n_e)
-    cover = batch.cover.reshape(n_t, n_e)
     steps = np.abs(src - dst).max(axis=1).reshape(n_t, n_e)
     adjacent = steps == 1
     melee_needs_sight = state.rulings["NEB-7"] != "adjacent"

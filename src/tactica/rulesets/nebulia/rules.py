@@ -214,7 +214,17 @@ def legal_attacks(state: NebState, unit: str) -> list[Attack]:
 def legal_moves(state: NebState, unit: str) -> list[Move]:
     """Every tile the unit may end its move on (its own tile included)."""
     a = state.ops[unit]
-    return [Move(unit, tile) for tile in geometry.reachable(state, a)]
+    key = (unit, geometry.reachable_tiles(state, a))
+    found = _MOVES.get(key)
+    if found is None:
+        if len(_MOVES) >= 100_000:
+            _MOVES.clear()
+        found = _MOVES[key] = tuple(Move(unit, tile) for tile in key[1])
+    return list(found)
+
+
+# The moves of a unit over the same tiles (frozen records, shared across battles).
+_MOVES: dict[tuple[str, tuple[Tile, ...]], tuple[Move, ...]] = {}
 
 
 # --------------------------------------------------------------------------------------------
