@@ -98,6 +98,13 @@ class NebState:
 # Dice
 
 
+@lru_cache(maxsize=1024)
+def _pool_dist(n: int, target: int, modifier: int) -> Dist[int]:
+    # One object per pool: its sampler is built once, not at every roll.
+    return d10_target_successes(n, target, modifier)
+
+
+@lru_cache(maxsize=1024)
 def _reader(target: int, modifier: int, ten_is_zero: bool) -> Callable[[tuple[int, ...]], int]:
     def read(faces: tuple[int, ...]) -> int:
         count = 0
@@ -126,7 +133,7 @@ def d10_pool(label: str, n: int, target: int, modifier: int, rulings: Rulings,
     ten = rulings["NEB-1"] == "one-to-ten"
     return Roll(
         label,
-        d10_target_successes(n, target, modifier),
+        _pool_dist(n, target, modifier),
         then,
         dice=(_face_die(ten),) * n,
         read=_reader(target, modifier, ten),
