@@ -226,8 +226,18 @@ def legal_moves(state: NebState, unit: str) -> list[Move]:
     if found is None:
         if len(_MOVES) >= 100_000:
             _MOVES.clear()
-        found = _MOVES[key] = tuple(Move(unit, tile) for tile in key[1])
+        found = _MOVES[key] = tuple(_move(unit, tile) for tile in key[1])
     return list(found)
+
+
+def _move(unit: str, tile: Tile) -> Move:
+    found = _MOVE.get((unit, tile))
+    if found is None:
+        found = _MOVE[(unit, tile)] = Move(unit, tile)
+    return found
+
+
+_MOVE: dict[tuple[str, Tile], Move] = {}
 
 
 # The moves of a unit over the same tiles (frozen records, shared across battles).
