@@ -138,11 +138,18 @@ def attack_odds(ruleset: NebuliaOperations, state: rules.NebState, action: Attac
 
 def _score(ruleset: NebuliaOperations, state: rules.NebState, weapon: Weapon, armor: int,
            cover: bool, defense: int) -> float:
-    key = (weapon.dice, weapon.accuracy, weapon.damage, armor, cover, defense,
-           state.rulings.key())
+    return _score_key(weapon, armor, cover, defense, state.rulings.key())
+
+
+def _score_key(weapon: Weapon, armor: int, cover: bool, defense: int,
+               rulings_key: tuple[tuple[str, str], ...]) -> float:
+    key = (weapon.dice, weapon.accuracy, weapon.damage, armor, cover, defense, rulings_key)
     found = _SCORES.get(key)
     if found is None:
-        dmg = _damage(weapon, armor, cover, state.rulings)
+        from tactica.rulesets.nebulia import RULINGS
+
+        rulings = Rulings(RULINGS, dict(rulings_key))
+        dmg = _damage(weapon, armor, cover, rulings)
         found = float(dmg.mean()) + KNOCKOUT_WEIGHT * float(dmg.at_least(defense))
         _SCORES[key] = found
     return found
@@ -167,25 +174,24 @@ def _move_values(ruleset: NebuliaOperations, state: rules.NebState, me: rules.Op
         return [0.0] * len(tiles)
     grid = state.grid
     # The mover leaves its tile: it no longer blocks, and it is the source of every line.
-    blocking = geometry.blocking_tiles(state, me.side) - {me.pos}
+    # Walls are the table's own; only the operators that block are looked up.
+    dynamic = sorted(geometry.blocking_tiles(state, me.side) - grid.blockers - {me.pos})
     table = sight_table(grid.width, grid.height, grid.blockers, state.rulings["NEB-4"],
                         state.rulings["NEB-3"], geometry.COVER_CANCEL)
-    n_t, n_e = len(tiles), len(enemies)
     width = grid.width
-    index = np.fromiter((y * width + x for x, y in tiles), dtype=np.intp, count=n_t)
-    columns = [table.target(e.pos).visible_cover(blocking, geometry.MIN_CLEAR_LINES)
-               for e in enemies]
-    visible = np.stack([v[index] for v, _ in columns], axis=1)
-    cover = np.stack([c[index] for _, c in columns], axis=1)
-    src = np.repeat(np.asarray(tiles, dtype=np.int64), n_e, axis=0)
-    dst = np.tile(np.asarray([e.pos for e in enemies], dtype=np.int64), (n_t, 1))
-    steps = np.abs(src - dst).max(axis=1).reshape(n_t, n_e)
+    index = np.fromiter((y * width + x for x, y in tiles), dtype=np.intp, count=len(tiles))
+    targets = [table.target(e.pos) for e in enemies]
+    columns = [t.visible_cover(dynamic, geometry.MIN_CLEAR_LINES) for t in targets]
+    visible = np.stack([v for v, _ in columns], axis=1)[index]
+    cover = np.stack([c for _, c in columns], axis=1)[index]
+    steps = np.stack([t.steps for t in targets], axis=1)[index]
     adjacent = steps == 1
     melee_needs_sight = state.rulings["NEB-7"] != "adjacent"
-    best = np.zeros(n_t)
+    rk = state.rulings.key()
+    best = np.zeros(len(tiles))
     for w in me.weapons:
-        s_open = np.array([_score(ruleset, state, w, e.armor, False, e.defense) for e in enemies])
-        s_cover = np.array([_score(ruleset, state, w, e.armor, True, e.defense) for e in enemies])
+        s_open = np.array([_score_key(w, e.armor, False, e.defense, rk) for e in enemies])
+        s_cover = np.array([_score_key(w, e.armor, True, e.defense, rk) for e in enemies])
         legal = visible
         if w.is_melee:
             legal = adjacent & visible if melee_needs_sight else adjacent

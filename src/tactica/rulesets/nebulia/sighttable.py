@@ -42,13 +42,17 @@ class TargetSight:
     pairs: dict[tuple[Tile, Tile], U8]
     near: Bool
     relevant: frozenset[Tile]
+    steps: npt.NDArray[np.int64]
+    """King steps (Chebyshev distance) from every tile to the target."""
     memo: dict[tuple[Tile, ...], tuple[Bool, Bool]] = field(default_factory=dict)
 
-    def visible_cover(self, blockers: frozenset[Tile] | set[Tile], min_clear: int
-                      ) -> tuple[Bool, Bool]:
+    def visible_cover(self, blockers: frozenset[Tile] | set[Tile] | list[Tile],
+                      min_clear: int) -> tuple[Bool, Bool]:
         """Per source tile: visible (at least ``min_clear`` clear lines) and in cover (visible
-        with a blocked line, beyond the cover range), with operators on ``blockers``."""
-        key = tuple(sorted(t for t in self.relevant if t in blockers))
+        with a blocked line, beyond the cover range), with operators on ``blockers`` (walls
+        are the table's own; a sorted list of operator tiles is the quickest to look up)."""
+        relevant = self.relevant
+        key = tuple(sorted(t for t in blockers if t in relevant))
         found = self.memo.get(key)
         if found is None:
             mask = self.static.copy()
@@ -94,6 +98,7 @@ class SightTable:
         singles: dict[Tile, U8] = {}
         pairs: dict[tuple[Tile, Tile], U8] = {}
         near = np.zeros(n, dtype=np.bool_)
+        steps = np.zeros(n, dtype=np.int64)
         walls = self.walls
         tx, ty = target
         for sy in range(self.height):
@@ -101,6 +106,7 @@ class SightTable:
                 i = sy * w + sx
                 dx, dy = tx - sx, ty - sy
                 near[i] = _within(dx, dy, self.cover_range, self.metric)
+                steps[i] = max(abs(dx), abs(dy))
                 if dx == 0 and dy == 0:
                     continue
                 geo = offset_geometry(self.policy, dx, dy)
@@ -135,7 +141,7 @@ class SightTable:
                             arr = pairs[key] = np.zeros(n, dtype=np.uint8)
                         arr[i] |= m
         relevant = frozenset(singles) | frozenset(t for ab in pairs for t in ab)
-        return TargetSight(static, singles, pairs, near, relevant)
+        return TargetSight(static, singles, pairs, near, relevant, steps)
 
 
 def _within(dx: int, dy: int, r: int, metric: str) -> bool:
