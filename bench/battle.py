@@ -6,7 +6,7 @@ policy, once per policy (greedy, random), exactly as ``tactica simulate`` plays 
 (:func:`tactica.simulate.play_battle`), after a few warm-up battles (the caches a long run
 fills). Then the same battles are played again with dice that record every roll request (not
 timed), and only the dice are drawn again: one :meth:`Dist.sample <tactica.dice.Dist.sample>`
-per request, from the same distributions, in the same order. The ratio
+per request, from the same distributions, in the same order, with a numpy generator. The ratio
 ``battle time / dice time`` says how much the rules, the policies and the core cost on top of
 the dice. A short cProfile run per row gives the top entries by own time.
 
@@ -31,28 +31,26 @@ from typing import Any
 
 import numpy as np
 
-from tactica.battle import Battle, SampledDice
+from tactica.battle import Dice
 from tactica.chance import Roll
 from tactica.dice import Dist
-from tactica.policies import make_policy
 from tactica.ruleset import example_scenarios, rulesets
 from tactica.scenario import Scenario, load_scenario
-from tactica.sim.play import battle_generators
-from tactica.simulate import play_battle
+from tactica.simulate import logged_battle, play_battle
 
 __all__ = ["Row", "main", "measure"]
 
 
-class RecordingDice(SampledDice):
-    """Seeded virtual dice that keep the distribution of every roll request."""
+class RecordingDice:
+    """Dice that keep the distribution of every roll request they answer."""
 
-    def __init__(self, rng: np.random.Generator) -> None:
-        super().__init__(rng)
+    def __init__(self, inner: Dice) -> None:
+        self.inner = inner
         self.dists: list[Dist[Any]] = []
 
     def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
         self.dists.append(request.dist)
-        return super().roll(request)
+        return self.inner.roll(request)
 
 
 @dataclass
@@ -81,14 +79,15 @@ class Row:
 def recorded_dists(scenario: Scenario, policy: str, seed: int, index: int
                    ) -> tuple[list[Dist[Any]], int, str | None]:
     """The roll requests of battle ``index`` (the very battle ``play_battle`` plays)."""
-    dice_rng, policy_rng = battle_generators(seed, index)
-    battle = Battle(scenario.ruleset, scenario.new_state(), record=False)
-    sides = scenario.ruleset.sides_of(battle.state)
-    dice = RecordingDice(dice_rng)
-    chosen = {s: make_policy(policy, scenario.ruleset) for s in sides}
-    while not battle.is_over:
-        battle.step(chosen, dice=dice, rng=policy_rng)
-    return dice.dists, battle.steps, battle.winner
+    sides = scenario.ruleset.sides_of(scenario.new_state())
+    recorders: list[RecordingDice] = []
+
+    def wrap(dice: Dice) -> Dice:
+        recorders.append(RecordingDice(dice))
+        return recorders[-1]
+
+    battle = logged_battle(scenario, dict.fromkeys(sides, policy), seed, index, wrap=wrap)
+    return recorders[0].dists, battle.steps, battle.winner
 
 
 def _top(scenario: Scenario, policies: dict[str, str], seed: int, start: int, seconds: float,

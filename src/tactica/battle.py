@@ -182,6 +182,9 @@ class Battle(Generic[S]):
         self.record = record
         #: Steps run by this object (actions and automatic steps), for simulation's budget.
         self.steps = 0
+        #: The step under way: the action taken, or the automatic step's label (simulation's
+        #: dice key their draws by it).
+        self.step_key: object = None
         self._pending: Pending | None = None
         self._ended = any(isinstance(e, BattleEnded) for e in self.log)
 
@@ -245,6 +248,7 @@ class Battle(Generic[S]):
             )
         if self.record:
             self._append(ActionTaken(p.side, action))
+        self.step_key = action
         return self._run(self.ruleset.resolve(self.state, action), dice, policies, rng)
 
     def advance(
@@ -258,6 +262,7 @@ class Battle(Generic[S]):
         p = self.pending
         if not isinstance(p, Automatic):
             raise IllegalActionError("nothing happens by itself now: a side must choose")
+        self.step_key = p.label
         return self._run(p.process, dice, policies, rng)
 
     def step(
