@@ -176,6 +176,25 @@ def _move_values(ruleset: NebuliaOperations, state: rules.NebState, me: rules.Op
     # The mover leaves its tile: it no longer blocks, and it is the source of every line.
     # Walls are the table's own; only the operators that block are looked up.
     dynamic = sorted(geometry.blocking_tiles(state, me.side) - grid.blockers - {me.pos})
+    # Everything the values depend on: positions recur, within a battle and across battles.
+    key = (grid.blockers, grid.width, grid.height, state.rulings.key(), me.weapons, me.pos,
+           tuple(tiles), tuple(dynamic), tuple((e.pos, e.armor, e.defense) for e in enemies))
+    found = _MOVE_VALUES.get(key)
+    if found is None:
+        found = _compute_move_values(state, me, tiles, enemies, dynamic)
+        if len(_MOVE_VALUES) >= 100_000:
+            _MOVE_VALUES.clear()
+        _MOVE_VALUES[key] = found
+    return list(found)
+
+
+_MOVE_VALUES: dict[tuple[object, ...], tuple[float, ...]] = {}
+
+
+def _compute_move_values(state: rules.NebState, me: rules.Operator,
+                         tiles: Sequence[tuple[int, int]], enemies: list[rules.Operator],
+                         dynamic: list[tuple[int, int]]) -> tuple[float, ...]:
+    grid = state.grid
     table = sight_table(grid.width, grid.height, grid.blockers, state.rulings["NEB-4"],
                         state.rulings["NEB-3"], geometry.COVER_CANCEL)
     width = grid.width
@@ -198,7 +217,7 @@ def _move_values(ruleset: NebuliaOperations, state: rules.NebState, me: rules.Op
         value = np.where(cover, s_cover, s_open) * legal
         best = np.maximum(best, value.max(axis=1))
     result: list[float] = (best - 0.01 * steps.min(axis=1)).tolist()
-    return result
+    return tuple(result)
 
 
 def rank_actions(ruleset: NebuliaOperations, state: rules.NebState,
