@@ -15,8 +15,9 @@ $(BASE): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[designer,plot]'
 	touch $@
 
+# The tests run simulations on a Dask LocalCluster too: the 'sim' extra comes with them.
 $(DEV): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,sim]'
 	touch $(BASE) $@
 
 demo: $(BASE)
@@ -35,6 +36,7 @@ test: lint typecheck unit
 
 bench: $(DEV)
 	$(BIN)/python bench/dice.py
+	$(BIN)/python bench/battle.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info

@@ -1,58 +1,71 @@
-"""Benchmark: whole battles per second, against the time of only drawing their dice.
+"""Benchmark: whole battles per second for every game's examples, against only drawing their dice.
 
-Plays the 5 vs 5 firefight (``examples/nebulia/firefight.yaml``) on one core, both sides with
-the same policy, once per policy (greedy, random), exactly as ``tactica simulate`` plays each
-battle (:func:`tactica.simulate.play_battle`). Then the same battles are played again with dice
-that record every roll request (not timed), and only the dice are drawn again: one
-:meth:`Dist.sample <tactica.dice.Dist.sample>` per request, from the same distributions, in the
-same order. The ratio ``battle time / dice time`` says how much the rules, the policies and
-the log cost on top of the dice. Run with ``python bench/battle.py`` (``--help`` for options).
+Every registered game (:func:`tactica.ruleset.rulesets`) and each of its example scenarios
+(:func:`tactica.ruleset.example_scenarios`) is played on one core, both sides with the same
+policy, once per policy (greedy, random), exactly as ``tactica simulate`` plays each battle
+(:func:`tactica.simulate.play_battle`), after a few warm-up battles (the caches a long run
+fills). Then the same battles are played again with dice that record every roll request (not
+timed), and only the dice are drawn again: one :meth:`Dist.sample <tactica.dice.Dist.sample>`
+per request, from the same distributions, in the same order, with a numpy generator. The ratio
+``battle time / dice time`` says how much the rules, the policies and the core cost on top of
+the dice. A short cProfile run per row gives the top entries by own time.
+
+Times are CPU time of this process (:func:`time.process_time`), not wall time: on a shared
+machine other programs then slow the figures down far less (both the battles and the dice are
+measured the same way).
+
+Games added later (plug-ins, other packages) are included as soon as they are registered.
+Run with ``python bench/battle.py`` (``--help`` for options); ``make bench`` runs it too.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import json
+import pstats
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from tactica.battle import Battle, SampledDice
+from tactica.battle import Dice
 from tactica.chance import Roll
 from tactica.dice import Dist
-from tactica.policies import make_policy
+from tactica.ruleset import example_scenarios, rulesets
 from tactica.scenario import Scenario, load_scenario
-from tactica.simulate import play_battle
+from tactica.simulate import logged_battle, play_battle
 
 __all__ = ["Row", "main", "measure"]
 
-FIREFIGHT = Path(__file__).resolve().parents[1] / "examples" / "nebulia" / "firefight.yaml"
 
+class RecordingDice:
+    """Dice that keep the distribution of every roll request they answer."""
 
-class RecordingDice(SampledDice):
-    """Seeded virtual dice that keep the distribution of every roll request."""
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        super().__init__(rng)
+    def __init__(self, inner: Dice) -> None:
+        self.inner = inner
         self.dists: list[Dist[Any]] = []
 
     def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
         self.dists.append(request.dist)
-        return super().roll(request)
+        return self.inner.roll(request)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Row:
-    """One policy's figures."""
+    """One scenario and policy's figures."""
 
+    game: str
+    scenario: str
     policy: str
     battles: int
     battle_seconds: float
     rolls: int
     steps: int
     dice_seconds: float
+    top: list[str] = field(default_factory=list)
 
     @property
     def battles_per_second(self) -> float:
@@ -64,69 +77,128 @@ class Row:
 
 
 def recorded_dists(scenario: Scenario, policy: str, seed: int, index: int
-                   ) -> tuple[list[Dist[Any]], int]:
-    """The roll requests of battle ``index`` (the same battle ``play_battle`` plays)."""
-    rng = np.random.default_rng([seed, index])
-    battle = Battle(scenario.ruleset, scenario.new_state())
-    sides = scenario.ruleset.sides_of(battle.state)
-    dice = RecordingDice(rng)
-    battle.run({s: make_policy(policy) for s in sides}, dice=dice, rng=rng)
-    return dice.dists, len(battle.log)
+                   ) -> tuple[list[Dist[Any]], int, str | None]:
+    """The roll requests of battle ``index`` (the very battle ``play_battle`` plays)."""
+    sides = scenario.ruleset.sides_of(scenario.new_state())
+    recorders: list[RecordingDice] = []
+
+    def wrap(dice: Dice) -> Dice:
+        recorders.append(RecordingDice(dice))
+        return recorders[-1]
+
+    battle = logged_battle(scenario, dict.fromkeys(sides, policy), seed, index, wrap=wrap)
+    return recorders[0].dists, battle.steps, battle.winner
 
 
-def measure(scenario: Scenario, policy: str, battles: int, seed: int) -> Row:
-    """Time ``battles`` battles with ``policy`` on both sides, then only their dice."""
+def _top(scenario: Scenario, policies: dict[str, str], seed: int, start: int, seconds: float,
+         n: int) -> list[str]:
+    prof = cProfile.Profile()
+    t0 = time.process_time()
+    i = start
+    prof.enable()
+    while time.process_time() - t0 < seconds:
+        play_battle(scenario, policies, seed, i)
+        i += 1
+    prof.disable()
+    stats = pstats.Stats(prof)
+    rows = sorted(stats.stats.items(), key=lambda kv: kv[1][2], reverse=True)  # type: ignore[attr-defined]
+    total = sum(v[2] for _, v in rows) or 1.0
+    out = []
+    for (file, line, name), (_, _, tottime, _, _) in rows[:n]:
+        where = Path(file).name if file != "~" else "builtin"
+        out.append(f"{100 * tottime / total:4.1f}% {where}:{line}({name})")
+    return out
+
+
+def measure(scenario: Scenario, policy: str, *, seconds: float, max_battles: int, seed: int,
+            warmup: int, profile: float, top: int) -> Row:
+    """Time ``policy`` on both sides for ``seconds`` (at most ``max_battles`` battles), then
+    only their dice; ``profile`` seconds of cProfile give the ``top`` entries."""
     sides = scenario.ruleset.sides_of(scenario.new_state())
     policies = dict.fromkeys(sides, policy)
-    play_battle(scenario, policies, seed, 0)  # warm the caches (odds, sight geometry)
-    t0 = time.perf_counter()
-    results = [play_battle(scenario, policies, seed, i) for i in range(battles)]
-    battle_seconds = time.perf_counter() - t0
+    for i in range(warmup):  # warm the caches as a long run does (odds, sight tables, moves)
+        play_battle(scenario, policies, seed, max_battles + i)
+    results = []
+    t0 = time.process_time()
+    while len(results) < max_battles and (time.process_time() - t0 < seconds or not results):
+        results.append(play_battle(scenario, policies, seed, len(results)))
+    battle_seconds = time.process_time() - t0
 
     dists: list[Dist[Any]] = []
     steps = 0
-    for i in range(battles):
-        ds, n = recorded_dists(scenario, policy, seed, i)
-        assert n == results[i].steps, "the recording run must play the same battle"
+    for i, r in enumerate(results):
+        ds, n, winner = recorded_dists(scenario, policy, seed, i)
+        assert n == r.steps and winner == r.winner, "the recording run must play the same battle"
         dists.extend(ds)
         steps += n
     for d in set(dists):  # warm the samplers, as the battles did
         d.sample(np.random.default_rng(0))
     rng = np.random.default_rng(seed)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for d in dists:
         d.sample(rng)
-    dice_seconds = time.perf_counter() - t0
-    return Row(policy, battles, battle_seconds, len(dists), steps, dice_seconds)
+    dice_seconds = time.process_time() - t0
+    tops = _top(scenario, policies, seed, len(results), profile, top) if profile > 0 else []
+    return Row(scenario.ruleset.meta.name, Path(scenario.source).name, policy, len(results),
+               battle_seconds, len(dists), steps, dice_seconds, tops)
 
 
-def print_table(scenario: Scenario, rows: list[Row]) -> None:
-    print(f"{scenario.name} ({Path(scenario.source).name}), one core, both sides the same "
-          "policy")
-    head = (f"{'policy':<8} {'battles':>7} {'battles/s':>10} {'ms/battle':>10} "
-            f"{'rolls/battle':>12} {'records/battle':>14} {'dice only ms':>12} "
-            f"{'battle/dice':>11}")
+def print_table(rows: list[Row]) -> None:
+    """Every row side by side, then each row's profile."""
+    print("whole battles on one core (CPU time), both sides the same policy")
+    head = (f"{'game':<20} {'scenario':<22} {'policy':<7} {'battles':>7} {'battles/s':>10} "
+            f"{'ms/battle':>10} {'rolls/b':>8} {'steps/b':>8} {'battle/dice':>11}")
     print(head)
     print("-" * len(head))
     for r in rows:
-        print(f"{r.policy:<8} {r.battles:>7} {r.battles_per_second:>10.1f} "
-              f"{1000 * r.battle_seconds / r.battles:>10.3f} {r.rolls / r.battles:>12.1f} "
-              f"{r.steps / r.battles:>14.1f} {1000 * r.dice_seconds:>12.2f} "
-              f"{r.ratio:>11.0f}x")
+        print(f"{r.game:<20} {r.scenario:<22} {r.policy:<7} {r.battles:>7} "
+              f"{r.battles_per_second:>10.1f} {1000 * r.battle_seconds / r.battles:>10.3f} "
+              f"{r.rolls / r.battles:>8.1f} {r.steps / r.battles:>8.1f} {r.ratio:>10.1f}x")
     print("dice only: one Dist.sample per roll request of those battles, same dists, same order")
     print("battle/dice: time of the whole battles / time of only drawing their dice")
+    for r in rows:
+        if r.top:
+            print(f"\nprofile, {r.game} {r.scenario} {r.policy} (own time):")
+            for line in r.top:
+                print(f"  {line}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--scenario", type=Path, default=FIREFIGHT)
-    parser.add_argument("--battles", type=int, default=200, help="battles per policy")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--scenario", type=Path, nargs="*", default=None,
+                        help="scenario files (default: every game's examples)")
+    parser.add_argument("--games", nargs="*", default=None, help="only these games")
+    parser.add_argument("--seconds", type=float, default=5.0, help="timed seconds per row")
+    parser.add_argument("--battles", type=int, default=2000, help="at most this many per row")
+    parser.add_argument("--warmup", type=int, default=20, help="untimed battles first")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--policies", nargs="+", default=["greedy", "random"])
+    parser.add_argument("--profile", type=float, default=1.0,
+                        help="seconds of cProfile per row (0: none)")
+    parser.add_argument("--top", type=int, default=5, help="profile entries per row")
+    parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = parser.parse_args(argv)
-    scenario = load_scenario(args.scenario)
-    rows = [measure(scenario, p, args.battles, args.seed) for p in args.policies]
-    print_table(scenario, rows)
+    if args.scenario:
+        paths = list(args.scenario)
+    else:
+        paths = [p for rs in rulesets() if not args.games or rs.meta.name in args.games
+                 for p in example_scenarios(rs)]
+    rows: list[Row] = []
+    for path in paths:
+        scenario = load_scenario(path)
+        for policy in args.policies:
+            rows.append(measure(scenario, policy, seconds=args.seconds,
+                                max_battles=args.battles, seed=args.seed, warmup=args.warmup,
+                                profile=args.profile, top=args.top))
+            r = rows[-1]
+            print(f"  {r.game} {r.scenario} {r.policy}: {r.battles_per_second:.1f}/s, "
+                  f"{r.ratio:.1f}x", flush=True)
+    print()
+    print_table(rows)
+    if args.json is not None:
+        args.json.write_text(json.dumps(
+            [{**asdict(r), "battles_per_second": r.battles_per_second, "ratio": r.ratio}
+             for r in rows], indent=2))
     return 0
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
-from tactica.api import example, examples, load, odds, odds_of, simulate
+from tactica.api import compare, example, examples, load, odds, odds_of, simulate
 from tactica.dice import Dist, evaluate
 from tactica.errors import (
     CapabilityError,
@@ -54,6 +54,7 @@ __all__ = [
     "SimulationReport",
     "TacticaError",
     "__version__",
+    "compare",
     "evaluate",
     "example",
     "examples",

@@ -23,10 +23,11 @@ from tactica.errors import TacticaError
 from tactica.odds import OddsReport
 from tactica.ruleset import OddsValue, Ruleset, example_scenarios, odds_hooks, rulesets
 from tactica.scenario import Scenario, load_scenario
-from tactica.simulate import SimulationReport
+from tactica.simulate import ComparisonReport, SimulationReport
+from tactica.simulate import compare as _compare
 from tactica.simulate import simulate as _simulate
 
-__all__ = ["example", "examples", "load", "odds", "odds_of", "simulate"]
+__all__ = ["compare", "example", "examples", "load", "odds", "odds_of", "simulate"]
 
 
 def examples() -> dict[str, Path]:
@@ -86,3 +87,20 @@ def simulate(scenario: Scenario, battles: int = 1000, *, seed: int = 1,
     (20, 20)
     """
     return _simulate(scenario, battles=battles, seed=seed, policies=policies, workers=workers)
+
+
+def compare(scenario: Scenario, spec: str, battles: int = 1000, *, seed: int = 1,
+            policies: Mapping[str, str] | str = "greedy",
+            workers: int | None = 1) -> ComparisonReport:
+    """Play every battle under each variant of ``spec`` (``"NEB-6=die,characteristic"``, or a
+    field such as ``"units.A.defense=2,3"``) with the same dice; the paired differences come
+    with 95% intervals.
+
+    >>> import tactica
+    >>> report = tactica.compare(tactica.load(tactica.example("duel")),
+    ...                          "units.B.defense=1,2", 20, seed=3)
+    >>> report.labels, report.battles
+    (('units.B.defense=1', 'units.B.defense=2'), 20)
+    """
+    return _compare(scenario, spec, battles=battles, seed=seed, policies=policies,
+                    workers=workers)

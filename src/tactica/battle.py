@@ -19,6 +19,11 @@ events must be those the rules give, type for type; the first record that does n
 refused with a :class:`ReplayError` naming its position. A log cut in the middle of a step (a
 program killed while a person was typing dice) resumes by re-running that step with the rolls
 already recorded and asking only for the rest.
+
+Simulation needs only the result: a battle built with ``record=False`` keeps no log and builds
+no input records (no :class:`ActionTaken`, :class:`Rolled`, :class:`Decided`,
+:class:`Resolved`); its listeners see the rule events alone. The battle itself is the same: the
+same requests are answered by the same dice and policies in the same order.
 """
 
 from __future__ import annotations
@@ -136,7 +141,8 @@ class Battle(Generic[S]):
     """A battle in progress: ``ruleset``, mutable ``state`` and the append-only ``log``.
 
     ``listeners`` are called with every record appended to the log, as it is appended (the
-    play command saves the log file from there).
+    play command saves the log file from there). With ``record=False`` (simulation's fast
+    path) nothing is kept and the listeners are called with the rule events only.
     """
 
     def __init__(
@@ -146,11 +152,18 @@ class Battle(Generic[S]):
         *,
         log: Sequence[Entry] | None = None,
         listeners: Sequence[Callable[[Entry], None]] = (),
+        record: bool = True,
     ):
         self.ruleset = ruleset
         self.state = state
         self.log: list[Entry] = list(log or [])
         self.listeners = list(listeners)
+        self.record = record
+        #: Steps run by this object (actions and automatic steps), for simulation's budget.
+        self.steps = 0
+        #: The step under way: the action taken, or the automatic step's label (simulation's
+        #: dice key their draws by it).
+        self.step_key: object = None
         self._pending: Pending | None = None
         self._ended = any(isinstance(e, BattleEnded) for e in self.log)
 
@@ -186,9 +199,13 @@ class Battle(Generic[S]):
     # -- changing ------------------------------------------------------------------------------
 
     def _append(self, event: Entry) -> None:
-        self.log.append(event)
-        for listener in self.listeners:
-            listener(event)
+        if self.record:
+            self.log.append(event)
+            for listener in self.listeners:
+                listener(event)
+        elif not isinstance(event, LogRecord):
+            for listener in self.listeners:
+                listener(event)
 
     def apply(
         self,
@@ -203,12 +220,14 @@ class Battle(Generic[S]):
         if not isinstance(p, ChooseAction):
             what = "the battle is over" if isinstance(p, Finished) else f"{p.label} comes first"
             raise IllegalActionError(f"no action can be taken now: {what}")
-        if action not in p.actions:
+        if not _is_option(action, p.actions):
             raise IllegalActionError(
                 f"{self.ruleset.describe_action(self.state, action)} is not a legal action "
                 f"for {p.side} now ({len(p.actions)} legal actions)"
             )
-        self._append(ActionTaken(p.side, action))
+        if self.record:
+            self._append(ActionTaken(p.side, action))
+        self.step_key = action
         return self._run(self.ruleset.resolve(self.state, action), dice, policies, rng)
 
     def advance(
@@ -222,6 +241,7 @@ class Battle(Generic[S]):
         p = self.pending
         if not isinstance(p, Automatic):
             raise IllegalActionError("nothing happens by itself now: a side must choose")
+        self.step_key = p.label
         return self._run(p.process, dice, policies, rng)
 
     def step(
@@ -265,10 +285,11 @@ class Battle(Generic[S]):
         *,
         skip_records: int = 0,
     ) -> list[Event]:
+        self.steps += 1
         emitted: list[Event] = []
         skipped = [skip_records]
 
-        def on_record(rec: chance.Record) -> None:
+        def on_record(rec: chance.Record) -> None:  # not called when nothing is recorded
             if skipped[0] > 0:
                 skipped[0] -= 1
                 return
@@ -288,19 +309,22 @@ class Battle(Generic[S]):
             roll=dice.roll,
             decide=decide,
             on_event=emitted.append,
-            on_record=on_record,
+            on_record=on_record if self.record else None,
             working=working,
         )
+        apply_event = self.ruleset.apply_event
         for event in emitted:
-            self.ruleset.apply_event(self.state, event)
+            apply_event(self.state, event)
             self._append(event)
-        self._append(Resolved())
+        if self.record:
+            self._append(Resolved())
         self._pending = None
         if not self._ended and isinstance(self.pending, Finished):
             fin = self.pending
             assert isinstance(fin, Finished)
             self._ended = True
-            self._append(BattleEnded(fin.winner, fin.reason))
+            if self.record:
+                self._append(BattleEnded(fin.winner, fin.reason))
         return emitted
 
     # -- logs ----------------------------------------------------------------------------------
@@ -469,6 +493,16 @@ class Battle(Generic[S]):
             return self._run(process, answers, replaying, rng, skip_records=len(cut) - start)
         except ReplayError as exc:
             raise TacticaError(f"the log's last step does not fit the battle: {exc}") from None
+
+
+def _is_option(action: Action, options: Sequence[Action]) -> bool:
+    # A policy hands back one of the options themselves: find it by identity before comparing
+    # values (an action's equality compares all its fields).
+    for option in options:
+        if option is action:
+            return True
+    return action in options
+
 
 
 def _policy(policies: Mapping[str, Policy] | None, side: str) -> Policy:

@@ -16,7 +16,7 @@ import numpy as np
 
 from tactica.chance import Decide, Policy
 from tactica.errors import ScriptError, TacticaError
-from tactica.ruleset import Ruleset, policy_hooks
+from tactica.ruleset import PolicyHooks, Ruleset, policy_hooks
 
 __all__ = [
     "POLICIES",
@@ -27,9 +27,8 @@ __all__ = [
 ]
 
 
-def _inner(ruleset: Ruleset, decision: Decide[Any], state: Any,
+def _inner(hooks: PolicyHooks[Any] | None, decision: Decide[Any], state: Any,
            rng: np.random.Generator | None) -> Any:
-    hooks = policy_hooks(ruleset)
     if hooks is None or state is None:
         return decision.options[0]
     return hooks.choose_decision(state, decision, rng)
@@ -56,12 +55,14 @@ class GreedyPolicy:
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
+        # Looked up once: a check against a runtime protocol costs tens of microseconds.
+        self.hooks = policy_hooks(ruleset)
 
     def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
         options = decision.options
+        hooks = self.hooks
         if decision.label != "action":
-            return _inner(self.ruleset, decision, state, rng)
-        hooks = policy_hooks(self.ruleset)
+            return _inner(hooks, decision, state, rng)
         if hooks is None or state is None:
             return options[0]
         values = hooks.rank_actions(state, options)

@@ -19,7 +19,6 @@ in columns named like the paths with ``_`` for every other character (``rulings.
 from __future__ import annotations
 
 import copy
-import inspect
 import json
 import math
 import re
@@ -270,11 +269,8 @@ def _simulate(sc: Scenario, spec: SweepSpec) -> list[dict[str, Any]]:
     kwargs: dict[str, Any] = {"battles": spec.battles, "seed": spec.seed,
                               "policies": spec.policies, "workers": spec.workers}
     if spec.executor is not None:
-        if "executor" not in inspect.signature(simulate).parameters:
-            raise TacticaError("--executor: this tactica's simulate has no executors yet")
         kwargs["executor"] = spec.executor
     report = simulate(sc, **kwargs)
-    rounds = [float(r) for r in report.rounds]
     out = []
     for side in (*report.sides, None):
         wins = report.draws if side is None else report.wins[side]
@@ -283,7 +279,7 @@ def _simulate(sc: Scenario, spec: SweepSpec) -> list[dict[str, Any]]:
         out.append({"side": side if side is not None else "draw", "battles": report.battles,
                     "seed": report.seed, "wins": wins, "p": p,
                     "low": min(low, p), "high": max(high, p),
-                    "rounds_mean": sum(rounds) / len(rounds) if rounds else math.nan})
+                    "rounds_mean": report.mean_rounds if report.battles else math.nan})
     return out
 
 

@@ -51,7 +51,7 @@ class NumberFormat:
 
     def __post_init__(self) -> None:
         if not 0 <= self.precision <= 12:
-            raise TacticaError(f"--precision: expected 0 to 12 decimals, got {self.precision}")
+            raise TacticaError(f"--decimals: expected 0 to 12, got {self.precision}")
 
     def p(self, value: Any) -> str:
         """A probability: ``35.0%`` (or ``7/20`` when exact)."""

@@ -152,7 +152,7 @@ def test_report_of_a_sweep(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 
 def test_table_options_of_the_other_commands(capsys: pytest.CaptureFixture[str],
                                              tmp_path: Path) -> None:
-    code, out, _ = run(capsys, "dice", "2d6", "--markdown", "--precision", "2",
+    code, out, _ = run(capsys, "dice", "2d6", "--markdown", "--decimals", "2",
                        "--at-least", "--plot", str(tmp_path / "d.svg"))
     assert code == 0 and "| 7 | 16.67% | 58.33% |" in out
     code, out, _ = run(capsys, "odds", DUEL, "-a", "A", "-t", "B", "--markdown", "--exact")

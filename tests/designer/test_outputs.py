@@ -28,7 +28,7 @@ def test_one_number_format_for_every_output() -> None:
     assert "<caption>t</caption>" in t.to_html(NumberFormat())
     assert t.records()[0] == {"name": "a|b", "p": 1 / 3, "mean": 3.5}
     assert list(t.to_pandas().columns) == ["name", "p", "mean"]
-    with pytest.raises(TacticaError, match="--precision"):
+    with pytest.raises(TacticaError, match="--decimals"):
         NumberFormat(precision=40)
 
 

@@ -233,14 +233,37 @@ class TileGrid:
     def move_occupant(self, oid: str, tile: Tile) -> TileGrid:
         """A grid with occupant ``oid`` moved to ``tile`` (no path check; see :meth:`path`)."""
         self._require_occupant(oid)
-        return self._replace(occupants={**self.occupants, oid: tile})
+        t = (int(tile[0]), int(tile[1]))
+        other = self._at.get(t)
+        if not self.in_bounds(t) or t in self.blockers or (other is not None and other != oid):
+            return self._replace(occupants={**self.occupants, oid: tile})  # the full checks
+        # The rest of the grid is unchanged and was checked: no need to check it again (a
+        # battle moves an occupant at every step).
+        occupants = dict(self.occupants)
+        occupants[oid] = t
+        at = dict(self._at)
+        del at[self.occupants[oid]]
+        at[t] = oid
+        return self._derived(occupants, self.sides, at)
+
+    def _derived(self, occupants: dict[str, Tile], sides: Mapping[str, str],
+                 at: dict[Tile, str]) -> TileGrid:
+        new = object.__new__(TileGrid)
+        for name, value in (("width", self.width), ("height", self.height),
+                            ("blockers", self.blockers), ("name", self.name),
+                            ("occupants", MappingProxyType(dict(sorted(occupants.items())))),
+                            ("sides", MappingProxyType(dict(sides))), ("memo", {}),
+                            ("_at", at)):
+            object.__setattr__(new, name, value)
+        return new
 
     def without_occupant(self, oid: str) -> TileGrid:
         """A grid without occupant ``oid`` (and without its side entry)."""
         self._require_occupant(oid)
         occupants = {k: v for k, v in self.occupants.items() if k != oid}
         sides = {k: v for k, v in self.sides.items() if k != oid}
-        return self._replace(occupants=occupants, sides=sides)
+        at = {t: k for t, k in self._at.items() if k != oid}
+        return self._derived(occupants, sides, at)
 
     def with_blocker(self, tile: Tile) -> TileGrid:
         """A grid with blocking terrain added on ``tile``."""

@@ -14,10 +14,11 @@ from rich.table import Table
 
 from tactica.cli.common import console
 from tactica.cli.odds_cmd import attack_rows, print_report
+from tactica.cli.simulate_cmd import print_comparison
 from tactica.errors import TacticaError
 from tactica.ruleset import odds_hooks
 from tactica.scenario import Scenario, load_scenario
-from tactica.simulate import SimulationReport, simulate
+from tactica.simulate import ComparisonReport, compare
 from tactica.validation import load_yaml
 
 __all__ = ["DEMO", "demo_scenario", "run_demo"]
@@ -34,22 +35,18 @@ def demo_scenario() -> tuple[Path, str]:
     return (DEMO.parent / str(data["scenario"])).resolve(), str(data["compare"])
 
 
-def _simulate(scenario: Scenario, battles: int, seed: int, label: str) -> SimulationReport:
+def _compare(scenario: Scenario, spec: str, battles: int, seed: int) -> ComparisonReport:
     with Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as bar:
-        task = bar.add_task(label, total=battles)
-        return simulate(scenario, battles=battles, seed=seed,
-                        progress=lambda n: bar.advance(task, n))
-
-
-def _win_row(report: SimulationReport, side: str) -> str:
-    p, (lo, hi) = report.win_rate(side)
-    return f"{p:.3f} ({lo:.3f}-{hi:.3f})"
+        task = bar.add_task(f"simulating {spec}", total=battles)
+        return compare(scenario, spec, battles=battles, seed=seed,
+                       progress=lambda done, planned: bar.update(task, completed=done,
+                                                                 total=planned))
 
 
 def run_demo(*, battles: int, seed: int) -> None:
     """Print the map, the odds of every opening attack, one attack in detail, a simulation,
-    and the same simulation under another reading of the cover rule."""
+    and the same battles under another reading of the cover rule, paired."""
     start = time.perf_counter()
     path, ruling_id = demo_scenario()
     sc = load_scenario(path)
@@ -81,21 +78,10 @@ def run_demo(*, battles: int, seed: int) -> None:
 
     ruling = next(r for r in sc.rulings.declared() if r.id == ruling_id)
     other = next(o for o in ruling.options if o != ruling.default)
-    base = _simulate(sc, battles, seed, "simulating")
-    variant = _simulate(sc.with_rulings({ruling.id: other}, where="demo"), battles, seed,
-                        f"simulating {ruling.id}={other}")
+    report = _compare(sc, f"{ruling.id}={ruling.default},{other}", battles, seed)
     console.print(f"{ruling.id}: {ruling.question}")
-    cmp = Table(title=f"{battles} battles each, greedy against greedy, seed {seed}: "
-                      "win rate (95% interval)", title_justify="left")
-    cmp.add_column("side")
-    cmp.add_column(f"{ruling.id}={ruling.default} (default)", justify="right")
-    cmp.add_column(f"{ruling.id}={other}", justify="right")
-    for side in base.sides:
-        cmp.add_row(side, _win_row(base, side), _win_row(variant, side))
-    cmp.add_row("draw", f"{base.draws / base.battles:.3f}",
-                f"{variant.draws / variant.battles:.3f}")
-    cmp.add_row("mean rounds", f"{sum(base.rounds) / len(base.rounds):.2f}",
-                f"{sum(variant.rounds) / len(variant.rounds):.2f}")
-    console.print(cmp)
+    console.print(f"{battles} battles each, greedy against greedy, seed {seed}: every battle "
+                  "is played under both readings with the same dice (common random numbers)")
+    print_comparison(report)
     console.print(f"\ndone in {time.perf_counter() - start:.1f} s. Next: "
                   "tactica games, then tactica play SCENARIO --log fight.jsonl")

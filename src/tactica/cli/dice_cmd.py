@@ -12,7 +12,7 @@ from rich.table import Table
 
 from tactica.cli.app import app
 from tactica.cli.common import console, print_json
-from tactica.cli.output import CsvOpt, MarkdownOpt, PlotOpt, PrecisionOpt, save_plot, show_tables
+from tactica.cli.output import CsvOpt, DecimalsOpt, MarkdownOpt, PlotOpt, save_plot, show_tables
 from tactica.dice import EXPLODE_DEPTH, Compare, Dist, Expr, evaluate, parse
 from tactica.dice.display import EXACT_CHARS, fraction_text, percent_text, sci_text
 from tactica.dice.nodes import DiceTerm
@@ -318,14 +318,14 @@ def dice_command(
     ] = EXPLODE_DEPTH,
     csv: CsvOpt = None,
     markdown: MarkdownOpt = False,
-    precision: PrecisionOpt = 3,
+    decimals: DecimalsOpt = 3,
     plot: PlotOpt = None,
 ) -> None:
     """Exact odds of a dice expression: every value with its probability, mean and sd."""
     try:
         _run(expression, at_least=at_least, at_most=at_most, json_out=json_out, exact=exact,
              max_rows=max_rows, rolls=rolls, seed=seed, explode_depth=explode_depth,
-             csv=csv, markdown=markdown, precision=precision, plot=plot)
+             csv=csv, markdown=markdown, precision=decimals, plot=plot)
     except TacticaError as exc:
         if not json_out:
             raise

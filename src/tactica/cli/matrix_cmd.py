@@ -13,10 +13,10 @@ from tactica.cli.common import parse_rulings, print_json
 from tactica.cli.odds_cmd import parse_game_options
 from tactica.cli.output import (
     CsvOpt,
+    DecimalsOpt,
     ExactOpt,
     MarkdownOpt,
     PlotOpt,
-    PrecisionOpt,
     save_plot,
     show_tables,
 )
@@ -47,7 +47,7 @@ def matrix(
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     csv: CsvOpt = None,
     markdown: MarkdownOpt = False,
-    precision: PrecisionOpt = 1,
+    decimals: DecimalsOpt = 1,
     exact: ExactOpt = False,
     plot: PlotOpt = None,
 ) -> None:
@@ -57,7 +57,7 @@ def matrix(
     A game's own odds options (see 'tactica games') go after the others."""
     if value not in VALUES:
         raise TacticaError(f"--value: expected one of {', '.join(VALUES)}, got {value!r}")
-    fmt = NumberFormat(precision=precision, exact=exact)
+    fmt = NumberFormat(precision=decimals, exact=exact)
     scenario: Scenario | None = None
     if source.endswith((".yaml", ".yml")) or Path(source).is_file():
         scenario = load_scenario(Path(source))

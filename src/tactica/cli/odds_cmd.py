@@ -18,10 +18,10 @@ from tactica.cli.app import app
 from tactica.cli.common import console, parse_rulings, print_json
 from tactica.cli.output import (
     CsvOpt,
+    DecimalsOpt,
     ExactOpt,
     MarkdownOpt,
     PlotOpt,
-    PrecisionOpt,
     save_plot,
     show_tables,
 )
@@ -135,7 +135,7 @@ def odds(
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     csv: CsvOpt = None,
     markdown: MarkdownOpt = False,
-    precision: PrecisionOpt = 1,
+    decimals: DecimalsOpt = 1,
     exact: ExactOpt = False,
     plot: PlotOpt = None,
 ) -> None:
@@ -156,8 +156,8 @@ def odds(
         if value is not None and value not in known:
             raise TacticaError(f"{opt}: no unit {value!r} in {scenario} "
                                f"(units: {', '.join(known)})")
-    fmt = NumberFormat(precision, exact)
-    styled = csv is not None or markdown or precision != 1 or exact
+    fmt = NumberFormat(decimals, exact)
+    styled = csv is not None or markdown or decimals != 1 or exact
     if table:
         rows = attack_rows(rs, state, attacker, options)
         if json_out:

@@ -15,12 +15,19 @@ import typer
 from tactica.cli.common import console, err_console
 from tactica.tables import NumberFormat, Table, write_text
 
-__all__ = ["CsvOpt", "ExactOpt", "MarkdownOpt", "PlotOpt", "PrecisionOpt", "save_plot",
-           "show_tables"]
+__all__ = [
+    "CsvOpt",
+    "DecimalsOpt",
+    "ExactOpt",
+    "MarkdownOpt",
+    "PlotOpt",
+    "save_plot",
+    "show_tables",
+]
 
 CsvOpt = Annotated[Path | None, typer.Option("--csv", metavar="FILE", help="Also write the table as CSV to FILE (more tables: FILE-stem.NAME.csv beside it).")]
 MarkdownOpt = Annotated[bool, typer.Option("--markdown", help="Print the table as Markdown (for a rulebook or a wiki).")]
-PrecisionOpt = Annotated[int, typer.Option("--precision", min=0, max=12, help="Decimals of percentages in tables.")]
+DecimalsOpt = Annotated[int, typer.Option("--decimals", min=0, max=12, help="Decimals of percentages in tables.")]
 ExactOpt = Annotated[bool, typer.Option("--exact", help="Exact fractions instead of percentages.")]
 PlotOpt = Annotated[Path | None, typer.Option("--plot", metavar="FILE", help="Draw a plot to FILE.png or FILE.svg (matplotlib: pip install 'tactica[plot]').")]
 

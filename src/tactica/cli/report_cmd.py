@@ -9,7 +9,7 @@ import typer
 
 from tactica.cli.app import app
 from tactica.cli.common import err_console, parse_rulings
-from tactica.cli.output import ExactOpt, PrecisionOpt
+from tactica.cli.output import DecimalsOpt, ExactOpt
 from tactica.errors import TacticaError
 from tactica.report import scenario_report, sweep_report, write_report
 from tactica.scenario import load_scenario
@@ -24,12 +24,12 @@ def report(
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the simulation.")] = 1,
     workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, help="Processes (default: 1).")] = 1,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
-    precision: PrecisionOpt = 1,
+    decimals: DecimalsOpt = 1,
     exact: ExactOpt = False,
 ) -> None:
     """One self-contained HTML page for a scenario (map, rulings, odds, plots, simulation) or a
     sweep (what it varied, its tables and plots), to send to a co-author."""
-    fmt = NumberFormat(precision, exact)
+    fmt = NumberFormat(decimals, exact)
     if not source.is_file():
         raise TacticaError(f"{source}: no such file")
     if source.suffix.lower() == ".parquet":

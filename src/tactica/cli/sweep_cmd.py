@@ -14,10 +14,10 @@ from tactica.cli.common import err_console, parse_rulings, print_json
 from tactica.cli.odds_cmd import parse_game_options
 from tactica.cli.output import (
     CsvOpt,
+    DecimalsOpt,
     ExactOpt,
     MarkdownOpt,
     PlotOpt,
-    PrecisionOpt,
     save_plot,
     show_tables,
 )
@@ -53,13 +53,13 @@ def sweep(
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     csv: CsvOpt = None,
     markdown: MarkdownOpt = False,
-    precision: PrecisionOpt = 1,
+    decimals: DecimalsOpt = 1,
     exact: ExactOpt = False,
     plot: PlotOpt = None,
 ) -> None:
     """Vary one or two parameters over values; exact odds (--odds) or simulations (--battles)
     at each point, every result with its parameters in a Parquet file DuckDB can query."""
-    fmt = NumberFormat(precision=precision, exact=exact)
+    fmt = NumberFormat(precision=decimals, exact=exact)
     if sql is not None:
         table = query(Path(source), sql)
         show_tables([table], fmt, csv=csv, markdown=markdown, quiet=json_out)

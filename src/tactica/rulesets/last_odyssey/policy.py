@@ -58,8 +58,25 @@ def _summary(setup: TargetSetup) -> tuple[float, float, float]:
     return p_hit / n, removed / n, p_down / n
 
 
+#: Target values within one ranking, by the fighter objects they read (kept alive with them, so
+#: that an object's id is not reused while the memo lives) and the attack's own figures.
+Memo = dict[tuple[int, int, str, str, bool], tuple[float, Fighter, Fighter]]
+
+
 def _target_value(state: LodState, f: Fighter, ability: Ability, tid: str, element: str,
-                  knockout: bool) -> float:
+                  knockout: bool, memo: Memo | None = None) -> float:
+    if memo is None:
+        return _target_value_now(state, f, ability, tid, element, knockout)
+    t = state.fighters[tid]
+    key = (id(f), id(t), ability.id, element, knockout)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (_target_value_now(state, f, ability, tid, element, knockout), f, t)
+    return found[0]
+
+
+def _target_value_now(state: LodState, f: Fighter, ability: Ability, tid: str, element: str,
+                      knockout: bool) -> float:
     t = state.fighters[tid]
     if ability.attack == "status":
         if ability.status in t.statuses:
@@ -110,13 +127,13 @@ def _effect_value(state: LodState, f: Fighter, ability: Ability, tid: str,
     return value
 
 
-def _ability_value(state: LodState, action: UseAbility) -> float:
+def _ability_value(state: LodState, action: UseAbility, memo: Memo | None = None) -> float:
     f = state.fighters[action.unit]
     ability = state.ability(action.ability)
     total = 0.0
     for tid in action.targets:
         if ability.attack is not None:
-            v = _target_value(state, f, ability, tid, action.element, action.knockout)
+            v = _target_value(state, f, ability, tid, action.element, action.knockout, memo)
             total += v if state.fighters[tid].side != f.side else -v
         else:
             total += _effect_value(state, f, ability, tid, action.element)
@@ -131,11 +148,11 @@ def _ability_value(state: LodState, action: UseAbility) -> float:
     return total / max(1, ability.ap)
 
 
-def _best_attack(state: LodState, unit: str) -> float:
+def _best_attack(state: LodState, unit: str, memo: Memo | None = None) -> float:
     """The best value among the unit's ability actions in ``state`` (at full AP)."""
     f = state.fighters[unit]
     actions = ability_actions(state, f, state.pack.figures.ap_for(f.tier))
-    return max((_ability_value(state, a) for a in actions), default=0.0)
+    return max((_ability_value(state, a, memo) for a in actions), default=0.0)
 
 
 def _after(state: LodState, action: Any) -> LodState:
@@ -153,16 +170,16 @@ def _after(state: LodState, action: Any) -> LodState:
     return s
 
 
-def _value(state: LodState, action: Any, now: dict[str, float]) -> float:
+def _value(state: LodState, action: Any, now: dict[str, float], memo: Memo) -> float:
     if isinstance(action, UseAbility):
-        return _ability_value(state, action)
+        return _ability_value(state, action, memo)
     if isinstance(action, UseItem):
         f = state.fighters[action.unit]
         return _effect_value(state, f, state.pack.items[action.item], action.target, "") - 1.0
     if isinstance(action, (Move, SwapEquipment, PickUp)):
         if action.unit not in now:
-            now[action.unit] = _best_attack(state, action.unit)
-        gain = _best_attack(_after(state, action), action.unit) - now[action.unit]
+            now[action.unit] = _best_attack(state, action.unit, memo)
+        gain = _best_attack(_after(state, action), action.unit, memo) - now[action.unit]
         return 0.9 * gain - 0.3 + (2.0 if isinstance(action, PickUp) else 0.0)
     if isinstance(action, HoldAP):
         return -0.4
@@ -176,12 +193,13 @@ def _value(state: LodState, action: Any, now: dict[str, float]) -> float:
 def rank_actions(state: LodState, actions: Sequence[Any]) -> list[float]:
     """Values of many actions at once (best attacks per unit computed once)."""
     now: dict[str, float] = {}
-    return [_value(state, a, now) for a in actions]
+    memo: Memo = {}
+    return [_value(state, a, now, memo) for a in actions]
 
 
 def action_value(state: LodState, action: Any) -> float:
     """How good ``action`` looks for the side taking it."""
-    return _value(state, action, {})
+    return _value(state, action, {}, {})
 
 
 def choose_decision(state: LodState, decision: Decide[Any],

@@ -8,10 +8,9 @@ the state they leave through the core's working state.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from tactica.battlefield.rows import Rows
 from tactica.ruleset import Rulings
@@ -437,8 +436,19 @@ def apply_event(state: LodState, event: Any) -> None:
 
 def copy_state(state: LodState) -> LodState:
     """An independent copy (fighters copied; rows, pack and rulings are immutable)."""
-    new = copy.copy(state)
-    new.fighters = {k: copy.copy(v) for k, v in state.fighters.items()}
+    new = _shallow(state)
+    new.fighters = {k: _shallow(v) for k, v in state.fighters.items()}
+    return new
+
+
+_T = TypeVar("_T")
+
+
+def _shallow(obj: _T) -> _T:
+    """What ``copy.copy`` makes of a plain dataclass instance, without its generic machinery
+    (a process that observes its state copies it at every step)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
     return new
 
 

@@ -7,6 +7,8 @@ the grid's (:mod:`tactica.battlefield.grid`).
 
 from __future__ import annotations
 
+import functools
+from collections import deque
 from typing import TYPE_CHECKING
 
 from tactica.battlefield.base import SightOption
@@ -111,15 +113,151 @@ def sight_through(blocking: frozenset[Tile] | set[Tile], source: Tile, target: T
     return clear, cover
 
 
+def _local_key(state: NebState, mover: Operator) -> tuple[object, ...]:
+    """What a move of ``mover`` depends on: the map's walls and size, its tile and reach, the
+    diagonal rule, and the occupied tiles within its reach (a step of a king never looks
+    farther than ``move`` tiles from the start, the squeeze checks included)."""
+    grid = state.grid
+    x, y = mover.pos
+    r = mover.move
+    near = tuple(sorted(t for t in grid.occupants.values()
+                        if abs(t[0] - x) <= r and abs(t[1] - y) <= r))
+    return (grid.blockers, grid.width, grid.height, mover.pos, r, state.rulings["NEB-13"], near)
+
+
+# Reachable tiles and paths by what they depend on (kept across battles: positions recur).
+_REACH: dict[tuple[object, ...], tuple[Tile, ...]] = {}
+_PATHS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
+_CACHE_LIMIT = 200_000
+
+
+def _remember(cache: dict[tuple[object, ...], tuple[Tile, ...]], key: tuple[object, ...],
+              value: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def reachable(state: NebState, mover: Operator) -> list[Tile]:
     """Tiles the operator can end its move on, within ``move`` steps (own tile included)."""
-    steps = state.grid.reachable(mover.pos, mover.move, diagonal=state.rulings["NEB-13"])
-    return sorted(steps)
+    return list(reachable_tiles(state, mover))
+
+
+def reachable_tiles(state: NebState, mover: Operator) -> tuple[Tile, ...]:
+    """:func:`reachable` as a tuple, remembered by what it depends on."""
+    key = _local_key(state, mover)
+    found = _REACH.get(key)
+    if found is None:
+        grid = state.grid
+        table = _step_table(grid.width, grid.height, grid.blockers)
+        occupied = set(grid.occupants.values())
+        tiles = _search(table, state.rulings["NEB-13"], occupied, mover.pos, mover.move)
+        found = _remember(_REACH, key, tuple(sorted(tiles)))
+    return found
+
+
+#: Per tile: each king step onto open terrain, as (tile, side a, side b, diagonal); a side is
+#: a tile beside a diagonal step, ``None`` when it is a wall or off the map.
+Steps = dict[Tile, tuple[tuple[Tile, Tile | None, Tile | None, bool], ...]]
+
+_KING = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1))
+
+
+@functools.lru_cache(maxsize=32)
+def _step_table(width: int, height: int, walls: frozenset[Tile]) -> Steps:
+    """The king steps of every tile of a map, walls considered (kept across battles)."""
+    def open_(t: Tile) -> bool:
+        return 0 <= t[0] < width and 0 <= t[1] < height and t not in walls
+
+    table: Steps = {}
+    for x in range(width):
+        for y in range(height):
+            out = []
+            for dx, dy in _KING:
+                t = (x + dx, y + dy)
+                if open_(t):
+                    a, b = (x + dx, y), (x, y + dy)
+                    out.append((t, a if open_(a) else None, b if open_(b) else None,
+                                bool(dx and dy)))
+            table[(x, y)] = tuple(out)
+    return table
+
+
+def _open_steps(table: Steps, rule: str, occupied: set[Tile], t: Tile) -> list[Tile]:
+    out = []
+    for n, a, b, diagonal in table[t]:
+        if n in occupied:
+            continue
+        if diagonal and rule != "free":
+            side_a = a is not None and a not in occupied
+            side_b = b is not None and b not in occupied
+            if rule == "no-squeeze" and not side_a and not side_b:
+                continue
+            if rule == "no-corner-cutting" and not (side_a and side_b):
+                continue
+        out.append(n)
+    return out
+
+
+def _path_search(table: Steps, walls: frozenset[Tile], rule: str, occupied: set[Tile],
+                 origin: Tile, target: Tile) -> tuple[Tile, ...] | None:
+    """The shortest path :meth:`TileGrid.tile_path
+    <tactica.battlefield.grid.TileGrid.tile_path>` finds (the same search, the same order)."""
+    if origin == target:
+        return (origin,)
+    if target not in table or target in walls or target in occupied:
+        return None
+    came: dict[Tile, Tile | None] = {origin: None}
+    queue = deque([origin])
+    while queue:
+        t = queue.popleft()
+        for n in _open_steps(table, rule, occupied, t):
+            if n in came:
+                continue
+            came[n] = t
+            if n == target:
+                out = [n]
+                back = came[n]
+                while back is not None:
+                    out.append(back)
+                    back = came[back]
+                return tuple(reversed(out))
+            queue.append(n)
+    return None
+
+
+def _search(table: Steps, rule: str, occupied: set[Tile], origin: Tile,
+            max_steps: int) -> list[Tile]:
+    """Every tile within ``max_steps`` king steps of ``origin`` over open, unoccupied tiles,
+    under NEB-13's diagonal rule: the tiles of :meth:`TileGrid.reachable
+    <tactica.battlefield.grid.TileGrid.reachable>` (a test compares them)."""
+    seen = {origin}
+    frontier = [origin]
+    for _ in range(max_steps):
+        nxt = []
+        for t in frontier:
+            for n in _open_steps(table, rule, occupied, t):
+                if n not in seen:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return list(seen)
 
 
 def path(state: NebState, mover: Operator, to: Tile) -> tuple[Tile, ...]:
     """A shortest path from the operator's tile to ``to`` (start included)."""
-    found = state.grid.tile_path(mover.pos, to, diagonal=state.rulings["NEB-13"])
+    key = (_local_key(state, mover), to)
+    found = _PATHS.get(key)
+    if found is not None:
+        return found
+    grid = state.grid
+    table = _step_table(grid.width, grid.height, grid.blockers)
+    found = _path_search(table, grid.blockers, state.rulings["NEB-13"],
+                         set(grid.occupants.values()), mover.pos, to)
     if found is None:
         raise ValueError(f"{mover.id} cannot reach {to}")
-    return found
+    if len(found) - 1 > mover.move:
+        # The search looked beyond the operator's reach, where the local key does not hold.
+        return found
+    return _remember(_PATHS, key, found)

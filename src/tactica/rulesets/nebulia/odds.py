@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tactica.battlefield.grid_fast import batch_sight
 from tactica.chance import Done, run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError
@@ -18,6 +17,7 @@ from tactica.ruleset import Rulings
 from tactica.rulesets.nebulia import geometry, rules
 from tactica.rulesets.nebulia.content import Weapon
 from tactica.rulesets.nebulia.records import Attack, Move
+from tactica.rulesets.nebulia.sighttable import sight_table
 
 if TYPE_CHECKING:
     from tactica.rulesets.nebulia import NebuliaOperations
@@ -138,11 +138,18 @@ def attack_odds(ruleset: NebuliaOperations, state: rules.NebState, action: Attac
 
 def _score(ruleset: NebuliaOperations, state: rules.NebState, weapon: Weapon, armor: int,
            cover: bool, defense: int) -> float:
-    key = (weapon.dice, weapon.accuracy, weapon.damage, armor, cover, defense,
-           state.rulings.key())
+    return _score_key(weapon, armor, cover, defense, state.rulings.key())
+
+
+def _score_key(weapon: Weapon, armor: int, cover: bool, defense: int,
+               rulings_key: tuple[tuple[str, str], ...]) -> float:
+    key = (weapon.dice, weapon.accuracy, weapon.damage, armor, cover, defense, rulings_key)
     found = _SCORES.get(key)
     if found is None:
-        dmg = _damage(weapon, armor, cover, state.rulings)
+        from tactica.rulesets.nebulia import RULINGS
+
+        rulings = Rulings(RULINGS, dict(rulings_key))
+        dmg = _damage(weapon, armor, cover, rulings)
         found = float(dmg.mean()) + KNOCKOUT_WEIGHT * float(dmg.at_least(defense))
         _SCORES[key] = found
     return found
@@ -160,39 +167,57 @@ def _damage(weapon: Weapon, armor: int, cover: bool, rulings: Rulings) -> Dist[i
 def _move_values(ruleset: NebuliaOperations, state: rules.NebState, me: rules.Operator,
                  tiles: Sequence[tuple[int, int]]) -> list[float]:
     """For each tile: the best attack score from it, minus a little per tile to the nearest
-    enemy (so that units close in). One vectorised sight batch for all tiles and enemies."""
+    enemy (so that units close in). Sight comes from the map's precomputed tables
+    (:mod:`~tactica.rulesets.nebulia.sighttable`): the same answers as a sight batch."""
     enemies = [o for o in state.alive() if o.side != me.side]
     if not enemies or not tiles:
         return [0.0] * len(tiles)
     grid = state.grid
     # The mover leaves its tile: it no longer blocks, and it is the source of every line.
-    blocking = geometry.blocking_tiles(state, me.side) - {me.pos}
-    layer = np.zeros((1, grid.height, grid.width), dtype=np.bool_)
-    if blocking:
-        xs, ys = zip(*blocking, strict=True)
-        layer[0, list(ys), list(xs)] = True
-    n_t, n_e = len(tiles), len(enemies)
-    src = np.repeat(np.asarray(tiles, dtype=np.int64), n_e, axis=0)
-    dst = np.tile(np.asarray([e.pos for e in enemies], dtype=np.int64), (n_t, 1))
-    batch = batch_sight(layer, None, src, dst, policy=state.rulings["NEB-4"],
-                        metric=state.rulings["NEB-3"], min_clear=geometry.MIN_CLEAR_LINES,
-                        cover_range=geometry.COVER_CANCEL)
-    visible = batch.visible.reshape(n_t, n_e)
-    cover = batch.cover.reshape(n_t, n_e)
-    steps = np.abs(src - dst).max(axis=1).reshape(n_t, n_e)
+    # Walls are the table's own; only the operators that block are looked up.
+    dynamic = sorted(geometry.blocking_tiles(state, me.side) - grid.blockers - {me.pos})
+    # Everything the values depend on: positions recur, within a battle and across battles.
+    key = (grid.blockers, grid.width, grid.height, state.rulings.key(), me.weapons, me.pos,
+           tuple(tiles), tuple(dynamic), tuple((e.pos, e.armor, e.defense) for e in enemies))
+    found = _MOVE_VALUES.get(key)
+    if found is None:
+        found = _compute_move_values(state, me, tiles, enemies, dynamic)
+        if len(_MOVE_VALUES) >= 100_000:
+            _MOVE_VALUES.clear()
+        _MOVE_VALUES[key] = found
+    return list(found)
+
+
+_MOVE_VALUES: dict[tuple[object, ...], tuple[float, ...]] = {}
+
+
+def _compute_move_values(state: rules.NebState, me: rules.Operator,
+                         tiles: Sequence[tuple[int, int]], enemies: list[rules.Operator],
+                         dynamic: list[tuple[int, int]]) -> tuple[float, ...]:
+    grid = state.grid
+    table = sight_table(grid.width, grid.height, grid.blockers, state.rulings["NEB-4"],
+                        state.rulings["NEB-3"], geometry.COVER_CANCEL)
+    width = grid.width
+    index = np.fromiter((y * width + x for x, y in tiles), dtype=np.intp, count=len(tiles))
+    targets = [table.target(e.pos) for e in enemies]
+    columns = [t.visible_cover(dynamic, geometry.MIN_CLEAR_LINES) for t in targets]
+    visible = np.stack([v for v, _ in columns], axis=1)[index]
+    cover = np.stack([c for _, c in columns], axis=1)[index]
+    steps = np.stack([t.steps for t in targets], axis=1)[index]
     adjacent = steps == 1
     melee_needs_sight = state.rulings["NEB-7"] != "adjacent"
-    best = np.zeros(n_t)
+    rk = state.rulings.key()
+    best = np.zeros(len(tiles))
     for w in me.weapons:
-        s_open = np.array([_score(ruleset, state, w, e.armor, False, e.defense) for e in enemies])
-        s_cover = np.array([_score(ruleset, state, w, e.armor, True, e.defense) for e in enemies])
+        s_open = np.array([_score_key(w, e.armor, False, e.defense, rk) for e in enemies])
+        s_cover = np.array([_score_key(w, e.armor, True, e.defense, rk) for e in enemies])
         legal = visible
         if w.is_melee:
             legal = adjacent & visible if melee_needs_sight else adjacent
         value = np.where(cover, s_cover, s_open) * legal
         best = np.maximum(best, value.max(axis=1))
     result: list[float] = (best - 0.01 * steps.min(axis=1)).tolist()
-    return result
+    return tuple(result)
 
 
 def rank_actions(ruleset: NebuliaOperations, state: rules.NebState,

@@ -98,6 +98,13 @@ class NebState:
 # Dice
 
 
+@lru_cache(maxsize=1024)
+def _pool_dist(n: int, target: int, modifier: int) -> Dist[int]:
+    # One object per pool: its sampler is built once, not at every roll.
+    return d10_target_successes(n, target, modifier)
+
+
+@lru_cache(maxsize=1024)
 def _reader(target: int, modifier: int, ten_is_zero: bool) -> Callable[[tuple[int, ...]], int]:
     def read(faces: tuple[int, ...]) -> int:
         count = 0
@@ -126,7 +133,7 @@ def d10_pool(label: str, n: int, target: int, modifier: int, rulings: Rulings,
     ten = rulings["NEB-1"] == "one-to-ten"
     return Roll(
         label,
-        d10_target_successes(n, target, modifier),
+        _pool_dist(n, target, modifier),
         then,
         dice=(_face_die(ten),) * n,
         read=_reader(target, modifier, ten),
@@ -214,7 +221,27 @@ def legal_attacks(state: NebState, unit: str) -> list[Attack]:
 def legal_moves(state: NebState, unit: str) -> list[Move]:
     """Every tile the unit may end its move on (its own tile included)."""
     a = state.ops[unit]
-    return [Move(unit, tile) for tile in geometry.reachable(state, a)]
+    key = (unit, geometry.reachable_tiles(state, a))
+    found = _MOVES.get(key)
+    if found is None:
+        if len(_MOVES) >= 100_000:
+            _MOVES.clear()
+        found = _MOVES[key] = tuple(_move(unit, tile) for tile in key[1])
+    return list(found)
+
+
+def _move(unit: str, tile: Tile) -> Move:
+    found = _MOVE.get((unit, tile))
+    if found is None:
+        found = _MOVE[(unit, tile)] = Move(unit, tile)
+    return found
+
+
+_MOVE: dict[tuple[str, Tile], Move] = {}
+
+
+# The moves of a unit over the same tiles (frozen records, shared across battles).
+_MOVES: dict[tuple[str, tuple[Tile, ...]], tuple[Move, ...]] = {}
 
 
 # --------------------------------------------------------------------------------------------

@@ -97,7 +97,9 @@ class Body:
     filled_before: frozenset[str] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
-        full = tuple(m.total >= b for m, b in zip(self.marks, self.boxes, strict=True))
+        # A list, not a generator: bodies are made by the thousand when policies weigh wounds.
+        full = tuple([m.slash + m.x + m.perm >= b
+                      for m, b in zip(self.marks, self.boxes, strict=True)])
         object.__setattr__(self, "_full", full)
         object.__setattr__(self, "_out", self.level <= 0 or full[HEAD] or full[TORSO])
 

@@ -7,11 +7,10 @@ mutable records changed only by :func:`apply_event`; their bodies are immutable 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from tactica.battlefield.base import SightReport
 from tactica.battlefield.zones import DoorState, Place, ZoneGraph
@@ -350,7 +349,18 @@ def apply_event(state: UnhexState, event: Any) -> None:
 
 def copy_state(state: UnhexState) -> UnhexState:
     """An independent copy (characters copied; bodies, the view and rulings are immutable)."""
-    new = copy.copy(state)
-    new.chars = {k: copy.copy(v) for k, v in state.chars.items()}
+    new = _shallow(state)
+    new.chars = {k: _shallow(v) for k, v in state.chars.items()}
     new.floor = dict(state.floor)
+    return new
+
+
+_T = TypeVar("_T")
+
+
+def _shallow(obj: _T) -> _T:
+    """What ``copy.copy`` makes of a plain dataclass instance, without its generic machinery
+    (processes that observe their state copy it at every step)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
     return new

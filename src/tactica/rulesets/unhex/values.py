@@ -108,19 +108,29 @@ def hit_table(body: Body, rules: DamageRules, rule: str, by_attacker: bool) -> H
     """The :class:`HitTable` of a target body (remembered)."""
     harms = [0.0] * 101
     kos = [0.0] * 101
+    # Many numbers read as the same hits: each hit's wound is worked out once.
+    outcome: dict[Assignment, tuple[float, bool]] = {}
     for n in range(1, 101):
-        options = assignments(pair_of(n))
+        options = _options(n)
         choice = _choice(body, rules, options, rule, by_attacker)
         picks = list(options) if isinstance(choice, Dist) else [choice]
         for a in picks:
-            w = _wound(body, a.location, a.damage, rules)
-            harms[n] += harm(w, body) / len(picks)
-            kos[n] += w.knocked_out / len(picks)
+            found = outcome.get(a)
+            if found is None:
+                w = _wound(body, a.location, a.damage, rules)
+                found = outcome[a] = (harm(w, body), w.knocked_out)
+            harms[n] += found[0] / len(picks)
+            kos[n] += found[1] / len(picks)
     best = [1] * 101
     for n in range(2, 101):
         prev = best[n - 1]
         best[n] = n if harms[n] >= harms[prev] else prev
     return HitTable(tuple(harms), tuple(kos), tuple(best))
+
+
+@lru_cache(maxsize=128)
+def _options(n: int) -> tuple[Assignment, ...]:
+    return tuple(assignments(pair_of(n)))
 
 
 def _table(plan: AttackPlan, rule: str) -> HitTable:
@@ -198,10 +208,22 @@ def estimate(plan: AttackPlan, rule: str, crit_rule: str) -> Estimate:
 def quick_estimate(attacker: Body, target: Body, rules: DamageRules, rule: str, crit_rule: str,
                    *, cover: bool, defend: bool, edge: int) -> Estimate:
     """:func:`estimate` from the two bodies (``edge``: 1 if the defender wins equal
-    successes)."""
-    losses = defence_losses(target.level, target.max_level, edge) if defend else None
-    return _estimate(attacker.level, attacker.max_level,
-                     hit_table(target, rules, rule, not cover), losses, crit_rule)
+    successes). Remembered by what it depends on: the tables it reads are large tuples, slow
+    to hash at every look-up, and policies ask the same estimates again and again."""
+    key = (attacker.level, attacker.max_level, target, rules, rule, crit_rule, cover, defend,
+           edge)
+    found = _QUICK.get(key)
+    if found is None:
+        losses = defence_losses(target.level, target.max_level, edge) if defend else None
+        found = _estimate(attacker.level, attacker.max_level,
+                          hit_table(target, rules, rule, not cover), losses, crit_rule)
+        if len(_QUICK) >= 1 << 16:
+            _QUICK.clear()
+        _QUICK[key] = found
+    return found
+
+
+_QUICK: dict[tuple[object, ...], Estimate] = {}
 
 
 def crit_takes_set(plan: AttackPlan, pair: Pair, rule: str, crit_rule: str) -> bool:
