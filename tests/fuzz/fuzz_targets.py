@@ -17,6 +17,7 @@ seeded random mutator of data and text; the Hypothesis tests draw its seeds, the
 
 from __future__ import annotations
 
+import atexit
 import copy
 import json
 import random
@@ -74,6 +75,7 @@ class Seeds:
 def seeds() -> Seeds:
     """The example scenarios of the three games and a real log (built once a process)."""
     folder = Path(tempfile.mkdtemp(prefix="tactica-fuzz-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     scenarios = []
     for rs in all_rulesets():
         if rs.meta.name not in GAMES:

@@ -27,6 +27,7 @@ import multiprocessing as mp
 import multiprocessing.connection
 import os
 import resource
+import shutil
 import signal
 import sys
 import time
@@ -68,8 +69,15 @@ def _worker(conn: Connection, timeout: float, memory_mb: int) -> None:
 
     from tactica.errors import TacticaError
 
-    ft.seeds()
+    folder = ft.seeds().folder
     signal.signal(signal.SIGALRM, _alarm)
+    try:
+        _serve(conn, timeout, ft, TacticaError)
+    finally:  # a forked worker runs no atexit hooks
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _serve(conn: Connection, timeout: float, ft: Any, refusal: type[Exception]) -> None:
     while True:
         try:
             job = conn.recv()
@@ -87,7 +95,7 @@ def _worker(conn: Connection, timeout: float, memory_mb: int) -> None:
                 ft.TARGETS[kind](value)
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
-        except TacticaError:
+        except refusal:
             outcome = "refused"
         except _Hang:
             outcome, detail = "hang", f"more than {timeout} s"
