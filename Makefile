@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 BASE := $(VENV)/.base-installed
 DEV := $(VENV)/.test-installed
 
-.PHONY: demo test lint typecheck unit bench clean
+.PHONY: demo test lint typecheck unit bench fuzz clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -37,6 +37,12 @@ test: lint typecheck unit
 bench: $(DEV)
 	$(BIN)/python bench/dice.py
 	$(BIN)/python bench/battle.py
+
+# The long fuzzing run (not part of `make test`): 100,000 inputs over the scenario files of every
+# game, the dice language, fight logs and play's input, 5 s and 3 GB at most each; it reports
+# crashes, hangs and peak memory (see tests/fuzz/long_run.py; FUZZ_ARGS="--inputs 1000").
+fuzz: $(DEV)
+	$(BIN)/python tests/fuzz/long_run.py --inputs 100000 --report fuzz-report.json $(FUZZ_ARGS)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info

@@ -52,6 +52,7 @@ from tactica.recorded import (
     RULES_FAILURES,
     PrefixDice,
     RecordedAnswers,
+    RecordsExhausted,
     ReplayError,
     same_record,
     shown,
@@ -458,7 +459,8 @@ class Battle(Generic[S]):
         self._pending = None
 
     def _check_cut(self, cut: Sequence[Entry], i: int) -> None:
-        """A step cut short holds only inputs: its action (legal now), rolls and decisions."""
+        """A step cut short holds only inputs: its action (legal now), then rolls and decisions
+        the rules ask for, in order (checked by running the step until they run out)."""
         for k, entry in enumerate(cut):
             if not is_input_record(entry) or isinstance(entry, BattleEnded):
                 # Rule events are only written together with their step's marker.
@@ -466,7 +468,26 @@ class Battle(Generic[S]):
                                   "saving", i + k)
             if isinstance(entry, ActionTaken) and k > 0:
                 raise ReplayError("an action inside another step", i + k)
-        self._step_process(cut[0], i)
+        process, start = self._step_process(cut[0], i)
+        log = [None] * i + list(cut)  # positions as in the whole log
+        answers = RecordedAnswers(log, start, len(log))
+        working = chance.Working(self.ruleset, self.state)
+        try:
+            chance.run(process, roll=answers.roll,
+                       decide=lambda d: answers.choose(d, working.current(), None),
+                       working=working)
+        except RecordsExhausted:
+            return
+        except ReplayError:
+            raise
+        except TacticaError as exc:
+            raise ReplayError(f"the rules refuse this step: {exc}", answers.at) from None
+        except RULES_FAILURES as exc:
+            raise ReplayError(f"the rules cannot follow this step ({type(exc).__name__}: "
+                              f"{quote(str(exc), 120)})", answers.at) from None
+        if answers.at < len(log):
+            raise ReplayError(f"a recorded input the rules never asked for: "
+                              f"{shown(log[answers.at])}", answers.at)
 
     def resume_step(
         self,

@@ -22,6 +22,7 @@ __all__ = [
     "RULES_FAILURES",
     "PrefixDice",
     "RecordedAnswers",
+    "RecordsExhausted",
     "ReplayError",
     "recorded_choice",
     "recorded_roll",
@@ -135,6 +136,11 @@ class PrefixDice:
         return self._then.roll(request)
 
 
+class RecordsExhausted(ReplayError):
+    """The rules ask for more than a step's recorded inputs (an error for a complete step;
+    what a step cut short ends with)."""
+
+
 class RecordedAnswers:
     """The recorded rolls and decisions of one step (``log[start:stop]``), answered in the
     order the rules ask for them; after them, ``dice`` and ``policies`` answer (a cut step),
@@ -162,8 +168,8 @@ class RecordedAnswers:
         if rec is None:
             if self.dice is not None:
                 return self.dice.roll(request)
-            raise ReplayError(f"the rules roll {request.label!r} here, but the step's "
-                              "recorded rolls have run out", self.at)
+            raise RecordsExhausted(f"the rules roll {request.label!r} here, but the step's "
+                                   "recorded rolls have run out", self.at)
         try:
             answer = recorded_roll(request, rec)
         except TacticaError as exc:
@@ -179,8 +185,8 @@ class RecordedAnswers:
                 if policy is None:
                     raise TacticaError(f"no policy decides for side {decision.side!r}")
                 return policy.choose(decision, state, rng)
-            raise ReplayError(f"the rules ask {decision.side} {decision.label!r} here, but "
-                              "the step's recorded decisions have run out", self.at)
+            raise RecordsExhausted(f"the rules ask {decision.side} {decision.label!r} here, "
+                                   "but the step's recorded decisions have run out", self.at)
         try:
             choice = recorded_choice(decision, rec)
         except TacticaError as exc:

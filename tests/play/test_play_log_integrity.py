@@ -323,3 +323,17 @@ def test_a_log_that_cannot_be_opened_for_writing_is_a_clear_error(
         LogWriter(log)
     with pytest.raises(TacticaError, match="Read-only file system"):
         resume(log)
+
+
+def test_a_cut_step_with_an_impossible_roll_is_refused_with_its_line(tmp_path: Path) -> None:
+    log = whole_duel(tmp_path)
+    lines = lines_of(log)
+    n = number_of(lines, '"rolled"')
+    cut = [*lines[: n - 1], lines[n - 1].replace('"faces":[', '"faces":[11,')]
+    log.write_text("\n".join(cut) + "\n")
+    with pytest.raises(TacticaError, match=rf"duel\.jsonl:{n}: .*not a possible result"):
+        resume(log)
+    log.write_text("\n".join([*lines[: n - 1], lines[n - 1], lines[n - 1]]) + "\n")
+    with pytest.raises(TacticaError, match=rf"duel\.jsonl:{n + 1}: a recorded input the rules "
+                                           "never asked for"):
+        resume(log)

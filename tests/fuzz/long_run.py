@@ -1,0 +1,251 @@
+"""The long fuzzing run (``make fuzz``): many inputs, each with a time limit, in worker
+processes with a memory limit; reports crashes, hangs and memory.
+
+Every input is made from a seed by :mod:`fuzz_targets` (so any one is reproduced from its kind
+and number) and run in a worker process:
+
+* a *crash* is any exception but a :class:`~tactica.errors.TacticaError` (the clear ``error:``
+  of the command line), a MemoryError included (the worker's address space is limited);
+* a *hang* is an input that takes longer than ``--timeout`` seconds (the worker interrupts it;
+  a worker that does not answer a few seconds later is killed and replaced);
+* memory is the peak resident size of the workers.
+
+Usage::
+
+    python tests/fuzz/long_run.py --inputs 100000            # the run `make fuzz` makes
+    python tests/fuzz/long_run.py --replay scenario:1234     # one input, with its traceback
+
+The exit code is 1 if any input crashed or hung.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import multiprocessing as mp
+import multiprocessing.connection
+import os
+import resource
+import shutil
+import signal
+import sys
+import time
+import traceback
+from collections import Counter
+from collections.abc import Iterator
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+#: How inputs are shared among the targets (out of 20).
+MIX = (("scenario", 9), ("dice", 4), ("log", 4), ("play", 3))
+
+
+class _Hang(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise _Hang
+
+
+def kinds(n: int, start: int) -> Iterator[tuple[str, int]]:
+    """Inputs ``start`` .. ``start + n - 1``: (kind, seed)."""
+    wheel = [kind for kind, weight in MIX for _ in range(weight)]
+    for i in range(start, start + n):
+        yield wheel[i % len(wheel)], i
+
+
+def _worker(conn: Connection, timeout: float, memory_mb: int) -> None:
+    """Run inputs sent on ``conn``; answer each with its outcome."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    limit = memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    import fuzz_targets as ft
+
+    from tactica.errors import TacticaError
+
+    folder = ft.seeds().folder
+    signal.signal(signal.SIGALRM, _alarm)
+    try:
+        _serve(conn, timeout, ft, TacticaError)
+    finally:  # a forked worker runs no atexit hooks
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _serve(conn: Connection, timeout: float, ft: Any, refusal: type[Exception]) -> None:
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+        kind, seed = job
+        start = time.perf_counter()
+        outcome, detail = "ok", ""
+        try:
+            value = ft.make_input(kind, seed)
+            signal.setitimer(signal.ITIMER_REAL, timeout)
+            try:
+                ft.TARGETS[kind](value)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        except refusal:
+            outcome = "refused"
+        except _Hang:
+            outcome, detail = "hang", f"more than {timeout} s"
+        except BaseException as exc:  # the point: anything else is a crash
+            frames = traceback.extract_tb(exc.__traceback__)
+            where = next((f"{Path(f.filename).name}:{f.lineno}" for f in reversed(frames)
+                          if "tactica" in f.filename), "?")
+            outcome = "crash"
+            detail = f"{type(exc).__name__} at {where}: {str(exc)[:200]}"
+        took = time.perf_counter() - start
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        conn.send((kind, seed, outcome, detail, took, peak))
+
+
+class _Pool:
+    """Worker processes, one input at a time each; a silent worker is killed and replaced."""
+
+    def __init__(self, workers: int, timeout: float, memory_mb: int):
+        self.ctx = mp.get_context("fork")
+        self.timeout = timeout
+        self.memory_mb = memory_mb
+        self.slots: list[tuple[Any, Connection, Any]] = [self._start() for _ in range(workers)]
+
+    def _start(self) -> tuple[Any, Connection, Any]:
+        parent, child = self.ctx.Pipe()
+        proc = self.ctx.Process(target=_worker, args=(child, self.timeout, self.memory_mb),
+                                daemon=True)
+        proc.start()
+        child.close()
+        return proc, parent, None
+
+    def run(self, jobs: Iterator[tuple[str, int]]) -> Iterator[tuple[Any, ...]]:
+        pending = list(jobs)
+        pending.reverse()
+        busy: dict[int, tuple[tuple[str, int], float]] = {}
+        while pending or busy:
+            for i, (_proc, conn, _) in enumerate(self.slots):
+                if i not in busy and pending:
+                    job = pending.pop()
+                    conn.send(job)
+                    busy[i] = (job, time.monotonic())
+            ready = mp.connection.wait([self.slots[i][1] for i in busy], timeout=1.0)
+            for i in list(busy):
+                proc, conn, _ = self.slots[i]
+                job, since = busy[i]
+                if conn in ready:
+                    try:
+                        answer = conn.recv()
+                    except EOFError:  # the worker died (killed by the system?)
+                        answer = (*job, "crash", f"the worker died ({proc.exitcode})",
+                                  time.monotonic() - since, 0.0)
+                        self._replace(i)
+                    del busy[i]
+                    yield answer
+                elif time.monotonic() - since > self.timeout + 10:
+                    self._replace(i)
+                    del busy[i]
+                    yield (*job, "hang", "no answer: the worker was killed",
+                           time.monotonic() - since, 0.0)
+
+    def _replace(self, i: int) -> None:
+        proc, conn, _ = self.slots[i]
+        proc.kill()
+        proc.join(5)
+        conn.close()
+        self.slots[i] = self._start()
+
+    def close(self) -> None:
+        for proc, conn, _ in self.slots:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+            proc.join(5)
+            if proc.is_alive():
+                proc.kill()
+
+
+def run(inputs: int, start: int, workers: int, timeout: float, memory_mb: int,
+        report: Path | None) -> int:
+    began = time.perf_counter()
+    pool = _Pool(workers, timeout, memory_mb)
+    counts: Counter[tuple[str, str]] = Counter()
+    problems: list[dict[str, Any]] = []
+    slowest: list[tuple[float, str, int]] = []
+    peak = 0.0
+    done = 0
+    try:
+        for kind, seed, outcome, detail, took, rss in pool.run(kinds(inputs, start)):
+            done += 1
+            counts[(kind, outcome)] += 1
+            peak = max(peak, rss)
+            slowest = sorted([*slowest, (took, kind, seed)], reverse=True)[:10]
+            if outcome in ("crash", "hang"):
+                problems.append({"input": f"{kind}:{seed}", "outcome": outcome,
+                                 "detail": detail, "seconds": round(took, 2)})
+                print(f"  {outcome}: {kind}:{seed} {detail}", flush=True)
+            if done % 5000 == 0:
+                rate = done / (time.perf_counter() - began)
+                print(f"{done} inputs, {rate:.0f}/s, peak {peak:.0f} MB, "
+                      f"{len(problems)} problem(s)", flush=True)
+    finally:
+        pool.close()
+    elapsed = time.perf_counter() - began
+    crashes = sum(1 for p in problems if p["outcome"] == "crash")
+    hangs = sum(1 for p in problems if p["outcome"] == "hang")
+    summary = {
+        "inputs": done,
+        "crashes": crashes,
+        "hangs": hangs,
+        "timeout_seconds": timeout,
+        "memory_limit_mb": memory_mb,
+        "peak_worker_rss_mb": round(peak, 1),
+        "seconds": round(elapsed, 1),
+        "by_kind": {kind: {o: n for (k, o), n in sorted(counts.items()) if k == kind}
+                    for kind, _ in MIX},
+        "slowest": [{"input": f"{k}:{s}", "seconds": round(t, 3)} for t, k, s in slowest],
+        "problems": problems[:200],
+    }
+    print(json.dumps({k: v for k, v in summary.items() if k != "problems"}, indent=2))
+    if report is not None:
+        report.write_text(json.dumps(summary, indent=2) + "\n")
+    return 1 if problems else 0
+
+
+def replay(which: str) -> int:
+    """Run one input in this process and show what happens."""
+    import fuzz_targets as ft
+
+    kind, _, seed = which.partition(":")
+    value = ft.make_input(kind, int(seed))
+    print(repr(value)[:2000])
+    print("->", ft.run_input(kind, value))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--inputs", type=int, default=100_000)
+    parser.add_argument("--start", type=int, default=0, help="number of the first input")
+    parser.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
+    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per input")
+    parser.add_argument("--memory-mb", type=int, default=3072,
+                        help="address space limit of a worker")
+    parser.add_argument("--report", type=Path, default=None, help="write the summary here")
+    parser.add_argument("--replay", metavar="KIND:N", help="run one input, with its traceback")
+    args = parser.parse_args(argv)
+    if args.replay:
+        return replay(args.replay)
+    return run(args.inputs, args.start, args.workers, args.timeout, args.memory_mb,
+               args.report)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
