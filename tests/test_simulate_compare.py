@@ -76,7 +76,7 @@ def test_a_report_does_not_grow_with_the_battles() -> None:
 
 NO_DAMAGE = textwrap.dedent("""\
     game: nebulia-operations
-    max_rounds: 1000000
+    max_rounds: 1000
     map:
       kind: grid
       tiles: |

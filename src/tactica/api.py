@@ -92,7 +92,7 @@ def simulate(scenario: Scenario, battles: int = 1000, *, seed: int = 1,
 def compare(scenario: Scenario, spec: str, battles: int = 1000, *, seed: int = 1,
             policies: Mapping[str, str] | str = "greedy",
             workers: int | None = 1) -> ComparisonReport:
-    """Play every battle under each variant of ``spec`` (``"NEB-6=die,characteristic"``, or a
+    """Play every battle under each variant of ``spec`` (``"ABC-6=die,characteristic"``, or a
     field such as ``"units.A.defense=2,3"``) with the same dice; the paired differences come
     with 95% intervals.
 

@@ -359,7 +359,7 @@ def compare(
     scheduler: Any = None,
     max_steps: int = DEFAULT_MAX_STEPS,
 ) -> ComparisonReport:
-    """Play every battle under each variant of ``spec`` (``"NEB-6=die,characteristic"``,
+    """Play every battle under each variant of ``spec`` (``"ABC-6=die,characteristic"``,
     ``"units.A.defense=2,3"``) with common random numbers; options as :func:`simulate`
     (``battles`` and ``precision`` count battles per variant)."""
     if isinstance(spec, str):

@@ -167,7 +167,7 @@ def simulate_cmd(
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed: the same seed gives the same numbers.")] = 0,
     policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="greedy or random, or SIDE=NAME (repeatable).")] = None,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
-    compare_spec: Annotated[str | None, typer.Option("--compare", "-c", help="Compare variants on the same battles: RULING=A,B (NEB-6=die,characteristic) or a field PATH=A,B (units.A.defense=2,3).")] = None,
+    compare_spec: Annotated[str | None, typer.Option("--compare", "-c", help="Compare variants on the same battles: RULING=A,B (ABC-6=die,characteristic) or a field PATH=A,B (units.A.defense=2,3).")] = None,
     precision: Annotated[float | None, typer.Option("--precision", help="Play until every interval's half width is at most this (e.g. 0.01), up to --max-battles.")] = None,
     max_battles: Annotated[int, typer.Option("--max-battles", min=1, max=10_000_000, help="The cap of a run to a --precision.")] = 100_000,
     workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, help="Local processes (default: every core).")] = None,

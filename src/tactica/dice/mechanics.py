@@ -90,7 +90,7 @@ def d10_faces() -> Dist[int]:
 
 
 def two_d6() -> Dist[int]:
-    """The sum of two six-sided dice (Skirmishers)."""
+    """The sum of two six-sided dice."""
     return die(6).repeat_sum(2)
 
 

@@ -1,14 +1,14 @@
 """Variants of a scenario to compare: a ruling's readings, or values of a field of its data.
 
-``--compare NEB-6=die,characteristic`` plays every battle under each reading of ruling NEB-6;
+``--compare ABC-6=die,characteristic`` plays every battle under each reading of ruling ABC-6;
 ``--compare units.A.defense=2,3`` under each value of a field of the scenario (a dotted path
 into its data: mapping keys, or list positions as numbers). Values are read as YAML (``2`` is a
 number, ``true`` a truth value). Each variant is validated as a scenario of its own, so a value
 the game refuses is reported as the game reports it.
 
->>> spec = parse_compare("NEB-6=die,characteristic")
+>>> spec = parse_compare("ABC-6=die,characteristic")
 >>> spec.key, spec.values
-('NEB-6', ('die', 'characteristic'))
+('ABC-6', ('die', 'characteristic'))
 >>> parse_compare("units.A.defense=2, 3").values
 (2, 3)
 """
@@ -46,7 +46,7 @@ class CompareSpec:
 
 @dataclass(frozen=True)
 class Variant:
-    """One variant: its label (``NEB-6=die``) and its scenario."""
+    """One variant: its label (``ABC-6=die``) and its scenario."""
 
     label: str
     scenario: Scenario
@@ -58,7 +58,7 @@ def parse_compare(text: str) -> CompareSpec:
     key = key.strip()
     if not sep or not key or not rest.strip():
         raise TacticaError(
-            f"--compare: expected RULING=OPTION,OPTION (NEB-6=die,characteristic) or "
+            f"--compare: expected RULING=OPTION,OPTION (ABC-6=die,characteristic) or "
             f"PATH=VALUE,VALUE (units.A.defense=2,3), got {text!r}"
         )
     raw = [v.strip() for v in rest.split(",")]
