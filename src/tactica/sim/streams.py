@@ -8,9 +8,10 @@ action it is (the action's ``unit`` field, which every game's actions have; othe
 action, or the automatic step's label), the roll's label and how many rolls of that label the
 unit made before. So the third "to hit" of unit A reads the same random number in every
 variant, whatever happened before. (Keys by round, by the whole action or by label alone were
-measured too, on a firefight's comparison of two readings of its cover rule: a unit's own luck keeps the variants'
-battles closest; ``bench/paired.py``.) The key only aligns draws between variants: within one
-battle every draw is a fresh uniform draw, so no battle's odds change.
+measured too, on a firefight's comparison of two readings of its cover rule: a unit's own
+luck keeps the variants' battles closest; ``bench/paired.py``.) The key only aligns draws
+between variants: within one battle every draw is a fresh uniform draw, so no battle's odds
+change.
 
 Draws are exact: a roll's :class:`~tactica.dice.Dist` samples its outcome with its usual exact
 sampler, fed 64-bit words from BLAKE2b of the key and a counter instead of a numpy bit
