@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -11,19 +12,45 @@ from tactica.cli.app import app
 from tactica.cli.common import console, err_console, parse_rulings
 from tactica.errors import TacticaError
 from tactica.play import PlaySession
+from tactica.play.console import PlainTerminal, RichTerminal
 from tactica.scenario import load_scenario
 
-__all__ = ["ConsoleTerminal", "default_log_path", "parse_computer", "play"]
+__all__ = ["ProxyTerminal", "default_log_path", "parse_computer", "play"]
 
 
-class ConsoleTerminal:
-    """The terminal: lines printed as they are (no markup), answers read from standard input."""
+class ProxyTerminal:
+    """The terminal of ``tactica play``: prompt_toolkit and rich colours when both standard
+    input and output are a terminal, plain lines otherwise (pipes, scripts). The rich one
+    asks the session (once built) what to complete and how to colour."""
+
+    def __init__(self) -> None:
+        self.session: PlaySession | None = None
+        self._rich: RichTerminal | None = None
+        self._plain = PlainTerminal(console)
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            try:
+                self._rich = RichTerminal(palette=self._palette, words=self._words,
+                                          names=self._names, console=console)
+            except Exception:  # no usable terminal after all: plain lines
+                self._rich = None
+
+    def _palette(self) -> dict[str, int]:
+        return self.session.palette() if self.session is not None else {}
+
+    def _words(self) -> list[str]:
+        return self.session.completions() if self.session is not None else []
+
+    def _names(self) -> list[str]:
+        if self.session is None:
+            return []
+        rs, state = self.session.battle.ruleset, self.session.battle.state
+        return [u.id for u in rs.units(state)]
 
     def ask(self, prompt: str) -> str:
-        return input(prompt)
+        return (self._rich or self._plain).ask(prompt)
 
     def say(self, text: str) -> None:
-        console.print(text, markup=False, highlight=False, soft_wrap=True)
+        (self._rich or self._plain).say(text)
 
 
 def default_log_path(scenario: Path) -> Path:
@@ -55,7 +82,7 @@ def play(
     """Run a fight at the table: choose actions, type the dice you roll (or let tactica roll),
     see sight and odds; every step is saved as it happens and --resume LOG continues it."""
     chosen = parse_computer(computer) if computer else None
-    terminal = ConsoleTerminal()
+    terminal = ProxyTerminal()
     if resume is not None:
         if rulings:
             raise TacticaError("--rulings: a fight keeps the rulings it started with (its log "
@@ -76,6 +103,7 @@ def play(
         path = log if log is not None else default_log_path(scenario)
         session = PlaySession.start(sc, path, terminal, seed=seed, computer=chosen,
                                     ask_dice=not auto_dice)
+    terminal.session = session
     try:
         session.run()
     except KeyboardInterrupt:
