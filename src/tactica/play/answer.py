@@ -221,9 +221,15 @@ def parse_roll_answer(request: Roll[Any], text: str) -> tuple[Any, tuple[int, ..
 
 
 def shown_roll(value: Any, faces: tuple[int, ...] | None) -> str:
-    """``4 7 -> 1`` (faces and the value read) or the value alone."""
+    """``4 7 -> 1`` (faces and the value read), the value alone, or the faces alone when the
+    value is the faces themselves (``37`` for the pair of a d100: ``3 7``)."""
     if faces is None:
         return str(value)
+    if isinstance(value, tuple) and value == faces:
+        if len(faces) == 2 and all(0 <= f <= 9 for f in faces):
+            read = 100 if faces == (0, 0) else faces[0] * 10 + faces[1]
+            return f"{read} ({faces[0]} and {faces[1]})"
+        return " ".join(map(str, faces))
     return f"{' '.join(map(str, faces))} -> {value}"
 
 

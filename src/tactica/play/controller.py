@@ -184,7 +184,7 @@ class _PersonPolicy:
         index = next(self.indices)
         queued = self.ctl._queued_answer("decide", index)
         if queued is not None:
-            self.ctl._note("action", f"{decision.side}: "
+            self.ctl._note("action", f"{decision.side} chooses: "
                            f"{self.ctl.describe_option(decision, queued.answer)}",
                            decision.side)
             return queued.answer
@@ -275,6 +275,8 @@ class FightController:
                 self._request = self._next_request()
             except _Ask as ask:
                 self._request = self._asked(ask)
+            if self._request is not None:
+                self.version += 1
         return self._request
 
     def _next_request(self) -> Request | None:

@@ -250,6 +250,8 @@ class PlaySession:
         n = len(req.texts)
         while True:
             text = self._ask(f"{req.side} decides> ").strip()
+            if not text:
+                continue
             if text.isdigit() and 1 <= int(text) <= n:
                 self.controller.decide(int(text) - 1, key=req.key)
                 return
@@ -316,17 +318,22 @@ class PlaySession:
         lines: list[str] = []
         example = ""
         for g in group_actions(req.texts, units):
-            if len(g.numbers) <= _GROUP_LISTED:
-                lines.extend(f"  [{n}] {t}" for n, t in zip(g.numbers, g.texts, strict=True))
-                continue
             span = (f"[{g.numbers[0]}-{g.numbers[-1]}] "
                     if g.numbers[-1] - g.numbers[0] == len(g.numbers) - 1 else "")
-            lines.append(_wrapped(f"  {span}{g.head} ({len(g.numbers)}): ", g.tails))
-            example = example or f"{g.head} {g.tails[len(g.tails) // 2]}"
+            short = all(len(t.split()) <= 2 for t in g.tails) and "(" not in g.head
+            if len(g.numbers) <= _GROUP_LISTED or (not short and len(g.numbers) <= 6):
+                lines.extend(f"  [{n}] {t}" for n, t in zip(g.numbers, g.texts, strict=True))
+            elif short:
+                lines.append(_wrapped(f"  {span}{g.head} ({len(g.numbers)}): ", g.tails))
+                example = example or f"{g.head} {g.tails[len(g.tails) // 2]}"
+            else:
+                words = f"{g.unit} {g.verb}".strip()
+                lines.append(f"  {span}{words} ... ({len(g.numbers)} ways: 'list {words}' "
+                             "shows them)")
         self.terminal.say("\n".join(lines))
         if example:
-            self.terminal.say(f"  type a number or the words of an action (such as "
-                              f"'{example}'); 'list WORDS' numbers them, 'help' for more")
+            self.terminal.say(f"  type a number, or an action's words (such as "
+                              f"'{example}');\n  'list WORDS' numbers them, 'help' for more")
 
     def _list(self, texts: Sequence[str], words: Sequence[str]) -> None:
         keys = [norm(w) for w in words]

@@ -70,6 +70,10 @@ class ActionGroup:
             common.append(words[0])
         if len(self.texts) > 1 and all(len(s) == len(common) for s in split):
             common = common[:-1]
+        for k, word in enumerate(common):  # never cut inside brackets
+            if "(" in word:
+                common = common[:k]
+                break
         return " ".join(common)
 
     @property
