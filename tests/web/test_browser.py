@@ -8,15 +8,38 @@ The tests skip, saying why, where no Chromium or no Playwright is installed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from conftest import EXAMPLES, SCREENSHOTS
+import pytest
+from web_helpers import EXAMPLES, SCREENSHOTS, Server, launch_browser
 
 from tactica.events import ActionTaken, BattleEnded, Rolled
 from tactica.play import read_log
 
 TIMEOUT = 20_000
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with launch_browser() as b:
+        yield b
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Any]:
+    """Start ``tactica serve ARGS`` in tmp_path; every server started is killed at the end."""
+    started: list[Server] = []
+
+    def start(args: list[str]) -> Server:
+        server = Server(args, tmp_path)
+        started.append(server)
+        return server
+
+    yield start
+    for s in started:
+        s.kill()
 
 
 def question(page: Any) -> tuple[str, str, str]:

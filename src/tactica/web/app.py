@@ -38,7 +38,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tactica.errors import TacticaError
+from tactica.errors import ScriptError, TacticaError
 from tactica.play.controller import FightController
 from tactica.play.queries import sight_of, svg_of
 from tactica.web.snapshot import odds_between, snapshot
@@ -175,6 +175,8 @@ def create_app(controller: FightController, *, allowed_hosts: list[str] | None =
                 return result
             except WebError as exc:
                 return _error(exc.status, str(exc))
+            except ScriptError as exc:
+                return _error(400, str(exc))
             except TacticaError as exc:
                 return _error(409, str(exc))
         return run
@@ -228,7 +230,7 @@ def create_app(controller: FightController, *, allowed_hosts: list[str] | None =
         body: RollBody = await _body(request, RollBody)
         try:
             await server.run(lambda: ctl.answer_roll(body.text, key=body.key))
-        except TacticaError as exc:
+        except ScriptError as exc:  # dice that cannot be what was rolled
             raise WebError(400, str(exc)) from None
         return JSONResponse(await server.run(lambda: snapshot(ctl)))
 

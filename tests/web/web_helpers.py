@@ -1,7 +1,8 @@
-"""Shared helpers of the web tests: a real server in a subprocess, and the system's Chromium."""
+"""Helpers of the web tests: a real server in a subprocess, and the system's Chromium."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,22 +75,9 @@ class Server:
             self.proc.stdout.close()
 
 
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[type[Server]]:
-    started: list[Server] = []
-
-    class Started(Server):
-        def __init__(self, args: list[str]):
-            super().__init__(args, tmp_path)
-            started.append(self)
-
-    yield Started
-    for s in started:
-        s.kill()
-
-
-@pytest.fixture
-def browser() -> Iterator[object]:
+def launch_browser() -> Any:
+    """The system's headless Chromium through Playwright (a context manager yielding the
+    browser), or a pytest skip saying what is missing."""
     path = chromium_path()
     if path is None:
         pytest.skip("no Chromium found (Debian: apt-get install chromium); the browser tests "
@@ -98,10 +87,15 @@ def browser() -> Iterator[object]:
     except ImportError:
         pytest.skip("Playwright's Python package is not installed (pip install "
                     "'tactica[browser]')")
-    SCREENSHOTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+
+    @contextlib.contextmanager
+    def launched() -> Iterator[Any]:
+        SCREENSHOTS.mkdir(exist_ok=True)
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+            try:
+                yield b
+            finally:
+                b.close()
+
+    return launched()
