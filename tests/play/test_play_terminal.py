@@ -128,8 +128,9 @@ def test_the_rich_terminal_completes_colours_and_reads_a_pipe(tmp_path: Path) ->
         result = s.run()
     assert not result.finished
     text = out.getvalue()
-    assert "red: A stays at 0,0" in text.replace("\x1b[0m", "").replace("\x1b[1;38;2;61;139;253m", "")
-    assert "\x1b[1;38;2;61;139;253mred\x1b[0m" in text  # red's name in red's colour (blue hue)
+    red = "\x1b[1;38;2;61;139;253m"  # the first side's colour
+    assert "red: A stays at 0,0" in text.replace("\x1b[0m", "").replace(red, "")
+    assert f"{red}red\x1b[0m" in text  # red's name in its side's colour
     completer = WordsCompleter(lambda: ["A attacks B with rifle", "list", "odds"],
                                lambda: ["A", "B", "Pool Tables"])
     found = [c.text for c in completer.get_completions(Document("A att"), None)]  # type: ignore[arg-type]
