@@ -43,6 +43,7 @@ from tactica.play.queries import (
     sight_of,
 )
 from tactica.play.words import (
+    ActionGroup,
     group_actions,
     match_actions,
     norm,
@@ -316,21 +317,11 @@ class PlaySession:
             return
         units = [u.id for u in self.battle.ruleset.units(self.battle.state)]
         lines: list[str] = []
-        example = ""
+        examples: list[str] = []
         for g in group_actions(req.texts, units):
-            span = (f"[{g.numbers[0]}-{g.numbers[-1]}] "
-                    if g.numbers[-1] - g.numbers[0] == len(g.numbers) - 1 else "")
-            short = all(len(t.split()) <= 2 for t in g.tails) and "(" not in g.head
-            if len(g.numbers) <= _GROUP_LISTED or (not short and len(g.numbers) <= 6):
-                lines.extend(f"  [{n}] {t}" for n, t in zip(g.numbers, g.texts, strict=True))
-            elif short:
-                lines.append(_wrapped(f"  {span}{g.head} ({len(g.numbers)}): ", g.tails))
-                example = example or f"{g.head} {g.tails[len(g.tails) // 2]}"
-            else:
-                words = f"{g.unit} {g.verb}".strip()
-                lines.append(f"  {span}{words} ... ({len(g.numbers)} ways: 'list {words}' "
-                             "shows them)")
+            lines.extend(_group_lines(g, examples, depth=0))
         self.terminal.say("\n".join(lines))
+        example = examples[0] if examples else ""
         if example:
             self.terminal.say(f"  type a number, or an action's words (such as "
                               f"'{example}');\n  'list WORDS' numbers them, 'help' for more")
@@ -400,6 +391,33 @@ class PlaySession:
             if u.side in out:
                 out[u.id] = out[u.side]
         return out
+
+
+def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:
+    """One group of actions for people: each action when few, one line of what tells them
+    apart when those are short words, else one line per next word (``uses Dragonslayer on``,
+    ``uses Cure on``) and at last a count with the 'list' that shows them."""
+    span = (f"[{g.numbers[0]}-{g.numbers[-1]}] "
+            if g.numbers[-1] - g.numbers[0] == len(g.numbers) - 1 else "")
+    short = all(len(t.split()) <= 2 for t in g.tails) and g.head
+    if len(g.numbers) <= _GROUP_LISTED or (not short and len(g.numbers) <= 6):
+        return [f"  [{n}] {t}" for n, t in zip(g.numbers, g.texts, strict=True)]
+    if short:
+        examples.append(f"{g.head} {g.tails[len(g.tails) // 2]}")
+        return [_wrapped(f"  {span}{g.head} ({len(g.numbers)}): ", g.tails)]
+    if depth == 0:
+        subs: dict[str, list[int]] = {}
+        for k, tail in enumerate(g.tails):
+            subs.setdefault(tail.split()[0] if tail.split() else "", []).append(k)
+        if len(subs) > 1:
+            out: list[str] = []
+            for ks in subs.values():
+                sub = ActionGroup(g.unit, g.verb, tuple(g.numbers[k] for k in ks),
+                                  tuple(g.texts[k] for k in ks))
+                out.extend(_group_lines(sub, examples, depth + 1))
+            return out
+    words = g.head or f"{g.unit} {g.verb}".strip()
+    return [f"  {span}{words} ... ({len(g.numbers)} ways: 'list {words}' shows them)"]
 
 
 def _wrapped(head: str, tails: Sequence[str], width: int = 96) -> str:
