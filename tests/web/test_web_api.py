@@ -8,14 +8,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from play_helpers_web import ScriptedLines
 from web_helpers import EXAMPLES
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
 from tactica.cli import main
-from tactica.events import BattleEnded
-from tactica.play import FightController, read_log
+from tactica.errors import TacticaError
+from tactica.events import BattleEnded, Rolled
+from tactica.play import FightController, PlaySession, read_log
 from tactica.scenario import load_scenario
 from tactica.web.app import create_app
 
@@ -134,3 +136,25 @@ def test_the_server_stays_local_unless_told(tmp_path: Path, capsys: pytest.Captu
     err = capsys.readouterr().err
     assert "--host: expected an IP address such as 127.0.0.1" in err
     assert "Traceback" not in err and not list(tmp_path.iterdir())
+
+
+def test_a_fight_moves_from_the_terminal_to_the_browser_and_back(tmp_path: Path) -> None:
+    log = tmp_path / "duel.jsonl"
+    sc = load_scenario(DUEL)
+    # The terminal: red stays and attacks, the to-hit die is typed, then the GM stops.
+    PlaySession.start(sc, log, ScriptedLines(["1", "1", "4", "quit"]), seed=1,
+                      computer={"blue": "greedy"}, durable=False).run()
+    ctl = FightController.resume(log, durable=False)
+    with TestClient(create_app(ctl)) as client:
+        s = client.get("/api/state").json()
+        assert (s["request"]["kind"], s["request"]["label"]) == ("roll", "armor")
+        with pytest.raises(TacticaError, match="another tactica session is writing this log"):
+            PlaySession.resume(log, ScriptedLines([]), durable=False)  # one writer at a time
+        client.post("/api/roll", json={"key": s["request"]["key"], "text": "2"})  # saved
+    ctl.close()
+    # Back in the terminal: blue's turn goes on from there.
+    lines = ScriptedLines(["quit"] * 3 + [""] * 40)
+    PlaySession.resume(log, lines, durable=False, ask_dice=False).run()
+    assert "armor: 2 -> 1" not in "\n".join(lines.said)  # answered in the browser, not again
+    records = read_log(log).records
+    assert Rolled("armor", 1, (2,)) in records

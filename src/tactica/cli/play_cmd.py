@@ -71,7 +71,7 @@ def parse_computer(values: list[str] | None) -> dict[str, str]:
 
 def open_fight(scenario: Path | None, *, log: Path | None, resume: Path | None,
                computer: list[str] | None, auto_dice: bool, seed: int | None,
-               rulings: list[str] | None, command: str) -> FightController:
+               rulings: list[str] | None) -> FightController:
     """The fight that ``tactica play`` and ``tactica serve`` run: a new one on ``scenario``
     (logged to ``log``, by default beside the current folder), or the one in ``resume``."""
     chosen = parse_computer(computer) if computer else None
@@ -108,7 +108,7 @@ def play(
     see sight and odds; every step is saved as it happens and --resume LOG continues it."""
     terminal = ProxyTerminal()
     controller = open_fight(scenario, log=log, resume=resume, computer=computer,
-                            auto_dice=auto_dice, seed=seed, rulings=rulings, command="play")
+                            auto_dice=auto_dice, seed=seed, rulings=rulings)
     path = controller.log_path
     session = PlaySession(controller, terminal)
     terminal.session = session

@@ -61,7 +61,7 @@ def serve(
         raise TacticaError(f"tactica serve needs the web extra ({exc.name} is missing): "
                            "pip install 'tactica[web]'") from None
     controller = open_fight(scenario, log=log, resume=resume, computer=computer,
-                            auto_dice=auto_dice, seed=seed, rulings=rulings, command="serve")
+                            auto_dice=auto_dice, seed=seed, rulings=rulings)
     allowed = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
     web = create_app(controller, allowed_hosts=allowed)
     shown = f"[{host}]" if ":" in host else host
