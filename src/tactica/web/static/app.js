@@ -143,7 +143,8 @@ function render(s) {
   renderUnits();
   renderFeed();
   $("footer").textContent = `${s.steps} steps · saved after every event in ${s.log}`;
-  refreshMap();
+  if (picked.length === 2 && sightVersion !== s.version) showSight();  // the fight moved on
+  else refreshMap();
 }
 
 // -- the map and sight ---------------------------------------------------------------------
@@ -252,8 +253,11 @@ function pick(unitId) {
   if (picked.length === 2) showSight(); else { $("sight").hidden = true; refreshMap(); }
 }
 
+let sightVersion = -1;
+
 async function showSight() {
   const [a, b] = picked;
+  sightVersion = state.version;
   try {
     const data = await api(`/api/sight?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
     const box = $("sight");
