@@ -5,14 +5,14 @@ BIN := $(VENV)/bin
 BASE := $(VENV)/.base-installed
 DEV := $(VENV)/.test-installed
 
-.PHONY: demo test lint typecheck unit bench fuzz clean
+.PHONY: demo test lint typecheck unit bench fuzz clean browser
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(BASE): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[designer,plot]'
+	$(BIN)/python -m pip install -q -e '.[designer,plot,web]'
 	touch $@
 
 # The tests run simulations on a Dask LocalCluster too: the 'sim' extra comes with them.
@@ -29,7 +29,17 @@ lint: $(DEV)
 typecheck: $(DEV)
 	$(BIN)/mypy
 
-unit: $(DEV)
+# The browser tests drive the system's Chromium (Debian's package); install it where apt-get
+# can (as root), else they skip and say why. Playwright never downloads a browser here.
+browser:
+	@if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
+	      || echo "chromium could not be installed: the browser tests will skip"; \
+	  else echo "no chromium and no apt-get as root: the browser tests will skip"; fi; \
+	fi
+
+unit: $(DEV) browser
 	$(BIN)/pytest -q README.md tests src/tactica
 
 test: lint typecheck unit

@@ -110,7 +110,7 @@ class Roll(Generic[T]):
     ``dice`` and ``read`` say how a person rolls it: ``dice`` is one distribution per physical
     die (the faces), and ``read`` turns the tuple of faces into the value. Without them the value
     itself is what a person enters. Drivers that sample use ``dist`` directly (one draw for a
-    whole pool) unless asked to roll faces.
+    whole pool) unless asked to roll faces. ``hint`` is an optional sentence for people.
     """
 
     label: str
@@ -118,6 +118,10 @@ class Roll(Generic[T]):
     then: Callable[[T], Step]
     dice: tuple[Dist[int], ...] = ()
     read: Callable[[tuple[int, ...]], T] | None = None
+    hint: str = ""
+    """What the roll means in the game's own terms, for people at the table ("55 or under
+    hits; doubles are criticals"); shown by ``play`` and the web page, ignored by the
+    drivers."""
 
     def value_from_faces(self, faces: Sequence[int]) -> T:
         """Read rolled faces into the value, checking their number and range."""
@@ -541,7 +545,8 @@ def and_then(step: Step, f: Callable[[Any], Step]) -> Step:
         return f(step.value)
     if isinstance(step, Roll):
         r = step
-        return Roll(r.label, r.dist, lambda v: and_then(r.then(v), f), r.dice, r.read)
+        return Roll(r.label, r.dist, lambda v: and_then(r.then(v), f), r.dice, r.read,
+                    r.hint)
     if isinstance(step, Decide):
         d = step
         return Decide(d.side, d.label, d.options, lambda o: and_then(d.then(o), f), d.context)

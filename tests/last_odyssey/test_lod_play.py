@@ -38,7 +38,7 @@ def test_the_computer_plays_a_whole_fight_and_the_log_replays(tmp_path: Path) ->
     log = tmp_path / "police.jsonl"
     t = play(log, [], seed=4, computer={"party": "greedy", "police": "random"},
              ask_dice=False)
-    assert "The battle is over: " in t.said[-1]
+    assert "The battle is over. " in t.said[-1]
     records = read_log(log).records
     assert isinstance(records[-1], BattleEnded)
     sc = example("police.yaml")
@@ -69,9 +69,9 @@ def test_commands_at_the_table(tmp_path: Path) -> None:
     said = "\n".join(t.said)
     assert "First strike, before initiative" in said and "Initiative: " in said
     assert said.index("First strike, before initiative") < said.index("Initiative: ")
-    assert "Rook (party): in action at party:" in said and "; hp " in said
+    assert "Rook at party:" in said and "; hp " in said
     assert "party   Lark, Moss" in said  # the rows as they stand
     assert "Vesper uses Dragonslayer on" in said
-    assert "one hit die (d10) for 1 target(s)" in said and "p out of action" in said
+    assert "one hit die (d10) for 1 target(s)" in said and "P(out of action)" in said
     assert "Rook stands in the front row of party" in said and "Rook: may use melee" in said
     assert "suggestion: [" in said

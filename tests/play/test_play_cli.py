@@ -29,7 +29,7 @@ def test_the_computer_plays_both_sides_to_the_end(
                          "2", "--computer", "red", "-c", "blue=random", "--auto-dice")
     assert (code, err) == (0, "")
     assert "the computer plays red (greedy), blue (random)" in out
-    assert "The battle is over: " in out
+    assert "The battle is over. " in out
     assert isinstance(read_log(log).records[-1], BattleEnded)
 
 
@@ -46,7 +46,7 @@ def test_stop_then_resume_from_the_log_alone(
     code, out, _ = run(capsys, monkeypatch, "play", "--resume", "duel.log.jsonl", typed="9\n")
     assert code == 0
     assert "  to hit: 4 -> 1 (from the log)" in out
-    assert "The battle is over: red wins" in out
+    assert "The battle is over. Winner: red" in out
 
 
 def test_ctrl_c_says_how_to_continue(

@@ -129,7 +129,7 @@ def test_a_corrupt_log_on_the_command_line_is_one_line_with_the_line_number(
 def test_an_intact_log_still_resumes_and_a_finished_one_says_so(tmp_path: Path) -> None:
     log = whole_duel(tmp_path)
     t = resume(log)
-    assert "The battle is over: red wins" in t.text
+    assert "The battle is over. Winner: red" in t.text
 
 
 def test_a_log_that_goes_on_after_the_end_is_refused(tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ def test_the_computer_plays_a_whole_duel_and_the_log_replays(tmp_path: Path) -> 
     sc = load_scenario(DUEL)
     log = tmp_path / "duel.jsonl"
     t = play(sc, log, seed=3, computer=BOTH, ask_dice=False)
-    assert "The battle is over: " in t.said[-1]
+    assert "The battle is over. " in t.said[-1]
     contents = read_log(log)
     assert contents.header is not None and contents.header.seed == 3
     assert contents.header.scenario.endswith("examples/nebulia/duel.yaml")
@@ -101,7 +101,8 @@ def test_typed_dice_quit_between_two_rolls_and_resume_asks_only_the_second(
     log = tmp_path / "duel.jsonl"
     # red: A stays, attacks B; to hit: a 4 (hit); then the game master stops at the armor roll.
     t = play(sc, log, ["1", "1", "4", "quit"], seed=1, computer={"blue": "greedy"})
-    assert "roll for 'to hit': 1 die, faces 0-9" in t.said
+    assert "roll for 'to hit': one ten-sided die (faces 0-9)" in t.said
+    assert "  the die showing 1-6 is a success (6 in 10)" in t.said
     assert "  chances: 0: 40.0%, 1: 60.0%" in t.said
     assert "  to hit: 1 D10 at accuracy 6: faces 1-6 hit (3/5 each)" in t.said
     assert "  to hit: 4 -> 1" in t.said
@@ -125,7 +126,7 @@ def test_wrong_dice_are_asked_again_with_the_reason(tmp_path: Path) -> None:
     sc = load_scenario(DUEL)
     lines = ["1", "1", "x", "4 4", "10", "=2", "=1", "=0", "quit"]
     t = play(sc, tmp_path / "duel.jsonl", lines, seed=1, computer={"blue": "greedy"})
-    assert "  expected the faces rolled as numbers, such as '4 7', got 'x'" in t.said
+    assert "  expected the faces rolled as numbers, such as '1', got 'x'" in t.said
     assert "  roll 'to hit' needs 1 dice, got 2: [4, 4]" in t.said
     assert "  roll 'to hit': die 1 cannot show 10 (faces 0..9)" in t.said
     assert "  '2' is not a possible result of 'to hit' (possible: 0, 1)" in t.said
@@ -139,10 +140,11 @@ def test_decisions_and_value_rolls_are_asked_recorded_and_resumed(tmp_path: Path
     log = tmp_path / "standoff.jsonl"
     # who starts: typed by name; a shoots: 6 and 4 are two hits; aim at the head: b is down.
     t = play(sc, log, ["a", "1", "6 4", "x", "2"], seed=2)
-    assert "roll for 'who starts': no dice to read: enter the result" in t.said
+    assert "roll for 'who starts': no dice: type the result" in t.said
     assert "  chances: a: 50.0%, b: 50.0%" in t.said
     assert "  [2] aim at the head" in t.said
-    assert "  'x' is not one of the options: type 1 to 2, or 'quit'" in t.said
+    assert ("  'x' is not one of the options: type 1 to 2 ('help' for the commands, 'quit' "
+            "to stop)") in t.said
     records = read_log(log).records
     assert Decided("a", "aim", "head") in records
     # Cut the log after the decision, before the step's results: resume replays both inputs.
@@ -170,7 +172,7 @@ def test_commands_answer_without_changing_the_fight(tmp_path: Path) -> None:
     assert "  100.00%  A is activated and stays at 0,0." in said
     assert "  no action 99: choose 1 to 12" in said
     assert "  A -> B: visible, not in cover" in said
-    assert "  A (red): in action at 0,0; defense 3" in said
+    assert "  red:\n    A at 0,0: in action; defense 3" in said
     assert "  Round 1 begins; red activates first." in said
     assert "  suggestion: [" in said
     assert said.count("grid 10x3, 2 occupants") == 2  # at the turn's start, and on request
@@ -187,8 +189,8 @@ def test_odds_of_an_attack_are_exact_and_explained(tmp_path: Path) -> None:
     said = t.text
     assert "  sight: 4 of 4 lines clear, distance 7 (chebyshev)" in said
     # 3/5 to hit, then 7/10 that armor fails: B (defense 1) is out with 21/50.
-    assert "  p out of action: 42.00%" in said
-    assert "  p hit: 60.00%" in said
+    assert "  P(out of action): 42.00%" in said
+    assert "  P(hit): 60.00%" in said
 
 
 # --------------------------------------------------------------------------------------------

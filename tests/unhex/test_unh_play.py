@@ -49,7 +49,8 @@ def test_a_person_reacts_before_the_dice_and_assigns_them_after(tmp_path: Path) 
     PlaySession.start(sc, tmp_path / "fight.jsonl", table, seed=1).run()
     said = table.said
     react = said.index("npcs decides \"B: react to A's attack with the pistol?\":")
-    dice = said.index("roll for 'A: attack': 2 dice, faces 0-9")
+    dice = said.index("roll for 'A: attack': a d100 read as tens and units (two ten-sided "
+                      "dice, faces 0-9; 00 is 100)")
     assign = said.index("pcs decides 'A: which die is damage, 2 or 7?':")
     assert react < dice < assign
     assert said[react + 1:react + 3] == ["  [1] no reaction", "  [2] surrender"]

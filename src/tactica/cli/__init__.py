@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tactica.cli.map_cmd",
     "tactica.cli.sight_cmd",
     "tactica.cli.play_cmd",
+    "tactica.cli.serve_cmd",
     "tactica.cli.matrix_cmd",
     "tactica.cli.sweep_cmd",
     "tactica.cli.report_cmd",

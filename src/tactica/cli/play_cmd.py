@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -10,20 +11,46 @@ import typer
 from tactica.cli.app import app
 from tactica.cli.common import console, err_console, parse_rulings
 from tactica.errors import TacticaError
-from tactica.play import PlaySession
+from tactica.play import FightController, PlaySession
+from tactica.play.console import PlainTerminal, RichTerminal
 from tactica.scenario import load_scenario
 
-__all__ = ["ConsoleTerminal", "default_log_path", "parse_computer", "play"]
+__all__ = ["ProxyTerminal", "default_log_path", "open_fight", "parse_computer", "play"]
 
 
-class ConsoleTerminal:
-    """The terminal: lines printed as they are (no markup), answers read from standard input."""
+class ProxyTerminal:
+    """The terminal of ``tactica play``: prompt_toolkit and rich colours when both standard
+    input and output are a terminal, plain lines otherwise (pipes, scripts). The rich one
+    asks the session (once built) what to complete and how to colour."""
+
+    def __init__(self) -> None:
+        self.session: PlaySession | None = None
+        self._rich: RichTerminal | None = None
+        self._plain = PlainTerminal(console)
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            try:
+                self._rich = RichTerminal(palette=self._palette, words=self._words,
+                                          names=self._names, console=console)
+            except Exception:  # no usable terminal after all: plain lines
+                self._rich = None
+
+    def _palette(self) -> dict[str, int]:
+        return self.session.palette() if self.session is not None else {}
+
+    def _words(self) -> list[str]:
+        return self.session.completions() if self.session is not None else []
+
+    def _names(self) -> list[str]:
+        if self.session is None:
+            return []
+        rs, state = self.session.battle.ruleset, self.session.battle.state
+        return [u.id for u in rs.units(state)]
 
     def ask(self, prompt: str) -> str:
-        return input(prompt)
+        return (self._rich or self._plain).ask(prompt)
 
     def say(self, text: str) -> None:
-        console.print(text, markup=False, highlight=False, soft_wrap=True)
+        (self._rich or self._plain).say(text)
 
 
 def default_log_path(scenario: Path) -> Path:
@@ -42,6 +69,31 @@ def parse_computer(values: list[str] | None) -> dict[str, str]:
     return out
 
 
+def open_fight(scenario: Path | None, *, log: Path | None, resume: Path | None,
+               computer: list[str] | None, auto_dice: bool, seed: int | None,
+               rulings: list[str] | None) -> FightController:
+    """The fight that ``tactica play`` and ``tactica serve`` run: a new one on ``scenario``
+    (logged to ``log``, by default beside the current folder), or the one in ``resume``."""
+    chosen = parse_computer(computer) if computer else None
+    if resume is not None:
+        if rulings:
+            raise TacticaError("--rulings: a fight keeps the rulings it started with (its log "
+                               "records them); resume without --rulings")
+        if log is not None and log != resume:
+            raise TacticaError(f"--log {str(log)!r} and --resume {str(resume)!r}: "
+                               "name the log once, with --resume")
+        sc = load_scenario(scenario) if scenario is not None else None
+        return FightController.resume(resume, scenario=sc, computer=chosen,
+                                      ask_dice=not auto_dice, seed=seed)
+    if scenario is None:
+        raise TacticaError("give a SCENARIO to start a fight, or --resume LOG to continue one")
+    sc = load_scenario(scenario)
+    if rulings:
+        sc = sc.with_rulings(parse_rulings(rulings))
+    path = log if log is not None else default_log_path(scenario)
+    return FightController.start(sc, path, seed=seed, computer=chosen, ask_dice=not auto_dice)
+
+
 @app.command()
 def play(
     scenario: Annotated[Path | None, typer.Argument(help="A scenario file (with --resume: only if the log's own cannot be found).")] = None,
@@ -54,28 +106,12 @@ def play(
 ) -> None:
     """Run a fight at the table: choose actions, type the dice you roll (or let tactica roll),
     see sight and odds; every step is saved as it happens and --resume LOG continues it."""
-    chosen = parse_computer(computer) if computer else None
-    terminal = ConsoleTerminal()
-    if resume is not None:
-        if rulings:
-            raise TacticaError("--rulings: a fight keeps the rulings it started with (its log "
-                               "records them); resume without --rulings")
-        if log is not None and log != resume:
-            raise TacticaError(f"--log {str(log)!r} and --resume {str(resume)!r}: "
-                               "name the log once, with --resume")
-        sc = load_scenario(scenario) if scenario is not None else None
-        path = resume
-        session = PlaySession.resume(resume, terminal, scenario=sc, computer=chosen,
-                                     ask_dice=not auto_dice, seed=seed)
-    else:
-        if scenario is None:
-            raise TacticaError("give a SCENARIO to start a fight, or --resume LOG to continue one")
-        sc = load_scenario(scenario)
-        if rulings:
-            sc = sc.with_rulings(parse_rulings(rulings))
-        path = log if log is not None else default_log_path(scenario)
-        session = PlaySession.start(sc, path, terminal, seed=seed, computer=chosen,
-                                    ask_dice=not auto_dice)
+    terminal = ProxyTerminal()
+    controller = open_fight(scenario, log=log, resume=resume, computer=computer,
+                            auto_dice=auto_dice, seed=seed, rulings=rulings)
+    path = controller.log_path
+    session = PlaySession(controller, terminal)
+    terminal.session = session
     try:
         session.run()
     except KeyboardInterrupt:

@@ -1,4 +1,4 @@
-"""Who answers at the table: dice typed by hand or rolled virtually, and people's decisions.
+"""Who answers at the table: dice described and read as people type them, seeded streams.
 
 Virtual dice and the computer's choices draw from :class:`SeededStreams`: one generator per
 (step of the battle, kind of request, index within the step), all derived from the fight's seed.
@@ -9,7 +9,7 @@ crash rolls exactly what the uninterrupted fight would have rolled.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -28,18 +28,20 @@ __all__ = [
     "LeaveTable",
     "SeededPolicy",
     "SeededStreams",
-    "TableDice",
-    "TablePolicy",
     "Terminal",
+    "answer_example",
+    "chances_line",
     "describe_dice",
     "describe_roll",
+    "dice_words",
     "parse_roll_answer",
+    "roll_lines",
+    "shown_roll",
 ]
 
 #: Kinds of request, each with its own stream of random numbers per step.
 ROLLS, DECISIONS, ACTIONS, HINTS = 0, 1, 2, 3
 
-_QUIT = frozenset({"q", "quit", "exit"})
 
 
 class Terminal(Protocol):
@@ -72,12 +74,26 @@ class SeededStreams:
 # --------------------------------------------------------------------------------------------
 # Describing a roll
 
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                 "ten", "eleven", "twelve")
+
+
+def _count(n: int) -> str:
+    return _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
+
 
 def _span(die: Dist[int]) -> str:
     outs = list(die.outcomes)
     if outs == list(range(outs[0], outs[-1] + 1)):
         return f"{outs[0]}-{outs[-1]}"
     return ", ".join(map(str, outs))
+
+
+def _is_percentile(request: Roll[Any]) -> bool:
+    """Two dice with faces 0-9 read as one of 100 results: a d100, tens and units."""
+    tens = list(range(10))
+    return (len(request.dice) == 2 and all(list(d.outcomes) == tens for d in request.dice)
+            and len(request.dist.outcomes) == 100)
 
 
 def describe_dice(request: Roll[Any]) -> str:
@@ -96,21 +112,91 @@ def describe_dice(request: Roll[Any]) -> str:
     )
 
 
-def describe_roll(request: Roll[Any]) -> str:
-    """What a roll is for, what to roll, and the chance of each result."""
+def dice_words(request: Roll[Any]) -> str:
+    """The dice in plain words: ``two six-sided dice``, ``a d100 read as tens and units``,
+    ``three ten-sided dice (faces 0-9)``, or ``no dice: type the result``."""
+    if not request.dice or request.read is None:
+        return "no dice: type the result"
+    if _is_percentile(request):
+        return "a d100 read as tens and units (two ten-sided dice, faces 0-9; 00 is 100)"
+    groups: list[tuple[Dist[int], int]] = []
+    for die in request.dice:
+        if groups and list(groups[-1][0].outcomes) == list(die.outcomes):
+            groups[-1] = (die, groups[-1][1] + 1)
+        else:
+            groups.append((die, 1))
+    parts = []
+    for die, n in groups:
+        outs = list(die.outcomes)
+        sided = f"{_count(len(outs))}-sided" if len(outs) <= 12 else f"{len(outs)}-sided"
+        noun = "die" if n == 1 else "dice"
+        standard = outs == list(range(1, len(outs) + 1))
+        parts.append(f"{'one' if n == 1 else _count(n)} {sided} {noun}"
+                     + ("" if standard else f" (faces {_span(die)})"))
+    return " and ".join(parts)
+
+
+def chances_line(request: Roll[Any]) -> str:
+    """The chance of each result when there are few, else a short summary."""
     items = list(request.dist.items())
     if len(items) <= 10:
-        chances = ", ".join(f"{value}: {float(p):.1%}" for value, p in items)
-    else:
+        return ", ".join(f"{value}: {float(p):.1%}" for value, p in items)
+    if request.dist.is_integer():
         low, high = items[0][0], items[-1][0]
-        mean = f", mean {float(request.dist.mean()):.2f}" if request.dist.is_integer() else ""
-        chances = f"{len(items)} results from {low} to {high}{mean}"
-    return f"roll for {request.label!r}: {describe_dice(request)}\n  chances: {chances}"
+        return f"{low} to {high}, {float(request.dist.mean()):.2f} on average"
+    return f"{len(items)} possible results"
+
+
+def answer_example(request: Roll[Any]) -> str:
+    """What a player would type for this roll: ``37``, ``2 5``, ``4 7 0``, or a result."""
+    if not request.dice or request.read is None:
+        return str(next(iter(request.dist.outcomes)))
+    if _is_percentile(request):
+        return "37"
+    faces = [list(d.outcomes)[min(len(d.outcomes) - 1, i * 3 + 1)]
+             for i, d in enumerate(request.dice)]
+    return " ".join(map(str, faces))
+
+
+def roll_lines(request: Roll[Any]) -> list[str]:
+    """What a person reads before rolling: the roll, the dice, what they mean, the chances."""
+    lines = [f"roll for {request.label!r}: {dice_words(request)}"]
+    if request.hint:
+        lines.append(f"  {request.hint}")
+    if len(request.dist.outcomes) <= 10 or not request.hint:
+        lines.append(f"  chances: {chances_line(request)}")
+    return lines
+
+
+def describe_roll(request: Roll[Any]) -> str:
+    """What a roll is for, what to roll, and the chance of each result."""
+    return "\n".join(roll_lines(request))
+
+
+def _faces_of(request: Roll[Any], token: str) -> tuple[int, ...] | None:
+    """One typed number read as the faces of several dice, as players type them: ``37`` for
+    a d100 (``100`` too, read as 00 and 0), ``25`` for two six-sided dice."""
+    n = len(request.dice)
+    if n < 2 or not token.isdigit():
+        return None
+    if _is_percentile(request):
+        if token == "100":
+            return (0, 0)
+        if len(token) <= 2:
+            return (int(token) // 10, int(token) % 10)
+        return None
+    if len(token) != n:
+        return None
+    faces = tuple(int(c) for c in token)
+    if all(die.p(f) > 0 for f, die in zip(faces, request.dice, strict=True)):
+        return faces
+    return None
 
 
 def parse_roll_answer(request: Roll[Any], text: str) -> tuple[Any, tuple[int, ...] | None]:
-    """Read a typed answer: faces (``4 7 0`` or ``4,7,0``) for physical dice, or ``=VALUE``
-    for the result itself (also a bare value when nothing is rolled as dice)."""
+    """Read a typed answer: faces (``4 7 0``, ``4,7,0``; ``37`` for a d100, ``25`` for two
+    dice) for physical dice, or ``=VALUE`` for the result itself (also a bare value when
+    nothing is rolled as dice)."""
     text = text.strip()
     physical = bool(request.dice) and request.read is not None
     if text.startswith("=") or not physical:
@@ -122,77 +208,29 @@ def parse_roll_answer(request: Roll[Any], text: str) -> tuple[Any, tuple[int, ..
         raise ScriptError(f"{wanted!r} is not a possible result of {request.label!r} "
                           f"(possible: {possible})")
     parts = [p for p in re.split(r"[\s,]+", text) if p]
+    if len(parts) == 1:
+        joined = _faces_of(request, parts[0])
+        if joined is not None:
+            return request.value_from_faces(joined), joined
     try:
         faces = tuple(int(p) for p in parts)
     except ValueError:
-        raise ScriptError(f"expected the faces rolled as numbers, such as '4 7', got {text!r}"
-                          ) from None
+        raise ScriptError(f"expected the faces rolled as numbers, such as "
+                          f"'{answer_example(request)}', got {text!r}") from None
     return request.value_from_faces(faces), faces
 
 
-def _shown(value: Any, faces: tuple[int, ...] | None) -> str:
+def shown_roll(value: Any, faces: tuple[int, ...] | None) -> str:
+    """``4 7 -> 1`` (faces and the value read), the value alone, or the faces alone when the
+    value is the faces themselves (``37`` for the pair of a d100: ``3 7``)."""
     if faces is None:
         return str(value)
+    if isinstance(value, tuple) and value == faces:
+        if len(faces) == 2 and all(0 <= f <= 9 for f in faces):
+            read = 100 if faces == (0, 0) else faces[0] * 10 + faces[1]
+            return f"{read} ({faces[0]} and {faces[1]})"
+        return " ".join(map(str, faces))
     return f"{' '.join(map(str, faces))} -> {value}"
-
-
-# --------------------------------------------------------------------------------------------
-# Answerers
-
-
-class TableDice:
-    """Answers the rolls of one step: asks the game master, or rolls virtually.
-
-    At the prompt, Enter rolls virtually (the same seeded roll as an unattended fight), and
-    ``quit`` leaves the table with the step's rolls so far kept in the log. ``first`` is the
-    number of the step's rolls already answered from the log.
-    """
-
-    def __init__(self, terminal: Terminal, streams: SeededStreams, step: int, *, ask: bool,
-                 first: int = 0):
-        self.terminal = terminal
-        self.streams = streams
-        self.step = step
-        self.ask = ask
-        self._next = first
-
-    def _virtual(self, request: Roll[Any], index: int) -> tuple[Any, tuple[int, ...] | None]:
-        rng = self.streams.generator(self.step, ROLLS, index)
-        return request.sample(rng, faces=True)
-
-    def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
-        index = self._next
-        self._next += 1
-        if not self.ask:
-            value, faces = self._virtual(request, index)
-            self.terminal.say(f"  {request.label}: rolled {_shown(value, faces)}")
-            return value, faces
-        self.terminal.say(describe_roll(request))
-        while True:
-            try:
-                text = self.terminal.ask("dice (faces, =result, Enter to roll for you)> ")
-            except EOFError:
-                raise LeaveTable from None
-            if text.strip().lower() in _QUIT:
-                raise LeaveTable
-            if text.strip() in ("?", "help"):
-                self.terminal.say(
-                    "type the faces you rolled (such as '4 7 0'), or '=N' for the result "
-                    "itself, Enter to let tactica roll, 'quit' to stop (the log keeps this roll's "
-                    "place; --resume asks for it again)"
-                )
-                continue
-            if not text.strip():
-                value, faces = self._virtual(request, index)
-                self.terminal.say(f"  {request.label}: rolled {_shown(value, faces)}")
-                return value, faces
-            try:
-                value, faces = parse_roll_answer(request, text)
-            except ScriptError as exc:
-                self.terminal.say(f"  {exc}")
-                continue
-            self.terminal.say(f"  {request.label}: {_shown(value, faces)}")
-            return value, faces
 
 
 class SeededPolicy:
@@ -211,31 +249,3 @@ class SeededPolicy:
     def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
         rng = self.streams.generator(self.step, DECISIONS, next(self._indices))
         return self.inner.choose(decision, state, rng)
-
-
-class TablePolicy:
-    """Asks the game master to decide for a side (decisions inside an action)."""
-
-    def __init__(self, terminal: Terminal, describe: Callable[[Decide[Any], Any], str]):
-        self.terminal = terminal
-        self.describe = describe
-
-    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
-        lines = [f"{decision.side} decides {decision.label!r}:"]
-        for i, option in enumerate(decision.options, start=1):
-            lines.append(f"  [{i}] {self.describe(decision, option)}")
-        self.terminal.say("\n".join(lines))
-        while True:
-            try:
-                text = self.terminal.ask(f"{decision.side} decides> ").strip()
-            except EOFError:
-                raise LeaveTable from None
-            if text.lower() in _QUIT:
-                raise LeaveTable
-            if text.isdigit() and 1 <= int(text) <= len(decision.options):
-                return decision.options[int(text) - 1]
-            for option in decision.options:
-                if self.describe(decision, option).lower() == text.lower():
-                    return option
-            self.terminal.say(f"  {text!r} is not one of the options: type 1 to "
-                              f"{len(decision.options)}, or 'quit'")

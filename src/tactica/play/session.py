@@ -1,87 +1,82 @@
-"""The game master's assistant: a fight run step by step at the table, its log always on disk.
+"""The game master's assistant in the terminal: a front end over the fight controller.
 
-A :class:`PlaySession` walks the battle: automatic steps run by themselves, the computer
-chooses for the sides it plays, and the game master chooses for the others by number or by
-typing the action. Rolls are typed as the faces rolled by hand (or rolled virtually), with the
-chance of each result shown first. Every record reaches the log file as it happens
-(:mod:`tactica.play.logfile`), so a fight stopped at any moment, by ``quit``, Ctrl-C or a
-crash, continues with :meth:`PlaySession.resume` exactly where it was, asking only for the dice
-not yet recorded.
+A :class:`PlaySession` shows what the :class:`~tactica.play.controller.FightController` says
+and asks, and reads the game master's answers through a :class:`~tactica.play.answer.Terminal`
+(a plain one for pipes and tests, prompt_toolkit and rich in a real terminal: see
+:mod:`tactica.play.console`). Actions are chosen by number or by typing their words (a text
+only one action matches takes it); dice are typed as rolled (``37`` for a d100, ``2 5`` for
+two dice) or rolled by tactica with Enter; the same commands (``help``, ``map``, ``status``,
+``sight A B``, ``odds N``, ``history``, ``dice auto``, ``quit``) work at every prompt.
 
-With virtual dice and the computer on every side, the same scenario and seed give the same
-log, byte for byte, whether or not the fight was interrupted and resumed on the way.
-
-The session reaches a game only through what it declares: its explanations, its odds and its
-battlefield during a fight (:mod:`tactica.ruleset`); a game without one of them simply shows
-less.
+Everything the engine does goes through the controller, which writes the log as it happens:
+a fight stopped at any moment, by ``quit``, Ctrl-C or a crash, continues with
+:meth:`PlaySession.resume` where it was, in the terminal or in the browser (``tactica serve``).
+With virtual dice and the computer on every side, the same scenario and seed give the same log,
+byte for byte, whether or not the fight was interrupted and resumed on the way.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
-import os
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from tactica.battle import Battle, ReplayError, Resolved
-from tactica.chance import Decide, Done, Policy
 from tactica.errors import TacticaError
-from tactica.events import ActionTaken, BattleEnded, Decided, Rolled
-from tactica.limits import MAX_SEED
-from tactica.odds import outcome_report
-from tactica.play.answer import (
-    ACTIONS,
-    HINTS,
-    LeaveTable,
-    SeededPolicy,
-    SeededStreams,
-    TableDice,
-    TablePolicy,
-    Terminal,
+from tactica.play.answer import LeaveTable, Terminal, answer_example, roll_lines
+from tactica.play.controller import (
+    ActionRequest,
+    DecisionRequest,
+    FightController,
+    Note,
+    Over,
+    Request,
+    RollRequest,
 )
-from tactica.play.logfile import LogHeader, LogWriter, create_log, digest_of, repair_log
-from tactica.policies import POLICIES, GreedyPolicy, make_policy
-from tactica.ruleset import (
-    Automatic,
-    Capability,
-    ChooseAction,
-    Finished,
-    Ruleset,
-    explain_hooks,
-    odds_hooks,
-    sight_hooks,
+from tactica.play.fight import scenario_digest
+from tactica.play.queries import (
+    has_map,
+    no_map_sentence,
+    odds_of,
+    picture_of,
+    sight_of,
 )
-from tactica.scenario import Scenario, load_scenario
+from tactica.play.words import (
+    ActionGroup,
+    group_actions,
+    match_actions,
+    norm,
+    odds_lines,
+    status_lines,
+    where_lines,
+    winner_line,
+)
+from tactica.scenario import Scenario
 from tactica.stats import battle_stats
 
-__all__ = ["HELP", "PlayResult", "PlaySession", "scenario_digest"]
+__all__ = ["COMMANDS", "HELP", "PlayResult", "PlaySession", "scenario_digest"]
 
 HELP = """\
-  N              take action number N
-  TEXT           take the action described so (or list the actions containing TEXT)
-  list [WORDS]   the actions (only those containing every word)
+  N              take action number N (or option N when a side decides)
+  TEXT           take the action described so: 'A moves to 2,3', or any part only it has
+  list [WORDS]   every action, numbered (only those with every word: 'list A moves')
   odds N         what could happen if action N is taken, and why
   suggest        the action the computer would choose
   sight A B      can A see B now, is B in cover, and why
-  status         the units;  history [N]: the last N events;  map: the battlefield
+  map            the battlefield and who stands where;  status: every unit
+  history [N]    the last N events
   dice ask|auto  type the dice rolled by hand (default) or let tactica roll them
-  quit           stop here: the log keeps everything, --resume continues"""
+  quit           stop here: the log keeps everything, --resume continues
+At a dice prompt type the faces as rolled ('37' for a d100, '2 5' for two dice, '=N' for
+the result itself) or press Enter to let tactica roll."""
+
+#: The words that start a command, for completion.
+COMMANDS = ("help", "list", "odds", "suggest", "sight", "map", "status", "history", "dice",
+            "quit")
 
 _LIST_ALL = 12
-_OUTCOMES_SHOWN = 12
-
-
-def scenario_digest(scenario: Scenario) -> str:
-    """The digest of everything a fight depends on but its rulings (the log records those
-    itself): the scenario's content and the bytes of every content pack its game read for it
-    (tactica's own packs too)."""
-    return digest_of({"scenario": {k: v for k, v in scenario.data.items() if k != "rulings"},
-                      "content": [list(item) for item in scenario.content]})
+_GROUP_LISTED = 3
 
 
 @dataclass(frozen=True)
@@ -95,467 +90,372 @@ class PlayResult:
     steps: int
 
 
-def _new_seed() -> int:
-    """A fresh seed from the operating system's entropy (recorded in the log)."""
-    return int(np.random.SeedSequence().generate_state(1)[0])
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.lower().split())
-
-
-
-
 class PlaySession:
     """One sitting at the table over one fight; build it with :meth:`start` or :meth:`resume`,
     then call :meth:`run` once."""
 
-    def __init__(self, scenario: Scenario, battle: Battle[Any], writer: LogWriter,
-                 header: LogHeader,
-                 terminal: Terminal, *, ask_dice: bool, computer: Mapping[str, str],
-                 cut: Sequence[Any] = (), resumed: bool = False):
-        self.scenario = scenario
-        self.battle = battle
-        self.writer = writer
-        self.header = header
+    def __init__(self, controller: FightController, terminal: Terminal):
+        self.controller = controller
         self.terminal = terminal
-        self.ask_dice = ask_dice
-        self.computer = dict(computer)
-        self.streams = SeededStreams(header.seed)
-        self._policies: dict[str, Policy] = {
-            s: make_policy(n, scenario.ruleset) for s, n in self.computer.items()}
-        self._cut = list(cut)
-        self._resumed = resumed
         self._shown_map = ""
-
-    # -- building ------------------------------------------------------------------------------
 
     @classmethod
     def start(cls, scenario: Scenario, log: str | Path, terminal: Terminal, *,
               seed: int | None = None, computer: Mapping[str, str] | None = None,
               ask_dice: bool = True, durable: bool = True,
               replace_empty: bool = False) -> PlaySession:
-        """A new fight logged to ``log`` (which must not exist yet).
-
-        ``seed`` drives the virtual dice and the computer's choices (default: the scenario's
-        ``seed``, else a fresh one, recorded in the log); ``computer`` maps the sides the
-        computer plays to a policy name (``greedy``, ``random``). The session holds the log's
-        lock until :meth:`run` ends.
-        """
-        state, header = _new_fight(scenario, Path(log), seed, computer)
-        writer = create_log(log, header, durable=durable, replace_empty=replace_empty)
-        battle = Battle(scenario.ruleset, state, listeners=[writer.append])
-        return cls(scenario, battle, writer, header, terminal, ask_dice=ask_dice,
-                   computer=header.computer)
+        """A new fight logged to ``log`` (which must not exist yet); see
+        :meth:`FightController.start`. The session holds the log's lock until :meth:`run`
+        ends."""
+        ctl = FightController.start(scenario, log, seed=seed, computer=computer,
+                                    ask_dice=ask_dice, durable=durable,
+                                    replace_empty=replace_empty)
+        return cls(ctl, terminal)
 
     @classmethod
     def resume(cls, log: str | Path, terminal: Terminal, *, scenario: Scenario | None = None,
                computer: Mapping[str, str] | None = None, ask_dice: bool = True,
                durable: bool = True, seed: int | None = None) -> PlaySession:
-        """Continue the fight in ``log``.
+        """Continue the fight in ``log`` (see :func:`tactica.play.fight.resume_fight`)."""
+        ctl = FightController.resume(log, scenario=scenario, computer=computer,
+                                     ask_dice=ask_dice, durable=durable, seed=seed)
+        return cls(ctl, terminal)
 
-        The scenario is the one the log names (relative to the log's folder) unless
-        ``scenario`` is given; either way its content, and that of every content pack it
-        uses, must be what the fight started with. Every step of the log is re-run from its
-        recorded action, rolls and decisions and must give the events recorded; the first
-        record that does not follow is refused with its line number. A torn last line and the
-        results of a step cut short are dropped from the file; the step is finished by
-        :meth:`run` from its recorded rolls. The rulings, the seed and (unless ``computer`` is
-        given) the computer's sides come from the log. A log that holds no complete line (a
-        header torn by a crash) starts the fight anew on ``scenario`` (with ``seed``); a file
-        that is not a tactica log is never changed. The session holds the log's lock (a second
-        writer is refused) until :meth:`run` ends.
-        """
-        path = Path(log)
-        writer = LogWriter(path, durable=durable)
-        try:
-            return cls._resume(path, writer, terminal, scenario=scenario, computer=computer,
-                               ask_dice=ask_dice, seed=seed)
-        except BaseException:
-            writer.close()
-            raise
-
-    @classmethod
-    def _resume(cls, path: Path, writer: LogWriter, terminal: Terminal, *,
-                scenario: Scenario | None, computer: Mapping[str, str] | None,
-                ask_dice: bool, seed: int | None) -> PlaySession:
-        contents = repair_log(path, durable=writer.durable, writer=writer)
-        header = contents.header
-        if header is None:
-            if scenario is None:
-                raise TacticaError(
-                    f"{path} holds no complete line, not even the scenario's name; start the "
-                    f"fight anew with: tactica play SCENARIO --resume {path}"
-                )
-            terminal.say(f"{path} holds no complete line yet: the fight starts anew.")
-            state, header = _new_fight(scenario, path, seed, computer)
-            writer.truncate(0)
-            writer.write_line(json.dumps(header.to_json(), separators=(",", ":"),
-                                         ensure_ascii=False))
-            battle = Battle(scenario.ruleset, state, listeners=[writer.append])
-            return cls(scenario, battle, writer, header, terminal, ask_dice=ask_dice,
-                       computer=header.computer)
-        if scenario is None:
-            scenario = _scenario_of(header, path)
-        rs = scenario.ruleset
-        if header.game != rs.meta.name:
-            raise TacticaError(f"{path}: the log is a fight of {header.game!r}, but "
-                               f"{scenario.source} is a {rs.meta.name!r} scenario")
-        if header.digest != scenario_digest(scenario):
-            raise TacticaError(
-                f"{path}: the log was written for {header.scenario!r} with other content "
-                f"(digest {header.digest}, {scenario.source} and its content packs now have "
-                f"{scenario_digest(scenario)}); resume with the scenario and packs as they were"
-            )
-        if dict(scenario.rulings) != dict(header.rulings):
-            scenario = scenario.with_rulings(header.rulings, where=f"{path}: rulings")
-        state = scenario.new_state()
-        chosen = _checked_computer(rs, rs.sides_of(state),
-                                   header.computer if computer is None else computer)
-        try:
-            battle, cut = Battle.replay(rs, state, contents.records, listeners=[writer.append])
-        except ReplayError as exc:
-            line = exc.index + 2 if exc.index is not None else None
-            where = f"{path}:{line}" if line is not None else str(path)
-            raise TacticaError(f"{where}: {exc}") from None
-        except TacticaError as exc:
-            raise TacticaError(f"{path}: {exc}") from None
-        return cls(scenario, battle, writer, header, terminal, ask_dice=ask_dice,
-                   computer=chosen, cut=cut, resumed=True)
-
-    # -- the loop ------------------------------------------------------------------------------
+    @property
+    def battle(self) -> Any:
+        """The battle being played."""
+        return self.controller.battle
 
     @property
     def log_path(self) -> Path:
         """The log file."""
-        return self.writer.path
+        return self.controller.log_path
+
+    # -- the loop ------------------------------------------------------------------------------
 
     def run(self) -> PlayResult:
         """Play until the battle ends or the game master stops; the log is closed after."""
+        ctl = self.controller
         try:
+            for note in ctl.feed:
+                self._show(note)
             self._greet()
-            if self._cut:
-                self._finish_cut_step()
+            ctl.subscribe(self._show)
             while True:
-                p = self.battle.pending
-                if isinstance(p, Finished):
-                    return self._finished(p)
-                if isinstance(p, Automatic):
-                    self.terminal.say(f"-- {p.label} --")
-                    dice, policies = self._answerers()
-                    self._tell(self.battle.advance(dice=dice, policies=policies))
-                elif p.side in self.computer:
-                    self._computer_turn(p)
+                req = ctl.advance()
+                if isinstance(req, Over):
+                    return PlayResult(True, req.winner, req.reason, self.log_path, ctl.steps)
+                if isinstance(req, ActionRequest):
+                    self._action_turn(req)
+                elif isinstance(req, RollRequest):
+                    self._roll(req)
                 else:
-                    self._person_turn(p)
+                    self._decision(req)
         except LeaveTable:
             self.terminal.say(f"Stopped. The fight is saved in {self.log_path}; continue it "
                               f"with: tactica play --resume {self.log_path}")
-            return PlayResult(False, None, "stopped at the table", self.log_path, self._steps())
+            return PlayResult(False, None, "stopped at the table", self.log_path, ctl.steps)
         finally:
-            self.writer.close()
+            ctl.close()
 
-    def _steps(self) -> int:
-        return sum(1 for r in self.battle.log if isinstance(r, Resolved))
-
-    def _answerers(self, rolls: int = 0, decisions: int = 0) -> tuple[TableDice,
-                                                                       dict[str, Policy]]:
-        step = self._steps()
-        dice = TableDice(self.terminal, self.streams, step, ask=self.ask_dice, first=rolls)
-        indices = itertools.count(decisions)
-        policies: dict[str, Policy] = {}
-        for side in self.battle.ruleset.sides_of(self.battle.state):
-            policy: Policy
-            if side in self.computer:
-                policy = SeededPolicy(self._policies[side], self.streams, step, indices=indices)
-            else:
-                policy = TablePolicy(self.terminal, self._describe_option)
-            policies[side] = policy
-        return dice, policies
+    def _show(self, note: Note) -> None:
+        if note.kind == "turn":
+            self.terminal.say(f"-- {note.text} --")
+        elif note.kind in ("action", "end", "info"):
+            self.terminal.say(note.text)
+        else:
+            self.terminal.say(f"  {note.text}")
 
     def _greet(self) -> None:
-        sc, h = self.scenario, self.header
+        ctl = self.controller
+        sc, h = ctl.scenario, ctl.header
         lines = [f"{sc.name} ({sc.ruleset.meta.title}); log {self.log_path}, seed {h.seed}"]
         changed = sc.rulings.changed()
         if changed:
             lines.append("rulings: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
-        if self.computer:
+        if ctl.computer:
             lines.append("the computer plays " + ", ".join(
-                f"{side} ({name})" for side, name in self.computer.items()))
-        if self._resumed:
-            lines.append(f"resuming after {self._steps()} step(s); the last events:")
-            lines.extend(self._history(5))
+                f"{side} ({name})" for side, name in ctl.computer.items()))
+        lines.append("type 'help' at any prompt for the commands")
+        if ctl.resumed:
+            lines.append(f"resuming after {ctl.steps} step(s); the last events:")
+            lines.extend(f"  {e}" for e in ctl.history(5))
         self.terminal.say("\n".join(lines))
 
-    def _finish_cut_step(self) -> None:
-        cut, self._cut = self._cut, []
-        rolls = [r for r in cut if isinstance(r, Rolled)]
-        decisions = [r for r in cut if isinstance(r, Decided)]
-        first = cut[0]
-        if isinstance(first, ActionTaken):
-            what = self._describe(first.action)
-        else:
-            p = self.battle.pending
-            what = p.label if isinstance(p, Automatic) else "the step"
-        made = [f"{n} {word}{'s' if n != 1 else ''}"
-                for n, word in ((len(rolls), "roll"), (len(decisions), "decision")) if n]
-        after = f" after {' and '.join(made)}" if made else ""
-        self.terminal.say(f"Finishing {what!r}, cut short{after}:")
-        if isinstance(first, ActionTaken):
-            self._say_indented(self._explain(first.action))
-        for r in rolls:
-            shown = f"{' '.join(map(str, r.faces))} -> {r.value}" if r.faces else str(r.value)
-            self.terminal.say(f"  {r.label}: {shown} (from the log)")
-        dice, policies = self._answerers(len(rolls), len(decisions))
-        self._tell(self.battle.resume_step(cut, dice=dice, policies=policies))
+    def _ask(self, prompt: str) -> str:
+        try:
+            return self.terminal.ask(prompt)
+        except EOFError:
+            raise LeaveTable from None
 
-    def _finished(self, p: Finished) -> PlayResult:
-        if not any(isinstance(r, BattleEnded) for r in self.battle.log):
-            ended = BattleEnded(p.winner, p.reason)  # the step's marker reached the disk alone
-            self.battle.log.append(ended)
-            self.writer.append(ended)
-        who = f"{p.winner} wins" if p.winner is not None else "a draw"
-        self.terminal.say(f"The battle is over: {who} ({p.reason}). Log: {self.log_path}")
-        return PlayResult(True, p.winner, p.reason, self.log_path, self._steps())
+    # -- the three questions --------------------------------------------------------------------
 
-    def _computer_turn(self, p: ChooseAction) -> None:
-        decision: Decide[Any] = Decide(p.side, "action", p.actions, Done)
-        rng = self.streams.generator(self._steps(), ACTIONS)
-        action = self._policies[p.side].choose(decision, self.battle.state, rng)
-        self.terminal.say(f"{p.side} (computer): {self._describe(action)}")
-        self._take(action)
-
-    def _take(self, action: Any) -> None:
-        self._say_indented(self._explain(action))
-        dice, policies = self._answerers()
-        self._tell(self.battle.apply(action, dice=dice, policies=policies))
-
-    def _person_turn(self, p: ChooseAction) -> None:
-        descs = [self._describe(a) for a in p.actions]
-        picture = self._picture()
+    def _action_turn(self, req: ActionRequest) -> None:
+        picture = picture_of(self.battle)
         if picture and picture != self._shown_map:
             self.terminal.say(picture)
             self._shown_map = picture
-        what = f": {p.prompt}" if p.prompt else ""
-        self.terminal.say(f"{p.side} to choose{what} ({len(descs)} action(s))")
-        if len(descs) <= _LIST_ALL:
-            self._list(descs, [])
-        else:
-            self.terminal.say("  'list' shows them, 'list WORDS' only some; 'help' for more")
+        what = f": {req.prompt}" if req.prompt else ""
+        n = len(req.texts)
+        self.terminal.say(f"{req.side} to choose{what} ({n} action{'s' if n != 1 else ''})")
+        self._overview(req)
         while True:
-            try:
-                text = self.terminal.ask(f"{p.side}> ")
-            except EOFError:
-                raise LeaveTable from None
-            chosen = self._command(text, p, descs)
-            if chosen is not None:
-                self._take(p.actions[chosen])
+            text = self._ask(f"{req.side}> ")
+            words = text.split()
+            if len(words) == 1 and words[0].isdigit():
+                k = int(words[0])
+                if 1 <= k <= n:
+                    self.controller.take(k - 1, key=req.key)
+                    return
+                self.terminal.say(f"  no action {k}: choose 1 to {n}")
+                continue
+            if self._command(text, req):
+                continue
+            hits = match_actions(text, req.texts)
+            if len(hits) == 1:
+                self.controller.take(hits[0], key=req.key)
                 return
+            if not hits:
+                self.terminal.say(f"  no action matches {text.strip()!r}; 'list' shows them "
+                                  "all, 'help' the commands")
+            else:
+                self.terminal.say(f"  {len(hits)} action(s) match {text.strip()!r}; "
+                                  "type the number (or more words) to take one:")
+                self.terminal.say("\n".join(f"  [{i + 1}] {req.texts[i]}" for i in hits))
+
+    def _roll(self, req: RollRequest) -> None:
+        self.terminal.say("\n".join(roll_lines(req.roll)))
+        example = answer_example(req.roll)
+        while True:
+            text = self._ask(f"dice for {req.label} (e.g. {example}; Enter rolls)> ")
+            if not text.strip():
+                self.controller.answer_roll("", key=req.key)
+                return
+            if text.strip().lower() in ("?", "help"):
+                self.terminal.say(HELP)
+                self.terminal.say("  (quit at a dice prompt keeps this roll's place: --resume "
+                                  "asks for it again)")
+                continue
+            if text.strip()[0].isalpha() and self._command(text, req):
+                continue
+            try:
+                self.controller.answer_roll(text, key=req.key)
+                return
+            except TacticaError as exc:
+                self.terminal.say(f"  {exc}")
+
+    def _decision(self, req: DecisionRequest) -> None:
+        lines = [f"{req.side} decides {req.decision.label!r}:"]
+        lines.extend(f"  [{i}] {t}" for i, t in enumerate(req.texts, start=1))
+        self.terminal.say("\n".join(lines))
+        n = len(req.texts)
+        while True:
+            text = self._ask(f"{req.side} decides> ").strip()
+            if not text:
+                continue
+            if text.isdigit() and 1 <= int(text) <= n:
+                self.controller.decide(int(text) - 1, key=req.key)
+                return
+            exact = [i for i, t in enumerate(req.texts) if norm(t) == norm(text)]
+            if not exact and text and self._command(text, req):
+                continue
+            hits = exact or match_actions(text, req.texts)
+            if len(hits) == 1:
+                self.controller.decide(hits[0], key=req.key)
+                return
+            self.terminal.say(f"  {text!r} is not one of the options: type 1 to {n} "
+                              "('help' for the commands, 'quit' to stop)")
 
     # -- the game master's commands -------------------------------------------------------------
 
-    def _command(self, text: str, p: ChooseAction, descs: list[str]) -> int | None:
-        """Handle one line; the index of the action to take, or None."""
+    def _command(self, text: str, req: Request) -> bool:
+        """Handle a command typed at any prompt; False if ``text`` is not one."""
         words = text.split()
         if not words:
-            return None
+            return True
         cmd, rest = words[0].lower(), words[1:]
-        if cmd.isdigit() and not rest:
-            n = int(cmd)
-            if 1 <= n <= len(descs):
-                return n - 1
-            self.terminal.say(f"  no action {cmd}: choose 1 to {len(descs)}")
-        elif cmd in ("q", "quit", "exit") and not rest:
+        actions = req if isinstance(req, ActionRequest) else None
+        if cmd in ("q", "quit", "exit") and not rest:
             raise LeaveTable
-        elif cmd in ("help", "?") and not rest:
+        if cmd in ("help", "?") and not rest:
             self.terminal.say(HELP)
         elif cmd in ("list", "ls"):
-            self._list(descs, rest)
-        elif cmd == "odds" and len(rest) == 1 and rest[0].isdigit():
-            n = int(rest[0])
-            if 1 <= n <= len(descs):
-                self._odds(p.actions[n - 1], descs[n - 1])
+            if actions is None:
+                self.terminal.say("  no actions to list now: " + _waiting(req))
             else:
-                self.terminal.say(f"  no action {rest[0]}: choose 1 to {len(descs)}")
+                self._list(actions.texts, rest)
+        elif cmd == "odds" and len(rest) == 1 and rest[0].isdigit():
+            self._odds(actions, int(rest[0]), req)
         elif cmd in ("suggest", "hint") and not rest:
-            decision: Decide[Any] = Decide(p.side, "action", p.actions, Done)
-            rng = self.streams.generator(self._steps(), HINTS)
-            greedy = GreedyPolicy(self.battle.ruleset)
-            pick = p.actions.index(greedy.choose(decision, self.battle.state, rng))
-            self.terminal.say(f"  suggestion: [{pick + 1}] {descs[pick]}")
+            if actions is None:
+                self.terminal.say("  suggestions are for actions: " + _waiting(req))
+            else:
+                pick = self.controller.suggestion()
+                self.terminal.say(f"  suggestion: [{pick + 1}] {actions.texts[pick]}")
         elif cmd == "status" and not rest:
             self._status()
         elif cmd == "history" and len(rest) <= 1 and all(r.isdigit() for r in rest):
-            lines = self._history(int(rest[0]) if rest else 10)
-            self.terminal.say("\n".join(lines) if lines else "  nothing has happened yet")
+            lines = self.controller.history(int(rest[0]) if rest else 10)
+            self.terminal.say("\n".join(f"  {e}" for e in lines) if lines
+                              else "  nothing has happened yet")
         elif cmd == "map" and not rest:
-            picture = self._picture()
-            self.terminal.say(picture or f"  {self.battle.ruleset.meta.title} does not show "
-                              "its battlefield during a fight")
-        elif cmd == "sight" and len(rest) == 2:
-            self._sight(rest[0], rest[1])
+            self._map()
+        elif cmd == "sight" and rest:
+            self._sight(" ".join(text.split()[1:]))
         elif cmd == "dice" and len(rest) == 1 and rest[0].lower() in ("ask", "auto"):
-            self.ask_dice = rest[0].lower() == "ask"
-            self.terminal.say("  dice: " + ("typed by hand" if self.ask_dice else
+            self.controller.ask_dice = rest[0].lower() == "ask"
+            self.terminal.say("  dice: " + ("typed by hand" if self.controller.ask_dice else
                                             "rolled by tactica"))
         else:
-            return self._match(text, descs)
-        return None
+            return False
+        return True
 
-    def _match(self, text: str, descs: list[str]) -> int | None:
-        wanted = _norm(text)
-        for i, d in enumerate(descs):
-            if _norm(d) == wanted:
-                return i
-        hits = [i for i, d in enumerate(descs) if wanted in _norm(d)]
-        if not hits:  # then every word, anywhere
-            hits = [i for i, d in enumerate(descs) if all(w in _norm(d) for w in wanted.split())]
-        if not hits:
-            self.terminal.say(f"  no action matches {text.strip()!r}; 'list' shows them all, "
-                              "'help' the commands")
-        else:
-            self.terminal.say(f"  {len(hits)} action(s) match {text.strip()!r}; "
-                              "type the number to take one:")
-            self.terminal.say("\n".join(f"  [{i + 1}] {descs[i]}" for i in hits))
-        return None
+    def _overview(self, req: ActionRequest) -> None:
+        """The actions grouped by unit and kind: a large group reads as one line."""
+        if len(req.texts) <= _LIST_ALL:
+            self._list(req.texts, [])
+            return
+        units = [u.id for u in self.battle.ruleset.units(self.battle.state)]
+        lines: list[str] = []
+        examples: list[str] = []
+        for g in group_actions(req.texts, units):
+            lines.extend(_group_lines(g, examples, depth=0))
+        self.terminal.say("\n".join(lines))
+        example = examples[0] if examples else ""
+        if example:
+            self.terminal.say(f"  type a number, or an action's words (such as "
+                              f"'{example}');\n  'list WORDS' numbers them, 'help' for more")
 
-    def _list(self, descs: list[str], words: Sequence[str]) -> None:
-        keys = [_norm(w) for w in words]
-        lines = [f"  [{i}] {d}" for i, d in enumerate(descs, start=1)
-                 if all(k in _norm(d) for k in keys)]
+    def _list(self, texts: Sequence[str], words: Sequence[str]) -> None:
+        keys = [norm(w) for w in words]
+        lines = [f"  [{i}] {d}" for i, d in enumerate(texts, start=1)
+                 if all(k in norm(d) for k in keys)]
         self.terminal.say("\n".join(lines) if lines else "  no action matches")
 
-    def _odds(self, action: Any, desc: str) -> None:
-        rs, state = self.battle.ruleset, self.battle.state
-        hooks = odds_hooks(rs) if rs.meta.has(Capability.ODDS) else None
-        report = (hooks.odds(state, action) if hooks is not None
-                  else outcome_report(rs, state, action))
-        lines = [desc, *(f"  {r}" for r in report.reasons)]
-        for name, value in report.numbers.items():
-            lines.append(f"  {name.replace('_', ' ')}: {float(value):.2%}"
-                         if name.startswith("p_") else
-                         f"  {name.replace('_', ' ')}: {float(value):.3f}")
-        self.terminal.say("\n".join(lines))
+    def _odds(self, actions: ActionRequest | None, n: int, req: Request) -> None:
+        if actions is None:
+            self.terminal.say("  odds are for the actions a side chooses from: " + _waiting(req))
+            return
+        if not 1 <= n <= len(actions.texts):
+            self.terminal.say(f"  no action {n}: choose 1 to {len(actions.texts)}")
+            return
+        report = odds_of(self.battle, actions.actions[n - 1])
+        self.terminal.say("\n".join(odds_lines(report, actions.texts[n - 1])))
 
     def _status(self) -> None:
         rs, state = self.battle.ruleset, self.battle.state
         stats = battle_stats(rs, state, self.battle.events())
-        lines = [f"  round {stats.rounds}"]
-        for unit in rs.units(state):
-            standing = "in action" if unit.in_action else "out of action"
-            where = f" at {unit.place}" if unit.place else ""
-            extra = ", ".join(f"{k.replace('_', ' ')} {_shown(v)}"
-                              for k, v in unit.details.items())
-            lines.append(f"  {unit.id} ({unit.side}): {standing}{where}; {extra}")
-        self.terminal.say("\n".join(lines))
+        lines = status_lines(rs.units(state), stats.rounds)
+        self.terminal.say("\n".join(f"  {line}" for line in lines))
 
-    def _picture(self) -> str:
-        rs = self.battle.ruleset
-        if not rs.meta.has(Capability.SIGHT):
-            return ""
-        return sight_hooks(rs).battlefield_of(self.battle.state).preview()
+    def _map(self) -> None:
+        units = self.battle.ruleset.units(self.battle.state)
+        if not has_map(self.battle):
+            self.terminal.say(f"  {no_map_sentence(self.battle)}")
+        else:
+            self.terminal.say(picture_of(self.battle))
+        self.terminal.say("\n".join(["  who stands where:",
+                                     *(f"    {line}" for line in where_lines(units))]))
 
-    def _sight(self, source: str, target: str) -> None:
+    def _sight(self, text: str) -> None:
+        names = _two_names(text, [u.id for u in self.battle.ruleset.units(self.battle.state)])
+        if names is None:
+            self.terminal.say("  sight needs two names: sight A B (quote a name with spaces: "
+                              "sight Rook 'Pool Tables')")
+            return
         try:
-            hooks = sight_hooks(self.battle.ruleset)
-            report = hooks.sight_report(self.battle.state, source, target)
+            report = sight_of(self.battle, *names)
         except TacticaError as exc:
             self.terminal.say(f"  {exc}")
             return
-        self._say_indented(report.explain().split("\n"))
+        self.terminal.say("\n".join(f"  {line}" for line in report.explain().split("\n")))
 
-    def _history(self, n: int) -> list[str]:
+    # -- for the rich terminal ------------------------------------------------------------------
+
+    def completions(self) -> list[str]:
+        """What may be typed now: commands, unit ids, and the open request's texts."""
+        ctl = self.controller
+        words = list(COMMANDS)
+        words += [u.id for u in self.battle.ruleset.units(self.battle.state)]
+        req = ctl.open_request
+        if isinstance(req, ActionRequest | DecisionRequest):
+            words += list(req.texts)
+        return words
+
+    def palette(self) -> dict[str, int]:
+        """Unit ids and side names, each with the index of its side (for colours)."""
         rs, state = self.battle.ruleset, self.battle.state
-        events = self.battle.events()[-n:] if n > 0 else []
-        return [f"  {rs.describe_event(state, e)}" for e in events]
-
-    # -- words -----------------------------------------------------------------------------------
-
-    def _describe(self, action: Any) -> str:
-        return self.battle.ruleset.describe_action(self.battle.state, action)
-
-    def _describe_option(self, decision: Decide[Any], option: Any) -> str:
-        hooks = explain_hooks(self.battle.ruleset)
-        if hooks is not None:
-            return hooks.describe_option(self.battle.state, decision, option)
-        return str(option)
-
-    def _explain(self, action: Any) -> list[str]:
-        """Why an action's dice are what they are: sight, cover, what each die needs."""
-        hooks = explain_hooks(self.battle.ruleset)
-        if hooks is None:
-            return []
-        try:
-            return hooks.explain_action(self.battle.state, action)
-        except TacticaError:
-            return []
-
-    def _tell(self, events: Sequence[Any]) -> None:
-        rs, state = self.battle.ruleset, self.battle.state
-        self._say_indented([rs.describe_event(state, e) for e in events])
-
-    def _say_indented(self, lines: Sequence[str]) -> None:
-        if lines:
-            self.terminal.say("\n".join(f"  {line}" for line in lines))
+        sides = list(rs.sides_of(state))
+        out = {s: i for i, s in enumerate(sides)}
+        for u in rs.units(state):
+            if u.side in out:
+                out[u.id] = out[u.side]
+        return out
 
 
-def _new_fight(scenario: Scenario, log: Path, seed: int | None,
-               computer: Mapping[str, str] | None) -> tuple[Any, LogHeader]:
-    """A fresh state and the header of a new fight's log."""
-    state = scenario.new_state()
-    rs = scenario.ruleset
-    chosen = _checked_computer(rs, rs.sides_of(state), computer or {})
-    if seed is None:
-        given = scenario.data.get("seed")
-        seed = given if isinstance(given, int) and 0 <= given <= MAX_SEED else _new_seed()
-    if not 0 <= seed <= MAX_SEED:
-        raise TacticaError(f"seed: expected a whole number from 0 to {MAX_SEED}, got {seed!r}")
-    header = LogHeader(
-        game=rs.meta.name,
-        scenario=_scenario_ref(scenario.source, log),
-        digest=scenario_digest(scenario),
-        rulings=dict(scenario.rulings),
-        seed=seed,
-        computer=chosen,
-    )
-    return state, header
+def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:
+    """One group of actions for people: each action when few, one line of what tells them
+    apart when those are short words, else one line per next word (``uses Dragonslayer on``,
+    ``uses Cure on``) and at last a count with the 'list' that shows them."""
+    span = (f"[{g.numbers[0]}-{g.numbers[-1]}] "
+            if g.numbers[-1] - g.numbers[0] == len(g.numbers) - 1 else "")
+    short = all(len(t.split()) <= 2 for t in g.tails) and g.head
+    if len(g.numbers) <= _GROUP_LISTED or (not short and len(g.numbers) <= 6):
+        return [f"  [{n}] {t}" for n, t in zip(g.numbers, g.texts, strict=True)]
+    if short:
+        examples.append(f"{g.head} {g.tails[len(g.tails) // 2]}")
+        return [_wrapped(f"  {span}{g.head} ({len(g.numbers)}): ", g.tails)]
+    if depth == 0:
+        subs: dict[str, list[int]] = {}
+        for k, tail in enumerate(g.tails):
+            subs.setdefault(tail.split()[0] if tail.split() else "", []).append(k)
+        if len(subs) > 1:
+            out: list[str] = []
+            for ks in subs.values():
+                sub = ActionGroup(g.unit, g.verb, tuple(g.numbers[k] for k in ks),
+                                  tuple(g.texts[k] for k in ks))
+                out.extend(_group_lines(sub, examples, depth + 1))
+            return out
+    words = g.head or f"{g.unit} {g.verb}".strip()
+    return [f"  {span}{words} ... ({len(g.numbers)} ways: 'list {words}' shows them)"]
 
 
-def _checked_computer(ruleset: Ruleset, sides: Sequence[str],
-                      computer: Mapping[str, str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for side, name in computer.items():
-        if side not in sides:
-            raise TacticaError(f"computer: no side {side!r} in this battle "
-                               f"(sides: {', '.join(sides)})")
-        if name not in POLICIES:
-            make_policy(name, ruleset)  # raises, naming the known policies
-        out[side] = name
-    return out
+def _wrapped(head: str, tails: Sequence[str], width: int = 96) -> str:
+    lines, line = [], head
+    indent = " " * min(len(head), 8)
+    for t in tails:
+        piece = t + "  "
+        if len(line) + len(piece) > width and line.strip():
+            lines.append(line.rstrip())
+            line = indent
+        line += piece
+    lines.append(line.rstrip())
+    return "\n".join(lines)
 
 
-def _scenario_ref(source: str, log: Path) -> str:
-    """The scenario's path as the log records it: relative to the log's folder."""
+def _two_names(text: str, units: Sequence[str]) -> tuple[str, str] | None:
+    """The two names of ``sight A B``: quoted, or split where both halves are known."""
     try:
-        # abspath, not resolve: a scenario reached through a link keeps the path it was given.
-        rel = os.path.relpath(os.path.abspath(source), os.path.abspath(log.parent))
-    except ValueError:  # another drive
-        return Path(os.path.abspath(source)).as_posix()
-    return Path(rel).as_posix()
+        parts = shlex.split(text)
+    except ValueError:
+        parts = text.split()
+    if len(parts) == 2:
+        return parts[0], parts[1]
+    if len(parts) < 2:
+        return None
+    known = {u.lower() for u in units}
+    for k in range(1, len(parts)):
+        a, b = " ".join(parts[:k]), " ".join(parts[k:])
+        if a.lower() in known or b.lower() in known:
+            return a, b
+    return None
 
 
-def _scenario_of(header: LogHeader, log: Path) -> Scenario:
-    where = log.parent / header.scenario
-    try:
-        return load_scenario(where)
-    except TacticaError as exc:
-        raise TacticaError(
-            f"{log}: cannot load the fight's scenario {str(where)!r} ({exc}); "
-            f"name it: tactica play SCENARIO --resume {log}"
-        ) from None
-
-
-def _shown(value: str | int | bool) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+def _waiting(req: Request) -> str:
+    if isinstance(req, RollRequest):
+        return f"the dice for {req.label!r} are awaited"
+    if isinstance(req, DecisionRequest):
+        return f"{req.side} decides {req.decision.label!r}"
+    if isinstance(req, Over):
+        return winner_line(req.winner, req.reason)
+    return f"{req.side} chooses an action"

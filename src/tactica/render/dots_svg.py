@@ -168,11 +168,11 @@ def _panel(lat: DotLattice, lvl: int, frame: _Frame, sight: Mapping[str, Any] | 
         colour = side_colour(side_index[team]) if team is not None else COLOURS["neutral"]
         if t.prone or tid in lying:
             body.append(element("ellipse", cx=x, cy=y, rx=s * 0.42, ry=s * 0.24, fill=colour,
-                                stroke="#ffffff", stroke_width=1.5))
+                                stroke="#ffffff", stroke_width=1.5, data_unit=tid))
         else:
             body.append(element("circle", cx=x, cy=y, r=s * 0.34, fill=colour,
-                                stroke="#ffffff", stroke_width=1.5))
-        body.append(element("text", tid, x=x, y=y + s * 0.15, fill="#ffffff"))
+                                stroke="#ffffff", stroke_width=1.5, data_unit=tid))
+        body.append(element("text", tid, x=x, y=y + s * 0.15, fill="#ffffff", data_unit=tid))
     body.append("</g>")
     return body
 

@@ -1,8 +1,9 @@
 """The tile grid as SVG: tiles, blocking terrain, occupants, and the evidence of one sight query.
 
-With a sight report, the four lines are drawn from corner to corner, green when clear and dashed
-red when blocked, the tiles that block them are outlined in red, and the two tiles of the query
-in amber; a caption repeats the verdict. Pure function: grid and report in, text out.
+Occupants carry ``data-unit="ID"`` (a page makes them clickable). With a sight report, the four
+lines are drawn from corner to corner, green when clear and dashed red when blocked, the tiles
+that block them are outlined in red, and the two tiles of the query in amber; a caption repeats
+the verdict. Pure function: grid and report in, text out.
 """
 
 from __future__ import annotations
@@ -91,9 +92,9 @@ def grid_to_svg(grid: TileGrid, *, sight: SightReport | None = None, tile: int =
         side = grid.sides.get(oid)
         colour = side_colour(sides[side]) if side is not None else COLOURS["neutral"]
         body.append(element("circle", cx=px(x + 0.5), cy=py(y + 0.5), r=tile * 0.36,
-                            fill=colour, stroke="#ffffff", stroke_width=1.5))
+                            fill=colour, stroke="#ffffff", stroke_width=1.5, data_unit=oid))
         body.append(element("text", oid, x=px(x + 0.5), y=py(y + 0.5) + tile * 0.17,
-                            fill="#ffffff"))
+                            fill="#ffffff", data_unit=oid))
     body.append("</g>")
     # The four sight lines.
     if lines:

@@ -127,9 +127,9 @@ def _box(name: str, x: float, y: float, w: float, row: Row, sight: SightReport |
     fill = _FRONT_FILL if row == "front" else "#fff"
     return (
         f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(_BOX_H)}" rx="6" '
-        f'fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/>'
+        f'fill="{fill}" stroke="{stroke}" stroke-width="{sw}" data-unit="{escape(name)}"/>'
         f'<text x="{_f(x + w / 2)}" y="{_f(y + 21)}" font-size="14" text-anchor="middle" '
-        f'fill="{_INK}">{escape(name)}</text>'
+        f'fill="{_INK}" data-unit="{escape(name)}">{escape(name)}</text>'
     )
 
 

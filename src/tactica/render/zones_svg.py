@@ -6,7 +6,8 @@ on a line is a door (filled when closed); a dashed line with an X blocks sight. 
 a short thick bar across the line, next to the area that gets the cover. Given a
 :class:`~tactica.battlefield.base.SightReport`, the shortest paths it judged are drawn under the
 map (green when clear, red when they block sight), the counted cover marks are ringed, and the
-attacker and target areas are outlined.
+attacker and target areas are outlined. Each area's box carries ``data-place="NAME"`` (a page
+draws the units standing there on it).
 
 Pure: the same graph and report always give the same text.
 
@@ -263,7 +264,7 @@ def zones_to_svg(graph: ZoneGraph, *, sight: SightReport | None = None) -> str:
         parts.append(
             f'<rect x="{_f(cx - w / 2)}" y="{_f(cy - _BOX_H / 2)}" width="{_f(w)}" '
             f'height="{_f(_BOX_H)}" rx="8" fill="#fff" stroke="{stroke}" '
-            f'stroke-width="{stroke_w}"/>'
+            f'stroke-width="{stroke_w}" data-place="{escape(area)}"/>'
         )
         parts.append(
             f'<text x="{_f(cx)}" y="{_f(cy + _FONT / 3)}" font-size="{_FONT}" '

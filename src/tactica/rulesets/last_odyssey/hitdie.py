@@ -38,6 +38,7 @@ __all__ = [
     "damage_of",
     "exact_outcomes",
     "hit_die",
+    "hit_faces",
     "outcome",
     "round_half",
 ]
@@ -52,6 +53,22 @@ def _first(faces: tuple[int, ...]) -> int:
 def hit_die(label: str, then: Callable[[int], Step]) -> Step:
     """Roll the hit die (one d10, faces 1-10) and continue with ``then(face)``."""
     return Roll(label, D10, then, dice=(D10,), read=_first)
+
+
+def hit_faces(s: TargetSetup) -> str:
+    """The faces of the hit die that hit, for people: ``1-6``, ``1, 9-10``, ``no face``."""
+    good = [f for f in D10.outcomes if outcome(s, f).hit]
+    if not good:
+        return "no face"
+    runs: list[str] = []
+    start = prev = good[0]
+    for f in [*good[1:], 0]:
+        if f == prev + 1:
+            prev = f
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        start = prev = f
+    return ", ".join(runs)
 
 
 def round_half(x: Fraction, mode: str = "half-down") -> int:

@@ -14,7 +14,7 @@ from typing import Any
 from tactica.chance import Decide, Done, Observe, Roll, Step, emit_all
 from tactica.dice import Dist
 from tactica.rulesets.last_odyssey.content import Ability, stat_index
-from tactica.rulesets.last_odyssey.hitdie import D10, Outcome, absorb, outcome
+from tactica.rulesets.last_odyssey.hitdie import D10, Outcome, absorb, hit_faces, outcome
 from tactica.rulesets.last_odyssey.records import (
     AbilityUsed,
     AmmoChanged,
@@ -71,9 +71,10 @@ def emit(events: Sequence[Any], k: K) -> Step:
 
 def roll(label: str, dist: Dist[Any], k: Callable[[LodState, Any], Step],
          dice: tuple[Dist[int], ...] = (),
-         read: Callable[[tuple[int, ...]], Any] | None = None) -> Step:
-    """A roll whose continuation reads the state as it now stands."""
-    return Roll(label, dist, lambda v: Observe(lambda w: k(w, v)), dice, read)
+         read: Callable[[tuple[int, ...]], Any] | None = None, hint: str = "") -> Step:
+    """A roll whose continuation reads the state as it now stands (``hint``: what it needs,
+    for people at the table)."""
+    return Roll(label, dist, lambda v: Observe(lambda w: k(w, v)), dice, read, hint)
 
 
 def decide(side: str, label: str, options: Sequence[Any],
@@ -228,7 +229,20 @@ def attack(work: LodState, user_id: str, ability: Ability, targets: Sequence[str
         return _each(w, user_id, ability, tuple(targets), element, knockout, die, 0, (), k,
                      reactions)
 
-    return roll(label, D10, run, (D10,), _first)
+    return roll(label, D10, run, (D10,), _first,
+                _hit_hint(work, user_id, ability, targets, element, knockout))
+
+
+def _hit_hint(work: LodState, user_id: str, ability: Ability, targets: Sequence[str],
+              element: str, knockout: bool) -> str:
+    """``hits Goblin on 1-6, Cop on 1-3`` (the faces of the hit die that hit each target)."""
+    parts = []
+    for tid in targets[:4]:
+        if tid in work.fighters and work.fighters[tid].standing:
+            s = target_setup(work, user_id, ability, tid, element, knockout)
+            parts.append(f"{tid} on {hit_faces(s)}")
+    more = f" (and {len(targets) - 4} more)" if len(targets) > 4 else ""
+    return f"hits {', '.join(parts)}{more}" if parts else ""
 
 
 def _each(w: LodState, user_id: str, ability: Ability, targets: tuple[str, ...], element: str,

@@ -131,13 +131,33 @@ def d10_pool(label: str, n: int, target: int, modifier: int, rulings: Rulings,
     if n == 0:
         return then(0)
     ten = rulings["NEB-1"] == "one-to-ten"
+    read = _reader(target, modifier, ten)
     return Roll(
         label,
         _pool_dist(n, target, modifier),
         then,
         dice=(_face_die(ten),) * n,
-        read=_reader(target, modifier, ten),
+        read=read,
+        hint=_pool_hint(n, _face_die(ten), read),
     )
+
+
+def _pool_hint(n: int, die: Dist[int], read: Callable[[tuple[int, ...]], int]) -> str:
+    """``each die showing 1-6 is a success`` (the faces that count, for people)."""
+    good = [f for f in die.outcomes if read((f,)) == 1]
+    if not good:
+        return "no face can succeed"
+    runs: list[str] = []
+    start = prev = good[0]
+    for f in [*good[1:], None]:
+        if f is not None and f == prev + 1:
+            prev = f
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        if f is not None:
+            start = prev = f
+    each = "the die" if n == 1 else "each die"
+    return f"{each} showing {', '.join(runs)} is a success ({len(good)} in 10)"
 
 
 # --------------------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ __all__ = [
     "CheckResult",
     "Pair",
     "check",
+    "check_hint",
     "critical",
     "number",
     "opposed_winner",
@@ -136,7 +137,15 @@ class CheckResult:
 def check(spec: Check, then: Callable[[CheckResult], Step]) -> Step:
     """Roll for ``spec`` and continue with ``then(result)``."""
     return Roll(f"{spec.unit}: {spec.label}", PAIR, lambda p: _after_roll(spec, p, then),
-                dice=(D10, D10), read=_read_pair)
+                dice=(D10, D10), read=_read_pair, hint=check_hint(spec.level))
+
+
+def check_hint(level: int) -> str:
+    """What a percentile roll against ``level`` needs, in the rulebook's words."""
+    if level <= 0:
+        return "no roll succeeds (level 0); doubles and 100 are critical failures"
+    return (f"{level} or under succeeds (00 is 100); doubles at or under {level} and "
+            f"exactly {level} are critical successes, other doubles and 100 critical failures")
 
 
 def _after_roll(spec: Check, pair: Pair, then: Callable[[CheckResult], Step]) -> Step:
@@ -151,13 +160,13 @@ def _reroll(spec: Check, pair: Pair, choice: str, then: Callable[[CheckResult], 
     label = f"{spec.unit}: {spec.label} (re-roll"
     if choice == "tens":
         return Roll(label + " tens)", D10, lambda t: _finish(spec, (t, pair[1]), then),
-                    dice=(D10,), read=_read_one)
+                    dice=(D10,), read=_read_one, hint=check_hint(spec.level))
     if choice == "units":
         return Roll(label + " units)", D10, lambda u: _finish(spec, (pair[0], u), then),
-                    dice=(D10,), read=_read_one)
+                    dice=(D10,), read=_read_one, hint=check_hint(spec.level))
     if choice == "both":
         return Roll(label + ")", PAIR, lambda p: _finish(spec, p, then),
-                    dice=(D10, D10), read=_read_pair)
+                    dice=(D10, D10), read=_read_pair, hint=check_hint(spec.level))
     return _finish(spec, pair, then)
 
 

@@ -1,0 +1,195 @@
+"""Opening a fight's log: a new fight, or one continued from its log after any stop.
+
+Both return a :class:`OpenFight`: the scenario, the battle rebuilt to where the log stops, the
+writer that holds the log's lock, and the inputs of a step cut short. The controller
+(:mod:`tactica.play.controller`) drives it from there, whatever the front end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tactica.battle import Battle, ReplayError
+from tactica.errors import TacticaError
+from tactica.limits import MAX_SEED
+from tactica.play.logfile import LogHeader, LogWriter, create_log, digest_of, repair_log
+from tactica.policies import POLICIES, make_policy
+from tactica.ruleset import Ruleset
+from tactica.scenario import Scenario, load_scenario
+
+__all__ = ["OpenFight", "new_fight", "resume_fight", "scenario_digest"]
+
+
+def scenario_digest(scenario: Scenario) -> str:
+    """The digest of everything a fight depends on but its rulings (the log records those
+    itself): the scenario's content and the bytes of every content pack its game read for it
+    (tactica's own packs too)."""
+    return digest_of({"scenario": {k: v for k, v in scenario.data.items() if k != "rulings"},
+                      "content": [list(item) for item in scenario.content]})
+
+
+@dataclass
+class OpenFight:
+    """A fight whose log is open (``writer`` holds its lock) and ready to continue."""
+
+    scenario: Scenario
+    battle: Battle[Any]
+    writer: LogWriter
+    header: LogHeader
+    computer: dict[str, str]
+    cut: list[Any] = field(default_factory=list)
+    resumed: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def _new_seed() -> int:
+    """A fresh seed from the operating system's entropy (recorded in the log)."""
+    return int(np.random.SeedSequence().generate_state(1)[0])
+
+
+def new_fight(scenario: Scenario, log: Path, *, seed: int | None = None,
+              computer: Mapping[str, str] | None = None, durable: bool = True,
+              replace_empty: bool = False) -> OpenFight:
+    """A new fight logged to ``log`` (which must not exist yet).
+
+    ``seed`` drives the virtual dice and the computer's choices (default: the scenario's
+    ``seed``, else a fresh one, recorded in the log); ``computer`` maps the sides the computer
+    plays to a policy name (``greedy``, ``random``).
+    """
+    state, header = _header(scenario, log, seed, computer)
+    writer = create_log(log, header, durable=durable, replace_empty=replace_empty)
+    battle = Battle(scenario.ruleset, state, listeners=[writer.append])
+    return OpenFight(scenario, battle, writer, header, dict(header.computer))
+
+
+def resume_fight(path: Path, *, scenario: Scenario | None = None,
+                 computer: Mapping[str, str] | None = None, durable: bool = True,
+                 seed: int | None = None) -> OpenFight:
+    """Continue the fight in ``path``.
+
+    The scenario is the one the log names (relative to the log's folder) unless ``scenario``
+    is given; either way its content, and that of every content pack it uses, must be what the
+    fight started with. Every step of the log is re-run from its recorded action, rolls and
+    decisions and must give the events recorded; the first record that does not follow is
+    refused with its line number. A torn last line and the results of a step cut short are
+    dropped from the file; the step is finished from its recorded inputs. The rulings, the seed
+    and (unless ``computer`` is given) the computer's sides come from the log. A log that holds
+    no complete line (a header torn by a crash) starts the fight anew on ``scenario`` (with
+    ``seed``); a file that is not a tactica log is never changed. The writer holds the log's
+    lock (a second writer is refused).
+    """
+    writer = LogWriter(path, durable=durable)
+    try:
+        return _resume(path, writer, scenario=scenario, computer=computer, seed=seed)
+    except BaseException:
+        writer.close()
+        raise
+
+
+def _resume(path: Path, writer: LogWriter, *, scenario: Scenario | None,
+            computer: Mapping[str, str] | None, seed: int | None) -> OpenFight:
+    contents = repair_log(path, durable=writer.durable, writer=writer)
+    header = contents.header
+    if header is None:
+        if scenario is None:
+            raise TacticaError(
+                f"{path} holds no complete line, not even the scenario's name; start the "
+                f"fight anew with: tactica play SCENARIO --resume {path}"
+            )
+        state, header = _header(scenario, path, seed, computer)
+        writer.truncate(0)
+        writer.write_line(json.dumps(header.to_json(), separators=(",", ":"),
+                                     ensure_ascii=False))
+        battle = Battle(scenario.ruleset, state, listeners=[writer.append])
+        return OpenFight(scenario, battle, writer, header, dict(header.computer),
+                         notes=[f"{path} holds no complete line yet: the fight starts anew."])
+    if scenario is None:
+        scenario = _scenario_of(header, path)
+    rs = scenario.ruleset
+    if header.game != rs.meta.name:
+        raise TacticaError(f"{path}: the log is a fight of {header.game!r}, but "
+                           f"{scenario.source} is a {rs.meta.name!r} scenario")
+    if header.digest != scenario_digest(scenario):
+        raise TacticaError(
+            f"{path}: the log was written for {header.scenario!r} with other content "
+            f"(digest {header.digest}, {scenario.source} and its content packs now have "
+            f"{scenario_digest(scenario)}); resume with the scenario and packs as they were"
+        )
+    if dict(scenario.rulings) != dict(header.rulings):
+        scenario = scenario.with_rulings(header.rulings, where=f"{path}: rulings")
+    state = scenario.new_state()
+    chosen = checked_computer(rs, rs.sides_of(state),
+                              header.computer if computer is None else computer)
+    try:
+        battle, cut = Battle.replay(rs, state, contents.records, listeners=[writer.append])
+    except ReplayError as exc:
+        line = exc.index + 2 if exc.index is not None else None
+        where = f"{path}:{line}" if line is not None else str(path)
+        raise TacticaError(f"{where}: {exc}") from None
+    except TacticaError as exc:
+        raise TacticaError(f"{path}: {exc}") from None
+    return OpenFight(scenario, battle, writer, header, chosen, cut=list(cut), resumed=True)
+
+
+def _header(scenario: Scenario, log: Path, seed: int | None,
+            computer: Mapping[str, str] | None) -> tuple[Any, LogHeader]:
+    """A fresh state and the header of a new fight's log."""
+    state = scenario.new_state()
+    rs = scenario.ruleset
+    chosen = checked_computer(rs, rs.sides_of(state), computer or {})
+    if seed is None:
+        given = scenario.data.get("seed")
+        seed = given if isinstance(given, int) and 0 <= given <= MAX_SEED else _new_seed()
+    if not 0 <= seed <= MAX_SEED:
+        raise TacticaError(f"seed: expected a whole number from 0 to {MAX_SEED}, got {seed!r}")
+    header = LogHeader(
+        game=rs.meta.name,
+        scenario=_scenario_ref(scenario.source, log),
+        digest=scenario_digest(scenario),
+        rulings=dict(scenario.rulings),
+        seed=seed,
+        computer=chosen,
+    )
+    return state, header
+
+
+def checked_computer(ruleset: Ruleset, sides: Sequence[str],
+                     computer: Mapping[str, str]) -> dict[str, str]:
+    """The computer's sides, each a side of the battle with a known policy."""
+    out: dict[str, str] = {}
+    for side, name in computer.items():
+        if side not in sides:
+            raise TacticaError(f"computer: no side {side!r} in this battle "
+                               f"(sides: {', '.join(sides)})")
+        if name not in POLICIES:
+            make_policy(name, ruleset)  # raises, naming the known policies
+        out[side] = name
+    return out
+
+
+def _scenario_ref(source: str, log: Path) -> str:
+    """The scenario's path as the log records it: relative to the log's folder."""
+    try:
+        # abspath, not resolve: a scenario reached through a link keeps the path it was given.
+        rel = os.path.relpath(os.path.abspath(source), os.path.abspath(log.parent))
+    except ValueError:  # another drive
+        return Path(os.path.abspath(source)).as_posix()
+    return Path(rel).as_posix()
+
+
+def _scenario_of(header: LogHeader, log: Path) -> Scenario:
+    where = log.parent / header.scenario
+    try:
+        return load_scenario(where)
+    except TacticaError as exc:
+        raise TacticaError(
+            f"{log}: cannot load the fight's scenario {str(where)!r} ({exc}); "
+            f"name it: tactica play SCENARIO --resume {log}"
+        ) from None

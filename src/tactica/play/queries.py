@@ -1,0 +1,87 @@
+"""Questions a game master asks during a fight, answered through the game's declared hooks:
+the map (as text or SVG), sight between two units, the odds of an action, the units.
+
+A game without a map (no sight capability) has no picture and no sight: the answers say so in
+one sentence instead of failing. Every function reads the battle; none changes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tactica.battle import Battle
+from tactica.battlefield.base import SightReport
+from tactica.errors import TacticaError
+from tactica.maps import to_svg
+from tactica.odds import OddsReport, outcome_report
+from tactica.ruleset import Capability, UnitStatus, odds_hooks, sight_hooks
+
+__all__ = [
+    "has_map",
+    "no_map_sentence",
+    "odds_of",
+    "picture_of",
+    "sight_of",
+    "svg_of",
+    "unit_ids",
+]
+
+
+def has_map(battle: Battle[Any]) -> bool:
+    """True if the game shows its battlefield during a fight (it declares sight)."""
+    return battle.ruleset.meta.has(Capability.SIGHT)
+
+
+def no_map_sentence(battle: Battle[Any]) -> str:
+    """Why there is no map or sight in this fight."""
+    meta = battle.ruleset.meta
+    if meta.battlefield is None:
+        return f"{meta.title} is played without a map: there is no map and no sight to show"
+    return f"{meta.title} does not show its battlefield during a fight"
+
+
+def picture_of(battle: Battle[Any]) -> str:
+    """The battlefield as text (``""`` for a game without a map)."""
+    if not has_map(battle):
+        return ""
+    return sight_hooks(battle.ruleset).battlefield_of(battle.state).preview()
+
+
+def svg_of(battle: Battle[Any], sight: SightReport | None = None) -> str:
+    """The battlefield as SVG, with the evidence of ``sight`` (``""`` without a map)."""
+    if not has_map(battle):
+        return ""
+    return to_svg(sight_hooks(battle.ruleset).battlefield_of(battle.state), sight=sight)
+
+
+def unit_ids(units: Sequence[UnitStatus]) -> list[str]:
+    """The ids, in scenario order."""
+    return [u.id for u in units]
+
+
+def _resolve_name(name: str, units: Sequence[UnitStatus]) -> str:
+    """A unit id typed in any case (``rook`` is ``Rook``); other names pass unchanged."""
+    for u in units:
+        if u.id == name:
+            return u.id
+    folded = [u.id for u in units if u.id.lower() == name.lower()]
+    return folded[0] if len(folded) == 1 else name
+
+
+def sight_of(battle: Battle[Any], source: str, target: str) -> SightReport:
+    """Sight and cover between two units (or places) now; a TacticaError says why not
+    (no map in this game, an unknown name)."""
+    if not has_map(battle):
+        raise TacticaError(no_map_sentence(battle))
+    units = battle.ruleset.units(battle.state)
+    a, b = _resolve_name(source, units), _resolve_name(target, units)
+    return sight_hooks(battle.ruleset).sight_report(battle.state, a, b)
+
+
+def odds_of(battle: Battle[Any], action: Any) -> OddsReport:
+    """The exact odds of ``action`` now: the game's own report, or every outcome."""
+    rs, state = battle.ruleset, battle.state
+    if rs.meta.has(Capability.ODDS):
+        return odds_hooks(rs).odds(state, action)
+    return outcome_report(rs, state, action)

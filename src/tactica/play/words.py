@@ -1,0 +1,228 @@
+"""The fight in words, for every front end: actions grouped, typed text matched, odds, status.
+
+Nothing here knows a game. Actions are grouped by the unit their description starts with and
+the verb that follows (``A moves to 3,1`` is unit ``A``, verb ``moves``), so that twenty moves
+read as one line; a typed text takes the action it alone matches.
+
+>>> groups = group_actions(["A stays at 0,0", "A moves to 1,0", "A moves to 2,0",
+...                         "A attacks B with rifle"], ["A", "B"])
+>>> [(g.unit, g.verb, g.numbers) for g in groups]
+[('A', 'stays', (1,)), ('A', 'moves', (2, 3)), ('A', 'attacks', (4,))]
+>>> groups[1].head, groups[1].tails
+('A moves to', ('1,0', '2,0'))
+>>> match_actions("a 2,0", ["A moves to 1,0", "A moves to 2,0", "B moves to 2,0"])
+[1]
+>>> winner_line("goblins", "the heroes fled")
+'Winner: goblins (the heroes fled)'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tactica.odds import OddsReport
+from tactica.ruleset import UnitStatus
+
+__all__ = [
+    "ActionGroup",
+    "group_actions",
+    "match_actions",
+    "norm",
+    "number_name",
+    "odds_lines",
+    "shown_value",
+    "status_lines",
+    "where_lines",
+    "winner_line",
+]
+
+#: Outcome lists longer than this are summarised.
+_OUTCOMES_SHOWN = 10
+
+
+def norm(text: str) -> str:
+    """Lower case, single spaces."""
+    return " ".join(text.lower().split())
+
+
+@dataclass(frozen=True)
+class ActionGroup:
+    """Actions of one unit and one kind: ``numbers`` (1-based) and their descriptions, with
+    the words they share (``head``) and what tells them apart (``tails``)."""
+
+    unit: str
+    verb: str
+    numbers: tuple[int, ...]
+    texts: tuple[str, ...]
+
+    @property
+    def head(self) -> str:
+        """The words every description of the group starts with."""
+        split = [t.split() for t in self.texts]
+        common: list[str] = []
+        for words in zip(*split, strict=False):
+            if any(w != words[0] for w in words):
+                break
+            common.append(words[0])
+        if len(self.texts) > 1 and all(len(s) == len(common) for s in split):
+            common = common[:-1]
+        for k, word in enumerate(common):  # never cut inside brackets
+            if "(" in word:
+                common = common[:k]
+                break
+        return " ".join(common)
+
+    @property
+    def tails(self) -> tuple[str, ...]:
+        """Each description without the shared words."""
+        n = len(self.head.split())
+        return tuple(" ".join(t.split()[n:]) for t in self.texts)
+
+    def to_json(self) -> dict[str, Any]:
+        """For the web page."""
+        return {"unit": self.unit, "verb": self.verb, "numbers": list(self.numbers),
+                "texts": list(self.texts), "head": self.head, "tails": list(self.tails)}
+
+
+def _unit_of(text: str, units: Sequence[str]) -> str:
+    best = ""
+    for u in units:
+        if len(u) > len(best) and (text == u or text.startswith(u + " ")):
+            best = u
+    return best
+
+
+def group_actions(texts: Sequence[str], units: Iterable[str]) -> list[ActionGroup]:
+    """Group action descriptions by unit and verb, in order of first appearance."""
+    ids = sorted(set(units), key=len, reverse=True)
+    order: dict[tuple[str, str], list[int]] = {}
+    for i, text in enumerate(texts):
+        unit = _unit_of(text, ids)
+        rest = text[len(unit):].split()
+        verb = rest[0] if rest else ""
+        order.setdefault((unit, verb), []).append(i)
+    return [ActionGroup(unit, verb, tuple(i + 1 for i in idx), tuple(texts[i] for i in idx))
+            for (unit, verb), idx in order.items()]
+
+
+def match_actions(text: str, texts: Sequence[str]) -> list[int]:
+    """The indices (0-based) of the descriptions ``text`` matches: the one it equals; else
+    those that contain it; else those holding every typed word (a word of three letters or
+    more may be the start of a longer one)."""
+    wanted = norm(text)
+    if not wanted:
+        return []
+    normed = [norm(t) for t in texts]
+    exact = [i for i, t in enumerate(normed) if t == wanted]
+    if exact:
+        return exact[:1]
+    hits = [i for i, t in enumerate(normed) if wanted in t]
+    if hits:
+        return hits
+    words = wanted.split()
+
+    def has(tokens: list[str], w: str) -> bool:
+        return any(tok == w or (len(w) >= 3 and tok.startswith(w)) for tok in tokens)
+
+    return [i for i, t in enumerate(normed) if all(has(t.split(), w) for w in words)]
+
+
+def number_name(name: str) -> str:
+    """``p_hit`` -> ``P(hit)``, ``expected_damage`` -> ``expected damage``."""
+    words = name.replace("_", " ")
+    return f"P({words[2:]})" if name.startswith("p_") else words
+
+
+def _percent(p: Fraction | float) -> str:
+    return f"{float(p):.2%}"
+
+
+def _numbers_line(numbers: Mapping[str, Fraction]) -> list[str]:
+    out = []
+    for name, value in numbers.items():
+        shown = _percent(value) if name.startswith("p_") else f"{float(value):.3f}"
+        out.append(f"{number_name(name)}: {shown}")
+    return out
+
+
+def _summarised_outcomes(outcomes: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Many outcomes (each roll of a d100 its own line) read as a few: outcomes that differ
+    only in their numbers are counted together, numbers shown as N."""
+    merged: dict[str, float] = {}
+    for o in outcomes:
+        key = re.sub(r"\d+", "N", str(o.get("events", "")))
+        merged[key] = merged.get(key, 0.0) + float(o.get("p", 0.0))
+    ranked = sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))
+    lines = [f"{p:7.2%}  {words}" for words, p in ranked[:_OUTCOMES_SHOWN]]
+    if len(ranked) > _OUTCOMES_SHOWN:
+        rest = sum(p for _, p in ranked[_OUTCOMES_SHOWN:])
+        lines.append(f"{rest:7.2%}  ({len(ranked) - _OUTCOMES_SHOWN} other kinds of outcome)")
+    return lines
+
+
+def odds_lines(report: OddsReport, desc: str) -> list[str]:
+    """An odds report for people: the action, why (sight, cover, what each die needs), the
+    outcomes (summarised when there are many) and the headline numbers."""
+    lines = [desc]
+    outcomes = report.extra.get("outcomes") if isinstance(report.extra, Mapping) else None
+    if isinstance(outcomes, list) and len(outcomes) > _OUTCOMES_SHOWN:
+        lines.extend(f"  {r}" for r in _summarised_outcomes(outcomes))
+    else:
+        lines.extend(f"  {r}" for r in report.reasons)
+    for name, dist in report.distributions.items():
+        items = list(dist.items())
+        if not items or len(items) == 1 or name != "damage":
+            continue
+        if len(items) <= 8:
+            shown = ", ".join(f"{v}: {_percent(p)}" for v, p in items)
+        else:
+            shown = f"{items[0][0]} to {items[-1][0]}, {float(dist.mean()):.2f} on average"
+        lines.append(f"  {name.replace('_', ' ')}: {shown}")
+    lines.extend(f"  {line}" for line in _numbers_line(report.numbers))
+    return lines
+
+
+def shown_value(value: Any) -> str:
+    """A detail for people: yes/no for truth values (numpy's too), the value otherwise."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return "yes" if value else "no"
+    return str(value)
+
+
+def status_lines(units: Sequence[UnitStatus], round_number: int | None = None) -> list[str]:
+    """Every unit, by side: where it stands, whether it is in action, its figures."""
+    lines = [] if round_number is None else [f"round {round_number}"]
+    sides = list(dict.fromkeys(u.side for u in units))
+    for side in sides:
+        lines.append(f"{side}:")
+        for u in (u for u in units if u.side == side):
+            standing = "in action" if u.in_action else "out of action"
+            where = f" at {u.place}" if u.place else ""
+            extra = ", ".join(f"{k.replace('_', ' ')} {shown_value(v)}"
+                              for k, v in u.details.items())
+            lines.append(f"  {u.id}{where}: {standing}" + (f"; {extra}" if extra else ""))
+    return lines
+
+
+def where_lines(units: Sequence[UnitStatus]) -> list[str]:
+    """Who stands where, one line per side (units out of action marked)."""
+    lines = []
+    for side in dict.fromkeys(u.side for u in units):
+        parts = []
+        for u in (u for u in units if u.side == side):
+            place = f" at {u.place}" if u.place else ""
+            parts.append(f"{u.id}{place}" + ("" if u.in_action else " (out)"))
+        lines.append(f"{side}: {', '.join(parts)}")
+    return lines
+
+
+def winner_line(winner: str | None, reason: str) -> str:
+    """``Winner: goblins (reason)`` or ``A draw (reason)``: a side's name may be a plural
+    noun or a team's name, so the sentence does not conjugate it."""
+    if winner is None:
+        return f"A draw ({reason})"
+    return f"Winner: {winner} ({reason})"
