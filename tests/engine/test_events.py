@@ -58,7 +58,7 @@ CORE_SAMPLES: list[Any] = [
     Rolled("first side", "blue"),
     Decided("red", "react", "duck"),
     Decided("blue", "target", Attack("1", "smg", "C")),
-    BattleEnded("red", "red is the only side left in action"),
+    BattleEnded("red", "the only side left in action: red"),
     BattleEnded(None, "the round limit (30) was reached"),
     Resolved(),
 ]

@@ -75,7 +75,7 @@ def test_the_last_operator_out_ends_the_battle() -> None:
     attack(battle, "A", "B", to_hit=[1], armor=[0])
     assert battle.is_over and battle.winner == "red"
     pending = battle.pending
-    assert isinstance(pending, Finished) and "red is the only side left" in pending.reason
+    assert isinstance(pending, Finished) and "the only side left in action: red" in pending.reason
     assert battle.legal_actions() == ()
     ended = [e for e in battle.log if isinstance(e, BattleEnded)]
     assert ended == [BattleEnded("red", pending.reason)]

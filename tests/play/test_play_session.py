@@ -119,7 +119,7 @@ def test_typed_dice_quit_between_two_rolls_and_resume_asks_only_the_second(
     assert "  A attacks B with rifle: 1 hit(s), 0 saved, 1 damage." in t.said
     records = read_log(log).records
     assert Attacked("A", "rifle", "B", False, 1, 0, 1) in records
-    assert records[-1] == BattleEnded("red", "red is the only side left in action")
+    assert records[-1] == BattleEnded("red", "the only side left in action: red")
 
 
 def test_wrong_dice_are_asked_again_with_the_reason(tmp_path: Path) -> None:

@@ -151,7 +151,7 @@ def test_a_fixture_is_used_for_one_action_and_can_be_an_objective() -> None:
     assert of(events, FixtureUsed) == [FixtureUsed("A", "Kitchen", "gas valve")]
     assert b.state.chars["A"].actions == 0
     advance(b)
-    assert b.pending == Finished("pcs", "pcs met the objective: used the gas valve")
+    assert b.pending == Finished("pcs", "objective met by pcs: the gas valve was used")
     b = ready({"A": pc("Bar"), "B": npc("Alley")}, fixtures={"Kitchen": ["gas valve"]})
     assert not [a for a in b.legal_actions() if isinstance(a, Operate)]  # not in its area
 
@@ -182,9 +182,9 @@ def test_unh_26_ammunition_is_marked_off_at_the_end_of_combat(ruling: str, marke
     assert isinstance(b.pending, Automatic) and b.pending.label == "end of combat"
     events = advance(b)
     assert of(events, AmmoMarked) == [AmmoMarked("A", "pistol", marked, left)]
-    assert of(events, CombatEnded) == [CombatEnded("pcs", "pcs is the only team left in the "
-                                                          "fight")]
-    assert b.pending == Finished("pcs", "pcs is the only team left in the fight")
+    assert of(events, CombatEnded) == [CombatEnded("pcs", "the only team left in the fight: "
+                                                          "pcs")]
+    assert b.pending == Finished("pcs", "the only team left in the fight: pcs")
 
 
 def test_a_weapon_without_ammunition_cannot_fire() -> None:

@@ -175,7 +175,7 @@ def test_combat_ends_when_one_team_is_left_in_the_fight() -> None:
     act(b, Attack("A", "pistol", "B"), rolls=[(5, 9)],
         decisions={"npcs": [Reaction("none")], "pcs": [lambda o: o.location == "head"]})
     assert b.state.chars["B"].unconscious
-    assert ended(b) == Finished("pcs", "pcs is the only team left in the fight")
+    assert ended(b) == Finished("pcs", "the only team left in the fight: pcs")
 
 
 def test_surrender_and_retreat_leave_the_fight() -> None:
@@ -186,14 +186,14 @@ def test_surrender_and_retreat_leave_the_fight() -> None:
     assert b.state.chars["B"].surrendered and b.state.chars["B"].level == 0
     act(b, EndTurn("pcs"))
     act(b, Retreat("C"), decisions={})
-    assert ended(b) == Finished("pcs", "pcs is the only team left in the fight")
+    assert ended(b) == Finished("pcs", "the only team left in the fight: pcs")
 
 
 def test_a_scenario_objective_ends_combat() -> None:
     b = ready({"A": pc("Kitchen"), "B": npc("Bar")},
               objectives=[{"side": "pcs", "reach": "Alley"}])
     act(b, Move("A", "Alley"), decisions={})
-    assert ended(b) == Finished("pcs", "pcs met the objective: 1 in Alley")
+    assert ended(b) == Finished("pcs", "objective met by pcs: 1 in Alley")
 
 
 def test_the_round_limit_is_a_draw() -> None:

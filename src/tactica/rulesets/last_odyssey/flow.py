@@ -48,9 +48,9 @@ def finished(state: LodState) -> Finished | None:
     if len(standing) == 1:
         gone = [s for s in state.sides if s != standing[0]]
         fled = [s for s in gone if any(f.fled for f in state.fighters.values() if f.side == s)]
-        how = "fled or was downed" if fled else "was downed"
-        return Finished(standing[0], f"{standing[0]} is the only side standing "
-                                     f"({', '.join(gone)} {how})")
+        how = "fled or downed" if fled else "downed"
+        return Finished(standing[0], f"the only side standing: {standing[0]} "
+                                     f"({', '.join(gone)}: {how})")
     if not standing:
         return Finished(None, "nobody is left standing")
     return None

@@ -272,7 +272,7 @@ def winner_or_none(state: NebState) -> Finished | None:
     """Finished if at most one side has operators in action, or the round limit passed."""
     standing = [s for s in state.sides if state.alive(s)]
     if len(standing) == 1:
-        return Finished(standing[0], f"{standing[0]} is the only side left in action")
+        return Finished(standing[0], f"the only side left in action: {standing[0]}")
     if not standing:
         return Finished(None, "no operator is left in action")
     return None

@@ -86,14 +86,14 @@ def finished(state: UnhexState) -> Finished | None:
     for ob in state.objectives:
         if ob.use is not None:
             if (ob.use, ob.side) in state.used:
-                return Finished(ob.side, f"{ob.side} met the objective: used the {ob.use}")
+                return Finished(ob.side, f"objective met by {ob.side}: the {ob.use} was used")
             continue
         there = [c for c in state.fighters(ob.side) if c.area == ob.reach]
         if len(there) >= ob.count:
-            return Finished(ob.side, f"{ob.side} met the objective: {ob.count} in {ob.reach}")
+            return Finished(ob.side, f"objective met by {ob.side}: {ob.count} in {ob.reach}")
     standing = state.standing()
     if len(standing) == 1:
-        return Finished(standing[0], f"{standing[0]} is the only team left in the fight")
+        return Finished(standing[0], f"the only team left in the fight: {standing[0]}")
     if not standing:
         return Finished(None, "no one is left in the fight")
     return None
