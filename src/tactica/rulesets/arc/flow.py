@@ -1,0 +1,179 @@
+"""The round of Arc: initiative once, then rounds of turns in that order, then the wound dice.
+
+1. Initiative (before round 1, never re-rolled): everyone rolls a d20 against AGI x 2 (or AGI
+   plus a swapped attribute), increment 5. The order follows ARC-1, ties ARC-17. Whoever
+   succeeds rolls a d10 instead of a d20 on its first turn's checks (ARC-20). Guns whose
+   capacity is a die are loaded now (ARC-23).
+2. Each round every character gets AP equal to its speed (less speed spent in advance on
+   reactions, ARC-19); the side with surprise acts alone in round 1 (ARC-18).
+3. Each character takes its turn in order: it may hold it until after a later character's,
+   spends AP on actions, and ends it; AP left pays for reactions until the round ends.
+4. Once everyone has acted the wound dice are rolled (ARC-12) and whoever is at or under 0
+   health falls unconscious, at or under -CON dies.
+
+The battle ends when at most one side has characters in action, or after ``max_rounds``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tactica.chance import Done, Roll, Step, emit_all
+from tactica.dice import die
+from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
+from tactica.rulesets.arc.actions import legal_actions
+from tactica.rulesets.arc.checks import DEFAULT_INCREMENT, CheckResult, read_check
+from tactica.rulesets.arc.content import DamageDice
+from tactica.rulesets.arc.records import (
+    InitiativeRolled,
+    Loaded,
+    RoundBegan,
+    RoundEnded,
+    TurnEnded,
+)
+from tactica.rulesets.arc.state import ArcState
+from tactica.rulesets.arc.steps import bleed, emit, end_turn, sweep_events
+
+__all__ = ["end_of_round", "finished", "initiative", "initiative_order", "pending",
+           "start_round"]
+
+
+def finished(state: ArcState) -> Finished | None:
+    """Finished when at most one side has anyone in action."""
+    standing = [s for s in state.sides if state.standing(s)]
+    if len(standing) == 1:
+        gone = ", ".join(s for s in state.sides if s != standing[0])
+        return Finished(standing[0], f"{standing[0]} is the only side still in action "
+                                     f"({gone}: unconscious or dead)")
+    if not standing:
+        return Finished(None, "nobody is left in action")
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Initiative
+
+
+def initiative_order(state: ArcState, results: dict[str, CheckResult]) -> tuple[str, ...]:
+    """The order of the turns from everyone's initiative check (ARC-1, ties ARC-17)."""
+    listed = list(state.fighters)
+    seed = state.rulings["ARC-1"] == "seed"
+
+    def key(uid: str) -> tuple[int, int, int, int]:
+        r = results[uid]
+        if r.success:
+            return (0, r.degree if seed else -r.roll, r.roll if seed else 0, listed.index(uid))
+        return (1, -r.degree if seed else r.roll, r.roll if seed else 0, listed.index(uid))
+
+    return tuple(sorted(results, key=key))
+
+
+def initiative(state: ArcState) -> Step:
+    """Everyone's initiative check, the first loads of die-capacity guns, round 1."""
+    units = [f for f in state.fighters.values() if f.in_action]
+    d20 = die(20)
+
+    def roll(i: int, results: dict[str, CheckResult]) -> Step:
+        if i == len(units):
+            return loads(0, [], results)
+        f = units[i]
+        target = f.profile.initiative
+
+        def read(face: int) -> Step:
+            r = read_check(face, target, DEFAULT_INCREMENT, state.rulings)
+            return roll(i + 1, {**results, f.id: r})
+
+        return Roll(f"initiative of {f.id} (d20 under {target})", d20, read, (d20,),
+                    lambda faces: faces[0])
+
+    guns = [(f.id, w) for f in units for w in f.profile.weapons if w.capacity_die is not None]
+
+    def loads(i: int, loaded: list[Any], results: dict[str, CheckResult]) -> Step:
+        if i == len(guns) or state.rulings["ARC-23"] != "rolled":
+            return start(loaded, results)
+        uid, w = guns[i]
+        d = DamageDice(1, w.capacity_die or 0)
+        return Roll(f"{uid}'s {w.name} magazine ({d})", d.dist(),
+                    lambda v: loads(i + 1, [*loaded, Loaded(uid, w.name, v)], results),
+                    d.faces, d.read)
+
+    def start(loaded: list[Any], results: dict[str, CheckResult]) -> Step:
+        order = initiative_order(state, results)
+        rolls = tuple((u, results[u].roll, results[u].success, results[u].degree)
+                      for u in results)
+        first = tuple(u for u in order if results[u].success)
+        return emit_all([InitiativeRolled(rolls, order, first), *loaded,
+                         _round_began(state, 1)], Done(None))
+
+    return roll(0, {})
+
+
+# --------------------------------------------------------------------------------------------
+# Rounds
+
+
+def _round_began(state: ArcState, r: int) -> RoundBegan:
+    ap = tuple((f.id, max(0, f.profile.speed.rank - f.debt))
+               for f in state.fighters.values() if not f.dead)
+    return RoundBegan(r, ap)
+
+
+def start_round(state: ArcState, r: int) -> Step:
+    """A new round: everyone's AP."""
+    return emit_all([_round_began(state, r)], Done(None))
+
+
+def end_of_round(state: ArcState) -> Step:
+    """The wound dice of everyone (ARC-12 ``round``), then the falls, then the end."""
+    units = [u for u in state.fighters if not state.fighters[u].dead]
+    per_round = state.rulings["ARC-12"] == "round"
+
+    def bleeding(i: int, w: ArcState) -> Step:
+        if not per_round or i == len(units):
+            return sweep(w)
+        return bleed(w, units[i], lambda w2: bleeding(i + 1, w2))
+
+    def sweep(w: ArcState) -> Step:
+        out: list[Any] = []
+        for f in w.fighters.values():
+            out += sweep_events(w, f)
+        return emit_all([*out, RoundEnded(w.round)], Done(None))
+
+    return bleeding(0, state)
+
+
+def _unconscious_turn(state: ArcState, unit: str) -> Step:
+    """ARC-12 ``turn``: an unconscious character bleeds when its turn comes round."""
+
+    def close(w: ArcState) -> Step:
+        f = w.fighters[unit]
+        out: list[Any] = []
+        if f.health <= -f.profile.con and w.rulings["ARC-24"] == "at-once":
+            out += sweep_events(w, f)
+        return emit_all([*out, TurnEnded(unit)], Done(None))
+
+    return bleed(state, unit, lambda w: emit([], close))
+
+
+def pending(state: ArcState) -> Pending:
+    """What happens next."""
+    fin = finished(state)
+    if fin is not None:
+        return fin
+    if state.phase == "setup":
+        return Automatic("initiative", initiative(state))
+    if state.phase == "round" and state.queue:
+        f = state.fighters[state.queue[0]]
+        if not f.conscious:
+            return Automatic(f"{f.id} is unconscious: its wound dice",
+                             _unconscious_turn(state, f.id))
+        if f.ap <= 0:
+            return Automatic(f"{f.id} has no AP left", end_turn(state, f.id))
+        first = " (d10 on its checks)" if f.id in state.d10 else ""
+        return ChooseAction(f.side, legal_actions(state, f.id),
+                            f"{f.id}'s turn, round {state.round}: {f.ap} AP{first}")
+    if state.phase == "round":
+        return Automatic(f"end of round {state.round}: wound dice", end_of_round(state))
+    if state.round >= state.max_rounds:
+        return Finished(None, f"the round limit ({state.max_rounds}) was reached")
+    return Automatic(f"round {state.round + 1}", start_round(state, state.round + 1))

@@ -1,0 +1,177 @@
+"""The computer's choices in Arc: which action to take, and whether to evade.
+
+:func:`rank_actions` values an attack by the exact expected damage to health per AP it costs
+(the target assumed to evade when it can pay with AP), plus a bonus for the chance to put the
+target out of action; reloading an empty or jammed gun, swapping away from one, healing the
+unconscious or the badly hurt, stopping the bleeding, moving closer on a grid when nobody is in
+sight, and overwatch come next; ending the turn keeps AP for evading.
+:func:`choose_decision` evades whenever AP pays for it, and with speed when the Evade is good.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from tactica.chance import Decide, run_exact
+from tactica.rulesets.arc.armor import DamageResult, DamageRules, Hits
+from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade, damage_rules
+from tactica.rulesets.arc.checks import Check, check_dist, evade_wins, hits_of
+from tactica.rulesets.arc.content import DamageDice, Weapon
+from tactica.rulesets.arc.records import Attack, EndTurn, Hold, Move, Reload, Swap, UseItem, Watch
+from tactica.rulesets.arc.state import ArcState, Fighter
+
+__all__ = ["attack_value", "choose_decision", "rank_actions"]
+
+#: What putting a target out of action is worth, in points of damage.
+OUT_BONUS = 15.0
+
+
+@lru_cache(maxsize=4096)
+def _damage(dice: DamageDice, hits: int, armor: tuple[int, ...],
+            rules: DamageRules) -> tuple[tuple[int, float], ...]:
+    """The distribution of damage to health of ``hits`` hits against armor ``armor`` (only the
+    dice that protect), as ``(damage, p)`` pairs."""
+    node = Hits(dice, hits, armor, (True,) * len(armor), rules, "estimate")
+    dist = run_exact(node)
+    out: dict[int, float] = {}
+    for res, p in dist.items():
+        assert isinstance(res, DamageResult)
+        out[res.health] = out.get(res.health, 0.0) + float(p)
+    return tuple(sorted(out.items()))
+
+
+@lru_cache(maxsize=4096)
+def _hits(check: Check, evade: Check | None, rof: Fraction, cap: int | None,
+          rulings: tuple[tuple[str, str], ...]) -> tuple[tuple[int, float], ...]:
+    rules = dict(rulings)
+    out: dict[int, float] = {}
+    attack = check_dist(check, rules)
+    defence = check_dist(evade, rules) if evade is not None else None
+    same = evade is not None and check.increment == evade.increment
+    for res, p in attack.items():
+        n = hits_of(res, rof, rules)
+        if cap is not None:
+            n = min(n, cap)
+        if n == 0:
+            continue
+        if defence is None:
+            out[n] = out.get(n, 0.0) + float(p)
+            continue
+        for ev, q in defence.items():
+            if not evade_wins(res, ev, rules, same_increment=same):
+                out[n] = out.get(n, 0.0) + float(p * q)
+    return tuple(sorted(out.items()))
+
+
+def attack_value(state: ArcState, action: Attack) -> tuple[float, float]:
+    """``(expected damage to health, chance to put the target out of action)``."""
+    plan = attack_plan(state, action)
+    a, t, w = state.fighters[action.unit], state.fighters[action.target], plan.weapon
+    evade = plan.evade if can_evade(state, t) and t.ap > 0 else None
+    if plan.take_one and plan.check.target >= 20:
+        return _take_one_value(state, a, t, w)
+    left = a.rounds_of(w.name)
+    cap = None if left is None or state.rulings["ARC-22"] == "one" else left
+    keys = ("ARC-2", "ARC-3", "ARC-6")
+    hits = _hits(plan.check, evade, w.rof, cap, tuple((k, state.rulings[k]) for k in keys))
+    armor = tuple(s for s, piece in zip(t.armor, t.profile.armor, strict=True)
+                  if s > 0 and w.type in piece.against)
+    rules = damage_rules(state.rulings)
+    expected = out = 0.0
+    cap_damage = t.health + t.profile.con
+    for n, p in hits:
+        for dmg, q in _damage(w.damage, n, armor, rules):
+            expected += p * q * min(dmg, cap_damage)
+            out += p * q if dmg >= t.health else 0.0
+    return expected, out
+
+
+def _take_one_value(state: ArcState, a: Fighter, t: Fighter, w: Weapon) -> tuple[float, float]:
+    n = 1 if state.rulings["ARC-3"] == "one-hit" else 0
+    armor = tuple(s for s, piece in zip(t.armor, t.profile.armor, strict=True)
+                  if s > 0 and w.type in piece.against)
+    pairs = _damage(w.damage, n, armor, damage_rules(state.rulings)) if n else ((0, 1.0),)
+    return (sum(d * q for d, q in pairs), sum(q for d, q in pairs if d >= t.health))
+
+
+def _bleeding(wounds: tuple[int, ...]) -> float:
+    return sum((w + 1) / 2 for w in wounds)
+
+
+def _distance_to_foes(state: ArcState, f: Fighter, at: tuple[int, int]) -> int:
+    foes = [g.at for g in state.standing() if g.side != f.side and g.at is not None]
+    if not foes:
+        return 0
+    return min(max(abs(at[0] - x), abs(at[1] - y)) for x, y in foes)
+
+
+def _value(state: ArcState, f: Fighter, action: Any, can_attack: bool) -> float:
+    if isinstance(action, Attack):
+        expected, out = attack_value(state, action)
+        return (expected + OUT_BONUS * out) / attack_plan(state, action).cost + 1.0
+    if isinstance(action, Reload):
+        return 4.0 if not f.can_fire() else (-1.0 if can_attack else 0.2)
+    if isinstance(action, Swap):
+        other = f.profile.weapon(action.weapon)
+        return 3.0 if not f.can_fire() and f.can_fire(other) else -1.0
+    if isinstance(action, UseItem):
+        t = state.fighters[action.target]
+        item = state.items[action.item]
+        value = 0.0
+        if item.heal is not None:
+            if not t.conscious:
+                value += 12.0
+            elif t.health * 2 <= t.profile.max_health:
+                value += 2.0 + (item.heal.n * (item.heal.sides + 1) / 2) / 4
+        if item.remove_steps is not None and t.wounds:
+            value += 0.4 * _bleeding(t.wounds)
+        return value - 0.5 if value > 0 else -1.0
+    if isinstance(action, Move):
+        if can_attack or f.at is None:
+            return -1.5
+        x, _, y = action.to.partition(",")
+        now = _distance_to_foes(state, f, f.at)
+        after = _distance_to_foes(state, f, (int(x), int(y)))
+        return 0.1 * (now - after) - 0.001 * _move_cost(action)
+    if isinstance(action, Watch):
+        if can_attack:
+            return -1.0
+        return 0.3 if action.kind == "overwatch" else 0.05 * action.ap
+    if isinstance(action, Hold):
+        return -2.0
+    if isinstance(action, EndTurn):
+        return -0.5
+    return -1.0
+
+
+def _move_cost(action: Move) -> int:
+    return {"sprint": 0, "run": 1, "walk": 2, "slow": 3}.get(action.mode, 3)
+
+
+def rank_actions(state: ArcState, actions: Sequence[Any]) -> list[float]:
+    """How good each action looks for the side taking it (higher is better)."""
+    if not actions:
+        return []
+    f = state.fighters[actions[0].unit]
+    can_attack = any(isinstance(a, Attack) for a in actions)
+    return [_value(state, f, a, can_attack) for a in actions]
+
+
+def choose_decision(state: ArcState, decision: Decide[Any],
+                    rng: np.random.Generator | None) -> object:
+    """Evade when AP pays for it and the Evade can work; with speed only when it is good."""
+    if decision.label == EVADE:
+        unit = str(decision.context.get("unit", ""))
+        t = state.fighters.get(unit)
+        if t is None or True not in decision.options:
+            return decision.options[0]
+        skill = t.profile.skill("evade")
+        if t.ap > 0:
+            return skill >= 4
+        return skill >= 10 and t.debt == 0
+    return decision.options[0]
