@@ -81,10 +81,13 @@ class LabelledDice:
         return request.answer(self.values.pop(0))
 
 
-def started(sc: Scenario, initiative: list[int], *, loads: list[int] | None = None) -> Battle[Any]:
-    """A battle past initiative: ``initiative`` is each unit's d20 in scenario order."""
+def started(sc: Scenario, initiative: list[int]) -> Battle[Any]:
+    """A battle past initiative: ``initiative`` is each unit's d20 in scenario order (each
+    followed by its die magazines, if any)."""
     battle = Battle(ARC, sc.new_state())
-    battle.advance(dice=LabelledDice(*initiative, *(loads or [])))
+    dice = LabelledDice(*initiative)
+    while battle.state.phase == "setup":
+        battle.advance(dice=dice)
     return battle
 
 

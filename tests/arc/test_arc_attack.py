@@ -166,7 +166,7 @@ def test_arc_22_an_attack_fires_up_to_rof_rounds_and_hits_are_capped_by_them() -
 
 def test_arc_23_the_pistols_1d12_magazine_is_rolled_at_the_start_or_full() -> None:
     sc = duel(gunner("red", weapons=["pistol"]))
-    battle = started(sc, [1, 19], loads=[7])
+    battle = started(sc, [1, 7, 19])          # Foo's d20, its magazine, Bar's d20
     assert battle.state.fighters["Foo"].rounds_of("Pistol") == 7
     full = duel(gunner("red", weapons=["pistol"]), rulings={"ARC-23": "maximum"})
     battle = started(full, [1, 19])
@@ -175,7 +175,7 @@ def test_arc_23_the_pistols_1d12_magazine_is_rolled_at_the_start_or_full() -> No
 
 def test_a_reload_of_a_die_magazine_rolls_the_die() -> None:
     sc = duel(gunner("red", weapons=["pistol"]))
-    battle = started(sc, [19, 20], loads=[1])
+    battle = started(sc, [19, 1, 20])
     battle.apply(Attack("Foo", "Bar", "Pistol"), dice=ScriptedDice([17]),
                  policies={"blue": _never_evade()})
     assert not battle.state.fighters["Foo"].can_fire()

@@ -57,8 +57,7 @@ def test_initiative_rolls_against_agi_x_2_or_agi_plus_a_swapped_attribute() -> N
 
 def test_speed_is_the_rounds_ap() -> None:
     sc = example("pistol-duel.yaml")
-    battle = Battle(ARC, sc.new_state())
-    battle.advance(dice=ScriptedDice([3, 4, 6, 6]))       # two initiatives, two magazines
+    battle = started(sc, [3, 6, 4, 6])       # each initiative, then that one's magazine
     began = next(e for e in battle.events() if isinstance(e, RoundBegan))
     assert dict(began.ap) == {"Francis": 6, "Jane": 6}    # AGI 3: 6•0; AGI 5: 6•4
 
@@ -71,7 +70,8 @@ def test_a_successful_initiative_rolls_a_d10_on_the_first_turn_only() -> None:
     assert "on a d10" in dice.asked[0][0]
     battle.apply(EndTurn("Foo"), dice=ScriptedDice([]))
     battle.apply(EndTurn("Bar"), dice=ScriptedDice([]))
-    battle.advance(dice=ScriptedDice([[1]]))              # end of round 1: Bar's wound die
+    battle.advance(dice=ScriptedDice([[1]]))              # Bar's wound die
+    battle.advance(dice=ScriptedDice([]))                 # end of round 1
     battle.advance(dice=ScriptedDice([]))                 # round 2
     dice = LabelledDice(17)
     battle.apply(Attack("Foo", "Bar", "rifle"), dice=dice, policies={"blue": _No()})
@@ -100,6 +100,7 @@ def test_arc_12_wound_dice_are_rolled_at_the_end_of_the_round() -> None:
     battle.apply(EndTurn("Bar"), dice=ScriptedDice([]))
     assert isinstance(battle.pending, Automatic)
     battle.advance(dice=ScriptedDice([[3]]))
+    assert isinstance(battle.pending, Automatic) and battle.pending.label == "end of round 1"
     bled = next(e for e in battle.events() if isinstance(e, Bled))
     assert (bled.unit, bled.amount, bled.health) == ("Bar", 3, 11)
 
@@ -143,8 +144,13 @@ def test_the_battle_ends_when_one_side_is_out_of_action() -> None:
 
 def test_a_battle_starts_with_initiative() -> None:
     battle = Battle(ARC, duel().new_state())
-    assert isinstance(battle.pending, Automatic) and battle.pending.label == "initiative"
-    battle.advance(dice=ScriptedDice([19, 20]))
+    assert isinstance(battle.pending, Automatic)
+    assert battle.pending.label == "initiative of Foo"
+    battle.advance(dice=ScriptedDice([19]))
+    assert battle.pending.label == "initiative of Bar"         # type: ignore[union-attr]
+    battle.advance(dice=ScriptedDice([20]))
+    assert battle.pending.label == "initiative order"          # type: ignore[union-attr]
+    battle.advance(dice=ScriptedDice([]))
     assert isinstance(battle.pending, ChooseAction) and battle.pending.side == "red"
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "Healed",
     "Held",
     "Hold",
+    "InitiativeChecked",
     "InitiativeRolled",
     "ItemUsed",
     "Jammed",
@@ -131,13 +132,23 @@ class EndTurn(Action):
 # -- events -----------------------------------------------------------------------------------
 
 
+@record("arc.initiative-check")
+@dataclass(frozen=True)
+class InitiativeChecked(Event):
+    """One character's initiative check: the roll, success and degree."""
+
+    unit: str
+    roll: int
+    success: bool
+    degree: int
+
+
 @record("arc.initiative")
 @dataclass(frozen=True)
 class InitiativeRolled(Event):
-    """Everyone's initiative check (unit, roll, success, degree) and the order it gives;
-    ``d10``: who rolls a d10 on its first turn's checks."""
+    """The order everyone's initiative checks give; ``d10``: who rolls a d10 on its first
+    turn's checks."""
 
-    rolls: tuple[tuple[str, int, bool, int], ...]
     order: tuple[str, ...]
     d10: tuple[str, ...]
 

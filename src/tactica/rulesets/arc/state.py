@@ -147,6 +147,8 @@ class ArcState:
     queue: tuple[str, ...] = ()
     fresh: bool = True
     d10: frozenset[str] = frozenset()
+    checks: tuple[tuple[str, int, bool, int], ...] = ()
+    bled: frozenset[str] = frozenset()
 
     @property
     def active(self) -> str | None:
@@ -205,6 +207,10 @@ def _f(state: ArcState, unit: str) -> Fighter:
     return state.fighters[unit]
 
 
+def _initiative_check(state: ArcState, e: r.InitiativeChecked) -> None:
+    state.checks = (*state.checks, (e.unit, e.roll, e.success, e.degree))
+
+
 def _initiative(state: ArcState, e: r.InitiativeRolled) -> None:
     state.order = e.order
     state.d10 = frozenset(e.d10)
@@ -213,6 +219,7 @@ def _initiative(state: ArcState, e: r.InitiativeRolled) -> None:
 def _round_began(state: ArcState, e: r.RoundBegan) -> None:
     state.round = e.round
     state.phase = "round"
+    state.bled = frozenset()
     for unit, ap in e.ap:
         f = _f(state, unit)
         f.ap = ap
@@ -285,6 +292,7 @@ def _wounded(state: ArcState, e: r.Wounded) -> None:
 
 def _bled(state: ArcState, e: r.Bled) -> None:
     _f(state, e.unit).health = e.health
+    state.bled = state.bled | {e.unit}
 
 
 def _falling(state: ArcState, e: r.Falling) -> None:
@@ -356,6 +364,7 @@ def _nothing(state: ArcState, e: Any) -> None:
 
 
 _HANDLERS: dict[type, Callable[[ArcState, Any], None]] = {
+    r.InitiativeChecked: _initiative_check,
     r.InitiativeRolled: _initiative,
     r.RoundBegan: _round_began,
     r.RoundEnded: _round_ended,

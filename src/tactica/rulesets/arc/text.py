@@ -87,9 +87,9 @@ def _attacked(state: ArcState, e: r.Attacked) -> str:
 
 
 _EVENTS: dict[type, Callable[[ArcState, Any], str]] = {
-    r.InitiativeRolled: lambda s, e: "Initiative: " + ", ".join(
-        f"{u} {roll} ({_signed(deg, ok)})" for u, roll, ok, deg in e.rolls)
-        + f". Order: {', '.join(e.order)}."
+    r.InitiativeChecked: lambda s, e: f"{e.unit}'s initiative: {e.roll}, "
+        f"{_signed(e.degree, e.success)}.",
+    r.InitiativeRolled: lambda s, e: f"Initiative order: {', '.join(e.order)}."
         + (f" A d10 on the first turn's checks: {', '.join(e.d10)}." if e.d10 else ""),
     r.RoundBegan: lambda s, e: f"Round {e.round}: "
         + ", ".join(f"{u} {ap} AP" for u, ap in e.ap) + ".",
