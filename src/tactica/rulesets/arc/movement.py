@@ -118,22 +118,49 @@ def metres_text(state: ArcState, a: Fighter, b: Fighter) -> str:
 # Movement
 
 
+_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def _open(grid: TileGrid) -> frozenset[Tile]:
+    blocked = grid.blockers | frozenset(grid.occupants.values())
+    return frozenset((x, y) for x in range(grid.width) for y in range(grid.height)
+                     if (x, y) not in blocked)
+
+
 @lru_cache(maxsize=2048)
 def _layers(grid: TileGrid, start: Tile, rough: frozenset[Tile], most: int) -> tuple[
-        dict[tuple[Tile, int], tuple[int, tuple[Tile, int] | None]], ...]:
+        dict[Tile, tuple[int, Tile]], ...]:
     """For each number of squares n, the least extra AP (diagonals, rough squares) to stand on
-    each square after exactly n steps, with the step it came from."""
-    layers: list[dict[tuple[Tile, int], tuple[int, tuple[Tile, int] | None]]] = [
-        {(start, 0): (0, None)}]
-    for n in range(1, most + 1):
-        layer: dict[tuple[Tile, int], tuple[int, tuple[Tile, int] | None]] = {}
-        for (tile, _), (extra, _) in layers[-1].items():
-            for nxt in grid.steps(tile):
-                cost = extra + (1 if nxt[0] != tile[0] and nxt[1] != tile[1] else 0) + (
-                    1 if nxt in rough else 0)
-                key = (nxt, n)
-                if key not in layer or cost < layer[key][0]:
-                    layer[key] = (cost, (tile, n - 1))
+    each square after exactly n steps, with the square it came from. Steps go 8 ways onto open
+    squares; a diagonal step between two closed squares is refused (the tile grid's
+    ``no-squeeze`` movement)."""
+    open_ = _open(grid)
+    layers: list[dict[Tile, tuple[int, Tile]]] = [{start: (0, start)}]
+    # A square reached again after more steps is kept only with less extra AP: with more
+    # steps and no less extra it can never be cheaper, nor lead anywhere cheaper.
+    least = {start: 0}
+    for _ in range(most):
+        layer: dict[Tile, tuple[int, Tile]] = {}
+        for tile, (extra, _from) in layers[-1].items():
+            x, y = tile
+            for dx, dy in _STEPS:
+                nxt = (x + dx, y + dy)
+                if nxt not in open_:
+                    continue
+                cost = extra
+                if dx and dy:
+                    if (x + dx, y) not in open_ and (x, y + dy) not in open_:
+                        continue
+                    cost += 1
+                if nxt in rough:
+                    cost += 1
+                if cost >= least.get(nxt, cost + 1):
+                    continue
+                found = layer.get(nxt)
+                if found is None or cost < found[0]:
+                    layer[nxt] = (cost, tile)
+        for tile, (extra, _from) in layer.items():
+            least[tile] = min(extra, least.get(tile, extra))
         if not layer:
             break
         layers.append(layer)
@@ -145,20 +172,28 @@ def move_options(state: ArcState, f: Fighter) -> dict[str, dict[Tile, int]]:
     grid = state.grid
     if grid is None or f.at is None:
         return {}
-    most = max(_max_squares(m, f.ap) for m in MODES)
+    return _options(grid, f.at, f.ap, state.rough)
+
+
+@lru_cache(maxsize=2048)
+def _options(grid: TileGrid, at: Tile, ap: int,
+             rough: frozenset[Tile]) -> dict[str, dict[Tile, int]]:
+    most = max(_max_squares(m, ap) for m in MODES)
     if most == 0:
         return {}
-    layers = _layers(grid, f.at, state.rough, most)
+    layers = _layers(grid, at, rough, most)
     out: dict[str, dict[Tile, int]] = {}
     for mode in MODES:
         best: dict[Tile, int] = {}
-        for n in range(1, min(len(layers) - 1, _max_squares(mode, f.ap)) + 1):
+        for n in range(1, min(len(layers) - 1, _max_squares(mode, ap)) + 1):
             base = mode_cost(mode, n)
-            for (tile, _), (extra, _) in layers[n].items():
+            if base > ap:
+                break
+            for tile, (extra, _from) in layers[n].items():
                 cost = base + extra
-                if cost <= f.ap and cost < best.get(tile, cost + 1):
+                if cost <= ap and cost < best.get(tile, cost + 1):
                     best[tile] = cost
-        best.pop(f.at, None)
+        best.pop(at, None)
         if best:
             out[mode] = best
     return out
@@ -171,7 +206,7 @@ def path_to(state: ArcState, f: Fighter, to: Tile, mode: str) -> tuple[tuple[Til
     layers = _layers(state.grid, f.at, state.rough, _max_squares(mode, f.ap))
     best: tuple[int, int] | None = None
     for n in range(1, len(layers)):
-        found = layers[n].get((to, n))
+        found = layers[n].get(to)
         if found is not None:
             cost = mode_cost(mode, n) + found[0]
             if best is None or cost < best[0]:
@@ -180,10 +215,10 @@ def path_to(state: ArcState, f: Fighter, to: Tile, mode: str) -> tuple[tuple[Til
         raise ValueError(f"{f.id} cannot reach {tile_text(to)} by {mode}")
     cost, n = best
     path: list[Tile] = []
-    key: tuple[Tile, int] | None = (to, n)
-    while key is not None and key[1] > 0:
-        path.append(key[0])
-        key = layers[key[1]][key][1]
+    tile = to
+    for k in range(n, 0, -1):
+        path.append(tile)
+        tile = layers[k][tile][1]
     return tuple(reversed(path)), cost
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from tactica.chance import Decide, run_exact
 from tactica.rulesets.arc.armor import DamageResult, DamageRules, Hits
 from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade, damage_rules
-from tactica.rulesets.arc.checks import Check, check_dist, evade_wins, hits_of
+from tactica.rulesets.arc.checks import Check, CheckResult, evade_wins, hits_of, read_check
 from tactica.rulesets.arc.content import DamageDice, Weapon
 from tactica.rulesets.arc.records import Attack, EndTurn, Hold, Move, Reload, Swap, UseItem, Watch
 from tactica.rulesets.arc.state import ArcState, Fighter
@@ -46,26 +46,32 @@ def _damage(dice: DamageDice, hits: int, armor: tuple[int, ...],
 
 
 @lru_cache(maxsize=4096)
-def _hits(check: Check, evade: Check | None, rof: Fraction, cap: int | None,
+def _faces(check: Check, arc2: str) -> tuple[CheckResult, ...]:
+    rules = {"ARC-2": arc2}
+    return tuple(read_check(face, check.target, check.increment, rules, combat=check.combat)
+                 for face in range(1, check.sides + 1))
+
+
+@lru_cache(maxsize=4096)
+def _hits(check: Check, evade: Check | None, rof: Fraction,
           rulings: tuple[tuple[str, str], ...]) -> tuple[tuple[int, float], ...]:
+    """The chance of each number of hits (the target evading if ``evade`` is given)."""
     rules = dict(rulings)
-    out: dict[int, float] = {}
-    attack = check_dist(check, rules)
-    defence = check_dist(evade, rules) if evade is not None else None
+    counts: dict[int, int] = {}
+    attack = _faces(check, rules["ARC-2"])
+    defence = _faces(evade, rules["ARC-2"]) if evade is not None else None
     same = evade is not None and check.increment == evade.increment
-    for res, p in attack.items():
+    for res in attack:
         n = hits_of(res, rof, rules)
-        if cap is not None:
-            n = min(n, cap)
         if n == 0:
             continue
         if defence is None:
-            out[n] = out.get(n, 0.0) + float(p)
+            counts[n] = counts.get(n, 0) + 1
             continue
-        for ev, q in defence.items():
-            if not evade_wins(res, ev, rules, same_increment=same):
-                out[n] = out.get(n, 0.0) + float(p * q)
-    return tuple(sorted(out.items()))
+        kept = sum(1 for ev in defence if not evade_wins(res, ev, rules, same_increment=same))
+        counts[n] = counts.get(n, 0) + kept
+    total = len(attack) * (len(defence) if defence is not None else 1)
+    return tuple(sorted((n, c / total) for n, c in counts.items()))
 
 
 def attack_value(state: ArcState, action: Attack) -> tuple[float, float]:
@@ -78,7 +84,12 @@ def attack_value(state: ArcState, action: Attack) -> tuple[float, float]:
     left = a.rounds_of(w.name)
     cap = None if left is None or state.rulings["ARC-22"] == "one" else left
     keys = ("ARC-2", "ARC-3", "ARC-6")
-    hits = _hits(plan.check, evade, w.rof, cap, tuple((k, state.rulings[k]) for k in keys))
+    hits = _hits(plan.check, evade, w.rof, tuple((k, state.rulings[k]) for k in keys))
+    if cap is not None:
+        capped: dict[int, float] = {}
+        for n, p in hits:
+            capped[min(n, cap)] = capped.get(min(n, cap), 0.0) + p
+        hits = tuple(capped.items())
     armor = tuple(s for s, piece in zip(t.armor, t.profile.armor, strict=True)
                   if s > 0 and w.type in piece.against)
     rules = damage_rules(state.rulings)
@@ -103,14 +114,14 @@ def _bleeding(wounds: tuple[int, ...]) -> float:
     return sum((w + 1) / 2 for w in wounds)
 
 
-def _distance_to_foes(state: ArcState, f: Fighter, at: tuple[int, int]) -> int:
-    foes = [g.at for g in state.standing() if g.side != f.side and g.at is not None]
+def _distance(foes: Sequence[tuple[int, int]], at: tuple[int, int]) -> int:
     if not foes:
         return 0
     return min(max(abs(at[0] - x), abs(at[1] - y)) for x, y in foes)
 
 
-def _value(state: ArcState, f: Fighter, action: Any, can_attack: bool) -> float:
+def _value(state: ArcState, f: Fighter, action: Any, can_attack: bool,
+           foes: Sequence[tuple[int, int]]) -> float:
     if isinstance(action, Attack):
         expected, out = attack_value(state, action)
         return (expected + OUT_BONUS * out) / attack_plan(state, action).cost + 1.0
@@ -135,8 +146,8 @@ def _value(state: ArcState, f: Fighter, action: Any, can_attack: bool) -> float:
         if can_attack or f.at is None:
             return -1.5
         x, _, y = action.to.partition(",")
-        now = _distance_to_foes(state, f, f.at)
-        after = _distance_to_foes(state, f, (int(x), int(y)))
+        now = _distance(foes, f.at)
+        after = _distance(foes, (int(x), int(y)))
         return 0.1 * (now - after) - 0.001 * _move_cost(action)
     if isinstance(action, Watch):
         if can_attack:
@@ -159,7 +170,9 @@ def rank_actions(state: ArcState, actions: Sequence[Any]) -> list[float]:
         return []
     f = state.fighters[actions[0].unit]
     can_attack = any(isinstance(a, Attack) for a in actions)
-    return [_value(state, f, a, can_attack) for a in actions]
+    foes = [g.at for g in state.standing() if g.side != f.side and g.at is not None]
+    return [-1.5 if can_attack and isinstance(a, Move) else _value(state, f, a, can_attack, foes)
+            for a in actions]
 
 
 def choose_decision(state: ArcState, decision: Decide[Any],
