@@ -7,7 +7,8 @@ each hit is its own roll (a hit that cannot beat DT is absorbed without one); on
 protects against the damage type, the remaining hits are rolled together and summed (the
 unarmored rule), each hit still adding its own wound die (ARC-7).
 
->>> from tactica.rulesets.arc.content import DamageDice
+>>> from tactica.events import record
+from tactica.rulesets.arc.content import DamageDice
 >>> wound_die(4), wound_die(9), wound_die(15)
 (4, 10, 12)
 >>> raise_step((12, 6))
@@ -25,6 +26,7 @@ from typing import Any
 
 from tactica.chance import Done, Roll, Step
 from tactica.dice import Dist
+from tactica.events import record
 from tactica.rulesets.arc.content import DamageDice
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "DamageResult",
     "DamageRules",
     "Hits",
+    "Volley",
     "add_wounds",
     "raise_step",
     "remove_steps",
@@ -139,25 +142,38 @@ class DamageResult:
     destroyed: bool = False
 
 
-def _per_hit(dice: DamageDice) -> Dist[tuple[int, tuple[int, ...]]]:
-    return dice.dist().map(lambda d: (d, (wound_die(d),)))
+@record("arc.volley")
+@dataclass(frozen=True, order=True)
+class Volley:
+    """Hits rolled together against no armor: the total and each hit's wound die."""
+
+    total: int
+    wounds: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        dice = "+".join(f"d{w}" for w in self.wounds)
+        return f"{self.total} ({dice})" if dice else str(self.total)
+
+
+def _per_hit(dice: DamageDice) -> Dist[Volley]:
+    return dice.dist().map(lambda d: Volley(d, (wound_die(d),)))
 
 
 @lru_cache(maxsize=1024)
-def summed_hits(dice: DamageDice, n: int) -> Dist[tuple[int, tuple[int, ...]]]:
-    """``n`` unarmored hits rolled together: ``(total, wound dice by hit)``, exactly."""
+def summed_hits(dice: DamageDice, n: int) -> Dist[Volley]:
+    """``n`` unarmored hits rolled together: the total and the wound dice by hit, exactly."""
     one = _per_hit(dice)
-    out: Dist[tuple[int, tuple[int, ...]]] = Dist.constant((0, ()))
+    out: Dist[Volley] = Dist.constant(Volley(0))
     for _ in range(n):
-        out = out.combine(one, lambda a, b: (a[0] + b[0], _sorted((*a[1], *b[1]))))
+        out = out.combine(one, lambda a, b: Volley(a.total + b.total,
+                                                   _sorted((*a.wounds, *b.wounds))))
     return out
 
 
-def _read_summed(dice: DamageDice,
-                 n: int) -> Callable[[tuple[int, ...]], tuple[int, tuple[int, ...]]]:
-    def read(faces: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+def _read_summed(dice: DamageDice, n: int) -> Callable[[tuple[int, ...]], Volley]:
+    def read(faces: tuple[int, ...]) -> Volley:
         per = [dice.read(faces[i * dice.n:(i + 1) * dice.n]) for i in range(n)]
-        return sum(per), _sorted(wound_die(d) for d in per)
+        return Volley(sum(per), _sorted(wound_die(d) for d in per))
     return read
 
 
@@ -213,9 +229,8 @@ class Hits:
                     summed_hits(dice, n), self._summed, dice.faces * n,
                     _read_summed(dice, n))
 
-    def _summed(self, value: tuple[int, tuple[int, ...]]) -> Step:
-        total, wounds = value
-        return Done(self._result(total, wounds))
+    def _summed(self, value: Volley) -> Step:
+        return Done(self._result(value.total, value.wounds))
 
     def _next(self, **changes: Any) -> Hits:
         return replace(self, left=self.left - 1, hit_no=self.hit_no + 1, **changes)
