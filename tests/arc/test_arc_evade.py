@@ -118,3 +118,16 @@ def test_the_surprised_cannot_evade_in_round_1() -> None:
 class _Evade:
     def choose(self, decision: object, state: object, rng: object) -> object:
         return True
+
+
+def test_a_turrets_fixed_3_degrees_need_an_evade_of_3_degrees() -> None:
+    turret = {"name": "turret gun", "damage": "2d6", "spread": 3, "rof": 3,
+              "hardware_degree": 3}
+    state = duel(gunner("red", weapons=[turret]), gunner("blue", evade=16)).new_state()
+    state.fighters["Bar"].ap = 3
+    trace = shoot(state, "Foo", "Bar", [10, [1] * 6], evade=True)       # +2º: 3 hits
+    attacked = of_type(trace.events, Attacked)[0]
+    assert (attacked.how, attacked.degree, attacked.hits) == ("fixed", 3, 3)
+    assert len(trace.records) == 2                                     # no attack roll
+    trace = shoot(state, "Foo", "Bar", [15], evade=True)                # +3º: evaded
+    assert of_type(trace.events, Attacked)[0].evaded

@@ -1,8 +1,9 @@
 """The computer's choices in Arc: which action to take, and whether to evade.
 
-:func:`rank_actions` values an attack by the exact expected damage to health per AP it costs
-(the target assumed to evade when it can pay with AP), plus a bonus for the chance to put the
-target out of action; reloading an empty or jammed gun, swapping away from one, healing the
+:func:`rank_actions` values an attack by the exact expected damage to health (the target
+assumed to evade when it can pay with AP), plus a bonus for the chance to put the target out of
+action, per AP of the turn: as many such attacks as the AP and rounds left allow, so that it
+aims when AP or rounds would otherwise go to waste; reloading an empty or jammed gun, swapping away from one, healing the
 unconscious or the badly hurt, stopping the bleeding, moving closer on a grid when nobody is in
 sight, and overwatch come next; ending the turn keeps AP for evading.
 :func:`choose_decision` evades whenever AP pays for it, and with speed when the Evade is good.
@@ -110,6 +111,21 @@ def _take_one_value(state: ArcState, a: Fighter, t: Fighter, w: Weapon) -> tuple
     return (sum(d * q for d, q in pairs), sum(q for d, q in pairs if d >= t.health))
 
 
+def _per_ap(state: ArcState, f: Fighter, action: Attack, value: float) -> float:
+    """An attack's value per AP of the turn: as many such attacks as the AP and the rounds
+    left allow, over the AP. Aiming wins where the AP (or the rounds) would go to waste: a
+    bolt-action rifle's 4 AP out of 6, the last round in a pistol."""
+    cost = attack_plan(state, action).cost
+    w = f.profile.weapon(action.weapon)
+    times = max(1, f.ap // cost) if f.ap else 1
+    left = f.rounds_of(w.name)
+    if left is not None and state.rulings["ARC-22"] == "rof":
+        times = min(times, max(1, -(-left // w.max_hits())))
+    elif left is not None:
+        times = min(times, max(1, left))
+    return times * value / max(f.ap, cost)
+
+
 def _bleeding(wounds: tuple[int, ...]) -> float:
     return sum((w + 1) / 2 for w in wounds)
 
@@ -124,7 +140,7 @@ def _value(state: ArcState, f: Fighter, action: Any, can_attack: bool,
            foes: Sequence[tuple[int, int]]) -> float:
     if isinstance(action, Attack):
         expected, out = attack_value(state, action)
-        return (expected + OUT_BONUS * out) / attack_plan(state, action).cost + 1.0
+        return _per_ap(state, f, action, expected + OUT_BONUS * out) + 1.0
     if isinstance(action, Reload):
         return 4.0 if not f.can_fire() else (-1.0 if can_attack else 0.2)
     if isinstance(action, Swap):
