@@ -3,9 +3,10 @@
 :func:`rank_actions` values an attack by the exact expected damage to health (the target
 assumed to evade when it can pay with AP), plus a bonus for the chance to put the target out of
 action, per AP of the turn: as many such attacks as the AP and rounds left allow, so that it
-aims when AP or rounds would otherwise go to waste; reloading an empty or jammed gun, swapping away from one, healing the
-unconscious or the badly hurt, stopping the bleeding, moving closer on a grid when nobody is in
-sight, and overwatch come next; ending the turn keeps AP for evading.
+aims when AP or rounds would otherwise go to waste. Reloading an empty or jammed gun, swapping
+away from one, healing the unconscious or the badly hurt, stopping the bleeding, moving closer
+on a grid when nobody is in sight, and overwatch come next; ending the turn keeps AP for
+evading.
 :func:`choose_decision` evades whenever AP pays for it, and with speed when the Evade is good.
 """
 
