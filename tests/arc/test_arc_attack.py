@@ -214,3 +214,13 @@ def test_taking_1_is_offered_at_a_target_of_20_or_more(take: bool) -> None:
                          decisions=[False], world=ARC, state=battle.state)
     attacked = of_type(trace.events, Attacked)[0]
     assert (attacked.how, attacked.degree) == (("take 1", 0) if take else ("", 2))
+
+
+def test_a_jammed_gun_without_a_magazine_is_cleared_by_a_reload() -> None:
+    sc = duel(gunner("red", weapons=[{**RIFLE, "failure": [20, 20], "reload": 3}]))
+    battle = started(sc, [19, 20])
+    ARC.apply_event(battle.state, Jammed("Foo", "rifle"))
+    battle = Battle(ARC, battle.state)
+    battle.apply(Reload("Foo", "rifle"), dice=ScriptedDice([]))
+    foo = battle.state.fighters["Foo"]
+    assert foo.can_fire() and foo.rounds_of("rifle") is None and foo.ap == 2

@@ -94,8 +94,8 @@ def legal_actions(state: ArcState, unit: str) -> tuple[Any, ...]:
                     out.append(Attack(unit, t.id, w.name, aim))
                     if attack_plan(state, out[-1]).check.target >= 20:
                         out.append(Attack(unit, t.id, w.name, aim, True))
-        if w.has_magazine and w.reload <= f.ap and (
-                w.name in f.jammed or (f.rounds_of(w.name) or 0) < (w.full or 0)):
+        if w.reload <= f.ap and (w.name in f.jammed or (
+                w.has_magazine and (f.rounds_of(w.name) or 0) < (w.full or 0))):
             out.append(Reload(unit, w.name))
         for other in f.profile.weapons:
             if other.name != w.name and other.swap <= f.ap:
@@ -114,7 +114,7 @@ def legal_actions(state: ArcState, unit: str) -> tuple[Any, ...]:
     if state.fresh:
         seen = set()
         for later in state.queue[1:]:
-            if later != unit and later not in seen:
+            if later != unit and later not in seen and state.fighters[later].in_action:
                 seen.add(later)
                 out.append(Hold(unit, later))
     out.append(EndTurn(unit))

@@ -263,7 +263,8 @@ def _refund(state: ArcState, e: r.APRefunded) -> None:
 def _loaded(state: ArcState, e: r.Loaded) -> None:
     f = _f(state, e.unit)
     i = next(i for i, w in enumerate(f.profile.weapons) if w.name == e.weapon)
-    f.rounds = (*f.rounds[:i], e.rounds, *f.rounds[i + 1:])
+    rounds = e.rounds if f.profile.weapons[i].has_magazine else None
+    f.rounds = (*f.rounds[:i], rounds, *f.rounds[i + 1:])
     f.jammed = f.jammed - {e.weapon}
 
 

@@ -100,7 +100,8 @@ _EVENTS: dict[type, Callable[[ArcState, Any], str]] = {
         + (f" ({e.borrowed} from next round's speed)" if e.borrowed else "")
         + f": {e.left} AP left.",
     r.APRefunded: lambda s, e: f"{e.unit} gets its {e.ap} AP back ({e.left} AP).",
-    r.Loaded: lambda s, e: f"{e.unit}'s {e.weapon} holds {e.rounds} rounds.",
+    r.Loaded: lambda s, e: f"{e.unit}'s {e.weapon} "
+        + (f"holds {e.rounds} rounds." if e.rounds else "is cleared."),
     r.RoundsFired: lambda s, e: f"{e.unit}'s {e.weapon} fires {e.fired} rounds "
         f"({e.left} left).",
     r.Jammed: lambda s, e: f"{e.unit}'s {e.weapon} jams.",
