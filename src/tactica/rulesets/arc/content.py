@@ -342,13 +342,13 @@ class Weapon:
 
     def attack_ap(self, rulings: Mapping[str, str]) -> int:
         """AP of one attack: a fractional rof 1/n costs n; else 1 AP (ARC-14: or 2)."""
-        if self.rof < 1:
+        if self.rof.denominator != 1:
             return self.rof.denominator
         return 2 if rulings["ARC-14"] == "two" else 1
 
     def max_hits(self) -> int:
         """The most hits of one attack: rof, at most 1 for a fractional rof."""
-        return int(self.rof) if self.rof >= 1 else 1
+        return self.rof.numerator if self.rof.denominator == 1 else 1
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,13 @@ import numpy as np
 
 from tactica.chance import Decide, run_exact
 from tactica.rulesets.arc.armor import DamageResult, DamageRules, Hits
-from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade, damage_rules
+from tactica.rulesets.arc.attack import (
+    EVADE,
+    AttackPlan,
+    attack_plan,
+    can_evade,
+    damage_rules,
+)
 from tactica.rulesets.arc.checks import Check, CheckResult, evade_wins, hits_of, read_check
 from tactica.rulesets.arc.content import DamageDice, Weapon
 from tactica.rulesets.arc.records import Attack, EndTurn, Hold, Move, Reload, Swap, UseItem, Watch
@@ -76,9 +82,10 @@ def _hits(check: Check, evade: Check | None, rof: Fraction,
     return tuple(sorted((n, c / total) for n, c in counts.items()))
 
 
-def attack_value(state: ArcState, action: Attack) -> tuple[float, float]:
+def attack_value(state: ArcState, action: Attack,
+                 plan: AttackPlan | None = None) -> tuple[float, float]:
     """``(expected damage to health, chance to put the target out of action)``."""
-    plan = attack_plan(state, action)
+    plan = plan or attack_plan(state, action)
     a, t, w = state.fighters[action.unit], state.fighters[action.target], plan.weapon
     evade = plan.evade if can_evade(state, t) and t.ap > 0 else None
     if plan.take_one and plan.check.target >= 20:
@@ -96,11 +103,21 @@ def attack_value(state: ArcState, action: Attack) -> tuple[float, float]:
                   if s > 0 and w.type in piece.against)
     rules = damage_rules(state.rulings)
     expected = out = 0.0
-    cap_damage = t.health + t.profile.con
     for n, p in hits:
-        for dmg, q in _damage(w.damage, n, armor, rules):
-            expected += p * q * min(dmg, cap_damage)
-            out += p * q if dmg >= t.health else 0.0
+        e, o = _summary(w.damage, n, armor, rules, t.health, t.health + t.profile.con)
+        expected += p * e
+        out += p * o
+    return expected, out
+
+
+@lru_cache(maxsize=8192)
+def _summary(dice: DamageDice, hits: int, armor: tuple[int, ...], rules: DamageRules,
+             health: int, most: int) -> tuple[float, float]:
+    """The expected damage to health (at most ``most``) and the chance of ``health`` or more."""
+    expected = out = 0.0
+    for dmg, q in _damage(dice, hits, armor, rules):
+        expected += q * min(dmg, most)
+        out += q if dmg >= health else 0.0
     return expected, out
 
 
@@ -112,12 +129,13 @@ def _take_one_value(state: ArcState, a: Fighter, t: Fighter, w: Weapon) -> tuple
     return (sum(d * q for d, q in pairs), sum(q for d, q in pairs if d >= t.health))
 
 
-def _per_ap(state: ArcState, f: Fighter, action: Attack, value: float) -> float:
+def _per_ap(state: ArcState, f: Fighter, action: Attack, value: float,
+            plan: AttackPlan) -> float:
     """An attack's value per AP of the turn: as many such attacks as the AP and the rounds
     left allow, over the AP. Aiming wins where the AP (or the rounds) would go to waste: a
     bolt-action rifle's 4 AP out of 6, the last round in a pistol."""
-    cost = attack_plan(state, action).cost
-    w = f.profile.weapon(action.weapon)
+    cost = plan.cost
+    w = plan.weapon
     times = max(1, f.ap // cost) if f.ap else 1
     left = f.rounds_of(w.name)
     if left is not None and state.rulings["ARC-22"] == "rof":
@@ -140,8 +158,9 @@ def _distance(foes: Sequence[tuple[int, int]], at: tuple[int, int]) -> int:
 def _value(state: ArcState, f: Fighter, action: Any, can_attack: bool,
            foes: Sequence[tuple[int, int]]) -> float:
     if isinstance(action, Attack):
-        expected, out = attack_value(state, action)
-        return _per_ap(state, f, action, expected + OUT_BONUS * out) + 1.0
+        plan = attack_plan(state, action)
+        expected, out = attack_value(state, action, plan)
+        return _per_ap(state, f, action, expected + OUT_BONUS * out, plan) + 1.0
     if isinstance(action, Reload):
         return 4.0 if not f.can_fire() else (-1.0 if can_attack else 0.2)
     if isinstance(action, Swap):

@@ -12,6 +12,7 @@ import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from tactica.battlefield.grid import Tile, TileGrid
@@ -54,12 +55,20 @@ class Profile:
 
     def skill(self, name: str) -> int:
         """A skill plus its focus (``evade``, ``medicine``, a weapon's skill)."""
+        found = self._skill_table.get(name)
+        if found is not None:
+            return found
         skills, focuses = dict(self.skills), dict(self.focuses)
         base = skills.get(name)
         if base is None and name in ("small_guns", "big_guns"):
             base = skills.get("guns")
         bonus = focuses.get(name, focuses.get("guns", 0) if name.endswith("_guns") else 0)
+        self._skill_table[name] = (base or 0) + bonus
         return (base or 0) + bonus
+
+    @cached_property
+    def _skill_table(self) -> dict[str, int]:
+        return {}
 
     def weapon(self, name: str) -> Weapon:
         """The weapon called ``name``."""
