@@ -10,7 +10,7 @@ from tactica.chance import Decide
 from tactica.rulesets.arc import records as r
 from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade
 from tactica.rulesets.arc.checks import check_dist, hits_of
-from tactica.rulesets.arc.movement import metres_text, sees
+from tactica.rulesets.arc.movement import metres_text, path_to, sees
 from tactica.rulesets.arc.state import ArcState, Fighter
 
 __all__ = ["armor_text", "describe_action", "describe_event", "describe_option",
@@ -149,6 +149,40 @@ def describe_option(state: ArcState, decision: Decide[Any], option: object) -> s
     return str(option)
 
 
+def _explain_other(state: ArcState, action: Any) -> list[str]:
+    f = state.fighters[action.unit]
+    out = [describe_action(state, action)]
+    if isinstance(action, r.Move):
+        x, _, y = action.to.partition(",")
+        path, cost = path_to(state, f, (int(x), int(y)), action.mode)
+        out.append(f"{len(path)} squares by {action.mode}, {cost} AP of {f.ap} (walk 2 a "
+                   "square, slow 3, run 2 per 2, sprint 2 per 4; +1 a diagonal or rough "
+                   "square); enemies watching fire where they see the mover")
+    elif isinstance(action, r.UseItem):
+        item = state.items[action.item]
+        t = state.fighters[action.target]
+        cost = item.ap(t.id == f.id, state.rulings)
+        what = [f"heals {item.heal}" + ("+º" if item.plus_degree else "")] if item.heal else []
+        if item.remove_steps is not None:
+            what.append(f"removes {item.remove_steps}" + ("+º" if item.plus_degree else "")
+                        + " wound steps")
+        check = (f"a Medicine check ({f.profile.skill('medicine')}º5)" if item.check
+                 else "no check")
+        out.append(f"{cost} AP, {check}; {' and '.join(what)}; {t.id}: health "
+                   f"{t.health}/{t.profile.max_health}, wound dice {wounds_text(t.wounds)}")
+    elif isinstance(action, r.Reload):
+        w = f.profile.weapon(action.weapon)
+        holds = f"1d{w.capacity_die}" if w.capacity_die else str(w.full or "-")
+        out.append(f"{w.reload} AP; the magazine holds {holds} rounds; clears a jam")
+    elif isinstance(action, r.Swap):
+        out.append(f"{f.profile.weapon(action.weapon).swap} AP")
+    elif isinstance(action, r.Watch):
+        out.append("the turn ends; it lasts until this character's next turn")
+    elif isinstance(action, r.EndTurn):
+        out.append(f"{f.ap} AP left pay for evading until the round ends")
+    return out
+
+
 def _p(x: Fraction) -> str:
     return f"{float(x):.1%}"
 
@@ -156,7 +190,7 @@ def _p(x: Fraction) -> str:
 def explain_action(state: ArcState, action: Any) -> list[str]:
     """Why an action's dice are what they are."""
     if not isinstance(action, r.Attack):
-        return [describe_action(state, action)]
+        return _explain_other(state, action)
     plan = attack_plan(state, action)
     a, t, w = state.fighters[plan.unit], state.fighters[plan.target], plan.weapon
     skill = a.profile.skill(w.skill)
