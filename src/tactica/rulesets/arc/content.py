@@ -9,12 +9,12 @@ also give weapons and armor inline, in the same format as the pack.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -121,6 +121,17 @@ def _rof(value: object) -> Fraction:
     return rof
 
 
+T = TypeVar("T")
+
+
+def _quiet(parse: Callable[[Any], T], value: object) -> T:
+    """``parse(value)``, its error without the input (the validation message adds it)."""
+    try:
+        return parse(value)
+    except ValueError as exc:
+        raise ValueError(str(exc).split(", got ")[0]) from None
+
+
 # --------------------------------------------------------------------------------------------
 # File formats
 
@@ -153,47 +164,45 @@ class WeaponModel(_Strict):
     @classmethod
     def _damage(cls, value: str | None) -> str | None:
         if value is not None:
-            parse_damage(value)
+            _quiet(parse_damage, value)
         return value
 
     @field_validator("rof")
     @classmethod
     def _rof_ok(cls, value: int | str) -> int | str:
-        _rof(value)
+        _quiet(_rof, value)
         return value
 
     @field_validator("spread")
     @classmethod
     def _spread(cls, value: int | str | tuple[int, int]) -> int | str | tuple[int, int]:
-        if parse_score(value).rank < 1:
-            raise ValueError(f"a spread needs a rank of 1 or more, got {value!r}")
+        if _quiet(parse_score, value).rank < 1:
+            raise ValueError("a spread needs a rank of 1 or more")
         return value
 
     @field_validator("accuracy")
     @classmethod
     def _accuracy(cls, value: tuple[int, int]) -> tuple[int, int]:
         if value[0] > value[1]:
-            raise ValueError(f"expected [unaimed, maximum] with unaimed <= maximum, got "
-                             f"{list(value)}")
+            raise ValueError("expected [unaimed, maximum] with unaimed <= maximum")
         return value
 
     @field_validator("failure")
     @classmethod
     def _failure(cls, value: tuple[int, int] | None) -> tuple[int, int] | None:
         if value is not None and not all(1 <= v <= 20 for v in value):
-            raise ValueError(f"expected two d20 numbers like [20, 18], got {list(value)}")
+            raise ValueError("expected two d20 numbers like [20, 18]")
         return value
 
     @field_validator("capacity")
     @classmethod
     def _capacity(cls, value: int | str | None) -> int | str | None:
         if isinstance(value, int) and value < 1:
-            raise ValueError(f"expected at least 1 round, got {value}")
+            raise ValueError("expected at least 1 round")
         if isinstance(value, str):
-            d = parse_damage(value)
+            d = _quiet(parse_damage, value)
             if d.n != 1 or d.bonus:
-                raise ValueError(f"expected a number of rounds or one die like 1d12, got "
-                                 f"{value!r}")
+                raise ValueError("expected a number of rounds or one die like 1d12")
         return value
 
 
@@ -208,7 +217,7 @@ class ArmorDieModel(_Strict):
     @field_validator("die")
     @classmethod
     def _die(cls, value: str) -> str:
-        _step_die(value)
+        _quiet(_step_die, value)
         return value
 
 
@@ -269,8 +278,8 @@ class CharacterModel(_Strict):
     @field_validator("speed")
     @classmethod
     def _speed(cls, value: int | str | tuple[int, int] | None) -> Any:
-        if value is not None and not 1 <= parse_score(value).rank <= 20:
-            raise ValueError(f"expected a speed like 6 or '6•4', got {value!r}")
+        if value is not None and not 1 <= _quiet(parse_score, value).rank <= 20:
+            raise ValueError("expected a speed like 6 or '6•4'")
         return value
 
 
