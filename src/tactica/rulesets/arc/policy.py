@@ -5,8 +5,8 @@ assumed to evade when it can pay with AP), plus a bonus for the chance to put th
 action, per AP of the turn: as many such attacks as the AP and rounds left allow, so that it
 aims when AP or rounds would otherwise go to waste. Reloading an empty or jammed gun, swapping
 away from one, healing the unconscious or the badly hurt, stopping the bleeding, moving closer
-on a grid when nobody is in sight, and overwatch come next; ending the turn keeps AP for
-evading.
+on a grid when nobody is in sight (by the walk around walls to the nearest enemy), and
+overwatch when no step brings it closer come next; ending the turn keeps AP for evading.
 :func:`choose_decision` evades whenever AP pays for it, and with speed when the Evade is good.
 """
 
@@ -149,14 +149,32 @@ def _bleeding(wounds: tuple[int, ...]) -> float:
     return sum((w + 1) / 2 for w in wounds)
 
 
-def _distance(foes: Sequence[tuple[int, int]], at: tuple[int, int]) -> int:
-    if not foes:
-        return 0
-    return min(max(abs(at[0] - x), abs(at[1] - y)) for x, y in foes)
+@lru_cache(maxsize=1024)
+def _walk_map(width: int, height: int, blocked: frozenset[tuple[int, int]],
+              foes: tuple[tuple[int, int], ...]) -> dict[tuple[int, int], int]:
+    """Squares to the nearest foe, around walls (eight ways, characters ignored)."""
+    out = {foe: 0 for foe in foes}
+    frontier = list(foes)
+    while frontier:
+        nxt = []
+        for x, y in frontier:
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    t = (x + dx, y + dy)
+                    if (t not in out and 0 <= t[0] < width and 0 <= t[1] < height
+                            and t not in blocked):
+                        out[t] = out[(x, y)] + 1
+                        nxt.append(t)
+        frontier = nxt
+    return out
+
+
+def _distance(walk: dict[tuple[int, int], int], at: tuple[int, int]) -> int:
+    return walk.get(at, 1000)
 
 
 def _value(state: ArcState, f: Fighter, action: Any, can_attack: bool,
-           foes: Sequence[tuple[int, int]]) -> float:
+           walk: dict[tuple[int, int], int]) -> float:
     if isinstance(action, Attack):
         plan = attack_plan(state, action)
         expected, out = attack_value(state, action, plan)
@@ -182,13 +200,13 @@ def _value(state: ArcState, f: Fighter, action: Any, can_attack: bool,
         if can_attack or f.at is None:
             return -1.5
         x, _, y = action.to.partition(",")
-        now = _distance(foes, f.at)
-        after = _distance(foes, (int(x), int(y)))
+        now = _distance(walk, f.at)
+        after = _distance(walk, (int(x), int(y)))
         return 0.1 * (now - after) - 0.001 * _move_cost(action)
     if isinstance(action, Watch):
         if can_attack:
             return -1.0
-        return 0.3 if action.kind == "overwatch" else 0.05 * action.ap
+        return 0.05 if action.kind == "overwatch" else 0.01 * action.ap
     if isinstance(action, Hold):
         return -2.0
     if isinstance(action, EndTurn):
@@ -206,8 +224,12 @@ def rank_actions(state: ArcState, actions: Sequence[Any]) -> list[float]:
         return []
     f = state.fighters[actions[0].unit]
     can_attack = any(isinstance(a, Attack) for a in actions)
-    foes = [g.at for g in state.standing() if g.side != f.side and g.at is not None]
-    return [-1.5 if can_attack and isinstance(a, Move) else _value(state, f, a, can_attack, foes)
+    walk: dict[tuple[int, int], int] = {}
+    grid = state.grid
+    if grid is not None and not can_attack:
+        foes = tuple(g.at for g in state.standing() if g.side != f.side and g.at is not None)
+        walk = _walk_map(grid.width, grid.height, grid.blockers, foes)
+    return [-1.5 if can_attack and isinstance(a, Move) else _value(state, f, a, can_attack, walk)
             for a in actions]
 
 
