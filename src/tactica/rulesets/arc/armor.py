@@ -7,8 +7,6 @@ each hit is its own roll (a hit that cannot beat DT is absorbed without one); on
 protects against the damage type, the remaining hits are rolled together and summed (the
 unarmored rule), each hit still adding its own wound die (ARC-7).
 
->>> from tactica.events import record
-from tactica.rulesets.arc.content import DamageDice
 >>> wound_die(4), wound_die(9), wound_die(15)
 (4, 10, 12)
 >>> raise_step((12, 6))
