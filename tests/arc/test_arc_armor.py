@@ -145,7 +145,7 @@ def test_arc_8_damage_over_maximum_health_in_one_attack_kills() -> None:
     state = duel().new_state()                      # Bar: 18 health
     trace = shoot(state, "Foo", "Bar", [8, [6, 6, 6, 1, 1, 1]])     # 2 hits: 21
     died = of_type(trace.events, Died)
-    assert died and died[0].reason.startswith("killed by one attack")
+    assert died and died[0].reason.startswith("one attack")
 
 
 def test_arc_8_at_least_also_kills_at_exactly_maximum_health() -> None:

@@ -130,7 +130,7 @@ def attack_odds(state: ArcState, action: Attack, *, evade: bool = False) -> Odds
                 sizes = e.armor
             elif isinstance(e, Died):
                 died = True
-                outright = e.reason.startswith("killed by one attack")
+                outright = e.reason.startswith("one attack")
             elif isinstance(e, (Fell, Falling)):
                 out = True
             elif isinstance(e, Jammed):

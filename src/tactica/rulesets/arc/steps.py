@@ -42,7 +42,9 @@ def fall_events(state: ArcState, f: Fighter, health: int, *, outright: bool = Fa
     if f.dead:
         return []
     if outright:
-        return [Died(f.id, reason or "killed by one attack (damage over its maximum health)")]
+        how = "exceeded" if state.rulings["ARC-8"] == "exceeds" else "reached"
+        return [Died(f.id, reason or f"one attack's damage after armor {how} its maximum "
+                                     "health")]
     if state.rulings["ARC-24"] == "end-of-round":
         return []
     if health <= -f.profile.con:
