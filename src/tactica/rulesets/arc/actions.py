@@ -1,0 +1,243 @@
+"""Arc's actions on a turn: which are legal, and the chance process of each.
+
+A turn is spent in AP: attacks (aimed or not), reloads (which clear a jam), swaps, healing
+items, moves and watches on a grid, holding the turn (before spending anything) and ending it.
+AP left when a turn ends pays for reactions until the round ends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tactica.chance import Done, Roll, Step, and_then, emit_all
+from tactica.rulesets.arc.armor import raise_step, remove_steps
+from tactica.rulesets.arc.attack import (
+    attack_plan,
+    attack_process,
+    check_die,
+    useful_aims,
+)
+from tactica.rulesets.arc.checks import DEFAULT_INCREMENT, Check, CheckResult, read_check
+from tactica.rulesets.arc.content import DamageDice, Item
+from tactica.rulesets.arc.movement import move_options, move_process, reaches, sees
+from tactica.rulesets.arc.records import (
+    APSpent,
+    Attack,
+    Checked,
+    EndTurn,
+    Healed,
+    Held,
+    Hold,
+    ItemUsed,
+    Loaded,
+    Move,
+    Reload,
+    Swap,
+    Swapped,
+    UseItem,
+    Watch,
+    WatchSet,
+    Woke,
+    WoundsTreated,
+)
+from tactica.rulesets.arc.state import ArcState, Fighter, tile_text
+from tactica.rulesets.arc.steps import after_action, emit, end_turn
+
+__all__ = ["attack_targets", "item_targets", "legal_actions", "needs", "resolve"]
+
+
+def attack_targets(state: ArcState, f: Fighter) -> list[Fighter]:
+    """The enemies in action that ``f``'s weapon in hand reaches and ``f`` sees."""
+    if not f.profile.weapons:
+        return []
+    w = f.weapon
+    return [t for t in state.fighters.values()
+            if t.side != f.side and t.in_action and reaches(state, f, t, w)
+            and sees(state, f.id, t.id)]
+
+
+def needs(item: Item, t: Fighter) -> bool:
+    """Whether ``item`` can do ``t`` any good (health to regain, wound dice to remove)."""
+    if t.dead:
+        return False
+    heals = item.heal is not None and (t.health < t.profile.max_health or not t.conscious)
+    treats = item.remove_steps is not None and bool(t.wounds)
+    return heals or treats
+
+
+def item_targets(state: ArcState, f: Fighter) -> list[Fighter]:
+    """Who ``f`` can treat: itself and its allies (on a grid, the adjacent ones)."""
+    out = []
+    for t in state.fighters.values():
+        if t.side != f.side or t.dead:
+            continue
+        if t.id != f.id and state.grid is not None and f.at is not None and t.at is not None \
+                and max(abs(f.at[0] - t.at[0]), abs(f.at[1] - t.at[1])) > 1:
+            continue
+        out.append(t)
+    return out
+
+
+def legal_actions(state: ArcState, unit: str) -> tuple[Any, ...]:
+    """Every action ``unit`` may take now, on its turn."""
+    f = state.fighters[unit]
+    rulings = state.rulings
+    out: list[Any] = []
+    if f.profile.weapons:
+        w = f.weapon
+        if f.can_fire(w):
+            aims = useful_aims(w, rulings)
+            for t in attack_targets(state, f):
+                for aim in aims:
+                    if aim + w.attack_ap(rulings) > f.ap:
+                        break
+                    out.append(Attack(unit, t.id, w.name, aim))
+                    if attack_plan(state, out[-1]).check.target >= 20:
+                        out.append(Attack(unit, t.id, w.name, aim, True))
+        if w.reload <= f.ap and (w.name in f.jammed or (
+                w.has_magazine and (f.rounds_of(w.name) or 0) < (w.full or 0))):
+            out.append(Reload(unit, w.name))
+        for other in f.profile.weapons:
+            if other.name != w.name and other.swap <= f.ap:
+                out.append(Swap(unit, other.name))
+    for name, count in f.items:
+        item = state.items[name]
+        if count <= 0:
+            continue
+        for t in item_targets(state, f):
+            if needs(item, t) and item.ap(t.id == unit, rulings) <= f.ap:
+                out.append(UseItem(unit, name, t.id))
+    if state.grid is not None:
+        for mode, squares in move_options(state, f).items():
+            out.extend(Move(unit, tile_text(tile), mode) for tile in sorted(squares))
+        out.extend(_watches(state, f))
+    if state.fresh:
+        seen = set()
+        for later in state.queue[1:]:
+            if later != unit and later not in seen and state.fighters[later].in_action:
+                seen.add(later)
+                out.append(Hold(unit, later))
+    out.append(EndTurn(unit))
+    return tuple(out)
+
+
+def _watches(state: ArcState, f: Fighter) -> list[Any]:
+    if not f.profile.weapons or not f.weapon.is_gun or not f.can_fire():
+        return []
+    w = f.weapon
+    rulings = state.rulings
+    out: list[Any] = []
+    for aim in useful_aims(w, rulings):
+        if aim + w.attack_ap(rulings) <= f.ap:
+            out.append(Watch(f.id, "overwatch", aim + w.attack_ap(rulings), aim))
+    if w.rof >= 2:
+        out.extend(Watch(f.id, "suppress", ap) for ap in range(1, min(int(w.rof), f.ap) + 1))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Processes
+
+
+def resolve(state: ArcState, action: Any) -> Step:
+    """The chance process of a legal action."""
+    if isinstance(action, Attack):
+        return and_then(attack_process(state, action), lambda _v: after_action(action.unit))
+    if isinstance(action, Move):
+        return and_then(move_process(state, action), lambda _v: after_action(action.unit))
+    if isinstance(action, Reload):
+        return _reload(state, action)
+    if isinstance(action, Swap):
+        f = state.fighters[action.unit]
+        cost = f.profile.weapon(action.weapon).swap
+        return emit([APSpent(f.id, cost, f.ap - cost, 0, f"swap to {action.weapon}"),
+                     Swapped(f.id, action.weapon)], lambda _w: after_action(f.id))
+    if isinstance(action, UseItem):
+        return _use_item(state, action)
+    if isinstance(action, Watch):
+        f = state.fighters[action.unit]
+        return emit([APSpent(f.id, action.ap, f.ap - action.ap, 0, action.kind),
+                     WatchSet(f.id, action.kind, action.ap, action.aim)],
+                    lambda w: end_turn(w, f.id))
+    if isinstance(action, Hold):
+        return emit_all([Held(action.unit, action.after)], Done(None))
+    if isinstance(action, EndTurn):
+        return end_turn(state, action.unit)
+    raise TypeError(f"not an Arc action: {action!r}")
+
+
+def _reload(state: ArcState, action: Reload) -> Step:
+    f = state.fighters[action.unit]
+    w = f.profile.weapon(action.weapon)
+    spent = APSpent(f.id, w.reload, f.ap - w.reload, 0, f"reload {w.name}")
+
+    def loaded(rounds: int) -> Step:
+        return emit([spent, Loaded(f.id, w.name, rounds)], lambda _w: after_action(f.id))
+
+    if w.capacity_die is not None and state.rulings["ARC-23"] == "rolled":
+        d = DamageDice(1, w.capacity_die)
+        return Roll(f"{f.id}'s {w.name} magazine ({d})", d.dist(), loaded, d.faces, d.read)
+    return loaded(w.full or 0)
+
+
+def _medicine(state: ArcState, f: Fighter) -> Check:
+    return Check("Medicine", f.profile.skill("medicine"), DEFAULT_INCREMENT,
+                 check_die(state, f.id))
+
+
+def _use_item(state: ArcState, action: UseItem) -> Step:
+    f, t = state.fighters[action.unit], state.fighters[action.target]
+    item = state.items[action.item]
+    cost = item.ap(t.id == f.id, state.rulings)
+    head: list[Any] = [APSpent(f.id, cost, f.ap - cost, 0, item.name),
+                       ItemUsed(f.id, item.id, t.id, f.item_count(item.id) - 1)]
+    smallest = state.rulings["ARC-26"] == "smallest"
+
+    def effects(degree: int, events: list[Any]) -> Step:
+        plus = degree if item.plus_degree else 0
+
+        def healed(amount: int) -> Step:
+            out = list(events)
+            health = t.health
+            if amount > 0:
+                health = min(t.profile.max_health, t.health + amount)
+                out.append(Healed(t.id, health - t.health, health))
+                if health > 0 and (not t.conscious or t.falling) and not t.dead:
+                    out.append(Woke(t.id))
+            return steps(out)
+
+        def steps(out: list[Any]) -> Step:
+            n = item.remove_steps
+            if n is None or not t.wounds:
+                return emit(out, lambda _w: after_action(f.id))
+            if isinstance(n, int):
+                return treated(out, n)
+            return Roll(f"{item.name}: wound steps removed ({n}+{plus})", n.dist(),
+                        lambda v: treated(out, v), n.faces, n.read)
+
+        def treated(out: list[Any], n: int) -> Step:
+            wounds = remove_steps(t.wounds, n + plus, smallest_first=smallest)
+            return emit([*out, WoundsTreated(t.id, wounds)], lambda _w: after_action(f.id))
+
+        if item.heal is not None:
+            d = item.heal
+            return Roll(f"{item.name}: health regained ({d}+{plus})", d.dist(),
+                        lambda v: healed(v + plus), d.faces, d.read)
+        return steps(list(events))
+
+    if item.check is None:
+        return effects(0, head)
+    check = _medicine(state, f)
+
+    def checked(face: int) -> Step:
+        result: CheckResult = read_check(face, check.target, check.increment, state.rulings)
+        out = [*head, Checked(f.id, "medicine", check.target, result.success, result.degree)]
+        if result.success:
+            return effects(result.degree, out)
+        if item.raise_on_failure and t.wounds:
+            out.append(WoundsTreated(t.id, raise_step(t.wounds)))
+        return emit(out, lambda _w: after_action(f.id))
+
+    return Roll(f"{f.id}'s {check.label()} ({item.name} on {t.id})", check.die, checked,
+                (check.die,), lambda faces: faces[0])
+

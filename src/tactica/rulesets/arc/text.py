@@ -1,0 +1,221 @@
+"""Arc actions, events and decisions in words, and why an action's dice are what they are."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from tactica.chance import Decide
+from tactica.rulesets.arc import records as r
+from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade
+from tactica.rulesets.arc.checks import check_dist, hits_of
+from tactica.rulesets.arc.movement import metres_text, path_to, sees
+from tactica.rulesets.arc.state import ArcState, Fighter
+
+__all__ = ["armor_text", "describe_action", "describe_event", "describe_option",
+           "explain_action", "wounds_text"]
+
+
+def wounds_text(wounds: tuple[int, ...]) -> str:
+    """``d8+d4``, or ``none``."""
+    return "+".join(f"d{w}" for w in wounds) or "none"
+
+
+def armor_text(f: Fighter, sizes: tuple[int, ...] | None = None) -> str:
+    """The armor dice now: ``d6 (vest), gone``; ``none`` without armor."""
+    sizes = f.armor if sizes is None else sizes
+    if not f.profile.armor:
+        return "none"
+    parts = []
+    for size, piece in zip(sizes, f.profile.armor, strict=True):
+        die = f"d{size}" if size else "gone"
+        parts.append(f"{die} ({piece.name})" if piece.name else die)
+    return ", ".join(parts)
+
+
+def _signed(degree: int, success: bool) -> str:
+    return f"{'+' if success else '-'}{abs(degree)}º"
+
+
+def describe_action(state: ArcState, action: Any) -> str:
+    """One line for an action."""
+    if isinstance(action, r.Attack):
+        aim = f", aiming {action.aim} AP" if action.aim else ""
+        one = ", taking 1" if action.take_one else ""
+        return f"{action.unit} attacks {action.target} with the {action.weapon}{aim}{one}"
+    if isinstance(action, r.Reload):
+        return f"{action.unit} reloads the {action.weapon}"
+    if isinstance(action, r.Swap):
+        return f"{action.unit} swaps to the {action.weapon}"
+    if isinstance(action, r.UseItem):
+        item = state.items[action.item].name if action.item in state.items else action.item
+        on = "itself" if action.target == action.unit else action.target
+        return f"{action.unit} uses a {item} on {on}"
+    if isinstance(action, r.Move):
+        return f"{action.unit} moves to {action.to} ({action.mode})"
+    if isinstance(action, r.Watch):
+        if action.kind == "overwatch":
+            aim = f", aiming {action.aim} AP" if action.aim else ""
+            return f"{action.unit} sets overwatch ({action.ap} AP{aim})"
+        return f"{action.unit} suppresses ({action.ap} AP)"
+    if isinstance(action, r.Hold):
+        return f"{action.unit} holds its turn until after {action.after}'s"
+    if isinstance(action, r.EndTurn):
+        return f"{action.unit} ends its turn"
+    return repr(action)
+
+
+def _attacked(state: ArcState, e: r.Attacked) -> str:
+    how = f" ({e.how})" if e.how else ""
+    check = (f"{e.target_number}º{e.increment} on a d{e.die}"
+             if e.how not in ("fixed", "take 1") else e.how)
+    head = f"{e.unit} attacks {e.target} with the {e.weapon}"
+    if e.reaction:
+        head = f"{e.unit} fires ({e.reaction}) at {e.target} with the {e.weapon}"
+    text = f"{head}: {check}, {_signed(e.degree, e.success)}{how}"
+    if e.evade is not None:
+        ok, deg = e.evade
+        text += f"; {e.target} evades: {_signed(deg, ok)}"
+        if e.evaded:
+            text += ", the attack misses (the AP comes back)"
+    if e.success and not e.evaded:
+        text += f": {e.hits} hit{'s' if e.hits != 1 else ''}"
+    elif not e.success:
+        text += ": a miss"
+    return text + "."
+
+
+_EVENTS: dict[type, Callable[[ArcState, Any], str]] = {
+    r.InitiativeChecked: lambda s, e: f"{e.unit}'s initiative: {e.roll}, "
+        f"{_signed(e.degree, e.success)}.",
+    r.InitiativeRolled: lambda s, e: f"Initiative order: {', '.join(e.order)}."
+        + (f" A d10 on the first turn's checks: {', '.join(e.d10)}." if e.d10 else ""),
+    r.RoundBegan: lambda s, e: f"Round {e.round}: "
+        + ", ".join(f"{u} {ap} AP" for u, ap in e.ap) + ".",
+    r.RoundEnded: lambda s, e: f"Round {e.round} is over.",
+    r.Held: lambda s, e: f"{e.unit} holds its turn until after {e.after}'s.",
+    r.TurnEnded: lambda s, e: f"{e.unit}'s turn ends.",
+    r.APSpent: lambda s, e: f"{e.unit} spends {e.ap} AP on {e.what or 'an action'}"
+        + (f" ({e.borrowed} from next round's speed)" if e.borrowed else "")
+        + f": {e.left} AP left.",
+    r.APRefunded: lambda s, e: f"{e.unit} gets its {e.ap} AP back ({e.left} AP).",
+    r.Loaded: lambda s, e: f"{e.unit}'s {e.weapon} "
+        + (f"holds {e.rounds} rounds." if e.rounds else "is cleared."),
+    r.RoundsFired: lambda s, e: f"{e.unit}'s {e.weapon} fires {e.fired} rounds "
+        f"({e.left} left).",
+    r.Jammed: lambda s, e: f"{e.unit}'s {e.weapon} jams.",
+    r.Swapped: lambda s, e: f"{e.unit} holds the {e.weapon}.",
+    r.Attacked: _attacked,
+    r.ArmorWorn: lambda s, e: f"{e.unit}'s armor: {armor_text(s.fighters[e.unit], e.armor)}"
+        + (f" ({e.absorbed} absorbed)" if e.absorbed else "")
+        + (f" ({e.degraded} dropped a step)" if e.degraded else "")
+        + (" (destroyed by massive damage)" if e.destroyed else "") + ".",
+    r.Wounded: lambda s, e: f"{e.unit} takes {e.amount} damage: {e.health} health, wound "
+        f"dice {wounds_text(e.wounds)}.",
+    r.Bled: lambda s, e: f"{e.unit} bleeds {e.amount}: {e.health} health.",
+    r.Falling: lambda s, e: f"{e.unit} is at or under 0 health: it falls when its turn ends.",
+    r.Fell: lambda s, e: f"{e.unit} falls unconscious.",
+    r.Died: lambda s, e: f"{e.unit} dies ({e.reason}).",
+    r.Woke: lambda s, e: f"{e.unit} comes to.",
+    r.Checked: lambda s, e: f"{e.unit}'s {e.skill.title()} check against {e.target_number}: "
+        f"{_signed(e.degree, e.success)}.",
+    r.ItemUsed: lambda s, e: f"{e.unit} uses a {e.item} on {e.target} ({e.left} left).",
+    r.Healed: lambda s, e: f"{e.unit} regains {e.amount} health: {e.health}.",
+    r.WoundsTreated: lambda s, e: f"{e.unit}'s wound dice: {wounds_text(e.wounds)}.",
+    r.Stepped: lambda s, e: f"{e.unit} enters {e.to}.",
+    r.WatchSet: lambda s, e: f"{e.unit} watches ({e.kind}, {e.ap} AP).",
+    r.WatchUsed: lambda s, e: f"{e.unit}'s watch fires"
+        + (f" ({e.left} AP left)." if e.left else "."),
+}
+
+
+def describe_event(state: ArcState, event: Any) -> str:
+    """One line for an event."""
+    f = _EVENTS.get(type(event))
+    return f(state, event) if f is not None else repr(event)
+
+
+def describe_option(state: ArcState, decision: Decide[Any], option: object) -> str:
+    """An option of a decision inside an action."""
+    if decision.label == EVADE:
+        unit = decision.context.get("unit", "the target")
+        ev = decision.context.get("evade")
+        what = f" ({ev.label()})" if ev is not None else ""
+        t = state.fighters.get(str(unit))
+        pay = "1 AP" if t is None or t.ap > 0 else "1 speed from next round"
+        return (f"{unit} evades{what}, paying {pay} (back if it works)" if option
+                else f"{unit} does not evade")
+    return str(option)
+
+
+def _explain_other(state: ArcState, action: Any) -> list[str]:
+    f = state.fighters[action.unit]
+    out = [describe_action(state, action)]
+    if isinstance(action, r.Move):
+        x, _, y = action.to.partition(",")
+        path, cost = path_to(state, f, (int(x), int(y)), action.mode)
+        out.append(f"{len(path)} squares by {action.mode}, {cost} AP of {f.ap} (walk 2 a "
+                   "square, slow 3, run 2 per 2, sprint 2 per 4; +1 a diagonal or rough "
+                   "square); enemies watching fire where they see the mover")
+    elif isinstance(action, r.UseItem):
+        item = state.items[action.item]
+        t = state.fighters[action.target]
+        cost = item.ap(t.id == f.id, state.rulings)
+        what = [f"heals {item.heal}" + ("+º" if item.plus_degree else "")] if item.heal else []
+        if item.remove_steps is not None:
+            what.append(f"removes {item.remove_steps}" + ("+º" if item.plus_degree else "")
+                        + " wound steps")
+        check = (f"a Medicine check ({f.profile.skill('medicine')}º5)" if item.check
+                 else "no check")
+        out.append(f"{cost} AP, {check}; {' and '.join(what)}; {t.id}: health "
+                   f"{t.health}/{t.profile.max_health}, wound dice {wounds_text(t.wounds)}")
+    elif isinstance(action, r.Reload):
+        w = f.profile.weapon(action.weapon)
+        holds = f"1d{w.capacity_die}" if w.capacity_die else str(w.full or "-")
+        out.append(f"{w.reload} AP; the magazine holds {holds} rounds; clears a jam")
+    elif isinstance(action, r.Swap):
+        out.append(f"{f.profile.weapon(action.weapon).swap} AP")
+    elif isinstance(action, r.Watch):
+        out.append("the turn ends; it lasts until this character's next turn")
+    elif isinstance(action, r.EndTurn):
+        out.append(f"{f.ap} AP left pay for evading until the round ends")
+    return out
+
+
+def _p(x: Fraction) -> str:
+    return f"{float(x):.1%}"
+
+
+def explain_action(state: ArcState, action: Any) -> list[str]:
+    """Why an action's dice are what they are."""
+    if not isinstance(action, r.Attack):
+        return _explain_other(state, action)
+    plan = attack_plan(state, action)
+    a, t, w = state.fighters[plan.unit], state.fighters[plan.target], plan.weapon
+    skill = a.profile.skill(w.skill)
+    out = [f"{w.skill.replace('_', ' ').title()} {skill} {plan.modifier:+d} (aim "
+           f"{plan.aim} AP, accuracy {w.unaimed:+d}/{w.accuracy:+d}) = target "
+           f"{plan.check.target}, increment {w.increment} (spread {w.spread}), d"
+           f"{plan.check.sides}; {plan.cost} AP"]
+    dist = check_dist(plan.check, state.rulings)
+    hits: dict[int, Fraction] = {}
+    for res, p in dist.items():
+        n = hits_of(res, w.rof, state.rulings)
+        hits[n] = hits.get(n, Fraction(0)) + p
+    success = sum((p for res, p in dist.items() if res.success), Fraction(0))
+    out.append(f"succeeds {_p(success)}; hits "
+               f"(rof {w.rof}): " + ", ".join(f"{n}: {_p(p)}" for n, p in sorted(hits.items())))
+    out.append(f"{w.damage} {w.type} per hit; {t.id}'s armor: {armor_text(t)}, health "
+               f"{t.health}/{t.profile.max_health}, wound dice {wounds_text(t.wounds)}")
+    out.append(f"{t.id} " + (f"may evade ({plan.evade.label()})" if can_evade(state, t)
+                             else "cannot evade now"))
+    where = metres_text(state, a, t)
+    if where:
+        out.append(f"distance {where}, range {w.range or 'unlimited'} m"
+                   + ("" if state.grid is None else
+                      f"; {'in sight' if sees(state, a.id, t.id) else 'out of sight'}"))
+    if w.failure is not None:
+        out.append(f"a roll of {w.failure[0]}+ threatens a jam, {w.failure[1]}+ on a second "
+                   "d20 jams it")
+    return out

@@ -1,0 +1,111 @@
+"""Healing in a fight (the actions chapter): the medhypo, bloodfoam, the medkit with a
+Medicine check, the bandage; item costs (ARC-25), wound steps (ARC-26, ARC-27)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arc_builders import gunner, make, of_type, started
+
+from tactica.battle import Battle, ScriptedDice
+from tactica.rulesets.arc import ARC
+from tactica.rulesets.arc.records import (
+    APSpent,
+    Checked,
+    Fell,
+    Healed,
+    ItemUsed,
+    UseItem,
+    Woke,
+    Wounded,
+    WoundsTreated,
+)
+
+MEDIC = {"side": "red", "character": "sam", "attributes": {"AGI": 7, "DEX": 4, "CON": 5},
+         "items": {"medkit": 1, "medhypo": 1, "bandage": 2, "bloodfoam": 1}}
+
+
+def ward(rulings: dict[str, str] | None = None) -> Battle[Any]:
+    """Sam the medic (7 AP) acts first; Foo is down to 8 health with a d6 and a d4."""
+    sc = make({"Sam": MEDIC, "Foo": gunner("red"), "Bar": gunner("blue")}, rulings=rulings)
+    battle = started(sc, [18, 19, 20])
+    ARC.apply_event(battle.state, Wounded("Foo", 10, "Bar", 8, (6, 4), (6, 4)))
+    return Battle(ARC, battle.state)
+
+
+def test_a_medkit_on_someone_else_costs_5_plus_2_ap_and_heals_1d12_plus_degrees() -> None:
+    battle = ward()
+    assert battle.state.active == "Sam" and battle.state.fighters["Sam"].ap == 7
+    battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([12, [5], [1]]))
+    events = battle.events()
+    assert of_type(events, APSpent)[-1].ap == 7
+    checked = of_type(events, Checked)[0]
+    assert (checked.target_number, checked.success, checked.degree) == (14, True, 2)
+    healed = of_type(events, Healed)[0]
+    assert (healed.amount, healed.health) == (7, 15)          # 1d12 (5) + 2º
+    assert of_type(events, WoundsTreated)[0].wounds == ()     # 1d4 (1) + 2º = 3 steps
+    assert of_type(events, ItemUsed)[0].left == 0
+
+
+def test_a_failed_medicine_check_does_nothing_but_the_item_is_used() -> None:
+    battle = ward()
+    battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([17]))
+    assert not of_type(battle.events(), Healed)
+    assert battle.state.fighters["Sam"].item_count("medkit") == 0
+
+
+def test_a_medhypo_heals_2d4_without_a_check_up_to_maximum_health() -> None:
+    battle = ward()
+    battle.apply(UseItem("Sam", "medhypo", "Foo"), dice=ScriptedDice([[4, 4]]))
+    assert of_type(battle.events(), APSpent)[-1].ap == 3       # 2 + 1 on someone else
+    assert battle.state.fighters["Foo"].health == 16
+
+
+def test_arc_25_total_every_item_costs_a_plus_b_even_on_oneself() -> None:
+    for ruling, cost in (("other", 2), ("total", 3)):
+        battle = ward({"ARC-25": ruling})
+        ARC.apply_event(battle.state, Wounded("Sam", 5, "Bar", 13, (6,), (6,)))
+        battle = Battle(ARC, battle.state)
+        battle.apply(UseItem("Sam", "medhypo", "Sam"), dice=ScriptedDice([[1, 1]]))
+        assert of_type(battle.events(), APSpent)[-1].ap == cost, ruling
+
+
+def test_bloodfoam_removes_1d4_plus_degrees_wound_steps_smallest_first() -> None:
+    battle = ward()
+    battle.apply(UseItem("Sam", "bloodfoam", "Foo"), dice=ScriptedDice([5, [1]]))   # +1º
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (4,)   # d4 goes, d6 > d4
+
+
+def test_arc_26_largest_first() -> None:
+    battle = ward({"ARC-26": "largest"})
+    battle.apply(UseItem("Sam", "bloodfoam", "Foo"), dice=ScriptedDice([5, [1]]))
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (4,)   # d6 > d4 > gone
+    battle = ward({"ARC-26": "largest"})
+    battle.apply(UseItem("Sam", "bloodfoam", "Foo"), dice=ScriptedDice([2, [1]]))  # +0º
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (4, 4)
+
+
+def test_a_failed_bandage_raises_a_wound_die_a_step_and_a_good_one_removes_one() -> None:
+    battle = ward()
+    battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([18]))
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (6, 6)
+    battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([3]))
+    assert of_type(battle.events(), WoundsTreated)[-1].wounds == (6, 4)
+
+
+def test_healing_an_unconscious_ally_above_0_brings_it_round() -> None:
+    battle = ward()
+    ARC.apply_event(battle.state, Wounded("Foo", 10, "Bar", -2, (12,), (12, 6, 4)))
+    ARC.apply_event(battle.state, Fell("Foo"))
+    battle = Battle(ARC, battle.state)
+    assert not battle.state.fighters["Foo"].in_action
+    assert UseItem("Sam", "medhypo", "Foo") in battle.legal_actions()
+    battle.apply(UseItem("Sam", "medhypo", "Foo"), dice=ScriptedDice([[3, 3]]))
+    assert of_type(battle.events(), Woke) and battle.state.fighters["Foo"].in_action
+    assert battle.state.fighters["Foo"].health == 4
+
+
+def test_nobody_is_treated_who_needs_nothing() -> None:
+    sc = make({"Sam": MEDIC, "Foo": gunner("red"), "Bar": gunner("blue")})
+    battle = started(sc, [18, 19, 20])
+    assert not any(isinstance(a, UseItem) for a in battle.legal_actions())
