@@ -91,7 +91,7 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
     sections: list[tuple[str, str]] = []
     if scenario.battlefield is not None:
         field = (sight_hooks(rs).battlefield_of(state) if rs.meta.has(Capability.SIGHT)
-                 else scenario.battlefield)
+                 else None) or scenario.battlefield
         sections.append(("Map", f'<div class="map">{to_svg(field)}</div>'))
     units = Table("units", [Column("unit"), Column("side"), Column("where"), Column("figures")],
                   [[u.id, u.side, u.place or "-",

@@ -341,8 +341,9 @@ class OddsHooks(Protocol[S_in]):
 class SightHooks(Protocol[S_in]):
     """Sight and cover between units during a fight."""
 
-    def battlefield_of(self, state: S_in) -> Battlefield:
-        """The battlefield as it stands now (units where they are)."""
+    def battlefield_of(self, state: S_in) -> Battlefield | None:
+        """The battlefield as it stands now (units where they are); ``None`` for a scenario
+        played without a map in a game whose map is optional."""
         ...
 
     def sight_options(self, rulings: Rulings) -> Mapping[str, SightOption]:

@@ -56,10 +56,10 @@ def test_the_game_master_types_the_d20_and_each_damage_die(tmp_path: Path) -> No
     PlaySession.start(example("firefight.yaml"), tmp_path / "f.jsonl", t, seed=1,
                       computer={"blue": "greedy"}, ask_dice=True, durable=False).run()
     said = "\n".join(t.said)
-    assert "roll for 'initiative of Foo (d20 under 12)': 1 die, faces 1-20" in said
-    assert "Foo attacks Bar (Small Guns 16º4 on a d10)': 1 die, faces 1-10" in said
+    assert "roll for 'initiative of Foo (d20 under 12)': one 20-sided die" in said
+    assert "Foo attacks Bar (Small Guns 16º4 on a d10)': one ten-sided die" in said
     assert "Bar evades (Evade 12º5 on a d20)" in said
-    assert "hits 1-2 damage (6d6 together)\": 6 dice, faces 1-6" in said
+    assert "hits 1-2 damage (6d6 together)\": six six-sided dice" in said
     assert "1 2 3 1 2 3 -> 12 (d6+d6)" in said
     assert "Bar takes 12 damage: 4 health, wound dice d6+d6." in said
 

@@ -47,7 +47,7 @@ def parse_options(items: list[str] | None, **named: str | None) -> dict[str, str
 
 
 def _report(file: Path, source: str, target: str,
-            options: dict[str, SightOption]) -> tuple[Battlefield, SightReport]:
+            options: dict[str, SightOption]) -> tuple[Battlefield | None, SightReport]:
     """The battlefield as it stands and the sight report, from a map file or a scenario."""
     data = load_yaml(file, error=MapError)
     if not (isinstance(data, Mapping) and "game" in data):
@@ -100,5 +100,5 @@ def sight_command(
         print_json(out)
     else:
         typer.echo(report.explain())
-    if svg is not None:
+    if svg is not None and battlefield is not None:
         write_svg(svg, to_svg(battlefield, sight=report))

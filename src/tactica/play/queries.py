@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tactica.battle import Battle
-from tactica.battlefield.base import SightReport
+from tactica.battlefield.base import Battlefield, SightReport
 from tactica.errors import TacticaError
 from tactica.maps import to_svg
 from tactica.odds import OddsReport, outcome_report
@@ -28,31 +28,37 @@ __all__ = [
 ]
 
 
+def _battlefield(battle: Battle[Any]) -> Battlefield | None:
+    if not battle.ruleset.meta.has(Capability.SIGHT):
+        return None
+    return sight_hooks(battle.ruleset).battlefield_of(battle.state)
+
+
 def has_map(battle: Battle[Any]) -> bool:
-    """True if the game shows its battlefield during a fight (it declares sight)."""
-    return battle.ruleset.meta.has(Capability.SIGHT)
+    """True if the fight has a battlefield to show (the game declares sight and this scenario
+    has a map)."""
+    return _battlefield(battle) is not None
 
 
 def no_map_sentence(battle: Battle[Any]) -> str:
     """Why there is no map or sight in this fight."""
     meta = battle.ruleset.meta
     if meta.battlefield is None:
-        return f"{meta.title} is played without a map: there is no map and no sight to show"
+        return (f"this {meta.title} fight is played without a map: there is no map and no "
+                "sight to show")
     return f"{meta.title} does not show its battlefield during a fight"
 
 
 def picture_of(battle: Battle[Any]) -> str:
     """The battlefield as text (``""`` for a game without a map)."""
-    if not has_map(battle):
-        return ""
-    return sight_hooks(battle.ruleset).battlefield_of(battle.state).preview()
+    field = _battlefield(battle)
+    return "" if field is None else field.preview()
 
 
 def svg_of(battle: Battle[Any], sight: SightReport | None = None) -> str:
     """The battlefield as SVG, with the evidence of ``sight`` (``""`` without a map)."""
-    if not has_map(battle):
-        return ""
-    return to_svg(sight_hooks(battle.ruleset).battlefield_of(battle.state), sight=sight)
+    field = _battlefield(battle)
+    return "" if field is None else to_svg(field, sight=sight)
 
 
 def unit_ids(units: Sequence[UnitStatus]) -> list[str]:

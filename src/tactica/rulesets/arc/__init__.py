@@ -5,10 +5,9 @@ initiative, turns, damage, actions and guns chapters for the rest). Played witho
 default (ARC-15), or on a grid of 5-foot squares. Blank cells of the gun table, armor pieces and
 characters are tactica's labelled examples. See ``docs/rulesets/arc.md``.
 
-Arc does not declare the sight capability: most of its scenarios have no map, and a game's
-capabilities hold for every scenario. On a grid the rules still use sight (an attack needs it,
-overwatch fires on it), and ``tactica odds`` and ``play`` explain it; ``tactica map`` draws
-the grid.
+Arc declares the sight capability for its scenarios on a grid (an attack needs sight, overwatch
+fires on it; ARC-29 says how many clear lines it takes): ``tactica sight``, ``map`` and the
+play commands answer there. A scenario without a map says plainly that it has none.
 """
 
 from __future__ import annotations
@@ -19,8 +18,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from tactica.battlefield.base import Battlefield
+from tactica.battlefield.base import Battlefield, SightOption, SightReport
+from tactica.battlefield.grid import TileGrid
 from tactica.chance import Decide
+from tactica.errors import MapError
 from tactica.events import Action, Event
 from tactica.odds import OddsReport
 from tactica.ruleset import (
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 __all__ = ["ARC", "Arc"]
 
 _PROVIDES = frozenset({Capability.SETUP, Capability.ODDS, Capability.EXPLAIN,
-                       Capability.POLICY})
+                       Capability.POLICY, Capability.SIGHT})
 
 
 class Arc:
@@ -127,6 +128,24 @@ class Arc:
         return odds.odds(self, state, action, **options)
 
     # -- explanations --------------------------------------------------------------------------
+
+    # -- sight (a scenario on a grid) ----------------------------------------------------------
+
+    def battlefield_of(self, state: ArcState) -> TileGrid | None:
+        """The grid as it stands now; ``None`` for a scenario without a map."""
+        return state.grid
+
+    def sight_options(self, rulings: Rulings) -> dict[str, SightOption]:
+        return {"min_clear": 2 if rulings["ARC-29"] == "two-lines" else 1, "cover_range": 0}
+
+    def sight_report(self, state: ArcState, source: str, target: str,
+                     **options: SightOption) -> SightReport:
+        grid = self.battlefield_of(state)
+        if grid is None:
+            raise MapError("this Arc scenario is played without a map: there is no sight to "
+                           "judge (everyone sees everyone)")
+        return grid.sight_report(source, target,
+                                 **{**self.sight_options(state.rulings), **options})
 
     def explain_action(self, state: ArcState, action: Action) -> list[str]:
         return text.explain_action(state, action)
