@@ -64,7 +64,8 @@ def test_a_game_without_a_map_says_so(tmp_path: Path) -> None:
         register(TOY_DUEL)
     scenario = Path(__file__).parents[1] / "conformance" / "toys" / "gunfight.yaml"
     t = play(scenario, tmp_path / "g.jsonl", ["map", "sight Ann Bob", "quit"], seed=1)
-    assert "this Toy Duel fight is played without a map: there is no map and no sight to show" in t.text
+    assert ("this Toy Duel fight is played without a map: there is no map and no sight "
+            "to show") in t.text
 
 
 def test_a_d100_is_typed_as_players_type_it(tmp_path: Path) -> None:
