@@ -26,6 +26,8 @@ from tactica.events import Action, Event
 from tactica.odds import OddsReport
 from tactica.ruleset import (
     Capability,
+    Matchup,
+    MatchupProfile,
     OddsChoice,
     OddsOption,
     OddsValue,
@@ -42,8 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ARC", "Arc"]
 
-_PROVIDES = frozenset({Capability.SETUP, Capability.ODDS, Capability.EXPLAIN,
-                       Capability.POLICY, Capability.SIGHT})
+_PROVIDES = frozenset(Capability)
 
 
 class Arc:
@@ -54,6 +55,7 @@ class Arc:
         title="Arc",
         battlefield=None,
         optional_maps=("grid",),
+        content=("content.yaml",),
         rulings=RULINGS,
         provides=_PROVIDES,
         odds_options=(
@@ -152,6 +154,20 @@ class Arc:
 
     def describe_option(self, state: ArcState, decision: Decide[Any], option: object) -> str:
         return text.describe_option(state, decision, option)
+
+    # -- matchups (tactica matrix and sweep) -----------------------------------------------------
+
+    def matchup_profiles(self, content: Sequence[Path]) -> tuple[str, ...]:
+        from tactica.rulesets.arc.matchup import matchup_profiles
+
+        return matchup_profiles(content)
+
+    def matchup(self, profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | None,
+                cover: int | None, rulings: Rulings, content: Sequence[Path]) -> Matchup:
+        from tactica.rulesets.arc.matchup import matchup
+
+        return matchup(profiles, range=range, cover=cover, rulings=rulings, pack_files=content,
+                       game=self.meta.name)
 
     # -- policies ------------------------------------------------------------------------------
 

@@ -18,10 +18,10 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from tactica.content import ContentLoader
 from tactica.dice import Dist, die
 from tactica.errors import ContentError, TacticaError
 from tactica.rulesets.arc.checks import Score, parse_score
-from tactica.validation import load_yaml, validate
 
 __all__ = [
     "BUILTIN_PACK",
@@ -444,22 +444,14 @@ def _item(key: str, m: ItemModel) -> Item:
                 steps, m.plus_degree, m.raise_on_failure, tuple(m.example))
 
 
-def _read_pack(path: Path) -> PackModel:
-    data = load_yaml(path, error=ContentError)
-    return validate(PackModel, data if data is not None else {}, source=str(path),
-                    error=ContentError)
-
-
-@lru_cache(maxsize=32)
-def load_pack(extra: tuple[Path, ...] = ()) -> Pack:
-    """The built-in pack merged with ``extra`` packs (later ones win on equal names)."""
-    models = [_read_pack(BUILTIN_PACK), *(_read_pack(p) for p in extra)]
+def _build(files: Sequence[tuple[str, PackModel]]) -> Pack:
+    """The packs merged in order (later ones win on equal names), every gun checked."""
     classes: dict[int, DamageDice] = {}
     guns: dict[str, WeaponModel] = {}
     armor: dict[str, ArmorModel] = {}
     items: dict[str, Item] = {}
     characters: dict[str, CharacterModel] = {}
-    for m in models:
+    for _, m in files:
         classes.update({k: parse_damage(v) for k, v in m.ammo_classes.items()})
         guns.update(m.guns)
         armor.update(m.armor)
@@ -475,6 +467,16 @@ def load_pack(extra: tuple[Path, ...] = ()) -> Pack:
     if problems:
         raise ContentError("content packs: " + "; ".join(problems))
     return pack
+
+
+#: The game's content packs: the built-in one, then a scenario's own (one loader for every
+#: game: bounded reading, located errors, the packs in a fight log's digest).
+PACKS = ContentLoader(PackModel, _build, builtin=(BUILTIN_PACK,))
+
+
+def load_pack(extra: tuple[Path, ...] = ()) -> Pack:
+    """The built-in pack merged with ``extra`` packs (later ones win on equal names)."""
+    return PACKS.load(extra)
 
 
 def describe_error(exc: TacticaError | ValueError) -> str:
