@@ -3,7 +3,7 @@
 Layout (JSON Lines, UTF-8)::
 
     {"type":"tactica-log","version":1,"game":...,"scenario":...,"digest":...,"rulings":{...},...}
-    {"type":"neb.move", ...}        <- the battle's log records, in order (see tactica.battle)
+    {"type":"abc.move", ...}        <- the battle's log records, in order (see tactica.battle)
     ...
 
 The first line is the :class:`LogHeader`: which game, which scenario (and a digest of its
