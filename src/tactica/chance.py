@@ -271,6 +271,9 @@ def _policy_for(
 
 
 def _checked_choice(decision: Decide[Any], choice: Any) -> Any:
+    for option in decision.options:  # a policy hands back an option itself: identity first
+        if option is choice:
+            return choice
     if choice not in decision.options:
         raise TacticaError(
             f"{decision.side} chose {choice!r} for {decision.label!r}, "
@@ -299,30 +302,64 @@ def run(
     ``working`` keeps the state that :class:`Observe` shows.
     """
     work = working if working is not None else Working(None, None)
+    emitted = work.emitted
+    # Dispatch on the exact type first (the request classes are never subclassed by the
+    # games); anything else is a Node.
     while True:
-        if isinstance(step, Done):
-            return step.value
-        if isinstance(step, Roll):
-            value, faces = roll(step)
-            if on_record is not None:
-                on_record(RollRecord(step.label, value, faces))
-            step = step.then(value)
-        elif isinstance(step, Decide):
-            if not step.options:
-                raise TacticaError(f"decision {step.label!r} for {step.side} has no options")
-            choice = _checked_choice(step, decide(step))
-            if on_record is not None:
-                on_record(DecisionRecord(step.side, step.label, choice))
-            step = step.then(choice)
-        elif isinstance(step, Emit):
+        kind = type(step)
+        if kind is Emit:
+            event = step.event  # type: ignore[union-attr]
             if on_event is not None:
-                on_event(step.event)
-            work.emitted(step.event)
-            step = step.then()
-        elif isinstance(step, Observe):
-            step = step.then(work.view())
+                on_event(event)
+            emitted(event)
+            step = step.then()  # type: ignore[union-attr,call-arg]
+        elif kind is Roll:
+            value, faces = roll(step)  # type: ignore[arg-type]
+            if on_record is not None:
+                on_record(RollRecord(step.label, value, faces))  # type: ignore[union-attr]
+            step = step.then(value)  # type: ignore[union-attr,call-arg]
+        elif kind is Done:
+            return step.value  # type: ignore[union-attr]
+        elif kind is Decide:
+            d: Decide[Any] = step  # type: ignore[assignment]
+            if not d.options:
+                raise TacticaError(f"decision {d.label!r} for {d.side} has no options")
+            choice = _checked_choice(d, decide(d))
+            if on_record is not None:
+                on_record(DecisionRecord(d.side, d.label, choice))
+            step = d.then(choice)
+        elif kind is Observe:
+            step = step.then(work.view())  # type: ignore[union-attr,call-arg]
+        elif isinstance(step, Done):
+            return step.value
         else:
-            step = step.advance()
+            step = _generic(step, roll, decide, on_event, on_record, work)
+
+
+def _generic(step: Step, roll: Callable[[Roll[Any]], tuple[Any, tuple[int, ...] | None]],
+             decide: Callable[[Decide[Any]], Any], on_event: Callable[[Any], None] | None,
+             on_record: Callable[[Record], None] | None, work: Working) -> Step:
+    """One step of :func:`run` for a request of a subclass, or a node: the next step."""
+    if isinstance(step, Roll):
+        value, faces = roll(step)
+        if on_record is not None:
+            on_record(RollRecord(step.label, value, faces))
+        return step.then(value)
+    if isinstance(step, Decide):
+        if not step.options:
+            raise TacticaError(f"decision {step.label!r} for {step.side} has no options")
+        choice = _checked_choice(step, decide(step))
+        if on_record is not None:
+            on_record(DecisionRecord(step.side, step.label, choice))
+        return step.then(choice)
+    if isinstance(step, Emit):
+        if on_event is not None:
+            on_event(step.event)
+        work.emitted(step.event)
+        return step.then()
+    if isinstance(step, Observe):
+        return step.then(work.view())
+    return step.advance()
 
 
 def _traced(step: Step, roll: Callable[[Roll[Any]], tuple[Any, tuple[int, ...] | None]],
