@@ -324,10 +324,19 @@ class Battle(Generic[S]):
             self._append(Resolved())
         else:  # simulation: the listeners see the rule events alone
             listeners = self.listeners
-            for event in emitted:
-                apply_event(state, event)
-                for listener in listeners:
-                    listener(event)
+            built = working.built_state()
+            if built is not None:
+                # The working copy already has every event of the step applied: it becomes
+                # the battle's state instead of applying the events a second time.
+                self.state = built
+                for event in emitted:
+                    for listener in listeners:
+                        listener(event)
+            else:
+                for event in emitted:
+                    apply_event(state, event)
+                    for listener in listeners:
+                        listener(event)
         self._pending = None
         if not self._ended and isinstance(self.pending, Finished):
             fin = self.pending
