@@ -304,36 +304,36 @@ def run(
     work = working if working is not None else Working(None, None)
     emitted = work.emitted
     # Dispatch on the exact type first (the request classes are never subclassed by the
-    # games); anything else is a Node.
+    # games); anything else goes the general way. ``s`` is the step, untyped for speed.
+    s: Any = step
     while True:
-        kind = type(step)
+        kind = type(s)
         if kind is Emit:
-            event = step.event  # type: ignore[union-attr]
+            event = s.event
             if on_event is not None:
                 on_event(event)
             emitted(event)
-            step = step.then()  # type: ignore[union-attr,call-arg]
+            s = s.then()
         elif kind is Roll:
-            value, faces = roll(step)  # type: ignore[arg-type]
+            value, faces = roll(s)
             if on_record is not None:
-                on_record(RollRecord(step.label, value, faces))  # type: ignore[union-attr]
-            step = step.then(value)  # type: ignore[union-attr,call-arg]
+                on_record(RollRecord(s.label, value, faces))
+            s = s.then(value)
         elif kind is Done:
-            return step.value  # type: ignore[union-attr]
+            return s.value
         elif kind is Decide:
-            d: Decide[Any] = step  # type: ignore[assignment]
-            if not d.options:
-                raise TacticaError(f"decision {d.label!r} for {d.side} has no options")
-            choice = _checked_choice(d, decide(d))
+            if not s.options:
+                raise TacticaError(f"decision {s.label!r} for {s.side} has no options")
+            choice = _checked_choice(s, decide(s))
             if on_record is not None:
-                on_record(DecisionRecord(d.side, d.label, choice))
-            step = d.then(choice)
+                on_record(DecisionRecord(s.side, s.label, choice))
+            s = s.then(choice)
         elif kind is Observe:
-            step = step.then(work.view())  # type: ignore[union-attr,call-arg]
-        elif isinstance(step, Done):
-            return step.value
+            s = s.then(work.view())
+        elif isinstance(s, Done):
+            return s.value
         else:
-            step = _generic(step, roll, decide, on_event, on_record, work)
+            s = _generic(s, roll, decide, on_event, on_record, work)
 
 
 def _generic(step: Step, roll: Callable[[Roll[Any]], tuple[Any, tuple[int, ...] | None]],
@@ -359,6 +359,7 @@ def _generic(step: Step, roll: Callable[[Roll[Any]], tuple[Any, tuple[int, ...] 
         return step.then()
     if isinstance(step, Observe):
         return step.then(work.view())
+    assert not isinstance(step, Done)
     return step.advance()
 
 

@@ -70,7 +70,7 @@ def _actor(step: object) -> str:
         has_unit = _HAS_UNIT[kind] = (
             dataclasses.is_dataclass(step) and not isinstance(step, type)
             and any(f.name == "unit" for f in dataclasses.fields(step)))
-    return f"unit {getattr(step, 'unit')!r}" if has_unit else repr(step)
+    return f"unit {getattr(step, 'unit')!r}" if has_unit else repr(step)  # noqa: B009
 
 
 class KeyedDice:

@@ -88,7 +88,7 @@ def _signature(f: Fighter, memo: Memo) -> tuple[object, ...]:
                f.track, f.statuses, f.shells, f.hp, f.max_hp, f.passives,
                f.body_armor_spent, bool(f.items))
         found = memo[key] = (sig, f)
-    return found[0]  # type: ignore[no-any-return]
+    return found[0]
 
 
 def _context(state: LodState, memo: Memo) -> tuple[int, int]:
@@ -100,7 +100,7 @@ def _context(state: LodState, memo: Memo) -> tuple[int, int]:
         if ruling is None:
             ruling = _RULINGS[rk] = len(_RULINGS)
         found = memo["context"] = (_alive(state.pack), ruling)
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def _target_value(state: LodState, f: Fighter, ability: Ability, tid: str, element: str,
@@ -120,7 +120,7 @@ def _target_value(state: LodState, f: Fighter, ability: Ability, tid: str, eleme
                 _VALUES.clear()
             _VALUES[wide] = value
         found = memo[key] = (value, f, t)
-    return found[0]  # type: ignore[no-any-return]
+    return found[0]
 
 
 def _target_value_now(state: LodState, f: Fighter, ability: Ability, tid: str, element: str,
