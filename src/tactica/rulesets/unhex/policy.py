@@ -308,12 +308,21 @@ def _best_attack(state: UnhexState, c: Character, area: str, weapons: Sequence[A
     return _best_attack_of(state, c, area, weapons, defend, None)
 
 
+def _foes(state: UnhexState, side: str, memo: dict[Any, Any] | None) -> list[Character]:
+    """The characters of other sides in the fight, in scenario order (remembered within one
+    ranking)."""
+    if memo is not None:
+        found = memo.get(("foes", side))
+        if found is None:
+            found = memo[("foes", side)] = _foes(state, side, None)
+        return list(found)
+    return [t for t in state.chars.values() if t.side != side and t.in_fight]
+
+
 def _best_attack_of(state: UnhexState, c: Character, area: str, weapons: Sequence[Any],
                     defend: bool, memo: dict[Any, Any] | None) -> float:
     best = 0.0
-    for t in state.chars.values():
-        if t.side == c.side or not t.in_fight:
-            continue
+    for t in _foes(state, c.side, memo):
         for w in weapons:
             look = reach(state, area, w, t.area)
             if look is not None:
@@ -324,9 +333,7 @@ def _best_attack_of(state: UnhexState, c: Character, area: str, weapons: Sequenc
 def _threat(state: UnhexState, c: Character, area: str,
             memo: dict[Any, Any] | None = None) -> float:
     total = 0.0
-    for e in state.fighters():
-        if e.side == c.side:
-            continue
+    for e in _foes(state, c.side, memo):
         worst = 0.0
         for w in _arms(state, e, memo):
             look = reach(state, e.area, w, area)
@@ -356,8 +363,8 @@ def _position(state: UnhexState, c: Character, area: str, memo: dict[Any, Any]) 
 def _move_risk(state: UnhexState, c: Character, to: str,
                memo: dict[Any, Any] | None = None) -> float:
     risk = 0.0
-    for e in state.fighters():
-        if e.side == c.side or e.actions <= 0:
+    for e in _foes(state, c.side, memo):
+        if e.actions <= 0:
             continue
         for w in _arms(state, e, memo):
             if reach(state, e.area, w, (c.area, to)) is not None:
