@@ -14,6 +14,9 @@ Times are CPU time of this process (:func:`time.process_time`), not wall time: o
 machine other programs then slow the figures down far less (both the battles and the dice are
 measured the same way).
 
+``--baseline BEFORE.json`` (an earlier run's ``--json``, of other code) adds its battles per
+second and the speed-up against it to every row.
+
 Games added later (plug-ins, other packages) are included as soon as they are registered.
 Run with ``python bench/battle.py`` (``--help`` for options); ``make bench`` runs it too.
 """
@@ -143,17 +146,32 @@ def measure(scenario: Scenario, policy: str, *, seconds: float, max_battles: int
                battle_seconds, len(dists), steps, dice_seconds, tops)
 
 
-def print_table(rows: list[Row]) -> None:
-    """Every row side by side, then each row's profile."""
+def load_baseline(path: Path) -> dict[tuple[str, str, str], float]:
+    """Battles per second by (game, scenario, policy) from an earlier run's ``--json``."""
+    rows = json.loads(path.read_text())
+    return {(r["game"], r["scenario"], r["policy"]): float(r["battles_per_second"])
+            for r in rows}
+
+
+def print_table(rows: list[Row], baseline: dict[tuple[str, str, str], float] | None = None
+                ) -> None:
+    """Every row side by side (with the baseline's battles per second and the speed-up
+    against it when given), then each row's profile."""
     print("whole battles on one core (CPU time), both sides the same policy")
+    extra = f" {'base/s':>8} {'speed-up':>8}" if baseline is not None else ""
     head = (f"{'game':<20} {'scenario':<22} {'policy':<7} {'battles':>7} {'battles/s':>10} "
-            f"{'ms/battle':>10} {'rolls/b':>8} {'steps/b':>8} {'battle/dice':>11}")
+            f"{'ms/battle':>10} {'rolls/b':>8} {'steps/b':>8} {'battle/dice':>11}{extra}")
     print(head)
     print("-" * len(head))
     for r in rows:
-        print(f"{r.game:<20} {r.scenario:<22} {r.policy:<7} {r.battles:>7} "
-              f"{r.battles_per_second:>10.1f} {1000 * r.battle_seconds / r.battles:>10.3f} "
-              f"{r.rolls / r.battles:>8.1f} {r.steps / r.battles:>8.1f} {r.ratio:>10.1f}x")
+        line = (f"{r.game:<20} {r.scenario:<22} {r.policy:<7} {r.battles:>7} "
+                f"{r.battles_per_second:>10.1f} {1000 * r.battle_seconds / r.battles:>10.3f} "
+                f"{r.rolls / r.battles:>8.1f} {r.steps / r.battles:>8.1f} {r.ratio:>10.1f}x")
+        if baseline is not None:
+            base = baseline.get((r.game, r.scenario, r.policy))
+            line += (f" {base:>8.1f} {r.battles_per_second / base:>7.1f}x" if base
+                     else f" {'-':>8} {'-':>8}")
+        print(line)
     print("dice only: one Dist.sample per roll request of those battles, same dists, same order")
     print("battle/dice: time of the whole battles / time of only drawing their dice")
     for r in rows:
@@ -177,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds of cProfile per row (0: none)")
     parser.add_argument("--top", type=int, default=5, help="profile entries per row")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="an earlier run's --json: its battles/s and the speed-up shown")
     args = parser.parse_args(argv)
     if args.scenario:
         paths = list(args.scenario)
@@ -194,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {r.game} {r.scenario} {r.policy}: {r.battles_per_second:.1f}/s, "
                   f"{r.ratio:.1f}x", flush=True)
     print()
-    print_table(rows)
+    print_table(rows, load_baseline(args.baseline) if args.baseline is not None else None)
     if args.json is not None:
         args.json.write_text(json.dumps(
             [{**asdict(r), "battles_per_second": r.battles_per_second, "ratio": r.ratio}

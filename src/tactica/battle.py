@@ -288,37 +288,55 @@ class Battle(Generic[S]):
     ) -> list[Event]:
         self.steps += 1
         emitted: list[Event] = []
-        skipped = [skip_records]
-
-        def on_record(rec: chance.Record) -> None:  # not called when nothing is recorded
-            if skipped[0] > 0:
-                skipped[0] -= 1
-                return
-            if isinstance(rec, chance.RollRecord):
-                self._append(Rolled(rec.label, rec.value, rec.faces))
-            else:
-                self._append(Decided(rec.side, rec.label, rec.choice))
-
-        generator = rng if rng is not None else np.random.default_rng(0)
         working = chance.Working(self.ruleset, self.state)
+        made: list[np.random.Generator] = []
 
         def decide(d: Decide[Any]) -> Any:
+            if rng is not None:
+                generator = rng
+            else:  # one generator per step, made when first needed
+                if not made:
+                    made.append(np.random.default_rng(0))
+                generator = made[0]
             return _policy(policies, d.side).choose(d, working.current(), generator)
 
-        chance.run(
-            process,
-            roll=dice.roll,
-            decide=decide,
-            on_event=emitted.append,
-            on_record=on_record if self.record else None,
-            working=working,
-        )
-        apply_event = self.ruleset.apply_event
-        for event in emitted:
-            apply_event(self.state, event)
-            self._append(event)
+        on_record: Callable[[chance.Record], None] | None = None
         if self.record:
+            skipped = [skip_records]
+
+            def on_record(rec: chance.Record) -> None:
+                if skipped[0] > 0:
+                    skipped[0] -= 1
+                    return
+                if isinstance(rec, chance.RollRecord):
+                    self._append(Rolled(rec.label, rec.value, rec.faces))
+                else:
+                    self._append(Decided(rec.side, rec.label, rec.choice))
+
+        chance.run(process, roll=dice.roll, decide=decide, on_event=emitted.append,
+                   on_record=on_record, working=working)
+        apply_event = self.ruleset.apply_event
+        state = self.state
+        if self.record:
+            for event in emitted:
+                apply_event(state, event)
+                self._append(event)
             self._append(Resolved())
+        else:  # simulation: the listeners see the rule events alone
+            listeners = self.listeners
+            built = working.built_state()
+            if built is not None:
+                # The working copy already has every event of the step applied: it becomes
+                # the battle's state instead of applying the events a second time.
+                self.state = built
+                for event in emitted:
+                    for listener in listeners:
+                        listener(event)
+            else:
+                for event in emitted:
+                    apply_event(state, event)
+                    for listener in listeners:
+                        listener(event)
         self._pending = None
         if not self._ended and isinstance(self.pending, Finished):
             fin = self.pending

@@ -275,6 +275,9 @@ def _policy_for(
 
 
 def _checked_choice(decision: Decide[Any], choice: Any) -> Any:
+    for option in decision.options:  # a policy hands back an option itself: identity first
+        if option is choice:
+            return choice
     if choice not in decision.options:
         raise TacticaError(
             f"{decision.side} chose {choice!r} for {decision.label!r}, "
@@ -303,30 +306,65 @@ def run(
     ``working`` keeps the state that :class:`Observe` shows.
     """
     work = working if working is not None else Working(None, None)
+    emitted = work.emitted
+    # Dispatch on the exact type first (the request classes are never subclassed by the
+    # games); anything else goes the general way. ``s`` is the step, untyped for speed.
+    s: Any = step
     while True:
-        if isinstance(step, Done):
-            return step.value
-        if isinstance(step, Roll):
-            value, faces = roll(step)
-            if on_record is not None:
-                on_record(RollRecord(step.label, value, faces))
-            step = step.then(value)
-        elif isinstance(step, Decide):
-            if not step.options:
-                raise TacticaError(f"decision {step.label!r} for {step.side} has no options")
-            choice = _checked_choice(step, decide(step))
-            if on_record is not None:
-                on_record(DecisionRecord(step.side, step.label, choice))
-            step = step.then(choice)
-        elif isinstance(step, Emit):
+        kind = type(s)
+        if kind is Emit:
+            event = s.event
             if on_event is not None:
-                on_event(step.event)
-            work.emitted(step.event)
-            step = step.then()
-        elif isinstance(step, Observe):
-            step = step.then(work.view())
+                on_event(event)
+            emitted(event)
+            s = s.then()
+        elif kind is Roll:
+            value, faces = roll(s)
+            if on_record is not None:
+                on_record(RollRecord(s.label, value, faces))
+            s = s.then(value)
+        elif kind is Done:
+            return s.value
+        elif kind is Decide:
+            if not s.options:
+                raise TacticaError(f"decision {s.label!r} for {s.side} has no options")
+            choice = _checked_choice(s, decide(s))
+            if on_record is not None:
+                on_record(DecisionRecord(s.side, s.label, choice))
+            s = s.then(choice)
+        elif kind is Observe:
+            s = s.then(work.view())
+        elif isinstance(s, Done):
+            return s.value
         else:
-            step = step.advance()
+            s = _generic(s, roll, decide, on_event, on_record, work)
+
+
+def _generic(step: Step, roll: Callable[[Roll[Any]], tuple[Any, tuple[int, ...] | None]],
+             decide: Callable[[Decide[Any]], Any], on_event: Callable[[Any], None] | None,
+             on_record: Callable[[Record], None] | None, work: Working) -> Step:
+    """One step of :func:`run` for a request of a subclass, or a node: the next step."""
+    if isinstance(step, Roll):
+        value, faces = roll(step)
+        if on_record is not None:
+            on_record(RollRecord(step.label, value, faces))
+        return step.then(value)
+    if isinstance(step, Decide):
+        if not step.options:
+            raise TacticaError(f"decision {step.label!r} for {step.side} has no options")
+        choice = _checked_choice(step, decide(step))
+        if on_record is not None:
+            on_record(DecisionRecord(step.side, step.label, choice))
+        return step.then(choice)
+    if isinstance(step, Emit):
+        if on_event is not None:
+            on_event(step.event)
+        work.emitted(step.event)
+        return step.then()
+    if isinstance(step, Observe):
+        return step.then(work.view())
+    assert not isinstance(step, Done)
+    return step.advance()
 
 
 def _traced(step: Step, roll: Callable[[Roll[Any]], tuple[Any, tuple[int, ...] | None]],

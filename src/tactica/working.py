@@ -53,6 +53,11 @@ class Working:
             return self._base
         return self.view()
 
+    def built_state(self) -> Any:
+        """The working state if a process built it (the start state with every emitted event
+        applied), else ``None``."""
+        return self._state if self.built else None
+
     def view(self) -> Any:
         """The working state, built on first use."""
         if not self.built:

@@ -58,13 +58,19 @@ class _KeyedGenerator:
         self.bit_generator = _Words(key)
 
 
+#: Per type of step: whether it is a dataclass with a ``unit`` field (looked up once).
+_HAS_UNIT: dict[type, bool] = {}
+
+
 def _actor(step: object) -> str:
     """Whose luck a step's rolls are: the acting unit, else the step itself."""
-    if dataclasses.is_dataclass(step) and not isinstance(step, type):
-        for f in dataclasses.fields(step):
-            if f.name == "unit":
-                return f"unit {getattr(step, f.name)!r}"
-    return repr(step)
+    kind = type(step)
+    has_unit = _HAS_UNIT.get(kind)
+    if has_unit is None:
+        has_unit = _HAS_UNIT[kind] = (
+            dataclasses.is_dataclass(step) and not isinstance(step, type)
+            and any(f.name == "unit" for f in dataclasses.fields(step)))
+    return f"unit {getattr(step, 'unit')!r}" if has_unit else repr(step)  # noqa: B009
 
 
 class KeyedDice:
@@ -75,10 +81,15 @@ class KeyedDice:
         self.prefix = f"{seed}|{index}|"
         self.battle = battle
         self.counts: dict[tuple[str, str], int] = {}
+        self._step: object = None
+        self._actor = ""
 
     def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
         """One exact draw of the request's distribution, from the roll's key."""
-        slot = (_actor(self.battle.step_key), request.label)
+        step = self.battle.step_key
+        if step is not self._step or not self._actor:  # the actor of the step under way
+            self._step, self._actor = step, _actor(step)
+        slot = (self._actor, request.label)
         k = self.counts.get(slot, 0)
         self.counts[slot] = k + 1
         key = f"{self.prefix}{slot[0]}|{slot[1]}|{k}".encode()

@@ -59,8 +59,48 @@ def _summary(setup: TargetSetup) -> tuple[float, float, float]:
 
 
 #: Target values within one ranking, by the fighter objects they read (kept alive with them, so
-#: that an object's id is not reused while the memo lives) and the attack's own figures.
-Memo = dict[tuple[int, int, str, str, bool], tuple[float, Fighter, Fighter]]
+#: that an object's id is not reused while the memo lives) and the attack's own figures; also
+#: each fighter's :func:`_signature` and the ranking's context (``"context"``).
+Memo = dict[Any, Any]
+
+#: Target values across rankings and battles, by everything they depend on (see
+#: :func:`_signature`); objects named by their id are kept alive in ``_ALIVE``.
+_VALUES: dict[tuple[object, ...], float] = {}
+_ALIVE: dict[int, object] = {}
+_RULINGS: dict[tuple[tuple[str, str], ...], int] = {}
+
+
+def _alive(obj: object) -> int:
+    """``id(obj)``, the object kept alive so that the id stays its own."""
+    key = id(obj)
+    if key not in _ALIVE:
+        _ALIVE[key] = obj
+    return key
+
+
+def _signature(f: Fighter, memo: Memo) -> tuple[object, ...]:
+    """What a target value reads of a fighter, user or target (remembered per object within a
+    ranking): the statistics' sources, Shells, HP, statuses, passives and what it carries."""
+    key = ("signature", id(f))
+    found = memo.get(key)
+    if found is None:
+        sig = (_alive(f.template), None if f.equipped is None else _alive(f.equipped),
+               f.track, f.statuses, f.shells, f.hp, f.max_hp, f.passives,
+               f.body_armor_spent, bool(f.items))
+        found = memo[key] = (sig, f)
+    return found[0]
+
+
+def _context(state: LodState, memo: Memo) -> tuple[int, int]:
+    """The pack and the rulings of a ranking, as small keys."""
+    found = memo.get("context")
+    if found is None:
+        rk = state.rulings.key()
+        ruling = _RULINGS.get(rk)
+        if ruling is None:
+            ruling = _RULINGS[rk] = len(_RULINGS)
+        found = memo["context"] = (_alive(state.pack), ruling)
+    return found
 
 
 def _target_value(state: LodState, f: Fighter, ability: Ability, tid: str, element: str,
@@ -71,7 +111,15 @@ def _target_value(state: LodState, f: Fighter, ability: Ability, tid: str, eleme
     key = (id(f), id(t), ability.id, element, knockout)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = (_target_value_now(state, f, ability, tid, element, knockout), f, t)
+        wide = (_signature(f, memo), _signature(t, memo), ability.id, element, knockout,
+                _context(state, memo))
+        value = _VALUES.get(wide)
+        if value is None:
+            value = _target_value_now(state, f, ability, tid, element, knockout)
+            if len(_VALUES) >= 200_000:
+                _VALUES.clear()
+            _VALUES[wide] = value
+        found = memo[key] = (value, f, t)
     return found[0]
 
 

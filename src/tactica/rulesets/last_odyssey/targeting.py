@@ -76,14 +76,15 @@ def _foe(a: Fighter, b: Fighter) -> bool:
 
 
 def reachable(state: LodState, user: Fighter, ability: Ability, *,
-              any_side: bool = False) -> list[Fighter]:
+              any_side: bool = False, standing: list[Fighter] | None = None) -> list[Fighter]:
     """The characters one use of a single-target ability may be aimed at.
 
     ``any_side`` ignores which side a character is on (LOD-16 ``anyone``, and the choices of
     a Confused retarget); rows still decide melee.
     """
     anyone = any_side or state.rulings["LOD-16"] == "anyone"
-    standing = [f for f in state.fighters.values() if f.standing]
+    if standing is None:  # the caller may hand it over (the same for every ability)
+        standing = [f for f in state.fighters.values() if f.standing]
     reach = ability.reach
     if reach == "self":
         return [user]
@@ -169,6 +170,7 @@ def target_setup(state: LodState, user_id: str, ability: Ability, target_id: str
 def ability_actions(state: LodState, f: Fighter, ap: int) -> list[Any]:
     """Every ability action ``f`` could take with ``ap`` AP (one per target and element)."""
     out: list[Any] = []
+    standing = [t for t in state.fighters.values() if t.standing]
     for name in f.abilities:
         ability = state.ability(name)
         if unusable_reason(state, f, ability, ap) is not None:
@@ -178,7 +180,7 @@ def ability_actions(state: LodState, f: Fighter, ap: int) -> list[Any]:
             if not groups[0]:
                 continue
         else:
-            groups = [(t.id,) for t in reachable(state, f, ability)]
+            groups = [(t.id,) for t in reachable(state, f, ability, standing=standing)]
         elements = ability.elements or ("",)
         ko = f.player and ability.attack in ("physical", "magical") and ability.damage
         for targets in groups:

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from tactica.chance import Done, run_exact
 from tactica.dice import Dist
@@ -17,7 +18,7 @@ from tactica.ruleset import Rulings
 from tactica.rulesets.nebulia import geometry, rules
 from tactica.rulesets.nebulia.content import Weapon
 from tactica.rulesets.nebulia.records import Attack, Move
-from tactica.rulesets.nebulia.sighttable import sight_table
+from tactica.rulesets.nebulia.sighttable import TargetSight, sight_table
 
 if TYPE_CHECKING:
     from tactica.rulesets.nebulia import NebuliaOperations
@@ -197,27 +198,49 @@ def _compute_move_values(state: rules.NebState, me: rules.Operator,
     grid = state.grid
     table = sight_table(grid.width, grid.height, grid.blockers, state.rulings["NEB-4"],
                         state.rulings["NEB-3"], geometry.COVER_CANCEL)
-    width = grid.width
-    index = np.fromiter((y * width + x for x, y in tiles), dtype=np.intp, count=len(tiles))
-    targets = [table.target(e.pos) for e in enemies]
-    columns = [t.visible_cover(dynamic, geometry.MIN_CLEAR_LINES) for t in targets]
-    visible = np.stack([v for v, _ in columns], axis=1)[index]
-    cover = np.stack([c for _, c in columns], axis=1)[index]
-    steps = np.stack([t.steps for t in targets], axis=1)[index]
-    adjacent = steps == 1
     melee_needs_sight = state.rulings["NEB-7"] != "adjacent"
     rk = state.rulings.key()
-    best = np.zeros(len(tiles))
-    for w in me.weapons:
-        s_open = np.array([_score_key(w, e.armor, False, e.defense, rk) for e in enemies])
-        s_cover = np.array([_score_key(w, e.armor, True, e.defense, rk) for e in enemies])
+    # Per enemy, over every tile of the map: the best score of the mover's weapons against it
+    # (0 where no weapon may attack it), remembered on the enemy tile's sight table by the
+    # operators that matter to it and by what the scores depend on. The best over enemies
+    # and the nearest enemy's steps are then taken tile by tile, as one matrix's rows were.
+    best: npt.NDArray[np.float64] | None = None
+    nearest: npt.NDArray[np.int64] | None = None
+    for e in enemies:
+        target = table.target(e.pos)
+        key = target.key_of(dynamic)
+        vkey = (key, me.weapons, e.armor, e.defense, rk, melee_needs_sight)
+        value = target.values.get(vkey)
+        if value is None:
+            value = _enemy_values(target, dynamic, key, me.weapons, e, rk, melee_needs_sight)
+            if len(target.values) >= 4096:
+                target.values.clear()
+            target.values[vkey] = value
+        best = value if best is None else np.maximum(best, value)
+        nearest = target.steps if nearest is None else np.minimum(nearest, target.steps)
+    assert best is not None and nearest is not None
+    width = grid.width
+    index = np.fromiter((y * width + x for x, y in tiles), dtype=np.intp, count=len(tiles))
+    result: list[float] = (best[index] - 0.01 * nearest[index]).tolist()
+    return tuple(result)
+
+
+def _enemy_values(target: TargetSight, dynamic: list[tuple[int, int]],
+                  key: tuple[tuple[int, int], ...], weapons: tuple[Weapon, ...],
+                  e: rules.Operator, rk: tuple[tuple[str, str], ...],
+                  melee_needs_sight: bool) -> npt.NDArray[np.float64]:
+    """The best score of ``weapons`` against ``e`` from every tile (0 where none may)."""
+    visible, cover = target.visible_cover(dynamic, geometry.MIN_CLEAR_LINES, key)
+    adjacent = target.steps == 1
+    best = np.zeros(len(target.steps))
+    for w in weapons:
         legal = visible
         if w.is_melee:
             legal = adjacent & visible if melee_needs_sight else adjacent
-        value = np.where(cover, s_cover, s_open) * legal
-        best = np.maximum(best, value.max(axis=1))
-    result: list[float] = (best - 0.01 * steps.min(axis=1)).tolist()
-    return tuple(result)
+        value = np.where(cover, _score_key(w, e.armor, True, e.defense, rk),
+                         _score_key(w, e.armor, False, e.defense, rk)) * legal
+        best = np.maximum(best, value)
+    return best
 
 
 def rank_actions(ruleset: NebuliaOperations, state: rules.NebState,

@@ -45,14 +45,24 @@ class TargetSight:
     steps: npt.NDArray[np.int64]
     """King steps (Chebyshev distance) from every tile to the target."""
     memo: dict[tuple[Tile, ...], tuple[Bool, Bool]] = field(default_factory=dict)
+    #: Values a policy derived from :meth:`visible_cover`, by the operators' key and its own.
+    values: dict[tuple[object, ...], npt.NDArray[np.float64]] = field(default_factory=dict)
+
+    def key_of(self, blockers: frozenset[Tile] | set[Tile] | list[Tile]) -> tuple[Tile, ...]:
+        """The operators' tiles that matter to this target (sorted): what
+        :meth:`visible_cover` depends on besides the walls."""
+        relevant = self.relevant
+        return tuple(sorted(t for t in blockers if t in relevant))
 
     def visible_cover(self, blockers: frozenset[Tile] | set[Tile] | list[Tile],
-                      min_clear: int) -> tuple[Bool, Bool]:
+                      min_clear: int, key: tuple[Tile, ...] | None = None
+                      ) -> tuple[Bool, Bool]:
         """Per source tile: visible (at least ``min_clear`` clear lines) and in cover (visible
         with a blocked line, beyond the cover range), with operators on ``blockers`` (walls
-        are the table's own; a sorted list of operator tiles is the quickest to look up)."""
-        relevant = self.relevant
-        key = tuple(sorted(t for t in blockers if t in relevant))
+        are the table's own; a sorted list of operator tiles is the quickest to look up).
+        ``key`` is :meth:`key_of` ``blockers`` when the caller has it."""
+        if key is None:
+            key = self.key_of(blockers)
         found = self.memo.get(key)
         if found is None:
             mask = self.static.copy()

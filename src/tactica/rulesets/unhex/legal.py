@@ -102,8 +102,26 @@ def moves(state: UnhexState, c: Character) -> list[Move]:
 
 
 def arrangements(state: UnhexState, c: Character) -> list[Arrange]:
-    """Every other way to hold items, taking from what ``c`` carries and the floor."""
+    """Every other way to hold items, taking from what ``c`` carries and the floor
+    (remembered by everything they depend on: the same few come back at every turn)."""
     floor = state.floor.get(c.area, ())
+    catalog = state.catalog
+    key = (id(catalog), c.id, c.items, floor, c.right, c.left, c.body.hand_usable("right"),
+           c.body.hand_usable("left"), state.rulings["UNH-19"])
+    found = _ARRANGEMENTS.get(key)
+    if found is None or found[0] is not catalog:
+        if len(_ARRANGEMENTS) >= 100_000:
+            _ARRANGEMENTS.clear()
+        found = _ARRANGEMENTS[key] = (catalog, tuple(_arrangements(state, c, floor)))
+    return list(found[1])
+
+
+#: Arrangements by what they depend on, with the catalog they were read from (its id is only
+#: trusted while it is that very object).
+_ARRANGEMENTS: dict[tuple[object, ...], tuple[object, tuple[Arrange, ...]]] = {}
+
+
+def _arrangements(state: UnhexState, c: Character, floor: tuple[str, ...]) -> list[Arrange]:
     pool = list(dict.fromkeys((*c.items, *floor)))
     ones = [n for n in pool if state.item(n).hands == 1]
     twos = [n for n in pool if state.item(n).hands == 2]

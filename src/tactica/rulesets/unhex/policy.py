@@ -268,43 +268,77 @@ def _stop(state: UnhexState, side: str, options: Sequence[str]) -> str:
 
 
 def _est(state: UnhexState, a: Character, t: Character, cover: bool,
-         defend: bool = False) -> float:
-    """The expected harm of ``a`` attacking ``t`` (any weapon: damage comes from the dice)."""
+         defend: bool = False, memo: dict[Any, Any] | None = None) -> float:
+    """The expected harm of ``a`` attacking ``t`` (any weapon: damage comes from the dice).
+
+    ``memo`` remembers it within one ranking (one state): it depends on the two characters'
+    bodies, sides, areas and ``t``'s hands, which ``a``'s copies with other hands share."""
+    if memo is not None:
+        key = ("est", a.id, a.area, t.id, cover, defend)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _est(state, a, t, cover, defend)
+        return float(found)
     edge = int(t.pc) if t.pc != a.pc else int(state.rulings["UNH-14"] == "reactor")
     picks = cover or shielded(state, Fighter.of(t), 1 if a.area != t.area else 0)
     return quick_estimate(a.body, t.body, state.damage, state.rulings["UNH-6"],
                           state.rulings["UNH-7"], cover=picks, defend=defend, edge=edge).harm
 
 
+def _arms(state: UnhexState, c: Character, memo: dict[Any, Any] | None) -> list[Any]:
+    """:func:`weapons_in_hand`, remembered within one ranking by the hands (a copy of ``c``
+    holding other items has other weapons)."""
+    if memo is None:
+        return weapons_in_hand(state, c)
+    key = ("arms", c.id, c.right, c.left)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = weapons_in_hand(state, c)
+    return list(found)
+
+
 def _best_attack(state: UnhexState, c: Character, area: str, weapons: Sequence[Any],
-                 defend: bool = False, memo: dict[Any, float] | None = None) -> float:
+                 defend: bool = False, memo: dict[Any, Any] | None = None) -> float:
     if memo is not None:
         key = ("best", c.id, area, tuple(w.name for w in weapons), defend)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = _best_attack(state, c, area, weapons, defend)
-        return found
+            found = memo[key] = _best_attack_of(state, c, area, weapons, defend, memo)
+        return float(found)
+    return _best_attack_of(state, c, area, weapons, defend, None)
+
+
+def _foes(state: UnhexState, side: str, memo: dict[Any, Any] | None) -> list[Character]:
+    """The characters of other sides in the fight, in scenario order (remembered within one
+    ranking)."""
+    if memo is not None:
+        found = memo.get(("foes", side))
+        if found is None:
+            found = memo[("foes", side)] = _foes(state, side, None)
+        return list(found)
+    return [t for t in state.chars.values() if t.side != side and t.in_fight]
+
+
+def _best_attack_of(state: UnhexState, c: Character, area: str, weapons: Sequence[Any],
+                    defend: bool, memo: dict[Any, Any] | None) -> float:
     best = 0.0
-    for t in state.chars.values():
-        if t.side == c.side or not t.in_fight:
-            continue
+    for t in _foes(state, c.side, memo):
         for w in weapons:
             look = reach(state, area, w, t.area)
             if look is not None:
-                best = max(best, _est(state, c, t, look.cover, defend))
+                best = max(best, _est(state, c, t, look.cover, defend, memo))
     return best
 
 
-def _threat(state: UnhexState, c: Character, area: str) -> float:
+def _threat(state: UnhexState, c: Character, area: str,
+            memo: dict[Any, Any] | None = None) -> float:
     total = 0.0
-    for e in state.fighters():
-        if e.side == c.side:
-            continue
+    for e in _foes(state, c.side, memo):
         worst = 0.0
-        for w in weapons_in_hand(state, e):
+        for w in _arms(state, e, memo):
             look = reach(state, e.area, w, area)
             if look is not None:
-                worst = max(worst, _est(state, e, c, look.cover))
+                worst = max(worst, _est(state, e, c, look.cover, False, memo))
         total += worst
     return total
 
@@ -315,25 +349,26 @@ def _nearest(state: UnhexState, c: Character, area: str) -> int:
     return min((d for d in dists if d is not None), default=0)
 
 
-def _position(state: UnhexState, c: Character, area: str, memo: dict[Any, float]) -> float:
+def _position(state: UnhexState, c: Character, area: str, memo: dict[Any, Any]) -> float:
     key = ("position", c.id, area)
     found = memo.get(key)
     if found is None:
-        weapons = weapons_in_hand(state, c)
+        weapons = _arms(state, c, memo)
         found = (0.7 * _best_attack(state, c, area, weapons, memo=memo)
-                 - 0.35 * _threat(state, c, area) - 0.3 * _nearest(state, c, area))
+                 - 0.35 * _threat(state, c, area, memo) - 0.3 * _nearest(state, c, area))
         memo[key] = found
     return found
 
 
-def _move_risk(state: UnhexState, c: Character, to: str) -> float:
+def _move_risk(state: UnhexState, c: Character, to: str,
+               memo: dict[Any, Any] | None = None) -> float:
     risk = 0.0
-    for e in state.fighters():
-        if e.side == c.side or e.actions <= 0:
+    for e in _foes(state, c.side, memo):
+        if e.actions <= 0:
             continue
-        for w in weapons_in_hand(state, e):
+        for w in _arms(state, e, memo):
             if reach(state, e.area, w, (c.area, to)) is not None:
-                risk += 0.5 * _est(state, e, c, False)
+                risk += 0.5 * _est(state, e, c, False, False, memo)
                 break
     return risk
 
@@ -392,13 +427,13 @@ def _aid_gain(body: Body, level: int) -> float:
 
 
 def _arrange_value(state: UnhexState, c: Character, act: Arrange,
-                   memo: dict[Any, float]) -> float:
+                   memo: dict[Any, Any]) -> float:
     held = copy.copy(c)
     held.right, held.left = act.right, act.left
-    now = _best_attack(state, c, c.area, weapons_in_hand(state, c), memo=memo)
-    then = _best_attack(state, held, c.area, weapons_in_hand(state, held), memo=memo)
-    armed_now = bool(weapons_in_hand(state, c))
-    armed_then = bool(weapons_in_hand(state, held))
+    now = _best_attack(state, c, c.area, _arms(state, c, memo), memo=memo)
+    then = _best_attack(state, held, c.area, _arms(state, held, memo), memo=memo)
+    armed_now = bool(_arms(state, c, memo))
+    armed_then = bool(_arms(state, held, memo))
     value = then - now - 0.2
     if armed_then and not armed_now:
         value += 2.0
@@ -410,13 +445,13 @@ def _arrange_value(state: UnhexState, c: Character, act: Arrange,
     return value
 
 
-def _one(state: UnhexState, action: Any, memo: dict[Any, float]) -> float:
+def _one(state: UnhexState, action: Any, memo: dict[Any, Any]) -> float:
     if isinstance(action, Attack):
         return _attack_value(state, action)
     if isinstance(action, Move):
         c = state.chars[action.unit]
         return (_position(state, c, action.to, memo) - _position(state, c, c.area, memo)
-                - _move_risk(state, c, action.to))
+                - _move_risk(state, c, action.to, memo))
     if isinstance(action, FirstAid):
         c, t = state.chars[action.unit], state.chars[action.target]
         if t.side != c.side:
@@ -461,7 +496,7 @@ def _operate_value(state: UnhexState, action: Operate) -> float:
 
 def rank_actions(state: UnhexState, actions: Sequence[Any]) -> list[float]:
     """The value of each action for the side taking it (higher is better)."""
-    memo: dict[Any, float] = {}
+    memo: dict[Any, Any] = {}
     out = []
     for a in actions:
         fleeing = _fleeing(state, a)

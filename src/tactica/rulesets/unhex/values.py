@@ -108,24 +108,50 @@ def hit_table(body: Body, rules: DamageRules, rule: str, by_attacker: bool) -> H
     """The :class:`HitTable` of a target body (remembered)."""
     harms = [0.0] * 101
     kos = [0.0] * 101
-    # Many numbers read as the same hits: each hit's wound is worked out once.
-    outcome: dict[Assignment, tuple[float, bool]] = {}
-    for n in range(1, 101):
-        options = _options(n)
-        choice = _choice(body, rules, options, rule, by_attacker)
-        picks = list(options) if isinstance(choice, Dist) else [choice]
-        for a in picks:
-            found = outcome.get(a)
-            if found is None:
-                w = _wound(body, a.location, a.damage, rules)
-                found = outcome[a] = (harm(w, body), w.knocked_out)
-            harms[n] += found[0] / len(picks)
-            kos[n] += found[1] / len(picks)
-    best = [1] * 101
+    # Many numbers read as the same hits: each hit's wound is worked out once (its severity,
+    # harm and knockout depend on the location and the damage alone), and the assigner's
+    # choice is :func:`_choice`'s, from those severities.
+    seen: dict[tuple[str, int], tuple[tuple[int, bool, bool, int], float, bool]] = {}
+    for key in _all_keys():
+        w = _wound(body, key[0], key[1], rules)
+        seen[key] = (severity(w), harm(w, body), w.knocked_out)
+    for n, (options, keys) in enumerate(_option_keys(), start=1):
+        if len(options) == 1 or rule == "random":
+            picks = keys
+        elif rule == "max-damage":
+            pick = (max(options, key=_damage) if by_attacker
+                    else min(options, key=_damage))
+            picks = ((pick.location, pick.damage),)
+        else:
+            keyed = [(seen[k][0], i) for i, k in enumerate(keys)]
+            best = max(keyed) if by_attacker else min(keyed, key=lambda k: (k[0], -k[1]))
+            picks = (keys[best[1]],)
+        for k in picks:
+            _, h, ko = seen[k]
+            harms[n] += h / len(picks)
+            kos[n] += ko / len(picks)
+    best_n = [1] * 101
     for n in range(2, 101):
-        prev = best[n - 1]
-        best[n] = n if harms[n] >= harms[prev] else prev
-    return HitTable(tuple(harms), tuple(kos), tuple(best))
+        prev = best_n[n - 1]
+        best_n[n] = n if harms[n] >= harms[prev] else prev
+    return HitTable(tuple(harms), tuple(kos), tuple(best_n))
+
+
+def _damage(a: Assignment) -> int:
+    return a.damage
+
+
+@lru_cache(maxsize=1)
+def _option_keys() -> tuple[tuple[tuple[Assignment, ...], tuple[tuple[str, int], ...]], ...]:
+    """For each number 1-100: its readings and their (location, damage)."""
+    return tuple((_options(n), tuple((a.location, a.damage) for a in _options(n)))
+                 for n in range(1, 101))
+
+
+@lru_cache(maxsize=1)
+def _all_keys() -> tuple[tuple[str, int], ...]:
+    """Every (location, damage) some number 1-100 reads as."""
+    return tuple(dict.fromkeys(k for _, keys in _option_keys() for k in keys))
 
 
 @lru_cache(maxsize=128)
