@@ -26,7 +26,7 @@ from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.card import D6, START_CELL, start_cell
 from tactica.rulesets.skirmishers.fire import damage, explosive_tn, hit_events, hit_roll, options
 from tactica.rulesets.skirmishers.geometry import blast_options
-from tactica.rulesets.skirmishers.state import SkiState, Token
+from tactica.rulesets.skirmishers.state import SkiState, Token, spot_text
 
 __all__ = ["Landing", "blast_victims", "landing_process", "resolve_token", "throw_actions",
            "throw_cost", "throw_events"]
@@ -89,7 +89,7 @@ def throw_actions(state: SkiState, uid: str) -> list[r.Throw]:
                 if (dot, lvl) == (me.dot, me.level) or not lat.has_dot(dot, lvl):
                     continue
                 if steps(me.dot, dot) + abs(lvl - me.level) <= reach:
-                    places.append(str(lat.place(dot, lvl)))
+                    places.append(spot_text(dot, lvl))
     out: list[r.Throw] = []
     if places:
         seen = lat.sight_many([(uid, p) for p in places],

@@ -37,7 +37,7 @@ from tactica.events import Action
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import reactions
 from tactica.rulesets.skirmishers.fire import ranged_tn, shot
-from tactica.rulesets.skirmishers.state import SkiState, Soldier
+from tactica.rulesets.skirmishers.state import SkiState, Soldier, spot_text
 
 __all__ = [
     "CHANGE_WEAPON_AP",
@@ -204,11 +204,10 @@ def movement_actions(state: SkiState, uid: str) -> list[Action]:
     budget = movement_budget(state, t)
     if budget <= 0 and (t.fought or t.stopped):
         return []
-    lat = state.lattice
     out: list[Action] = []
     for (dot, lvl), cost in reachable(state, uid).items():
         if cost > 0:
-            out.append(r.Move(uid, str(lat.place(dot, lvl))))
+            out.append(r.Move(uid, spot_text(dot, lvl)))
     if not t.prone and budget >= GO_PRONE_AP:
         out.append(r.GoProne(uid))
     if t.prone and budget >= STAND_UP_AP:
@@ -258,7 +257,7 @@ def _move(state: SkiState, action: r.Move) -> Step:
             why = (f"{uid} has {budget} AP left for movement; the step to "
                    f"{work.lattice.place(*spot)} costs {ap}")
             return emit_all([r.MoveHalted(uid, why)], Done(None))
-        to = str(work.lattice.place(*spot))
+        to = spot_text(*spot)
         return Emit(r.Stepped(uid, to, ap), lambda: Observe(
             lambda w: reactions(w, uid, lambda w2: step(i + 1, w2))))
 

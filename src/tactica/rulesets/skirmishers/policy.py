@@ -33,7 +33,7 @@ from tactica.rulesets.skirmishers.arcs import _toward as _toward_dot
 from tactica.rulesets.skirmishers.explosives import throw_cost
 from tactica.rulesets.skirmishers.fire import hit_chance, melee_damage, melee_tn, options, ranged_tn
 from tactica.rulesets.skirmishers.movement import DROP_PRONE, STAY_UP, reach_tree
-from tactica.rulesets.skirmishers.state import Arc, SkiState, Soldier
+from tactica.rulesets.skirmishers.state import Arc, SkiState, Soldier, spot_text
 
 __all__ = ["choose_decision", "rank_actions"]
 
@@ -190,8 +190,7 @@ def _move_values(ctx: _Ctx, actions: Sequence[Action], idx: list[int]) -> dict[i
         link = came.get(s)
         path_danger[s] = 0.0 if link is None else path_danger[link[0]] + arc_danger[index[s]]
     here = values[index[ctx.spot]]
-    lat = state.lattice
-    named = {str(lat.place(*sp)): sp for sp in spots}
+    named = {spot_text(*sp): sp for sp in spots}
     out = {}
     for i in idx:
         a = actions[i]

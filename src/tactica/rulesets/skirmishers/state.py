@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from tactica.battlefield.dots import DotLattice, DotPlace
-from tactica.battlefield.dots_geometry import Axial, offset_to_axial
+from tactica.battlefield.dots_geometry import Axial, axial_to_offset, offset_to_axial
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.card import CROSSED, current_hp, protected_cells
 from tactica.rulesets.skirmishers.content import Armor, Card, Experience
@@ -398,9 +399,11 @@ def copy_state(state: SkiState) -> SkiState:
     return new
 
 
-def place_text(place: DotPlace) -> str:
-    """A place as the lattice writes it (``"3,4"``, ``"3,4@1"``)."""
-    return str(place)
+@lru_cache(maxsize=100_000)
+def spot_text(dot: Axial, level: int) -> str:
+    """An axial dot and level as the lattice writes a place (``"3,4"``, ``"3,4@1"``)."""
+    col, row = axial_to_offset(*dot)
+    return f"{col},{row}" if level == 0 else f"{col},{row}@{level}"
 
 
 def axial(place: DotPlace) -> Axial:
