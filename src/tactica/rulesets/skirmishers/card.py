@@ -69,12 +69,13 @@ def current_hp(marks: str) -> int:
 
 
 def protected_cells(cells: int, placement: str) -> frozenset[int]:
-    """The HP cells advanced body armor protects (SKI-30): around 7 or from 10 down."""
+    """The HP cells advanced body armor protects (SKI-30): around 7 (the likeliest start
+    cell: 2 cells 7-6, 4 cells 8-5, 6 cells 9-4) or from 10 down."""
     if cells <= 0:
         return frozenset()
     if placement == "top":
         return frozenset(range(10, 10 - cells, -1))
-    top = min(10, 7 + cells // 2)
+    top = min(10, 6 + cells // 2)
     return frozenset(range(top, top - cells, -1))
 
 
