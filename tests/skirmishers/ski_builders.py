@@ -58,7 +58,9 @@ def scenario(ground: str, units: Mapping[str, Mapping[str, Any]], *,
     if features:
         game_map["features"] = [dict(f) for f in features]
     if stairs:
-        game_map["stairs"] = [{"at": list(s), "levels": list(levels)} for s in stairs]
+        names_ = list(levels)
+        game_map["stairs"] = [{"at": list(s), "levels": [names_[0], names_[-1]]}
+                              for s in stairs]
     data: dict[str, Any] = {"game": "skirmishers", "map": game_map, "max_rounds": max_rounds,
                             "units": {k: dict(v) for k, v in units.items()}}
     if rulings:
