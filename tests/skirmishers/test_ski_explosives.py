@@ -39,11 +39,15 @@ def test_a_grenade_thrown_4_dots_costs_4_ap_at_target_number_4() -> None:
     assert (e.ap, e.tn) == (4, 4)
     prone = ready(FIELD, A=trooper("red", prone=True, **GRENADIER), B=trooper("blue"))
     e = thrown(prone, "4,0")
-    assert (e.ap, e.tn) == (8, 8 - 1)                      # a prone thrower has -1 too
+    assert (e.ap, e.tn) == (8, 8)
+    minus = ready(FIELD, rulings={"SKI-38": "minus-one"},
+                  A=trooper("red", prone=True, **GRENADIER), B=trooper("blue"))
+    e = thrown(minus, "4,0")
+    assert (e.ap, e.tn) == (8, 7)                          # a prone thrower's -1 (SKI-38)
     before = ready(FIELD, rulings={"SKI-5": "before-doubling"},
                    A=trooper("red", prone=True, **GRENADIER), B=trooper("blue"))
     e = thrown(before, "4,0")
-    assert (e.ap, e.tn) == (8, 4 - 1)
+    assert (e.ap, e.tn) == (8, 4)
 
 
 def test_a_satchel_charge_costs_2_ap_per_dot_and_takes_the_secondary_slot() -> None:

@@ -15,7 +15,7 @@ movement fire (optional rule)         +2
 ====================================  ==========
 
 Melee: base 4, no cover. Explosives: base the AP used (SKI-5), no long range, no modifier for
-a prone target (they target a dot). A hit rolls 2D6 for the start cell (:mod:`.card`).
+a prone target (they target a dot), and a prone thrower's -1 only under SKI-38. A hit rolls 2D6 for the start cell (:mod:`.card`).
 
 Every roll is a :class:`~tactica.chance.Roll` of the value the rule reads (hit or miss, the
 start cell), with the two dice a person rolls; the same processes serve the battle, the odds
@@ -161,7 +161,8 @@ def explosive_tn(state: SkiState, thrower: str, at: str, base: int, *,
         seen = sight(state, thrower, at, range_levels="add")
         cover = seen.cover if seen.visible else 0
         reasons.extend(_cover_reasons(seen))
-    parts = [("AP used", base), ("cover", cover), ("thrower prone", -1 if f.prone else 0),
+    prone = -1 if f.prone and state.rulings["SKI-38"] == "minus-one" else 0
+    parts = [("AP used", base), ("cover", cover), ("thrower prone", prone),
              ("thrower's damage", state.modifier(f))]
     tn, words = _sum_up(parts)
     return TargetNumber(tn, (*reasons, words), None, "explosive", cover)

@@ -274,7 +274,8 @@ def _throw_value(ctx: _Ctx, a: r.Throw, ap_left: int | None = None) -> float:
     centre = (offset_to_axial(place.col, place.row), place.level)
     dots = steps(ctx.spot[0], centre[0]) + abs(ctx.spot[1] - centre[1])
     _, base = throw_cost(state, me.id, a.explosive, dots, stairwell=a.stairwell)
-    p = float(hit_chance(base - (1 if me.prone else 0) + state.modifier(me)))
+    prone = 1 if me.prone and state.rulings["SKI-38"] == "minus-one" else 0
+    p = float(hit_chance(base - prone + state.modifier(me)))
     total = 0.0
     for t in state.alive():
         if t.id not in lat.troopers:

@@ -141,6 +141,12 @@ GAME_RULINGS: Final[tuple[Ruling, ...]] = (
         "every-level": "an arc holds the dots in its directions on every level; sight and "
                        "range decide the rest",
     }),
+    Ruling("SKI-38", "Does a prone thrower's -1 apply to an explosive (its AP already "
+                     "doubled)?", "no", {
+        "no": "no: the doubled AP is the price of lying down (the rule file's example: 8 AP, "
+              "target number 8)",
+        "minus-one": "yes: -1 like any prone firer",
+    }),
 )
 
 

@@ -343,9 +343,10 @@ def apply_event(state: SkiState, event: Any) -> None:
         _after_combat(state, event.unit)
         _check_spent(state, event.unit)
     elif isinstance(event, (r.MeleeResolved, r.MeleeLapsed)):
-        done = next(i for i, m in enumerate(state.melee)
-                    if (m.unit, m.target) == (event.unit, event.target))
-        state.melee = state.melee[:done] + state.melee[done + 1:]
+        done = next((i for i, m in enumerate(state.melee)
+                     if (m.unit, m.target) == (event.unit, event.target)), None)
+        if done is not None:  # (the odds of an attack roll one that was never paid for)
+            state.melee = state.melee[:done] + state.melee[done + 1:]
     elif isinstance(event, r.ExplosiveThrown):
         t = tr[event.unit]
         explosives = tuple((k, n - 1 if k == event.explosive else n) for k, n in t.explosives)
