@@ -25,6 +25,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Final
 
+import numpy as np
+import numpy.typing as npt
+
 from tactica.battlefield.dots_arcs import in_arc
 from tactica.battlefield.dots_geometry import Axial, offset_to_axial
 from tactica.chance import Decide, Step
@@ -75,6 +78,15 @@ def _toward(text: str) -> Axial:
     return offset_to_axial(int(col), int(row))
 
 
+@lru_cache(maxsize=64)
+def _map_dots(cols: int, rows: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Every dot of a map (axial, ``(n, 2)``) and its page position."""
+    dots = np.array([offset_to_axial(c, r) for r in range(rows) for c in range(cols)],
+                    dtype=np.int64)
+    xy = np.stack([dots[:, 0] + dots[:, 1] / 2, dots[:, 1] * _SQRT3_2], axis=1)
+    return dots, xy
+
+
 @lru_cache(maxsize=20_000)
 def _held(cols: int, rows: int, vertex: Axial, width: int, bearing: int | None,
           toward: str | None) -> frozenset[Axial]:
@@ -84,13 +96,20 @@ def _held(cols: int, rows: int, vertex: Axial, width: int, bearing: int | None,
         axis = (tq - vertex[0], tr - vertex[1])
         if axis == (0, 0):
             return frozenset()
-    out: set[Axial] = set()
-    for row in range(rows):
-        for col in range(cols):
-            q, r = offset_to_axial(col, row)
-            if _in_arc(q - vertex[0], r - vertex[1], width, bearing, axis):
-                out.add((q, r))
-    return frozenset(out)
+    dots, xy = _map_dots(cols, rows)
+    centre = np.array([vertex[0] + vertex[1] / 2, vertex[1] * _SQRT3_2])
+    d = xy - centre
+    heading = float(bearing or 0) if axis is None else _bearing(*axis)
+    off = np.abs((np.degrees(np.arctan2(d[:, 1], d[:, 0])) - heading + 180) % 360 - 180)
+    half = width / 2
+    inside = off < half - _MARGIN
+    near = np.flatnonzero(np.abs(off - half) <= _MARGIN)
+    for i in near.tolist():    # next to an edge: the lattice's exact test
+        q, r = int(dots[i, 0]), int(dots[i, 1])
+        inside[i] = _in_arc(q - vertex[0], r - vertex[1], width, bearing, axis)
+    same = (dots[:, 0] == vertex[0]) & (dots[:, 1] == vertex[1])
+    inside &= ~same
+    return frozenset((int(q), int(r)) for q, r in dots[inside].tolist())
 
 
 def held_dots(state: SkiState, vertex: Axial, arc: Arc) -> frozenset[Axial]:

@@ -15,7 +15,8 @@ movement fire (optional rule)         +2
 ====================================  ==========
 
 Melee: base 4, no cover. Explosives: base the AP used (SKI-5), no long range, no modifier for
-a prone target (they target a dot), and a prone thrower's -1 only under SKI-38. A hit rolls 2D6 for the start cell (:mod:`.card`).
+a prone target (they target a dot), and a prone thrower's -1 only under SKI-38. A hit rolls
+2D6 for the start cell (:mod:`.card`).
 
 Every roll is a :class:`~tactica.chance.Roll` of the value the rule reads (hit or miss, the
 start cell), with the two dice a person rolls; the same processes serve the battle, the odds
@@ -73,9 +74,18 @@ def options(state: SkiState) -> dict[str, str]:
 
 def sight(state: SkiState, source: str, target: str, **extra: str) -> DotSight:
     """Sight from a trooper (or place) to a trooper or place, under the battle's rulings
-    (``extra`` overrides some of the lattice's options)."""
-    opts = _parsed(state.rulings.key(), tuple(sorted(extra.items())))
-    return dots_sight.sight(state.lattice, source, target, opts)
+    (``extra`` overrides some of the lattice's options). Remembered while the lattice (the
+    troopers' places and poses) stays the same."""
+    key = (source, target, tuple(sorted(extra.items())))
+    memo = state.memo.get("sight")
+    if memo is None or memo[0] is not state.lattice:
+        memo = state.memo["sight"] = (state.lattice, {})
+    seen: dict[tuple[str, str, tuple[tuple[str, str], ...]], DotSight] = memo[1]
+    found = seen.get(key)
+    if found is None:
+        opts = _parsed(state.rulings.key(), key[2])
+        found = seen[key] = dots_sight.sight(state.lattice, source, target, opts)
+    return found
 
 
 @lru_cache(maxsize=32)

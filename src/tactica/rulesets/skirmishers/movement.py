@@ -96,7 +96,7 @@ def _search(lat: DotLattice, origin: Spot, mover: str, factor: int, budget: int,
     came: dict[Spot, tuple[Spot, int] | None] = {origin: None}
     counter = 0
     heap: list[tuple[int, int, int, Spot]] = [(0, 0, 0, origin)]
-    at = lat.occupant_at
+    taken = {(t.dot, t.level) for oid, t in lat.troopers.items() if oid != mover}
     while heap:
         cost, n_moves, _, spot = heapq.heappop(heap)
         if best.get(spot) != (cost, n_moves):
@@ -105,10 +105,7 @@ def _search(lat: DotLattice, origin: Spot, mover: str, factor: int, budget: int,
             break
         for nxt, ap in graph[spot]:
             total = cost + factor * ap
-            if total > budget:
-                continue
-            other = at(*nxt)
-            if other is not None and other != mover:
+            if total > budget or nxt in taken:
                 continue
             key = (total, n_moves + 1)
             old = best.get(nxt)
