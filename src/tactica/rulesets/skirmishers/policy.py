@@ -43,7 +43,8 @@ IntArray = npt.NDArray[np.int64]
 #: P(2D6 >= tn) for tn 0..19.
 P_HIT: FloatArray = np.array([float(hit_chance(tn)) for tn in range(20)])
 EXPOSURE = 0.5     # weight of being seen by an enemy (its next arcs)
-APPROACH = 0.03    # per dot to the nearest enemy
+APPROACH = 0.03    # per dot to the nearest enemy, at the start
+URGENCY = 0.12     # more per dot by the last round (a draw is nobody's win)
 HOLD_BELOW = 1 / 12
 
 
@@ -174,7 +175,8 @@ def _spots_value(ctx: _Ctx, spots: list[tuple[tuple[int, int], int]], costs: lis
         held_set = held_dots(state, (int(e_dots[j, 0]), int(e_dots[j, 1])), e.arc)
         held = np.fromiter((sp[0] in held_set for sp in spots), dtype=np.bool_, count=n)
         arc_danger += np.where(held, danger[:, j], 0.0)
-    values -= APPROACH * dist.min(axis=1)
+    late = state.round / max(state.max_rounds, 1)
+    values -= (APPROACH + URGENCY * late) * dist.min(axis=1)
     return values, arc_danger
 
 
