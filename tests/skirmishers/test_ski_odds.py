@@ -7,13 +7,14 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from ski_builders import EXAMPLES, example, ready, trooper
+from ski_builders import EXAMPLES, example, ready, take, trooper
 
 from tactica.chance import Done, run_sampled
 from tactica.cli import main
 from tactica.odds import COMMON_KEYS
 from tactica.rulesets.skirmishers import SKIRMISHERS
 from tactica.rulesets.skirmishers import records as r
+from tactica.rulesets.skirmishers.arcs import HOLD
 from tactica.rulesets.skirmishers.fire import shot
 
 
@@ -123,3 +124,17 @@ def test_odds_refuse_an_attack_that_cannot_be_made() -> None:
         SKIRMISHERS.odds_action(b.state, "A", ("B",), "knife")
     with pytest.raises(IllegalActionError, match="unknown weapon"):
         SKIRMISHERS.odds_action(b.state, "A", ("B",), "bazooka")
+
+
+def test_the_odds_of_a_move_through_an_arc() -> None:
+    """Few reaction shots: every outcome exactly; many: each shot's exact chance, and lower
+    bounds of the damage."""
+    b = ready("A . . . . . B\n . . . . . . .", A=trooper("red"),
+              B=trooper("blue", "smg", arc=60, bearing=180))
+    take(b, r.Activate("A"), decisions=[HOLD])
+    short = SKIRMISHERS.odds(b.state, r.Move("A", "1,0"))
+    assert sum(p for _, p in short.distributions["damage"].items()) == 1
+    far = SKIRMISHERS.odds(b.state, r.Move("A", "5,0"))
+    assert far.extra["shots"] == 5 and far.extra["lower_bound"]
+    p = far.numbers["p_hit"]
+    assert 0 < p < 1 and "at 1,0: B's SMG" in "\n".join(far.reasons)

@@ -34,7 +34,7 @@ from tactica.rulesets.skirmishers.explosives import (
 )
 from tactica.rulesets.skirmishers.fire import damage, explosive_tn, melee_tn, ranged_tn, shot
 from tactica.rulesets.skirmishers.melee import attack, can_reach, melee_weapons
-from tactica.rulesets.skirmishers.state import PendingMelee, SkiState, Token, copy_state
+from tactica.rulesets.skirmishers.state import PendingMelee, SkiState, Token, copy_state, spot_text
 
 if TYPE_CHECKING:
     from tactica.rulesets.skirmishers import Skirmishers
@@ -343,4 +343,83 @@ def odds(rules: Skirmishers, state: SkiState, action: Action, **options: OddsVal
         if isinstance(at, str):
             action = _throw_at(state, action.unit, action.explosive, at)
         return explosive_report(rules, state, action, target)
+    if isinstance(action, r.Move | r.StandUp | r.Activate):
+        threats = _threats(state, action)
+        if len(threats) > EXACT_SHOTS:
+            return _threat_report(rules, state, action, threats)
     return outcome_report(rules, state, action)
+
+
+#: Up to this many reaction shots, a move's odds are its every outcome, exactly; beyond, the
+#: shots it may draw, each with its exact chance.
+EXACT_SHOTS = 3
+
+
+def _threats(state: SkiState, action: Action) -> list[tuple[str, str, int, Fraction]]:
+    """``(place, firer, target number, chance)`` of every reaction shot the trooper may draw
+    (every firer firing at every trigger, nothing stopping it)."""
+    from tactica.rulesets.skirmishers.arcs import eligible_firers
+    from tactica.rulesets.skirmishers.movement import path_to
+
+    uid = getattr(action, "unit", "")
+    work = copy_state(state)
+    places: list[str | None] = [None]
+    if isinstance(action, r.Move):
+        p = state.lattice.locate(action.to)
+        from tactica.battlefield.dots_geometry import offset_to_axial
+
+        path = path_to(state, uid, (offset_to_axial(p.col, p.row), p.level)) or []
+        places = [spot_text(*spot) for spot, _ in path]
+    elif isinstance(action, r.StandUp):
+        work.lattice = work.lattice.with_pose(uid, prone=False)
+        work.troopers[uid] = replace(work.troopers[uid], prone=False)
+    out = []
+    shots = {f.id: f.arc.shots for f in work.troopers.values() if f.arc is not None}
+    for place in places:
+        if place is not None:
+            work.lattice = work.lattice.move_occupant(uid, place)
+            work.memo = {}
+            work.troopers[uid] = replace(work.troopers[uid], shot_by=frozenset())
+        for f in eligible_firers(work, uid):
+            arc = work.troopers[f].arc
+            if arc is None or shots.get(f, 0) <= 0:
+                continue
+            shots[f] -= 1
+            tn = ranged_tn(work, f, uid, work.setup.pack.weapons[arc.weapon])
+            if tn.tn is not None:
+                out.append((place or str(state.place(uid)), f, tn.tn, tn.p_hit))
+    return out
+
+
+def _threat_report(rules: Skirmishers, state: SkiState, action: Action,
+                   threats: list[tuple[str, str, int, Fraction]]) -> OddsReport:
+    """The reaction fire a move may draw, shot by shot (too many shots to enumerate)."""
+    from tactica.rulesets.skirmishers.text import describe_action
+
+    uid = getattr(action, "unit", "")
+    before = state.troopers[uid].hp
+    miss_all = Fraction(1)
+    stay_in = Fraction(1)
+    hurt = Fraction(0)
+    reasons = [f"{len(threats)} reaction shots if every firer fires at every dot and nothing "
+               "stops the move (each with its exact chance):"]
+    for place, firer, tn, p in threats:
+        arc = state.troopers[firer].arc
+        assert arc is not None
+        weapon = state.setup.pack.weapons[arc.weapon]
+        cards = _card_dists(_run(rules, state, damage(
+            state, uid, weapon.lethal, weapon.bludgeoning, firer, _done)), state, uid)
+        lost = cards.map(lambda o: before - o[0]).mean()
+        out = sum((q for o, q in cards.items() if o[4]), Fraction(0))
+        miss_all *= 1 - p
+        stay_in *= 1 - p * out
+        hurt += p * lost
+        reasons.append(f"  at {place}: {firer}'s {weapon.name}, target number {tn}: {p}")
+    reasons.append("expected damage and out of action count each hit on the card as it is "
+                   "now: a lower bound, as hits add up; for one shot's whole outcome ask "
+                   "'tactica odds -a FIRER -t TARGET'")
+    return OddsReport(uid, uid, describe_action(state, action), {},
+                      {"p_hit": 1 - miss_all,
+                       "expected_hits": sum((p for *_, p in threats), Fraction(0)),
+                       "expected_damage": hurt, "p_out_of_action": 1 - stay_in},
+                      tuple(reasons), extra={"shots": len(threats), "lower_bound": True})

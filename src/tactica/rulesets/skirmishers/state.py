@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from tactica.battlefield.dots import DotLattice, DotPlace
-from tactica.battlefield.dots_geometry import Axial, axial_to_offset, offset_to_axial
+from tactica.battlefield.dots_geometry import Axial, axial_to_offset
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.card import CROSSED, current_hp, protected_cells
 from tactica.rulesets.skirmishers.content import Armor, Card, Experience
@@ -28,6 +28,7 @@ __all__ = [
     "Token",
     "apply_event",
     "copy_state",
+    "spot_text",
 ]
 
 
@@ -406,7 +407,3 @@ def spot_text(dot: Axial, level: int) -> str:
     col, row = axial_to_offset(*dot)
     return f"{col},{row}" if level == 0 else f"{col},{row}@{level}"
 
-
-def axial(place: DotPlace) -> Axial:
-    """The axial dot of a place."""
-    return offset_to_axial(place.col, place.row)
