@@ -125,21 +125,9 @@ GAME_RULINGS: Final[tuple[Ruling, ...]] = (
         "lost": "it is lost: no blast",
         "stays": "it does not scatter: the blast is centred on the dot it scattered from",
     }),
-    Ruling("SKI-34", "Two levels of one dot (a trooper right above another)", "stairs-only", {
-        "stairs-only": "they see each other only along stairs or a ladder on that dot",
-    }),
-    Ruling("SKI-35", "'All obstructions within one dot of the targeted trooper' on a line "
-                     "between levels", "cell-and-neighbours", {
-        "cell-and-neighbours": "on the target's level, every feature on a side one of whose "
-                               "dots is the target's or next to it",
-    }),
     Ruling("SKI-36", "Movement fire (optional rule) and the 8 AP movement cap", "counts", {
         "counts": "its 2 AP count toward the 8 AP spent on movement",
         "apart": "its 2 AP do not count toward the cap",
-    }),
-    Ruling("SKI-37", "Firing arcs and levels", "every-level", {
-        "every-level": "an arc holds the dots in its directions on every level; sight and "
-                       "range decide the rest",
     }),
     Ruling("SKI-38", "Does a prone thrower's -1 apply to an explosive (its AP already "
                      "doubled)?", "no", {
