@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+
 from ski_builders import example
 
 from tactica.battle import Battle
