@@ -176,6 +176,15 @@ def explain_action(state: SkiState, action: Action) -> list[str]:
         shots = base * weapon.shots if weapon else base
         return [f"{base} base shots x{weapon.shots if weapon else 1} = {shots} shots, {ap} AP "
                 f"of {state.available(t)}"]
+    if isinstance(action, r.Activate | r.StandUp):
+        from tactica.rulesets.skirmishers.arcs import eligible_firers
+
+        lines = [f"{m.unit}'s melee attack ({_name(state, m.weapon)}) is rolled first"
+                 for m in state.melee if m.target == a.unit and isinstance(action, r.Activate)]
+        firers = eligible_firers(state, a.unit)
+        if firers:
+            lines.append(f"in the arcs of {', '.join(firers)}: each may fire first")
+        return lines
     if isinstance(action, r.Move):
         from tactica.rulesets.skirmishers.movement import reachable
 
