@@ -178,11 +178,15 @@ def explosive_tn(state: SkiState, thrower: str, at: str, base: int, *,
     return TargetNumber(tn, (*reasons, words), None, "explosive", cover)
 
 
-def hit_roll(label: str, tn: int, then: Callable[[bool], Step]) -> Step:
-    """Roll 2D6 against ``tn``: the value read is hit (True) or miss."""
+def hit_roll(label: str, tn: int, then: Callable[[bool], Step], *,
+             words: tuple[str, str] = ("hit", "miss")) -> Step:
+    """Roll 2D6 against ``tn``: the value read is a word (``hit`` or ``miss``, as people say
+    it), and ``then`` learns whether the roll met the target number."""
     p = hit_chance(tn)
-    dist: Dist[bool] = Dist.from_probs({True: p, False: 1 - p})
-    return Roll(label, dist, then, dice=(D6, D6), read=lambda faces: sum(faces) >= tn)
+    met, failed = words
+    dist: Dist[str] = Dist.from_probs({met: p, failed: 1 - p})
+    return Roll(label, dist, lambda word: then(word == met), dice=(D6, D6),
+                read=lambda faces: met if sum(faces) >= tn else failed)
 
 
 def _fists(state: SkiState, attacker: Soldier) -> int:

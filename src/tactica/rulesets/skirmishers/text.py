@@ -24,6 +24,10 @@ def card_text(marks: str, armor: int = 0) -> str:
     return head + " ".join(cells)
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _name(state: SkiState, key: str) -> str:
     return state.setup.pack.item_name(key)
 
@@ -95,7 +99,7 @@ def describe_event(state: SkiState, event: Event) -> str:
         return f"{e.unit} drops its {_name(state, e.weapon)}"
     if isinstance(event, r.ArcEstablished):
         return (f"{e.unit} establishes a {e.width}° arc {_axis(e.bearing, e.toward)}: "
-                f"{e.shots} shots of its {_name(state, e.weapon)} ({e.ap} AP)")
+                f"{_count(e.shots, 'shot')} of its {_name(state, e.weapon)} ({e.ap} AP)")
     if isinstance(event, r.FireDeclared):
         return f"{e.unit} fires on the move at {e.target} ({e.ap} AP)"
     if isinstance(event, r.ShotFired):
@@ -146,8 +150,9 @@ def describe_option(state: SkiState, decision: Decide[Any], option: object) -> s
         except TacticaError:
             return f"{option} fires at {target}"
         chance = f", {tn.p_hit} to hit" if tn.tn is not None else ""
+        left = f"{_count(f.arc.shots, 'shot')} left"
         return (f"{option} fires at {target} with its {weapon.name} (target number {tn.tn}"
-                f"{chance}; {f.arc.shots} shots left)")
+                f"{chance}; {left})")
     return str(option)
 
 
@@ -174,7 +179,8 @@ def explain_action(state: SkiState, action: Action) -> list[str]:
         base, ap = ARC_SIZES[a.width]
         weapon = state.setup.pack.weapons.get(t.active)
         shots = base * weapon.shots if weapon else base
-        return [f"{base} base shots x{weapon.shots if weapon else 1} = {shots} shots, {ap} AP "
+        return [f"{_count(base, 'base shot')} x{weapon.shots if weapon else 1} = "
+                f"{_count(shots, 'shot')}, {ap} AP "
                 f"of {state.available(t)}"]
     if isinstance(action, r.Activate | r.StandUp):
         from tactica.rulesets.skirmishers.arcs import eligible_firers
