@@ -262,9 +262,13 @@ def _arc_values_now(ctx: _Ctx, arcs: list[tuple[int, r.EstablishArc]]) -> dict[i
     sums = np.concatenate([np.zeros((n_arcs, 1)), np.cumsum(ranked, axis=1)], axis=1)
     held = inside.sum(axis=1)
     take = np.minimum(shots, m)
+    # Among arcs holding the same enemies, the one whose axis points at them keeps them
+    # when they move a little.
+    centred = np.where(inside, off / half[:, None], 0.0).sum(axis=1) / np.maximum(held, 1)
+    shootable = (inside & (eworth[None, :] > 0)).sum(axis=1)
     value = (sums[np.arange(n_arcs), take]
-             + 0.15 * np.clip(np.minimum(shots - held, 2), 0, None) * ranked[:, 0]
-             + 0.03 * held + 0.02 * 2 * half / 150 - 0.001 * costs)
+             + 0.15 * np.clip(np.minimum(shots - shootable, 2), 0, None) * ranked[:, 0]
+             + 0.03 * held + 0.02 * 2 * half / 150 - 0.001 * costs - 0.01 * centred)
     return {i: float(v) for (i, _), v in zip(arcs, value.tolist(), strict=True)}
 
 
