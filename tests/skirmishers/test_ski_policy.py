@@ -7,12 +7,14 @@ import json
 import pytest
 from ski_builders import EXAMPLES, ready, take, trooper
 
+from tactica.battlefield.dots_geometry import offset_to_axial
 from tactica.chance import Decide
 from tactica.cli import main
 from tactica.policies import GreedyPolicy
 from tactica.rulesets.skirmishers import SKIRMISHERS
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import HOLD, holds_dot
+from tactica.rulesets.skirmishers.movement import reachable
 from tactica.rulesets.skirmishers.policy import choose_decision, rank_actions
 from tactica.rulesets.skirmishers.state import Arc
 
@@ -33,15 +35,6 @@ def test_a_trooper_facing_an_enemy_establishes_an_arc_that_holds_it() -> None:
     vertex = b.state.lattice.trooper("A").dot
     assert holds_dot(b.state, vertex, Arc(choice.width, choice.bearing, choice.toward, 1,
                                           "rifle"), b.state.lattice.trooper("B").dot)
-
-
-def test_an_smg_closes_to_its_short_range_first() -> None:
-    b = ready("A . . . . . . . . B\n . . . . . . . . . .", A=trooper("red", "smg"),
-              B=trooper("blue"))
-    take(b, r.Activate("A"))
-    choice = best(b)
-    assert isinstance(choice, r.Move)
-    assert b.state.lattice.distance(choice.to, "B") <= 5
 
 
 def test_a_trooper_in_an_enemy_arc_moves_out_of_its_sight_rather_than_across_it() -> None:
@@ -79,12 +72,18 @@ def test_a_grenadier_throws_at_a_cluster_of_enemies() -> None:
     assert isinstance(choice, r.Throw) and choice.at in {"5,0", "6,0", "5,1", "4,1"}
 
 
-def test_the_greedy_policy_keeps_ap_for_an_arc_when_an_enemy_is_in_sight() -> None:
-    b = ready("A . . . . . . . . . . . . B\n . . . . . . . . . . . . . .",
-              A=trooper("red"), B=trooper("blue"))
+def test_the_greedy_policy_keeps_ap_for_an_arc_when_it_moves_up() -> None:
+    """An SMG 9 dots from its enemy closes to its short range, but not so far that no AP are
+    left for an arc."""
+    b = ready("A . . . . . . . . B\n . . . . . . . . . .", A=trooper("red", "smg"),
+              B=trooper("blue"))
     take(b, r.Activate("A"))
     choice = best(b)
-    assert not isinstance(choice, r.Move) or b.state.available(b.state.troopers["A"]) >= 6
+    assert isinstance(choice, r.Move)
+    p = b.state.lattice.locate(choice.to)
+    spot = (offset_to_axial(p.col, p.row), p.level)
+    left = b.state.available(b.state.troopers["A"]) - reachable(b.state, "A")[spot]
+    assert left >= 2 and b.state.lattice.distance(choice.to, "B") <= 5
 
 
 def test_simulation_is_reproducible_by_seed(capsys: pytest.CaptureFixture[str]) -> None:
