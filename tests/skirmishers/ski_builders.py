@@ -48,7 +48,7 @@ def scenario(ground: str, units: Mapping[str, Mapping[str, Any]], *,
              upper: Sequence[str] = (), features: Sequence[Mapping[str, Any]] = (),
              stairs: Sequence[Sequence[int]] = (), rulings: Mapping[str, str] | None = None,
              optional: Sequence[str] = (), first: str | None = "red", max_rounds: int = 4,
-             **extra: Any) -> Scenario:
+             buildings: Sequence[Mapping[str, Any]] = (), **extra: Any) -> Scenario:
     """A validated scenario: rows of dots (troopers drawn by id), features, troopers."""
     levels: dict[str, str] = {"ground": textwrap.dedent(ground).strip("\n") + "\n"}
     names = ["first", "second", "third"]
@@ -57,6 +57,8 @@ def scenario(ground: str, units: Mapping[str, Mapping[str, Any]], *,
     game_map: dict[str, Any] = {"kind": "dots", "levels": levels}
     if features:
         game_map["features"] = [dict(f) for f in features]
+    if buildings:
+        game_map["buildings"] = [dict(b) for b in buildings]
     if stairs:
         names_ = list(levels)
         game_map["stairs"] = [{"at": list(s), "levels": [names_[0], names_[-1]]}
@@ -76,10 +78,12 @@ def scenario(ground: str, units: Mapping[str, Mapping[str, Any]], *,
 def ready(ground: str, *, upper: Sequence[str] = (), features: Sequence[Mapping[str, Any]] = (),
           stairs: Sequence[Sequence[int]] = (), rulings: Mapping[str, str] | None = None,
           optional: Sequence[str] = (), first: str = "red", max_rounds: int = 4,
+          buildings: Sequence[Mapping[str, Any]] = (),
           **units: Mapping[str, Any]) -> Battle[SkiState]:
     """A battle run up to the first side's first choice (its turn begun, nobody activated)."""
     sc = scenario(ground, units, upper=upper, features=features, stairs=stairs,
-                  rulings=rulings, optional=optional, first=first, max_rounds=max_rounds)
+                  rulings=rulings, optional=optional, first=first, max_rounds=max_rounds,
+                  buildings=buildings)
     b: Battle[SkiState] = Battle(sc.ruleset, sc.new_state())
     while not isinstance(b.pending, ChooseAction):
         b.advance(dice=ScriptedDice([]))

@@ -158,3 +158,18 @@ def test_a_stairwell_throw_costs_3_ap_down_any_number_of_levels() -> None:
     assert ("0,0", True) in throws and ("0,0@1", True) in throws
     e = thrown(b, "0,0", stairwell=True)
     assert (e.ap, e.tn) == (3, 3)
+
+
+def test_a_miss_through_an_upper_window_falls_and_scatters_from_the_ground_ski_39() -> None:
+    """A grenade thrown from the street at a first-floor room through its window misses: it
+    scatters from the dot before the window, which has no floor up there: the ground below."""
+    house = [{"name": "House", "from": [4, 0], "to": [6, 2], "floors": 2,
+              "windows": [{"at": [4, 1], "towards": "west", "level": "first"}]}]
+    b = ready(". . . . . . .\n . . . . . . .\n. . . . . . .", buildings=house,
+              A=trooper("red", active="hand-grenade", at=[1, 1]),
+              B=trooper("blue", at=[5, 1], level="first"))
+    e = thrown(b, "5,1@1")
+    assert e.origin == "3,1"
+    done(b)
+    events = advance(b, rolls=[[1, 1], [4], [6, 6]])         # a miss; 4: west, next to A
+    assert of(events, r.ExplosiveResolved)[0].landing == "2,1"

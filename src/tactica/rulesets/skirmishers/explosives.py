@@ -29,7 +29,7 @@ from tactica.rulesets.skirmishers.geometry import blast_options
 from tactica.rulesets.skirmishers.state import SkiState, Token, spot_text
 
 __all__ = ["Landing", "blast_victims", "landing_process", "resolve_token", "throw_actions",
-           "throw_cost", "throw_events"]
+           "throw_cost", "throw_events", "throw_origin"]
 
 #: Where a token went off: hit, the place (``None``: lost off the map) and why.
 Landing = tuple[bool, str | None, str]
@@ -112,6 +112,21 @@ def throw_dots(state: SkiState, uid: str, at: str) -> int:
     return rng if rng is not None else 0
 
 
+def throw_origin(state: SkiState, uid: str, at: str, *, stairwell: bool = False) -> str:
+    """Where a missed throw scatters from: the target dot, or the dot before the window it
+    was thrown through; outside an upper window that dot has no floor, and the explosive falls
+    to the highest level below that has one (SKI-39)."""
+    if stairwell:
+        return at
+    lat = state.lattice
+    place = scatter_origin(lat, uid, at, tangent=options(state)["tangent"])
+    dot = offset_to_axial(place.col, place.row)
+    level = place.level
+    while level > 0 and not lat.has_dot(dot, level):
+        level -= 1
+    return str(lat.place(dot, level))
+
+
 def throw_events(state: SkiState, action: r.Throw) -> list[r.ExplosiveThrown | r.WeaponChanged]:
     """The events of a throw: the token placed, then the automatic switch back (0 AP)."""
     uid = action.unit
@@ -119,8 +134,7 @@ def throw_events(state: SkiState, action: r.Throw) -> list[r.ExplosiveThrown | r
     paid, base = throw_cost(state, uid, action.explosive, dots, stairwell=action.stairwell)
     tn = explosive_tn(state, uid, action.at, base, stairwell=action.stairwell).tn
     assert tn is not None
-    origin = action.at if action.stairwell else str(scatter_origin(
-        state.lattice, uid, action.at, tangent=options(state)["tangent"]))
+    origin = throw_origin(state, uid, action.at, stairwell=action.stairwell)
     t = state.troopers[uid]
     out: list[r.ExplosiveThrown | r.WeaponChanged] = [
         r.ExplosiveThrown(uid, action.explosive, action.at, paid, base, tn, origin,

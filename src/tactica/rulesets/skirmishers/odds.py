@@ -31,6 +31,7 @@ from tactica.rulesets.skirmishers.explosives import (
     throw_actions,
     throw_cost,
     throw_dots,
+    throw_origin,
 )
 from tactica.rulesets.skirmishers.fire import damage, explosive_tn, melee_tn, ranged_tn, shot
 from tactica.rulesets.skirmishers.melee import attack, can_reach, melee_weapons
@@ -260,11 +261,7 @@ def explosive_report(rules: Skirmishers, state: SkiState, action: r.Throw,
     paid, base = throw_cost(state, uid, action.explosive, dots, stairwell=action.stairwell)
     tn = explosive_tn(state, uid, action.at, base, stairwell=action.stairwell)
     assert tn.tn is not None
-    from tactica.battlefield.dots_blast import scatter_origin
-    from tactica.rulesets.skirmishers.fire import options
-
-    origin = action.at if action.stairwell else str(scatter_origin(
-        state.lattice, uid, action.at, tangent=options(state)["tangent"]))
+    origin = throw_origin(state, uid, action.at, stairwell=action.stairwell)
     token = Token(uid, action.explosive, action.at, paid, base, tn.tn, origin,
                   action.stairwell)
     landings = run_exact(landing_process(state, token))

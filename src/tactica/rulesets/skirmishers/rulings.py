@@ -135,6 +135,11 @@ GAME_RULINGS: Final[tuple[Ruling, ...]] = (
               "target number 8)",
         "minus-one": "yes: -1 like any prone firer",
     }),
+    Ruling("SKI-39", "A miss thrown through an upper window scatters from the dot before the "
+                     "window, which has no floor at that level", "falls", {
+        "falls": "it falls to the highest level below with a floor there (the ground at "
+                 "worst) and scatters from that dot",
+    }),
 )
 
 
