@@ -20,7 +20,7 @@ EXAMPLES = Path(__file__).parents[2] / "examples" / "skirmishers"
 def test_every_geometry_ruling_is_declared_default_first() -> None:
     ids = [r.id for r in GEOMETRY_RULINGS]
     assert ids == ["SKI-4", "SKI-8", "SKI-10", "SKI-11", "SKI-12", "SKI-13", "SKI-14",
-                   "SKI-15", "SKI-16", "SKI-21", "SKI-23"]
+                   "SKI-15", "SKI-16", "SKI-21", "SKI-23", "SKI-34", "SKI-35", "SKI-37"]
     for r in GEOMETRY_RULINGS:
         assert next(iter(r.options)) == r.default
 

@@ -62,6 +62,8 @@ __all__ = ["Building", "DotLattice", "DotPlace", "Stairs", "Trooper"]
 _ID = re.compile(r"[A-Za-z0-9]")
 _REF = re.compile(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*(?:@\s*([A-Za-z0-9_-]+)\s*)?")
 _LEVEL_NAMES = ("ground", "first", "second", "third", "fourth", "fifth")
+#: Memo entries that do not depend on the troopers (kept when only the troopers change).
+_TROOPER_FREE_MEMO = ("floor-regions-", "walk-", "fast-base-")
 
 
 class DotPlace(NamedTuple):
@@ -168,8 +170,12 @@ class DotLattice:
                         f"{st.kind} at {self._fmt(dot)}: no floor on level {names[lvl]} there"
                     )
         object.__setattr__(self, "stairs", MappingProxyType(dict(sorted(self.stairs.items()))))
+        object.__setattr__(self, "buildings", tuple(self.buildings))
+        self._set_troopers(self.troopers, self.sides)
+
+    def _set_troopers(self, given: Mapping[str, Trooper], sides: Mapping[str, str]) -> None:
         at: dict[tuple[Axial, int], str] = {}
-        troopers = dict(sorted(self.troopers.items()))
+        troopers = dict(sorted(given.items()))
         for tid, t in troopers.items():
             if not isinstance(tid, str) or not _ID.fullmatch(tid):
                 raise MapError(f"trooper id {tid!r}: expected one letter or digit")
@@ -183,11 +189,10 @@ class DotLattice:
                 )
             at[(t.dot, t.level)] = tid
         object.__setattr__(self, "troopers", MappingProxyType(troopers))
-        for tid in self.sides:
+        for tid in sides:
             if tid not in troopers:
                 raise MapError(f"sides: no trooper {tid!r} on the map")
-        object.__setattr__(self, "sides", MappingProxyType(dict(sorted(self.sides.items()))))
-        object.__setattr__(self, "buildings", tuple(self.buildings))
+        object.__setattr__(self, "sides", MappingProxyType(dict(sorted(sides.items()))))
         object.__setattr__(self, "_at", at)
 
     def _check_feature(self, lvl: int, side: Side, kind: str) -> None:
@@ -258,7 +263,25 @@ class DotLattice:
 
     # -- changes (each returns a new lattice) -------------------------------------------------
 
+    def _with_troopers(self, troopers: Mapping[str, Trooper],
+                       sides: Mapping[str, str]) -> DotLattice:
+        """The same map with other troopers (moved, lying down, added, removed): the map's
+        parts are reused as they were checked, only the troopers are checked again, and the
+        derived data that does not depend on troopers is carried over (a trooper's every step
+        makes a new lattice, so this is the hot path of a battle)."""
+        new: DotLattice = object.__new__(DotLattice)
+        for name in ("cols", "rows", "level_names", "floors", "features", "stairs",
+                     "buildings", "name"):
+            object.__setattr__(new, name, getattr(self, name))
+        object.__setattr__(new, "memo", {k: v for k, v in self.memo.items()
+                                         if k.startswith(_TROOPER_FREE_MEMO)})
+        new._set_troopers(troopers, sides)
+        return new
+
     def _replace(self, **changes: Any) -> DotLattice:
+        if changes.keys() <= {"troopers", "sides"}:
+            return self._with_troopers(changes.get("troopers", self.troopers),
+                                       changes.get("sides", self.sides))
         values: dict[str, Any] = {
             "cols": self.cols, "rows": self.rows, "level_names": self.level_names,
             "floors": self.floors, "features": self.features, "stairs": self.stairs,

@@ -96,9 +96,32 @@ class LatticeArrays:
 
 
 def lattice_arrays(lat: DotLattice, prone: frozenset[str] = frozenset()) -> LatticeArrays:
-    """The arrays of a lattice, with ``prone`` troopers lying down too (cached on the lattice)."""
+    """The arrays of a lattice, with ``prone`` troopers lying down too (cached on the lattice).
+
+    The map's part (features, floors, stairs) is built once and kept when only the troopers
+    change (``fast-base-arrays``); the troopers' poses are written on a copy of it."""
     key = f"fast-arrays-{sorted(prone)}"
     found = lat.memo.get(key)
+    if found is not None:
+        assert isinstance(found, LatticeArrays)
+        return found
+    base = _base_arrays(lat)
+    codes = base.codes.copy()
+    cells = base.cells
+    for tid, t in lat.troopers.items():
+        lying = t.prone or tid in prone
+        q, r = t.dot
+        at = (r + _PAD) * base.width + (q - base.qmin + _PAD)
+        codes[(t.level * cells + at) * 4 + 3] = _PRONE if lying else _STANDING
+    arrays = LatticeArrays(base.width, base.height, base.qmin, codes, base.regions,
+                           base.stairs_low, base.stairs_high)
+    lat.memo[key] = arrays
+    return arrays
+
+
+def _base_arrays(lat: DotLattice) -> LatticeArrays:
+    """The arrays of the map without its troopers (cached, kept across trooper changes)."""
+    found = lat.memo.get("fast-base-arrays")
     if found is not None:
         assert isinstance(found, LatticeArrays)
         return found
@@ -114,9 +137,6 @@ def lattice_arrays(lat: DotLattice, prone: frozenset[str] = frozenset()) -> Latt
     codes = np.zeros(levels * cells * 4, dtype=np.uint8)
     for (lvl, (q, r, k)), kind in lat.features.items():
         codes[(lvl * cells + idx(q, r)) * 4 + k] = _KINDS.index(kind) + 1
-    for tid, t in lat.troopers.items():
-        lying = t.prone or tid in prone
-        codes[(t.level * cells + idx(*t.dot)) * 4 + 3] = _PRONE if lying else _STANDING
     regions = np.full(levels * cells, -1, dtype=np.int64)
     for r in range(lat.rows):
         for c in range(lat.cols):
@@ -128,7 +148,7 @@ def lattice_arrays(lat: DotLattice, prone: frozenset[str] = frozenset()) -> Latt
     for dot, st in lat.stairs.items():
         low[idx(*dot)], high[idx(*dot)] = st.low, st.high
     arrays = LatticeArrays(width, height, qmin, codes, regions, low, high)
-    lat.memo[key] = arrays
+    lat.memo["fast-base-arrays"] = arrays
     return arrays
 
 

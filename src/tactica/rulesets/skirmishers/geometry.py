@@ -20,6 +20,11 @@ SKI-15  ``floors``           higher -> block, floors-ignored -> ignore
 SKI-16  (feature kinds)      window-cover: doors no cover, windows +1 and solid
 SKI-21  blast ``floors``     pass -> pass, stairs-only -> block
 SKI-23  (always)             one-per-dot: one trooper per dot per level
+SKI-34  (always)             stairs-only: two levels of one dot see each other
+                             only along stairs or a ladder there
+SKI-35  (always)             cell-and-neighbours: "within one dot of the target"
+SKI-37  (arcs)               every-level: an arc holds its directions on every
+                             level
 ======  ===================  ====================================================
 
 >>> sight_options({})["tangent"], sight_options({"SKI-12": "tangent"})["tangent"]
@@ -38,7 +43,8 @@ from tactica.ruleset import Ruling
 
 __all__ = ["GEOMETRY_RULINGS", "blast_options", "sight_options"]
 
-#: The geometry rulings, in id order; each one's default is its first option.
+#: The geometry rulings, in id order; each one's default is its first option (SKI-34, SKI-35
+#: and SKI-37 were found while implementing the game: decisions of the lattice and of arcs).
 GEOMETRY_RULINGS: Final[tuple[Ruling, ...]] = (
     Ruling("SKI-4", "Intervening troopers: cover or block?", "cover", {
         "cover": "each gives +1 cover, except a prone trooper when the firer is standing",
@@ -91,6 +97,18 @@ GEOMETRY_RULINGS: Final[tuple[Ruling, ...]] = (
     Ruling("SKI-23", "Several troopers on one dot", "one-per-dot", {
         "one-per-dot": "one trooper per dot per level",
     }),
+    Ruling("SKI-34", "Two levels of one dot (a trooper right above another)", "stairs-only", {
+        "stairs-only": "they see each other only along stairs or a ladder on that dot",
+    }),
+    Ruling("SKI-35", "'All obstructions within one dot of the targeted trooper' on a line "
+                     "between levels", "cell-and-neighbours", {
+        "cell-and-neighbours": "on the target's level, every feature on a side one of whose "
+                               "dots is the target's or next to it",
+    }),
+    Ruling("SKI-37", "Firing arcs and levels", "every-level", {
+        "every-level": "an arc holds the dots in its directions on every level; sight and "
+                       "range decide the rest",
+    }),
 )
 
 _BY_ID: Final = {r.id: r for r in GEOMETRY_RULINGS}
@@ -126,7 +144,7 @@ def sight_options(rulings: Mapping[str, str]) -> dict[str, str]:
     out = {}
     for ruling_id, (option, values) in _SIGHT.items():
         out[option] = values[_value(rulings, ruling_id)]
-    for ruling_id in ("SKI-8", "SKI-13", "SKI-16", "SKI-23"):
+    for ruling_id in ("SKI-8", "SKI-13", "SKI-16", "SKI-23", "SKI-34", "SKI-35", "SKI-37"):
         _value(rulings, ruling_id)
     return out
 

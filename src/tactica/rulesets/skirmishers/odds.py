@@ -1,0 +1,422 @@
+"""Exact odds of a shot, a melee attack or an explosive, from the processes the battle runs.
+
+A shot is the one a firing arc (or movement fire) makes: the exact driver runs
+:func:`~tactica.rulesets.skirmishers.fire.shot` and reads the target's card from the events it
+emits. A melee attack runs :func:`~tactica.rulesets.skirmishers.melee.attack`. An explosive
+runs :func:`~tactica.rulesets.skirmishers.explosives.landing_process` for where it lands
+(on target, or scattered), then each trooper's damage in the blast at each landing (each has
+its own start roll, SKI-22, so the troopers' outcomes are computed one by one, exactly).
+
+The report's ``damage`` is the HP the target loses; ``hp``, ``ap`` and ``armor`` its card
+afterwards; ``card`` the whole outcome (HP, AP, prone, out of action, dead).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from tactica.chance import Done, Step, run_exact
+from tactica.dice import Dist
+from tactica.errors import IllegalActionError, TacticaError
+from tactica.events import Action
+from tactica.odds import OddsReport, outcome_report
+from tactica.ruleset import OddsChoice, OddsValue
+from tactica.rulesets.skirmishers import records as r
+from tactica.rulesets.skirmishers.explosives import (
+    blast_victims,
+    landing_process,
+    throw_actions,
+    throw_cost,
+    throw_dots,
+    throw_origin,
+)
+from tactica.rulesets.skirmishers.fire import damage, explosive_tn, melee_tn, ranged_tn, shot
+from tactica.rulesets.skirmishers.melee import attack, can_reach, melee_weapons
+from tactica.rulesets.skirmishers.state import PendingMelee, SkiState, Token, copy_state, spot_text
+
+if TYPE_CHECKING:
+    from tactica.rulesets.skirmishers import Skirmishers
+
+__all__ = ["odds", "odds_action", "odds_choices"]
+
+#: A card after an attack: (HP, maximum AP, armor cells, fell prone, out of action, dead).
+Outcome = tuple[int, int, int, bool, bool, bool]
+
+
+def _done(work: SkiState) -> Step:
+    return Done(None)
+
+
+def _firearm(state: SkiState, uid: str) -> str | None:
+    t = state.troopers[uid]
+    pack = state.setup.pack
+    if t.active in pack.weapons:
+        return t.active
+    return t.fallback if t.fallback in pack.weapons else None
+
+
+def odds_choices(state: SkiState, unit: str) -> tuple[OddsChoice, ...]:
+    """Every shot, melee attack and throw of ``unit`` at an enemy from where it stands."""
+    t = state.troopers.get(unit)
+    if t is None or not t.in_action:
+        return ()
+    out: list[OddsChoice] = []
+    weapon = _firearm(state, unit)
+    for e in state.alive():
+        if e.side == t.side:
+            continue
+        if weapon is not None and ranged_tn(state, unit, e.id, state.setup.pack.weapons[weapon]
+                                            ).tn is not None:
+            out.append(OddsChoice(unit, (e.id,), weapon, r.Shoot(unit, e.id, weapon)))
+        if can_reach(state, unit, e.id):
+            out.extend(OddsChoice(unit, (e.id,), w, r.Melee(unit, e.id, w))
+                       for w in melee_weapons(state, unit))
+        for key, n in t.explosives:
+            if n > 0:
+                try:
+                    action = _throw_at(state, unit, key, str(state.place(e.id)))
+                except IllegalActionError:
+                    continue
+                out.append(OddsChoice(unit, (e.id,), key, action))
+    return tuple(out)
+
+
+def _throw_at(state: SkiState, unit: str, explosive: str, at: str) -> r.Throw:
+    """A throw at ``at`` as if the explosive were ready, with the trooper's full AP."""
+    t = state.troopers[unit]
+    ready = copy_state(state)
+    ready.troopers[unit] = replace(t, active=explosive, ap_spent=0, stopped=False)
+    ready.shaken = frozenset()
+    try:
+        place = state.lattice.locate(at)
+    except TacticaError as exc:
+        raise IllegalActionError(f"--at: {exc}") from None
+    for throw in throw_actions(ready, unit):
+        if state.lattice.locate(throw.at) == place:
+            return throw
+    raise IllegalActionError(
+        f"{unit} cannot throw a {state.setup.pack.item_name(explosive)} at {at}: not in sight "
+        f"within the {state.max_ap(t)} AP it has")
+
+
+def odds_action(state: SkiState, unit: str, targets: tuple[str, ...],
+                means: str | None) -> Action:
+    """The shot, melee attack or throw of ``unit`` at one target by ``means``."""
+    if unit not in state.troopers:
+        raise IllegalActionError(f"no trooper {unit!r} (troopers: {', '.join(state.troopers)})")
+    if len(targets) != 1 or targets[0] not in state.troopers:
+        raise IllegalActionError(f"{unit} attacks one trooper at a time, got {list(targets)}")
+    target = targets[0]
+    if not state.troopers[target].in_action:
+        raise IllegalActionError(f"{target} is out of action")
+    pack = state.setup.pack
+    if means is None:
+        weapon = _firearm(state, unit)
+        if weapon is not None and ranged_tn(state, unit, target, pack.weapons[weapon]
+                                            ).tn is not None:
+            return r.Shoot(unit, target, weapon)
+        if can_reach(state, unit, target):
+            return r.Melee(unit, target, melee_weapons(state, unit)[-1])
+        raise IllegalActionError(
+            f"{unit} can neither shoot nor reach {target} from where it stands; "
+            f"give --weapon (a firearm, a melee weapon, hand-grenade)")
+    if means in pack.weapons:
+        return r.Shoot(unit, target, means)
+    if means in pack.melee:
+        if not can_reach(state, unit, target):
+            raise IllegalActionError(f"{unit} is not next to {target} (melee has range 1)")
+        return r.Melee(unit, target, means)
+    if means in pack.explosives:
+        return _throw_at(state, unit, means, str(state.place(target)))
+    known = sorted({*pack.weapons, *pack.melee, *pack.explosives})
+    raise IllegalActionError(f"unknown weapon {means!r} (known: {', '.join(known)})")
+
+
+def _card(events: tuple[Any, ...], state: SkiState, uid: str) -> Outcome:
+    t = state.troopers[uid]
+    hp, ap, armor = t.hp, state.max_ap(t), t.armor_left
+    prone = out = dead = False
+    for e in events:
+        if isinstance(e, r.Hit) and e.unit == uid:
+            hp, ap, armor, dead = e.hp, e.max_ap, e.armor, e.dead
+        elif isinstance(e, r.FellProne) and e.unit == uid:
+            prone = True
+        elif isinstance(e, r.OutOfAction) and e.unit == uid:
+            out = True
+    return hp, ap, armor, prone, out, dead
+
+
+def _words(o: Outcome, armored: bool) -> str:
+    hp, ap, armor, prone, out, dead = o
+    if dead:
+        return "DEAD"
+    if out:
+        return "0 HP, out of action"
+    text = f"HP {hp}, {ap} AP"
+    if armored:
+        text += f", armor {armor}"
+    if prone:
+        text += ", falls prone, stops"
+    return text
+
+
+def _hp_of(o: Outcome) -> int:
+    return o[0]
+
+
+def _wording(armored: bool) -> Callable[[Outcome], str]:
+    return lambda o: _words(o, armored)
+
+
+def _card_dists(dist: Dist[Any], state: SkiState, uid: str) -> Dist[Outcome]:
+    return Dist.from_probs(_accumulate(
+        (_card(events, state, uid), p) for (_, events), p in dist.items()))
+
+
+def _accumulate(pairs: Any) -> dict[Any, Fraction]:
+    out: dict[Any, Fraction] = {}
+    for key, p in pairs:
+        out[key] = out.get(key, Fraction(0)) + p
+    return out
+
+
+def _report(state: SkiState, attacker: str, target: str, what: str, p_hit: Fraction,
+            cards: Dist[Outcome], reasons: list[str], extra: dict[str, Any],
+            more: dict[str, Dist[Any]] | None = None) -> OddsReport:
+    t = state.troopers[target]
+    before = t.hp
+    armored = t.armor_left > 0
+    dmg = cards.map(lambda o: before - o[0])
+    dists: dict[str, Dist[Any]] = {
+        "damage": dmg,
+        "hp": cards.map(lambda o: o[0]),
+        "ap": cards.map(lambda o: o[1]),
+    }
+    if armored:
+        dists["armor"] = cards.map(lambda o: o[2])
+    dists["card"] = cards.map(lambda o: _words(o, armored))
+    dists.update(more or {})
+    numbers = {
+        "p_hit": p_hit,
+        "expected_damage": dmg.mean(),
+        "p_out_of_action": sum((p for o, p in cards.items() if o[4]), Fraction(0)),
+        "p_dead": sum((p for o, p in cards.items() if o[5]), Fraction(0)),
+        "p_falls_prone": sum((p for o, p in cards.items() if o[3]), Fraction(0)),
+        "expected_hp": cards.map(lambda o: o[0]).mean(),
+    }
+    return OddsReport(attacker, target, what, dists, numbers, tuple(reasons), extra=extra)
+
+
+def _run(rules: Skirmishers, state: SkiState, process: Step) -> Dist[Any]:
+    return run_exact(process, events=True, world=rules, state=state)
+
+
+def shot_report(rules: Skirmishers, state: SkiState, action: r.Shoot) -> OddsReport:
+    """The exact outcome of one shot (as a firing arc makes it)."""
+    pack = state.setup.pack
+    weapon = pack.weapons[action.weapon]
+    tn = ranged_tn(state, action.unit, action.target, weapon)
+    if tn.tn is None:
+        raise IllegalActionError(f"{action.unit} cannot shoot {action.target}: "
+                                 + "; ".join(tn.reasons))
+    reasons = list(tn.reasons)
+    if action.weapon not in state.troopers[action.unit].weapons:
+        reasons.insert(0, f"{action.unit} does not carry a {weapon.name}: a what-if")
+    reasons.append(f"a hit: 2D6 start cell (11, 12 read as 10), {weapon.lethal}X "
+                   f"{weapon.bludgeoning}\\")
+    dist = _run(rules, state, shot(state, action.unit, action.target, weapon, tn.tn, "shot",
+                                   _done))
+    cards = _card_dists(dist, state, action.target)
+    return _report(state, action.unit, action.target,
+                   f"{action.unit} shoots {action.target} with a {weapon.name}", tn.p_hit,
+                   cards, reasons, {"weapon": action.weapon, "tn": tn.tn, "range": tn.range,
+                                    "band": tn.band, "cover": tn.cover})
+
+
+def melee_report(rules: Skirmishers, state: SkiState, action: r.Melee) -> OddsReport:
+    """The exact outcome of a melee attack (as it is rolled when the target activates)."""
+    if not can_reach(state, action.unit, action.target):
+        raise IllegalActionError(f"{action.unit} is not next to {action.target}")
+    tn = melee_tn(state, action.unit, action.target)
+    assert tn.tn is not None
+    dist = _run(rules, state, attack(state, PendingMelee(action.unit, action.target,
+                                                         action.weapon), _done))
+    cards = _card_dists(dist, state, action.target)
+    name = state.setup.pack.item_name(action.weapon)
+    return _report(state, action.unit, action.target,
+                   f"{action.unit} attacks {action.target} in melee with {name}", tn.p_hit,
+                   cards, [*tn.reasons, "rolled when the target activates"],
+                   {"weapon": action.weapon, "tn": tn.tn, "range": 1, "band": "melee",
+                    "cover": 0})
+
+
+def explosive_report(rules: Skirmishers, state: SkiState, action: r.Throw,
+                     target: str | None) -> OddsReport:
+    """Where an explosive lands, and every trooper's outcome in its blast, exactly."""
+    uid = action.unit
+    dots = 0 if action.stairwell else throw_dots(state, uid, action.at)
+    paid, base = throw_cost(state, uid, action.explosive, dots, stairwell=action.stairwell)
+    tn = explosive_tn(state, uid, action.at, base, stairwell=action.stairwell)
+    assert tn.tn is not None
+    origin = throw_origin(state, uid, action.at, stairwell=action.stairwell)
+    token = Token(uid, action.explosive, action.at, paid, base, tn.tn, origin,
+                  action.stairwell)
+    landings = run_exact(landing_process(state, token))
+    where: dict[str, Fraction] = {}
+    per: dict[str, dict[Outcome, Fraction]] = {}
+    for (_, landing, _), p in landings.items():
+        key = landing if landing is not None else "lost (off the map)"
+        where[key] = where.get(key, Fraction(0)) + p
+        hits = {} if landing is None else {v[0]: v[2] for v in blast_victims(
+            state, action.explosive, landing)}
+        for uid2, t in state.troopers.items():
+            if not t.in_action:
+                continue
+            if uid2 in hits:
+                d = _run(rules, state, damage(state, uid2, hits[uid2], 0, uid, _done))
+                for o, q in _card_dists(d, state, uid2).items():
+                    per.setdefault(uid2, {})[o] = per.setdefault(uid2, {}).get(o, 0) + p * q
+            else:
+                o = _card((), state, uid2)
+                per.setdefault(uid2, {})[o] = per.setdefault(uid2, {}).get(o, 0) + p
+    name = state.setup.pack.item_name(action.explosive)
+    at_place = state.lattice.locate(action.at)
+    victim = target or next((u for u in state.troopers if u in state.lattice.troopers
+                             and state.lattice.locate(u) == at_place), uid)
+    more: dict[str, Dist[Any]] = {"landing": Dist.from_probs(where)}
+    side = state.troopers[uid].side
+    enemy_damage = Fraction(0)
+    friend_damage = Fraction(0)
+    extra_out: dict[str, float] = {}
+    for uid2, outcomes in per.items():
+        dist = Dist.from_probs(outcomes)
+        t = state.troopers[uid2]
+        hurt = t.hp - dist.map(_hp_of).mean()
+        if t.side == side:
+            friend_damage += hurt
+        else:
+            enemy_damage += hurt
+        if any(o != _card((), state, uid2) for o in outcomes):
+            more[f"card {uid2}"] = dist.map(_wording(t.armor_left > 0))
+            extra_out[uid2] = float(sum((p for o, p in outcomes.items() if o[4]), Fraction(0)))
+    reasons = [f"{dots} dots thrown, {paid} AP" if not action.stairwell else
+               f"down the stairwell, {paid} AP", *tn.reasons,
+               f"a miss scatters from {origin}"]
+    report = _report(state, uid, victim, f"{uid} throws a {name} at {action.at}",
+                     tn.p_hit, Dist.from_probs(per[victim]), reasons,
+                     {"weapon": action.explosive, "tn": tn.tn, "at": action.at,
+                      "cover": tn.cover, "p_out_of_action_each": extra_out}, more)
+    numbers = dict(report.numbers)
+    numbers["expected_enemy_damage"] = enemy_damage
+    numbers["expected_friendly_damage"] = friend_damage
+    return replace(report, numbers=numbers)
+
+
+def odds(rules: Skirmishers, state: SkiState, action: Action, **options: OddsValue
+         ) -> OddsReport:
+    """The exact outcome of an action; options ``spent`` (the target's AP already spent this
+    turn) and ``at`` (an explosive's dot)."""
+    spent = options.get("spent")
+    if spent is not None and spent is not False:
+        text = str(spent)
+        target = getattr(action, "target", None)
+        if not text.isdigit():
+            raise TacticaError(f"--spent: expected a whole number of AP, got {text!r}")
+        if target in state.troopers:
+            state = copy_state(state)
+            state.troopers[target] = replace(state.troopers[target], ap_spent=int(text))
+    if isinstance(action, r.Shoot):
+        return shot_report(rules, state, action)
+    if isinstance(action, r.Melee):
+        return melee_report(rules, state, action)
+    if isinstance(action, r.Throw):
+        at_place = state.lattice.locate(action.at)
+        target = next((u for u in state.troopers if u in state.lattice.troopers
+                       and state.lattice.locate(u) == at_place), None)
+        at = options.get("at")
+        if isinstance(at, str):
+            action = _throw_at(state, action.unit, action.explosive, at)
+        return explosive_report(rules, state, action, target)
+    if isinstance(action, r.Move | r.StandUp | r.Activate):
+        threats = _threats(state, action)
+        if len(threats) > EXACT_SHOTS:
+            return _threat_report(rules, state, action, threats)
+    return outcome_report(rules, state, action)
+
+
+#: Up to this many reaction shots, a move's odds are its every outcome, exactly; beyond, the
+#: shots it may draw, each with its exact chance.
+EXACT_SHOTS = 3
+
+
+def _threats(state: SkiState, action: Action) -> list[tuple[str, str, int, Fraction]]:
+    """``(place, firer, target number, chance)`` of every reaction shot the trooper may draw
+    (every firer firing at every trigger, nothing stopping it)."""
+    from tactica.rulesets.skirmishers.arcs import eligible_firers
+    from tactica.rulesets.skirmishers.movement import path_to
+
+    uid = getattr(action, "unit", "")
+    work = copy_state(state)
+    places: list[str | None] = [None]
+    if isinstance(action, r.Move):
+        p = state.lattice.locate(action.to)
+        from tactica.battlefield.dots_geometry import offset_to_axial
+
+        path = path_to(state, uid, (offset_to_axial(p.col, p.row), p.level)) or []
+        places = [spot_text(*spot) for spot, _ in path]
+    elif isinstance(action, r.StandUp):
+        work.lattice = work.lattice.with_pose(uid, prone=False)
+        work.troopers[uid] = replace(work.troopers[uid], prone=False)
+    out = []
+    shots = {f.id: f.arc.shots for f in work.troopers.values() if f.arc is not None}
+    for place in places:
+        if place is not None:
+            work.lattice = work.lattice.move_occupant(uid, place)
+            work.memo = {}
+            work.troopers[uid] = replace(work.troopers[uid], shot_by=frozenset())
+        for f in eligible_firers(work, uid):
+            arc = work.troopers[f].arc
+            if arc is None or shots.get(f, 0) <= 0:
+                continue
+            shots[f] -= 1
+            tn = ranged_tn(work, f, uid, work.setup.pack.weapons[arc.weapon])
+            if tn.tn is not None:
+                out.append((place or str(state.place(uid)), f, tn.tn, tn.p_hit))
+    return out
+
+
+def _threat_report(rules: Skirmishers, state: SkiState, action: Action,
+                   threats: list[tuple[str, str, int, Fraction]]) -> OddsReport:
+    """The reaction fire a move may draw, shot by shot (too many shots to enumerate)."""
+    from tactica.rulesets.skirmishers.text import describe_action
+
+    uid = getattr(action, "unit", "")
+    before = state.troopers[uid].hp
+    miss_all = Fraction(1)
+    stay_in = Fraction(1)
+    hurt = Fraction(0)
+    reasons = [f"{len(threats)} reaction shots if every firer fires at every dot and nothing "
+               "stops the move (each with its exact chance):"]
+    for place, firer, tn, p in threats:
+        arc = state.troopers[firer].arc
+        assert arc is not None
+        weapon = state.setup.pack.weapons[arc.weapon]
+        cards = _card_dists(_run(rules, state, damage(
+            state, uid, weapon.lethal, weapon.bludgeoning, firer, _done)), state, uid)
+        lost = cards.map(lambda o: before - o[0]).mean()
+        out = sum((q for o, q in cards.items() if o[4]), Fraction(0))
+        miss_all *= 1 - p
+        stay_in *= 1 - p * out
+        hurt += p * lost
+        reasons.append(f"  at {place}: {firer}'s {weapon.name}, target number {tn}: {p}")
+    reasons.append("expected damage and out of action count each hit on the card as it is "
+                   "now: a lower bound, as hits add up; for one shot's whole outcome ask "
+                   "'tactica odds -a FIRER -t TARGET'")
+    return OddsReport(uid, uid, describe_action(state, action), {},
+                      {"p_hit": 1 - miss_all,
+                       "expected_hits": sum((p for *_, p in threats), Fraction(0)),
+                       "expected_damage": hurt, "p_out_of_action": 1 - stay_in},
+                      tuple(reasons), extra={"shots": len(threats), "lower_bound": True})

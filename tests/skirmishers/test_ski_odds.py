@@ -1,0 +1,140 @@
+"""Exact odds of a shot, a melee attack and an explosive, from the battle's own processes."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from ski_builders import EXAMPLES, example, ready, take, trooper
+
+from tactica.chance import Done, run_sampled
+from tactica.cli import main
+from tactica.odds import COMMON_KEYS
+from tactica.rulesets.skirmishers import SKIRMISHERS
+from tactica.rulesets.skirmishers import records as r
+from tactica.rulesets.skirmishers.arcs import HOLD
+from tactica.rulesets.skirmishers.fire import shot
+
+
+def shot_odds(target: str, **options: str) -> dict[str, object]:
+    sc = example("shot.yaml")
+    state = sc.new_state()
+    action = SKIRMISHERS.odds_action(state, "A", (target,), None)
+    return SKIRMISHERS.odds(state, action, **options).to_dict()
+
+
+def exact(rows: list[dict[str, object]]) -> dict[object, Fraction]:
+    return {row["value"]: Fraction(str(row["p_exact"])) for row in rows}
+
+
+def test_a_rifle_at_short_range_on_a_fresh_unarmored_trooper_hits_13_in_18() -> None:
+    d = shot_odds("B")
+    assert d["exact"]["p_hit"] == "13/18"  # type: ignore[index]
+    hp = exact(d["hp"])  # type: ignore[arg-type]
+    # A miss leaves 10 HP; a hit crosses 4 cells from the start cell 2D6 (11, 12: cell 10).
+    assert hp == {10: Fraction(5, 18), 6: Fraction(13, 108), 5: Fraction(13, 162),
+                  4: Fraction(65, 648), 3: Fraction(13, 108), 2: Fraction(65, 648),
+                  1: Fraction(13, 162), 0: Fraction(13, 108)}
+    cards = exact(d["card"])  # type: ignore[arg-type]
+    assert cards["DEAD"] == Fraction(13, 648) and cards["HP 3, 6 AP"] == Fraction(13, 108)
+    assert d["exact"]["p_out_of_action"] == "13/108"  # type: ignore[index]
+
+
+def test_a_standard_armored_target_loses_armor_cells_first() -> None:
+    d = shot_odds("C")
+    assert exact(d["armor"]) == {0: Fraction(13, 18), 4: Fraction(5, 18)}  # type: ignore[arg-type]
+    assert exact(d["hp"]) == {10: Fraction(1)}  # type: ignore[arg-type]
+    assert exact(d["ap"]) == {6: Fraction(1)}  # type: ignore[arg-type]
+
+
+def test_a_mover_shot_after_spending_ap_may_fall_prone() -> None:
+    d = shot_odds("B", spent="7")
+    assert Fraction(d["exact"]["p_falls_prone"]) > 0  # type: ignore[index]
+    assert shot_odds("B")["p_falls_prone"] == 0
+
+
+def test_the_odds_of_a_melee_attack() -> None:
+    b = ready("A B .\n . . .", A=trooper("red"), B=trooper("blue", armor="basic"))
+    report = SKIRMISHERS.odds(b.state, r.Melee("A", "B", "bayonet"))
+    assert report.numbers["p_hit"] == Fraction(33, 36)
+    # The bayonet's 3X: 2 to the basic armor, 1 to the card.
+    assert report.distributions["armor"].outcomes == (0, 2)
+    fists = SKIRMISHERS.odds(b.state, r.Melee("A", "B", "fists"))
+    assert fists.numbers["expected_damage"] == 0        # bludgeoning ignored while armor lasts
+
+
+def test_an_explosive_where_it_lands_and_each_troopers_outcome() -> None:
+    sc = example("shot.yaml")
+    state = sc.new_state()
+    action = SKIRMISHERS.odds_action(state, "A", ("B",), "hand-grenade")
+    report = SKIRMISHERS.odds(state, action)
+    landing = report.distributions["landing"]
+    assert sum(p for _, p in landing.items()) == 1
+    # 6 dots: 2D6 >= 6 lands on target; a miss scatters one dot, six ways alike.
+    assert landing.p("7,1") == Fraction(13, 18) and len(landing) == 7
+    assert all(p == Fraction(5, 18) / 6 for place, p in landing.items() if place != "7,1")
+    assert "card B" in report.distributions
+    assert report.numbers["expected_enemy_damage"] >= report.numbers["expected_damage"]
+
+
+def test_an_explosive_at_another_dot() -> None:
+    sc = example("shot.yaml")
+    state = sc.new_state()
+    action = SKIRMISHERS.odds_action(state, "A", ("B",), "hand-grenade")
+    near = SKIRMISHERS.odds(state, action, at="6,1")
+    assert near.distributions["landing"].p("6,1") == Fraction(30, 36)  # 5 dots: 2D6 >= 5
+    assert near.target == "B"
+
+
+def test_exact_odds_agree_with_sampling() -> None:
+    b = ready("A . . . . B\n . . . . . .", A=trooper("red"), B=trooper("blue"))
+    rifle = b.state.setup.pack.weapons["rifle"]
+    process = shot(b.state, "A", "B", rifle, 7, "shot", lambda w: Done(None))
+    report = SKIRMISHERS.odds(b.state, r.Shoot("A", "B", "rifle"), spent="0")
+    rng = np.random.default_rng(5)
+    n = 4000
+    total = 0
+    for _ in range(n):
+        trace = run_sampled(shot(b.state, "A", "B", rifle, 6, "shot", lambda w: Done(None)),
+                            rng, world=SKIRMISHERS, state=b.state)
+        total += sum(e.amount for e in trace.events if isinstance(e, r.Hit))
+    mean = float(report.numbers["expected_damage"])
+    sd = float(report.distributions["damage"].map(lambda x: (x - mean) ** 2).mean()) ** 0.5
+    assert abs(total / n - mean) < 4 * sd / n ** 0.5
+    del process
+
+
+def test_odds_json_keeps_the_common_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["odds", str(EXAMPLES / "shot.yaml"), "-a", "A", "-t", "B", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and set(COMMON_KEYS) | {"p_hit"} <= set(out)
+    assert out["exact"]["p_hit"] == "13/18"
+    code = main(["odds", str(EXAMPLES / "shot.yaml"), "--table", "--json"])
+    rows = json.loads(capsys.readouterr().out)
+    assert code == 0 and {row["weapon"] for row in rows} >= {"rifle", "hand-grenade"}
+
+
+def test_odds_refuse_an_attack_that_cannot_be_made() -> None:
+    from tactica.errors import IllegalActionError
+
+    b = ready("A . . B\n . . . .", A=trooper("red"), B=trooper("blue"))
+    with pytest.raises(IllegalActionError, match="not next to"):
+        SKIRMISHERS.odds_action(b.state, "A", ("B",), "knife")
+    with pytest.raises(IllegalActionError, match="unknown weapon"):
+        SKIRMISHERS.odds_action(b.state, "A", ("B",), "bazooka")
+
+
+def test_the_odds_of_a_move_through_an_arc() -> None:
+    """Few reaction shots: every outcome exactly; many: each shot's exact chance, and lower
+    bounds of the damage."""
+    b = ready("A . . . . . B\n . . . . . . .", A=trooper("red"),
+              B=trooper("blue", "smg", arc=60, bearing=180))
+    take(b, r.Activate("A"), decisions=[HOLD])
+    short = SKIRMISHERS.odds(b.state, r.Move("A", "1,0"))
+    assert sum(p for _, p in short.distributions["damage"].items()) == 1
+    far = SKIRMISHERS.odds(b.state, r.Move("A", "5,0"))
+    assert far.extra["shots"] == 5 and far.extra["lower_bound"]
+    p = far.numbers["p_hit"]
+    assert 0 < p < 1 and "at 1,0: B's SMG" in "\n".join(far.reasons)
