@@ -48,7 +48,8 @@ def scenario(ground: str, units: Mapping[str, Mapping[str, Any]], *,
              upper: Sequence[str] = (), features: Sequence[Mapping[str, Any]] = (),
              stairs: Sequence[Sequence[int]] = (), rulings: Mapping[str, str] | None = None,
              optional: Sequence[str] = (), first: str | None = "red", max_rounds: int = 4,
-             buildings: Sequence[Mapping[str, Any]] = (), **extra: Any) -> Scenario:
+             buildings: Sequence[Mapping[str, Any]] = (), base_dir: Path = Path("."),
+             **extra: Any) -> Scenario:
     """A validated scenario: rows of dots (troopers drawn by id), features, troopers."""
     levels: dict[str, str] = {"ground": textwrap.dedent(ground).strip("\n") + "\n"}
     names = ["first", "second", "third"]
@@ -72,7 +73,7 @@ def scenario(ground: str, units: Mapping[str, Mapping[str, Any]], *,
     if first is not None:
         data["first"] = first
     data.update(extra)
-    return scenario_from_mapping(data, source="test.yaml", base_dir=Path("."))
+    return scenario_from_mapping(data, source="test.yaml", base_dir=base_dir)
 
 
 def ready(ground: str, *, upper: Sequence[str] = (), features: Sequence[Mapping[str, Any]] = (),

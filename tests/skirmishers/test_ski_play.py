@@ -123,7 +123,7 @@ def test_the_table_commands_work_on_a_skirmish(tmp_path: Path) -> None:
     PlaySession.start(example("street-fight.yaml"), tmp_path / "s.jsonl", table, seed=1,
                       computer={"blue": "greedy"}, ask_dice=False, durable=False).run()
     said = table.text
-    assert "A (red): in action at 2,6" in said and "card " in said
+    assert "A at 2,6: in action" in said and "card " in said
     assert "A -> W: " in said
     assert "suggestion: [" in said
 

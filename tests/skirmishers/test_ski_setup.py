@@ -61,7 +61,8 @@ def test_a_bad_content_pack_names_its_file_and_field(tmp_path: Path) -> None:
     pack = tmp_path / "pack.yaml"
     pack.write_text("weapons:\n  blaster: {name: Blaster, lethal: 3, short: 5}\n")
     with pytest.raises(ScenarioError) as info:
-        scenario(ROW, {"A": trooper("red"), "B": trooper("blue")}, content=[str(pack)])
+        scenario(ROW, {"A": trooper("red"), "B": trooper("blue")}, content=[str(pack)],
+                 base_dir=tmp_path)
     assert f"{pack}: weapons.blaster.shots" in str(info.value)
 
 
@@ -70,7 +71,7 @@ def test_a_content_pack_adds_a_weapon(tmp_path: Path) -> None:
     pack.write_text("weapons:\n  blaster: {name: Blaster, lethal: 3, shots: 2, short: 5, "
                     "long: 9}\n")
     sc = scenario(ROW, {"A": trooper("red", "blaster"), "B": trooper("blue")},
-                  content=[str(pack)])
+                  content=[str(pack)], base_dir=tmp_path)
     assert sc.new_state().setup.pack.weapons["blaster"].lethal == 3
 
 
