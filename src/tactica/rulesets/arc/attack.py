@@ -140,7 +140,11 @@ def _roll_check(label: str, check: Check, rulings: Mapping[str, str],
         return k(face, read_check(face, check.target, check.increment, rulings,
                                   combat=check.combat))
 
-    return Roll(f"{label} ({check.label()})", check.die, read, (check.die,), _first)
+    twenty = "a 20 always fails" if check.combat else "a 20 fails under a target of 20"
+    hint = (f"{check.target} or under succeeds (degrees: the roll // {check.increment}); "
+            f"a 1 always succeeds, {twenty} (ARC-9: {rulings['ARC-9']})")
+    return Roll(f"{label} ({check.label()})", check.die, read, (check.die,), _first,
+                hint=hint)
 
 
 def _first(faces: tuple[int, ...]) -> int:

@@ -185,8 +185,10 @@ def hit_roll(label: str, tn: int, then: Callable[[bool], Step], *,
     p = hit_chance(tn)
     met, failed = words
     dist: Dist[str] = Dist.from_probs({met: p, failed: 1 - p})
+    hint = (f"2D6 totalling {tn} or more: {met}" if 2 < tn <= 12
+            else f"{met} whatever the dice" if tn <= 2 else f"{failed} whatever the dice")
     return Roll(label, dist, lambda word: then(word == met), dice=(D6, D6),
-                read=lambda faces: met if sum(faces) >= tn else failed)
+                read=lambda faces: met if sum(faces) >= tn else failed, hint=hint)
 
 
 def _fists(state: SkiState, attacker: Soldier) -> int:
