@@ -53,6 +53,7 @@ from tactica.battlefield.grid_sight import (
     Tile,
     lines_of_sight,
 )
+from tactica.battlefield.search import breadth_first_path
 from tactica.errors import MapError
 
 if TYPE_CHECKING:
@@ -435,23 +436,7 @@ class TileGrid:
             return (origin,)
         if not self.is_passable(target):
             return None
-        came: dict[Tile, Tile | None] = {origin: None}
-        queue = deque([origin])
-        while queue:
-            t = queue.popleft()
-            for n in self._steps(t, rule):
-                if n in came:
-                    continue
-                came[n] = t
-                if n == target:
-                    out = [n]
-                    back = came[n]
-                    while back is not None:
-                        out.append(back)
-                        back = came[back]
-                    return tuple(reversed(out))
-                queue.append(n)
-        return None
+        return breadth_first_path(origin, target, lambda t: self._steps(t, rule))
 
     # -- sight --------------------------------------------------------------------------------
 

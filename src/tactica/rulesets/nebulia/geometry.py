@@ -8,12 +8,12 @@ the grid's (:mod:`tactica.battlefield.grid`).
 from __future__ import annotations
 
 import functools
-from collections import deque
 from typing import TYPE_CHECKING
 
 from tactica.battlefield.base import SightOption
 from tactica.battlefield.grid import GridSight, is_within
 from tactica.battlefield.grid_fast import offset_geometry
+from tactica.battlefield.search import breadth_first_path
 
 if TYPE_CHECKING:
     from tactica.rulesets.nebulia.rules import NebState, Operator
@@ -208,23 +208,8 @@ def _path_search(table: Steps, walls: frozenset[Tile], rule: str, occupied: set[
         return (origin,)
     if target not in table or target in walls or target in occupied:
         return None
-    came: dict[Tile, Tile | None] = {origin: None}
-    queue = deque([origin])
-    while queue:
-        t = queue.popleft()
-        for n in _open_steps(table, rule, occupied, t):
-            if n in came:
-                continue
-            came[n] = t
-            if n == target:
-                out = [n]
-                back = came[n]
-                while back is not None:
-                    out.append(back)
-                    back = came[back]
-                return tuple(reversed(out))
-            queue.append(n)
-    return None
+    return breadth_first_path(origin, target,
+                              lambda t: _open_steps(table, rule, occupied, t))
 
 
 def _search(table: Steps, rule: str, occupied: set[Tile], origin: Tile,
