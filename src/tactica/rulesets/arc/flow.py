@@ -93,10 +93,12 @@ def initiative_check(state: ArcState, unit: str) -> Step:
         w = guns[i]
         d = DamageDice(1, w.capacity_die or 0)
         return Roll(f"{unit}'s {w.name} magazine ({d})", d.dist(),
-                    lambda v: loads(i + 1, [*out, Loaded(unit, w.name, v)]), d.faces, d.read)
+                    lambda v: loads(i + 1, [*out, Loaded(unit, w.name, v)]), d.faces, d.read,
+                    hint=f"the rounds in the {w.name}'s magazine (ARC-23)")
 
     return Roll(f"initiative of {unit} (d20 under {target})", d20, read, (d20,),
-                lambda faces: faces[0])
+                lambda faces: faces[0],
+                hint=f"{target} or under succeeds; the lower the roll, the earlier the turn")
 
 
 def initiative(state: ArcState) -> Step:
