@@ -98,7 +98,7 @@ def initiative_check(state: ArcState, unit: str) -> Step:
 
     return Roll(f"initiative of {unit} (d20 under {target})", d20, read, (d20,),
                 lambda faces: faces[0],
-                hint=f"{target} or under succeeds; the lower the roll, the earlier the turn")
+                hint=f"{target} or under succeeds; the order of turns follows ARC-1")
 
 
 def initiative(state: ArcState) -> Step:
