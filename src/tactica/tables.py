@@ -20,7 +20,6 @@ Markdown, renders as HTML (notebooks, ``tactica report``) and gives JSON records
 from __future__ import annotations
 
 import csv
-import html
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from tactica.errors import TacticaError
+from tactica.render.markup import Element
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -155,20 +155,21 @@ class Table:
             lines += [f"* {esc(n)}" for n in self.notes]
         return "\n".join(lines)
 
+    def to_elements(self, fmt: NumberFormat) -> list[Element]:
+        """The HTML table and its notes as elements (every cell escaped when written)."""
+        head = Element("tr").extend(Element("th", c.name) for c in self.columns)
+        body = Element("tbody").extend(
+            Element("tr").extend(
+                Element("td", x, style=f"text-align:{'right' if c.numeric else 'left'}")
+                for x, c in zip(row, self.columns, strict=True))
+            for row in self.cells(fmt))
+        table = Element("table", Element("caption", self.title) if self.title else None,
+                        Element("thead", head), body, class_="tactica")
+        return [table, *(Element("p", n, class_="note") for n in self.notes)]
+
     def to_html(self, fmt: NumberFormat) -> str:
         """An HTML table (a notebook's rich display, a section of a report)."""
-        head = "".join(f"<th>{html.escape(c.name)}</th>" for c in self.columns)
-        body = "".join(
-            "<tr>" + "".join(
-                f'<td style="text-align:{"right" if c.numeric else "left"}">'
-                f"{html.escape(x)}</td>" for x, c in zip(row, self.columns, strict=True)
-            ) + "</tr>"
-            for row in self.cells(fmt)
-        )
-        caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
-        notes = "".join(f"<p class=\"note\">{html.escape(n)}</p>" for n in self.notes)
-        return (f'<table class="tactica">{caption}<thead><tr>{head}</tr></thead>'
-                f"<tbody>{body}</tbody></table>{notes}")
+        return "".join(e.render(html=True) for e in self.to_elements(fmt))
 
     def to_pandas(self) -> pd.DataFrame:
         """A DataFrame of the raw values (fractions as floats); needs pandas."""
