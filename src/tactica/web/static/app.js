@@ -162,10 +162,30 @@ async function refreshMap() {
   mapKey = key;
   const response = await fetch("/api/map.svg" + pair);
   if (!response.ok) return;
-  const text = await response.text();
+  const svg = parseSvg(await response.text());
   const box = $("map");
-  box.innerHTML = text.replace(/^<\?xml[^>]*>\s*/, "");
-  decorateMap(box.querySelector("svg"));
+  box.replaceChildren(...(svg ? [svg] : []));
+  decorateMap(svg);
+}
+
+// The map is parsed as an SVG document, never as HTML: the server escapes every name it
+// draws, and what could still run (scripts, event handlers, links, foreign HTML) is removed.
+function parseSvg(text) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const root = doc.documentElement;
+  if (!root || root.localName !== "svg" || root.namespaceURI !== "http://www.w3.org/2000/svg") {
+    return null;
+  }
+  for (const node of root.querySelectorAll("script, foreignObject, iframe, a, use, image")) {
+    node.remove();
+  }
+  for (const node of [root, ...root.querySelectorAll("*")]) {
+    for (const attr of [...node.attributes]) {
+      const name = attr.name.toLowerCase();
+      if (name.startsWith("on") || name.endsWith("href")) node.removeAttribute(attr.name);
+    }
+  }
+  return document.importNode(root, true);
 }
 
 function decorateMap(svg) {
