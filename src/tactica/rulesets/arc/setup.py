@@ -27,6 +27,7 @@ without AGI takes half its Evade; without CON, its health less 10.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -146,13 +147,11 @@ def _weapons(where: str, entries: list[Any], pack: Pack, problems: list[str],
 
 
 def _loc(where: str) -> tuple[int | str, ...]:
-    out: list[int | str] = []
-    for part in where.replace("[", ".[").split("."):
-        if part.startswith("["):
-            out.append(int(part[1:-1]))
-        elif part:
-            out.append(part)
-    return tuple(out)
+    """``units.ID.weapons[2]`` as a location (the unit's id may hold dots and brackets)."""
+    found = re.fullmatch(r"units\.(.*)\.(\w+)\[(\d+)\]", where, flags=re.S)
+    if found is None:
+        return (where,)
+    return ("units", found.group(1), found.group(2), int(found.group(3)))
 
 
 def _armor(where: str, entries: list[Any], pack: Pack, problems: list[str],
