@@ -136,7 +136,7 @@ def test_every_map_kind_draws_hostile_names_as_text(
     assert code == 0
     check_svg((tmp_path / "sight.svg").read_text(encoding="utf-8"))
     code, out, _ = run(capsys, "sight", path, a, b, "--json")
-    assert code == 0 and json.loads(out)["source"] == a  # JSON keeps the data, escaped
+    assert code == 0 and json.loads(out)["from"] == a  # JSON keeps the data, escaped
 
 
 def test_a_refused_name_is_reported_without_its_controls(
