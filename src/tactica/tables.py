@@ -27,6 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from tactica.clean import clean_text
 from tactica.errors import TacticaError
 from tactica.render.markup import Element
 
@@ -34,8 +35,8 @@ if TYPE_CHECKING:
     import pandas as pd
     from rich.table import Table as RichTable
 
-__all__ = ["Column", "Kind", "NumberFormat", "Table", "data_frame", "require", "rows_of",
-           "write_text"]
+__all__ = ["Column", "Kind", "NumberFormat", "Table", "data_frame", "markdown_text", "require",
+           "rows_of", "write_text"]
 
 Kind = Literal["text", "p", "num", "int"]
 
@@ -143,10 +144,15 @@ class Table:
         return out.getvalue()
 
     def to_markdown(self, fmt: NumberFormat) -> str:
-        """A GitHub-flavoured Markdown table (numbers right-aligned), notes below it."""
-        def esc(text: str) -> str:
-            return text.replace("|", "\\|").replace("\n", " ")
+        """A GitHub-flavoured Markdown table (numbers right-aligned), notes below it; a cell's
+        ``|``, ``<``, ``>`` and ``&`` are escaped, so that a name is never read as markup.
 
+        >>> print(Table("", [Column("name")], [["<b>A|B</b>"]]).to_markdown(NumberFormat()))
+        | name |
+        | :--- |
+        | &lt;b&gt;A\\|B&lt;/b&gt; |
+        """
+        esc = markdown_text
         lines = ["| " + " | ".join(esc(c.name) for c in self.columns) + " |",
                  "| " + " | ".join("---:" if c.numeric else ":---" for c in self.columns) + " |"]
         lines += ["| " + " | ".join(esc(x) for x in row) + " |" for row in self.cells(fmt)]
@@ -174,6 +180,12 @@ class Table:
     def to_pandas(self) -> pd.DataFrame:
         """A DataFrame of the raw values (fractions as floats); needs pandas."""
         return data_frame(self.records(), [c.name for c in self.columns])
+
+
+def markdown_text(text: str) -> str:
+    """Text as Markdown shows it literally, on one line (``|``, ``<``, ``>``, ``&`` escaped)."""
+    return (clean_text(text, newlines=False).replace("&", "&amp;").replace("<", "&lt;")
+            .replace(">", "&gt;").replace("|", "\\|"))
 
 
 def require(module: str, extra: str) -> Any:

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from tactica.cli.common import console, err_console
-from tactica.tables import NumberFormat, Table, write_text
+from tactica.tables import NumberFormat, Table, markdown_text, write_text
 from tactica.terminal import echo
 
 __all__ = [
@@ -58,7 +58,7 @@ def show_tables(tables: Sequence[Table], fmt: NumberFormat, *, csv: Path | None 
     for table in tables:
         if markdown:
             if table.title:
-                echo(f"**{table.title}**\n")
+                echo(f"**{markdown_text(table.title)}**\n")
             echo(table.to_markdown(fmt) + "\n")
         else:
             console.print(table.to_rich(fmt))
