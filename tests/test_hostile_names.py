@@ -227,6 +227,7 @@ def test_every_game_prints_hostile_names_literally(
     assert code == 0, err
     code, out, err = run(capsys, "odds", path, "--table", "--markdown")
     assert code == 0, err
+    assert "&lt;img src=x onerror=alert(1)&gt;" in out and "<img" not in out
     attacker, target, computer = PLAYERS[game]
     code, out, err = run(capsys, "odds", path, "-a", attacker, "-t", target)
     assert code == 0, err
