@@ -242,6 +242,10 @@ def test_every_game_prints_hostile_names_literally(
         code, out, err = run(capsys, "map", path, "--svg", str(tmp_path / "map.svg"))
         assert code == 0, err
         check_svg((tmp_path / "map.svg").read_text(encoding="utf-8"))
+        code, out, err = run(capsys, "sight", path, attacker, target,
+                             "--svg", str(tmp_path / "sight.svg"))
+        assert code == 0, err
+        check_svg((tmp_path / "sight.svg").read_text(encoding="utf-8"))
     code, out, err = run(capsys, "report", path, "-o", str(tmp_path / "r.html"), "-n", "3")
     assert code == 0, err
     check_html((tmp_path / "r.html").read_text(encoding="utf-8"))
