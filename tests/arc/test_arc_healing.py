@@ -61,13 +61,21 @@ def test_a_medhypo_heals_2d4_without_a_check_up_to_maximum_health() -> None:
     assert battle.state.fighters["Foo"].health == 16
 
 
-def test_arc_25_total_every_item_costs_a_plus_b_even_on_oneself() -> None:
-    for ruling, cost in (("other", 2), ("total", 3)):
+def test_arc_25_an_item_costs_a_plus_b_even_on_oneself_and_other_charges_a_alone() -> None:
+    for ruling, cost in (("total", 3), ("other", 2)):
         battle = ward({"ARC-25": ruling})
         ARC.apply_event(battle.state, Wounded("Sam", 5, "Bar", 13, (6,), (6,)))
         battle = Battle(ARC, battle.state)
         battle.apply(UseItem("Sam", "medhypo", "Sam"), dice=ScriptedDice([[1, 1]]))
         assert of_type(battle.events(), APSpent)[-1].ap == cost, ruling
+
+
+def test_arc_25_by_default_a_medhypo_on_oneself_costs_2_plus_1() -> None:
+    battle = ward()
+    ARC.apply_event(battle.state, Wounded("Sam", 5, "Bar", 13, (6,), (6,)))
+    battle = Battle(ARC, battle.state)
+    battle.apply(UseItem("Sam", "medhypo", "Sam"), dice=ScriptedDice([[1, 1]]))
+    assert of_type(battle.events(), APSpent)[-1].ap == 3
 
 
 def test_bloodfoam_removes_1d4_plus_degrees_wound_steps_smallest_first() -> None:

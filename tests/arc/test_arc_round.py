@@ -38,9 +38,19 @@ def test_the_initiative_chapters_example_a_b_succeed_then_d_c_e() -> None:
     assert battle.state.queue == ("A", "B", "D", "C", "E")
 
 
-def test_arc_1_the_seeds_literal_wording_ascending_degrees_of_success() -> None:
-    battle = started(five({"ARC-1": "seed"}), [6, 5, 4, 3, 7])
-    assert battle.state.order == ("B", "A", "D", "C", "E")
+def test_arc_1_successes_take_turns_in_ascending_degree_then_failures_descending() -> None:
+    """The seed: 'Characters who succeed take turns in ascending DoS/failures descending
+    DoS' (the default): B's 3 (+0º) goes before A's 6 (+1º); D's 3 and E's 4 (-0º)
+    before C's 7 (-1º)."""
+    battle = started(five(), [6, 3, 7, 3, 4])
+    assert battle.state.order == ("B", "A", "D", "E", "C")
+
+
+def test_arc_1_roll_successes_by_the_highest_roll_then_failures_by_the_lowest() -> None:
+    for ruling, order in (("seed", ("B", "A", "D", "E", "C")),
+                          ("roll", ("A", "B", "D", "E", "C"))):
+        battle = started(five({"ARC-1": ruling}), [6, 3, 7, 3, 4])
+        assert battle.state.order == order, ruling
 
 
 def test_arc_17_equal_places_keep_the_scenario_order() -> None:

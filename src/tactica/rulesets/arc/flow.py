@@ -63,8 +63,8 @@ def initiative_order(state: ArcState, results: dict[str, CheckResult]) -> tuple[
     def key(uid: str) -> tuple[int, int, int, int]:
         r = results[uid]
         if r.success:
-            return (0, r.degree if seed else -r.roll, r.roll if seed else 0, listed.index(uid))
-        return (1, -r.degree if seed else r.roll, r.roll if seed else 0, listed.index(uid))
+            return (0, r.degree if seed else 0, -r.roll, listed.index(uid))
+        return (1, -r.degree if seed else 0, r.roll, listed.index(uid))
 
     return tuple(sorted(results, key=key))
 

@@ -12,12 +12,14 @@ from tactica.ruleset import Ruling
 __all__ = ["RULINGS"]
 
 RULINGS: tuple[Ruling, ...] = (
-    Ruling("ARC-1", "Initiative order (the source states it three ways)", "roll", {
+    Ruling("ARC-1", "Initiative order (the source states it three ways)", "seed", {
+        "seed": "the seed's wording, 'Characters who succeed take turns in ascending "
+                "DoS/failures descending DoS': successes in ascending degree of success, then "
+                "failures in descending degree (-0º before -1º); within one degree as in the "
+                "initiative chapter's example (successes the higher roll first, failures the "
+                "lower roll first: A 6, B 5 succeed; then D 3, C 4, E 7)",
         "roll": "successes first, highest roll first; then failures, lowest roll first (the "
-                "initiative chapter's example: A 6, B 5 succeed; then D 3, C 4, E 7)",
-        "seed": "the seed's literal wording: successes in ascending degree of success, then "
-                "failures in descending degree (-0º before -1º); equal degrees by the lower "
-                "roll",
+                "initiative chapter's example alone)",
     }),
     Ruling("ARC-2", "Degree rounding", "floor", {
         "floor": "degree = floor(roll / increment); two source examples (Bar +3º at 12º5, "
@@ -128,15 +130,18 @@ RULINGS: tuple[Ruling, ...] = (
                   "battle starts",
         "maximum": "the die's maximum",
     }),
-    Ruling("ARC-24", "When does a character at or under 0 health fall?", "at-once", {
+    Ruling("ARC-24", "When does a character at or under 0 health fall?", "end-of-round", {
+        "end-of-round": "at the end of the round, after the wound dice (the seed's step 6: "
+                        "'Once all combatants have acted: roll wound dice ... characters at or "
+                        "below 0 health fall unconscious, at or below -CON die'); a one-attack "
+                        "death (ARC-8) is still at once",
         "at-once": "at once (the damage chapter), except that a character hurt during its own "
                    "turn finishes the turn first",
-        "end-of-round": "only at the end of the round, after the wound dice (the seed's step "
-                        "6); a one-attack death (ARC-8) is still at once",
     }),
-    Ruling("ARC-25", "Item costs written 'a + b AP' (a medhypo's 2 + 1)", "other", {
+    Ruling("ARC-25", "Item costs written 'a + b AP' (a medhypo's 2 + 1)", "total", {
+        "total": "a + b AP always, on oneself too (the source's only worked example does "
+                 "not let a character treating itself pay a alone)",
         "other": "a AP on oneself, a + b AP on someone else",
-        "total": "a + b AP always",
     }),
     Ruling("ARC-26", "Wound steps removed by bloodfoam, a medkit or a bandage", "smallest", {
         "smallest": "from the smallest wound die first (a d4 goes, then the next smallest)",
