@@ -114,6 +114,23 @@ def test_arc_5_only_hits_after_the_last_die_is_gone_reach_health() -> None:
     assert "hits 2-3 damage (6d6 together)" in trace.records[-1].label
 
 
+def test_arc_5_penetrates_the_hit_that_beats_dt_wears_the_armor_and_hurts_in_full() -> None:
+    """ARC-5 ``penetrates``: the seed's hits 'that deal less damage than sum of the target's
+    armor deal no damage', so a hit over it does; the damage chapter's penetrating hit adds a
+    wound die."""
+    plates = [{"die": "d6", "against": ["ballistic"]}]
+    state = duel(b=armored(plates), rulings={"ARC-5": "penetrates"}).new_state()
+    trace = shoot(state, "Foo", "Bar", [8, [2, 2, 3], [1, 1, 2]])   # 2 hits
+    worn = of_type(trace.events, ArmorWorn)[0]
+    assert (worn.absorbed, worn.degraded, worn.armor) == (1, 1, (4,))     # 7 > 6, then 4 <= 4
+    wounded = of_type(trace.events, Wounded)[0]
+    assert (wounded.amount, wounded.added) == (7, (8,))                   # the 7 reaches health
+    state = duel(b=armored(plates), rulings={"ARC-5": "no"}).new_state()
+    trace = shoot(state, "Foo", "Bar", [8, [2, 2, 3], [1, 1, 2]])
+    assert of_type(trace.events, ArmorWorn)[0].armor == (4,)
+    assert not of_type(trace.events, Wounded)
+
+
 def test_unarmored_three_hits_of_2d4_are_rolled_as_6d4_and_subtracted_at_once() -> None:
     gun = {**RIFLE, "damage": "2d4"}
     state = duel(gunner("red", weapons=[gun])).new_state()

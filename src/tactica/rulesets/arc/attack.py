@@ -97,8 +97,9 @@ def can_evade(state: ArcState, t: Fighter) -> bool:
 
 
 def damage_rules(rulings: Mapping[str, str]) -> DamageRules:
-    """ARC-4 and ARC-16 as :class:`DamageRules`."""
-    return DamageRules(rulings["ARC-4"], rulings["ARC-16"] == "massive")
+    """ARC-4, ARC-5 and ARC-16 as :class:`DamageRules`."""
+    return DamageRules(rulings["ARC-4"], rulings["ARC-16"] == "massive",
+                       rulings["ARC-5"] == "penetrates")
 
 
 @dataclass(frozen=True)

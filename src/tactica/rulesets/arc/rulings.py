@@ -35,7 +35,12 @@ RULINGS: tuple[Ruling, ...] = (
         "lowest": "the lowest remaining die (the damage chapter)",
     }),
     Ruling("ARC-5", "Does the hit that degrades armor also hurt?", "no", {
-        "no": "no: only hits after the last armor die is gone reach health (the seed)",
+        "no": "no: only hits after the last armor die is gone reach health (the seed's "
+              "order of attack, steps 4 and 5)",
+        "penetrates": "yes: a hit over DT drops a die a step and its whole damage reaches "
+                      "health with its wound die (the seed: 'All hits that deal less damage "
+                      "than sum of the target's armor deal no damage', so those over it do; "
+                      "the damage chapter's 'penetrating hit' adds a wound step)",
     }),
     Ruling("ARC-6", "Evade", "meets", {
         "meets": "1 AP (or 1 speed), declared before the attack roll; the attack misses when "
