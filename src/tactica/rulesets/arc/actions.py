@@ -182,7 +182,7 @@ def _reload(state: ArcState, action: Reload) -> Step:
 
 def _medicine(state: ArcState, f: Fighter) -> Check:
     return Check("Medicine", f.profile.skill("medicine"), DEFAULT_INCREMENT,
-                 check_die(state, f.id))
+                 check_die(state, f.id, "medicine"))
 
 
 def _use_item(state: ArcState, action: UseItem) -> Step:

@@ -77,10 +77,11 @@ def useful_aims(w: Weapon, rulings: Mapping[str, str]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def check_die(state: ArcState, unit: str) -> int:
-    """The die of ``unit``'s checks now: a d10 on its first turn after a successful
-    initiative (ARC-20: its own checks, or every check until that turn ends), else a d20."""
-    if unit not in state.d10:
+def check_die(state: ArcState, unit: str, skill: str) -> int:
+    """The die of ``unit``'s check of ``skill`` now: a d10 on its first turn after a
+    successful initiative for a check that involves AGI or the attribute swapped in for it
+    (ARC-20: its own checks, or every such check until that turn ends), else a d20."""
+    if unit not in state.d10 or not state.fighters[unit].profile.involves(skill):
         return 20
     if state.rulings["ARC-20"] == "until-turn-ends" or state.active == unit:
         return 10
@@ -129,8 +130,9 @@ def attack_plan(state: ArcState, action: Attack) -> AttackPlan:
     mod = aim_modifier(w, action.aim, state.rulings)
     skill = a.profile.skill(w.skill)
     check = Check(w.skill.replace("_", " ").title(), skill + mod, w.increment,
-                  check_die(state, a.id))
-    evade = Check("Evade", t.profile.skill("evade"), DEFAULT_INCREMENT, check_die(state, t.id))
+                  check_die(state, a.id, w.skill))
+    evade = Check("Evade", t.profile.skill("evade"), DEFAULT_INCREMENT,
+                  check_die(state, t.id, "evade"))
     return AttackPlan(a.id, t.id, w, action.aim, mod, check, evade, action.take_one,
                       w.attack_ap(state.rulings))
 

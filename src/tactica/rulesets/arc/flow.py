@@ -3,7 +3,8 @@
 1. Initiative (before round 1, never re-rolled): everyone rolls a d20 against AGI x 2 (or AGI
    plus a swapped attribute), increment 5, one step each (guns whose capacity is a die are
    loaded then, ARC-23). The order follows ARC-1, ties ARC-17. Whoever succeeds rolls a d10
-   instead of a d20 on its first turn's checks (ARC-20).
+   instead of a d20 on its first turn's checks that involve AGI or the attribute swapped in
+   for it (ARC-20 says which turn's).
 2. Each round every character gets AP equal to its speed (less speed spent in advance on
    reactions, ARC-19); the side with surprise acts alone in round 1 (ARC-18).
 3. Each character takes its turn in order: it may hold it until after a later character's,
@@ -169,7 +170,7 @@ def pending(state: ArcState) -> Pending:
                              _unconscious_turn(state, f.id))
         if f.ap <= 0:
             return Automatic(f"{f.id} has no AP left", end_turn(state, f.id))
-        first = " (d10 on its checks)" if f.id in state.d10 else ""
+        first = " (d10 on its checks with AGI)" if f.id in state.d10 else ""
         return ChooseAction(f.side, legal_actions(state, f.id),
                             f"{f.id}'s turn, round {state.round}: {f.ap} AP{first}")
     if state.phase == "round":

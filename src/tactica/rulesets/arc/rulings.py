@@ -115,10 +115,11 @@ RULINGS: tuple[Ruling, ...] = (
                       "speed in debt)",
         "none": "no AP left, no reaction",
     }),
-    Ruling("ARC-20", "The d10 after a successful initiative: which checks?", "own-turn", {
-        "own-turn": "the checks the character makes during its own first turn (attacks, "
-                    "Medicine), not reactions on other turns",
-        "until-turn-ends": "every check it makes until its first turn ends, reactions "
+    Ruling("ARC-20", "The d10 after a successful initiative: which checks? (only those that "
+           "involve AGI or the attribute swapped in, in any case)", "own-turn", {
+        "own-turn": "the checks the character makes during its own first turn (attacks), "
+                    "not reactions on other turns",
+        "until-turn-ends": "every such check it makes until its first turn ends, reactions "
                            "(Evade) included",
     }),
     Ruling("ARC-21", "A spread written rank•progress (the pistol's 2•1)", "rank", {

@@ -17,7 +17,7 @@ from typing import Any
 
 from tactica.battlefield.grid import Tile, TileGrid
 from tactica.rulesets.arc import records as r
-from tactica.rulesets.arc.checks import Score
+from tactica.rulesets.arc.checks import SKILL_ATTRIBUTES, Score
 from tactica.rulesets.arc.content import ArmorDie, Item, Weapon
 from tactica.rulings import Rulings
 
@@ -52,6 +52,13 @@ class Profile:
     initiative: int
     weapons: tuple[Weapon, ...]
     armor: tuple[ArmorDie, ...]
+    swap: str = "AGI"
+
+    def involves(self, skill: str) -> bool:
+        """Whether a check of ``skill`` involves AGI or the attribute swapped in for one AGI
+        at initiative (the d10 of the first turn applies only to those)."""
+        made_of = SKILL_ATTRIBUTES.get(skill, ())
+        return "AGI" in made_of or self.swap in made_of
 
     def skill(self, name: str) -> int:
         """A skill plus its focus (``evade``, ``medicine``, a weapon's skill)."""

@@ -90,7 +90,8 @@ _EVENTS: dict[type, Callable[[ArcState, Any], str]] = {
     r.InitiativeChecked: lambda s, e: f"{e.unit}'s initiative: {e.roll}, "
         f"{_signed(e.degree, e.success)}.",
     r.InitiativeRolled: lambda s, e: f"Initiative order: {', '.join(e.order)}."
-        + (f" A d10 on the first turn's checks: {', '.join(e.d10)}." if e.d10 else ""),
+        + (f" A d10 on the first turn's checks with AGI (or the attribute swapped in): "
+           f"{', '.join(e.d10)}." if e.d10 else ""),
     r.RoundBegan: lambda s, e: f"Round {e.round}: "
         + ", ".join(f"{u} {ap} AP" for u, ap in e.ap) + ".",
     r.RoundEnded: lambda s, e: f"Round {e.round} is over.",
