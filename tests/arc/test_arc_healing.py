@@ -3,6 +3,7 @@ Medicine check, the bandage; item costs (ARC-25), wound steps (ARC-26, ARC-27)."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from arc_builders import gunner, make, of_type, started
@@ -47,11 +48,38 @@ def test_a_medkit_on_someone_else_costs_5_plus_2_ap_and_heals_1d12_plus_degrees(
     assert of_type(events, ItemUsed)[0].left == 0
 
 
-def test_a_failed_medicine_check_does_nothing_but_the_item_is_used() -> None:
+def test_arc_31_a_failed_medkit_adds_its_negative_degrees_so_a_worse_failure_heals_less() -> None:
+    """The medkit 'heals 1d12 + º and removes 1d4 + º wound steps': failing at -3º (17
+    against 14) heals 1d12 - 3 and removes 1d4 - 3 steps (the default, ``signed``)."""
     battle = ward()
+    battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([17, [5], [4]]))
+    events = battle.events()
+    assert of_type(events, Checked)[0].degree == -3
+    assert of_type(events, Healed)[0].amount == 2                 # 5 - 3
+    assert of_type(events, WoundsTreated)[0].wounds == (6,)       # 4 - 3 = 1 step: the d4
+    battle = ward()
+    battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([20, [4], [2]]))  # -4º
+    assert not of_type(battle.events(), Healed)
+    assert battle.state.fighters["Foo"].wounds == (6, 4)
+    assert battle.state.fighters["Sam"].item_count("medkit") == 0
+
+
+def test_arc_31_harm_a_failed_medicine_check_raises_one_wound_step_per_degree() -> None:
+    battle = ward({"ARC-31": "harm"})
+    battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([17]))       # -3º
+    assert not of_type(battle.events(), Healed)
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (8, 8)   # (6, 4) + 3 steps
+
+
+def test_arc_31_flat_a_failed_medicine_check_does_nothing_but_the_item_is_used() -> None:
+    battle = ward({"ARC-31": "flat"})
     battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([17]))
     assert not of_type(battle.events(), Healed)
+    assert not of_type(battle.events(), WoundsTreated)
     assert battle.state.fighters["Sam"].item_count("medkit") == 0
+    battle = ward({"ARC-31": "flat"})
+    battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([18]))     # -3º
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (6, 6)   # one step only
 
 
 def test_a_medhypo_heals_2d4_without_a_check_up_to_maximum_health() -> None:
@@ -93,12 +121,18 @@ def test_arc_26_largest_first() -> None:
     assert of_type(battle.events(), WoundsTreated)[0].wounds == (4, 4)
 
 
-def test_a_failed_bandage_raises_a_wound_die_a_step_and_a_good_one_removes_one() -> None:
-    battle = ward()
-    battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([18]))
-    assert of_type(battle.events(), WoundsTreated)[0].wounds == (6, 6)
+def test_a_failed_bandage_raises_a_wound_step_per_degree_of_failure_a_good_one_removes_one(
+        ) -> None:
+    battle = ward()                                      # Medicine 14
+    battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([18]))      # -3º
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (8, 8)   # (6, 4) + 3 steps
     battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([3]))
-    assert of_type(battle.events(), WoundsTreated)[-1].wounds == (6, 4)
+    assert of_type(battle.events(), WoundsTreated)[-1].wounds == (8, 6)
+    battle = ward()
+    battle.state.fighters["Sam"].profile = replace(
+        battle.state.fighters["Sam"].profile, skills=(("medicine", 2),))
+    battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([4]))       # -0º
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (6, 6)   # at least one
 
 
 def test_healing_an_unconscious_ally_above_0_brings_it_round() -> None:

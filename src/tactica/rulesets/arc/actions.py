@@ -195,6 +195,7 @@ def _use_item(state: ArcState, action: UseItem) -> Step:
 
     def effects(degree: int, events: list[Any]) -> Step:
         plus = degree if item.plus_degree else 0
+        more = f"{plus:+d}" if plus else ""
 
         def healed(amount: int) -> Step:
             out = list(events)
@@ -212,16 +213,16 @@ def _use_item(state: ArcState, action: UseItem) -> Step:
                 return emit(out, lambda _w: after_action(f.id))
             if isinstance(n, int):
                 return treated(out, n)
-            return Roll(f"{item.name}: wound steps removed ({n}+{plus})", n.dist(),
+            return Roll(f"{item.name}: wound steps removed ({n}{more})", n.dist(),
                         lambda v: treated(out, v), n.faces, n.read)
 
         def treated(out: list[Any], n: int) -> Step:
-            wounds = remove_steps(t.wounds, n + plus, smallest_first=smallest)
+            wounds = remove_steps(t.wounds, max(0, n + plus), smallest_first=smallest)
             return emit([*out, WoundsTreated(t.id, wounds)], lambda _w: after_action(f.id))
 
         if item.heal is not None:
             d = item.heal
-            return Roll(f"{item.name}: health regained ({d}+{plus})", d.dist(),
+            return Roll(f"{item.name}: health regained ({d}{more})", d.dist(),
                         lambda v: healed(v + plus), d.faces, d.read)
         return steps(list(events))
 
@@ -234,8 +235,16 @@ def _use_item(state: ArcState, action: UseItem) -> Step:
         out = [*head, Checked(f.id, "medicine", check.target, result.success, result.degree)]
         if result.success:
             return effects(result.degree, out)
-        if item.raise_on_failure and t.wounds:
-            out.append(WoundsTreated(t.id, raise_step(t.wounds)))
+        failure = state.rulings["ARC-31"]
+        if failure == "signed" and item.plus_degree:
+            return effects(result.degree, out)
+        if item.raise_on_failure or failure == "harm":
+            steps = 1 if failure == "flat" else max(1, -result.degree)
+            if t.wounds:
+                wounds = t.wounds
+                for _ in range(steps):
+                    wounds = raise_step(wounds)
+                out.append(WoundsTreated(t.id, wounds))
         return emit(out, lambda _w: after_action(f.id))
 
     return Roll(f"{f.id}'s {check.label()} ({item.name} on {t.id})", check.die, checked,

@@ -176,4 +176,17 @@ RULINGS: tuple[Ruling, ...] = (
                        "fires an unaimed attack for each such square, 1 committed AP each; "
                        "setting either ends the watcher's turn and lasts until its next turn",
     }),
+    Ruling("ARC-31", "A failed Medicine check (a bandage, bloodfoam, a medkit): what do its "
+           "degrees of failure do?", "signed", {
+               "signed": "the item's '+ º' takes the signed degree, so a worse failure does "
+                         "less: a medkit failing at -2º heals 1d12 - 2 and removes 1d4 - 2 "
+                         "wound steps (never below 0), bloodfoam 1d4 - 2 steps; a failed "
+                         "bandage raises the wound dice one step per degree of failure, at "
+                         "least one",
+               "harm": "any failed Medicine check raises the patient's wound dice one step "
+                       "per degree of failure, at least one (the bandage's failure, for "
+                       "every item), and the item does nothing else",
+               "flat": "a failure does nothing but use the item, except that a failed "
+                       "bandage raises a wound die one step, whatever the degree",
+           }),
 )
