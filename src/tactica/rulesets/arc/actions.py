@@ -10,14 +10,22 @@ from __future__ import annotations
 from typing import Any
 
 from tactica.chance import Done, Roll, Step, and_then, emit_all
+from tactica.dice import die
 from tactica.rulesets.arc.armor import raise_step, remove_steps
 from tactica.rulesets.arc.attack import (
+    aim_modifier,
     attack_plan,
     attack_process,
     check_die,
     useful_aims,
 )
-from tactica.rulesets.arc.checks import DEFAULT_INCREMENT, Check, CheckResult, read_check
+from tactica.rulesets.arc.checks import (
+    DEFAULT_INCREMENT,
+    Check,
+    CheckResult,
+    fixed,
+    read_check,
+)
 from tactica.rulesets.arc.content import DamageDice, Item
 from tactica.rulesets.arc.movement import move_options, move_process, reaches, sees
 from tactica.rulesets.arc.records import (
@@ -29,6 +37,7 @@ from tactica.rulesets.arc.records import (
     Held,
     Hold,
     ItemUsed,
+    Jammed,
     Loaded,
     Move,
     Reload,
@@ -155,6 +164,8 @@ def resolve(state: ArcState, action: Any) -> Step:
     if isinstance(action, UseItem):
         return _use_item(state, action)
     if isinstance(action, Watch):
+        if action.kind == "suppress" and state.rulings["ARC-32"] == "declared":
+            return _suppress(state, action)
         f = state.fighters[action.unit]
         return emit([APSpent(f.id, action.ap, f.ap - action.ap, 0, action.kind),
                      WatchSet(f.id, action.kind, action.ap, action.aim)],
@@ -164,6 +175,45 @@ def resolve(state: ArcState, action: Any) -> Step:
     if isinstance(action, EndTurn):
         return end_turn(state, action.unit)
     raise TypeError(f"not an Arc action: {action!r}")
+
+
+def _suppress(state: ArcState, action: Watch) -> Step:
+    """Suppressing fire as the actions chapter has it (ARC-32 ``declared``): one unaimed
+    attack roll when it is declared (a jam is threatened then); a failure ends the action,
+    a success is kept for every attack the watch triggers."""
+    f = state.fighters[action.unit]
+    w = f.weapon
+    rulings = state.rulings
+    check = Check(w.skill.replace("_", " ").title(),
+                  f.profile.skill(w.skill) + aim_modifier(w, 0, rulings), w.increment,
+                  check_die(state, f.id, w.skill))
+    spent = APSpent(f.id, action.ap, f.ap - action.ap, 0, action.kind)
+    label = f"suppress ({w.skill.replace('_', ' ')})"
+
+    def done(result: CheckResult, jammed: bool) -> Step:
+        out: list[Any] = [spent, Checked(f.id, label, check.target, result.success,
+                                         result.degree)]
+        if jammed:
+            out.append(Jammed(f.id, w.name))
+        if result.success:
+            out.append(WatchSet(f.id, action.kind, action.ap, 0, result.roll, result.degree,
+                                result.how))
+        return emit(out, lambda s: end_turn(s, f.id))
+
+    def read(face: int) -> Step:
+        result = read_check(face, check.target, check.increment, rulings)
+        if w.failure is not None and face >= w.failure[0]:
+            second = w.failure[1]
+            return Roll(f"{f.id}'s {w.name}: jam threat (jams on {second}+)", die(20),
+                        lambda v: done(result, v >= second), (die(20),), lambda x: x[0])
+        return done(result, False)
+
+    if w.hardware_degree is not None:
+        return done(fixed(w.hardware_degree), False)
+    return Roll(f"{f.id} suppresses ({check.label()})", check.die, read, (check.die,),
+                lambda faces: faces[0],
+                hint=f"{check.target} or under succeeds; the degree serves every attack the "
+                     "suppression triggers (ARC-32)")
 
 
 def _reload(state: ArcState, action: Reload) -> Step:

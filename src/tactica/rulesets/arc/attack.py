@@ -155,12 +155,13 @@ def _first(faces: tuple[int, ...]) -> int:
 
 
 def attack_process(state: ArcState, action: Attack, *, reaction: str = "",
-                   evade: bool | None = None) -> Step:
+                   evade: bool | None = None, preset: CheckResult | None = None) -> Step:
     """The process of one attack; it ends in ``Done(None)``.
 
     ``reaction`` names a watch that fires (its AP were committed before: none is spent
     here); ``evade`` forces the target's choice (odds), else the target's side decides when
-    it may evade.
+    it may evade. ``preset``: the check was rolled before (a suppression declared under
+    ARC-32 ``declared``): nothing is rolled and the attack is unopposed (no Evade).
     """
     plan = attack_plan(state, action)
     rulings = state.rulings
@@ -218,6 +219,8 @@ def attack_process(state: ArcState, action: Attack, *, reaction: str = "",
                         damage_rules(rulings), f"{a.id}'s {w.name} on {t.id}")
             return emit_all(out, and_then(node, finish))
 
+        if preset is not None:
+            return attacked(0, preset)
         if w.hardware_degree is not None:
             return attacked(0, fixed(w.hardware_degree))
         taken = take_one(plan.check.target) if plan.take_one else None
@@ -227,7 +230,7 @@ def attack_process(state: ArcState, action: Attack, *, reaction: str = "",
 
     if evade is not None:
         return declared(evade)
-    if not can_evade(state, t):
+    if preset is not None or not can_evade(state, t):
         return declared(False)
     return Decide(t.side, EVADE, (True, False), declared,
                   {"unit": t.id, "attacker": a.id, "weapon": w.name, "check": plan.check,

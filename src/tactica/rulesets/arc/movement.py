@@ -259,7 +259,8 @@ def move_process(state: ArcState, action: Move) -> Step:
             kind, ap, aim = watcher.watch
             shot = Attack(watcher.id, mover.id, watcher.hand, aim if kind == "overwatch" else 0)
             left = 0 if kind == "overwatch" else ap - 1
-            process = attack_process(w, shot, reaction=kind)
+            preset = watcher.preset if kind == "suppress" else None
+            process = attack_process(w, shot, reaction=kind, preset=preset)
             now = done | {watcher.id}
             return emit_all([WatchUsed(watcher.id, left)], and_then(process, _again(i, now)))
         return step(i + 1)

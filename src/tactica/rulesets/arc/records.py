@@ -386,12 +386,17 @@ class Stepped(events.Moved):
 @record("arc.watch-set")
 @dataclass(frozen=True)
 class WatchSet(Event):
-    """``unit`` watches (``overwatch`` or ``suppress``) with ``ap`` committed AP."""
+    """``unit`` watches (``overwatch`` or ``suppress``) with ``ap`` committed AP; a
+    suppression rolled when declared (ARC-32 ``declared``) keeps that check's ``roll``,
+    ``degree`` and ``how`` for every attack it triggers (``degree`` None: each rolls)."""
 
     unit: str
     kind: str
     ap: int
     aim: int = 0
+    roll: int = 0
+    degree: int | None = None
+    how: str = ""
 
 
 @record("arc.watch-used")

@@ -189,4 +189,12 @@ RULINGS: tuple[Ruling, ...] = (
                "flat": "a failure does nothing but use the item, except that a failed "
                        "bandage raises a wound die one step, whatever the degree",
            }),
+    Ruling("ARC-32", "Suppressing fire: when is its attack rolled?", "declared", {
+        "declared": "as the actions chapter has it: one unaimed attack roll when the "
+                    "suppression is declared (a failure ends the action, the committed AP "
+                    "are spent); every attack it triggers uses that roll's degree and is "
+                    "unopposed (no Evade), 1 committed AP each",
+        "each-shot": "each triggered attack rolls its own unaimed check and the mover may "
+                     "evade it",
+    }),
 )

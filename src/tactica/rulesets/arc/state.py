@@ -17,7 +17,7 @@ from typing import Any
 
 from tactica.battlefield.grid import Tile, TileGrid
 from tactica.rulesets.arc import records as r
-from tactica.rulesets.arc.checks import SKILL_ATTRIBUTES, Score
+from tactica.rulesets.arc.checks import SKILL_ATTRIBUTES, CheckResult, Score
 from tactica.rulesets.arc.content import ArmorDie, Item, Weapon
 from tactica.rulings import Rulings
 
@@ -103,6 +103,7 @@ class Fighter:
     dead: bool = False
     falling: bool = False
     watch: tuple[str, int, int] | None = None
+    preset: CheckResult | None = None
     at: Tile | None = None
 
     @property
@@ -207,6 +208,7 @@ def _settle(state: ArcState) -> None:
     if state.queue:
         head = state.fighters[state.queue[0]]
         head.watch = None
+        head.preset = None
 
 
 def _pop(state: ArcState, unit: str) -> None:
@@ -321,6 +323,7 @@ def _fell(state: ArcState, e: r.Fell) -> None:
     f.conscious = False
     f.falling = False
     f.watch = None
+    f.preset = None
     if state.active == e.unit:
         _pop(state, e.unit)
 
@@ -331,6 +334,7 @@ def _died(state: ArcState, e: r.Died) -> None:
     f.conscious = False
     f.falling = False
     f.watch = None
+    f.preset = None
     if state.grid is not None and e.unit in state.grid.occupants:
         state.grid = state.grid.without_occupant(e.unit)
     if state.active == e.unit:
@@ -368,12 +372,17 @@ def _stepped(state: ArcState, e: r.Stepped) -> None:
 
 
 def _watch_set(state: ArcState, e: r.WatchSet) -> None:
-    _f(state, e.unit).watch = (e.kind, e.ap, e.aim)
+    f = _f(state, e.unit)
+    f.watch = (e.kind, e.ap, e.aim)
+    f.preset = None if e.degree is None else CheckResult(e.roll, True, e.degree,
+                                                         e.how or "rolled when declared")
 
 
 def _watch_used(state: ArcState, e: r.WatchUsed) -> None:
     f = _f(state, e.unit)
     f.watch = None if e.left <= 0 or f.watch is None else (f.watch[0], e.left, f.watch[2])
+    if f.watch is None:
+        f.preset = None
 
 
 def _nothing(state: ArcState, e: Any) -> None:

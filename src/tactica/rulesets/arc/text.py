@@ -125,7 +125,9 @@ _EVENTS: dict[type, Callable[[ArcState, Any], str]] = {
     r.Healed: lambda s, e: f"{e.unit} regains {e.amount} health: {e.health}.",
     r.WoundsTreated: lambda s, e: f"{e.unit}'s wound dice: {wounds_text(e.wounds)}.",
     r.Stepped: lambda s, e: f"{e.unit} enters {e.to}.",
-    r.WatchSet: lambda s, e: f"{e.unit} watches ({e.kind}, {e.ap} AP).",
+    r.WatchSet: lambda s, e: f"{e.unit} watches ({e.kind}, {e.ap} AP"
+        + (f"; +{e.degree}º for every attack it triggers, unopposed" if e.degree is not None
+           else "") + ").",
     r.WatchUsed: lambda s, e: f"{e.unit}'s watch fires"
         + (f" ({e.left} AP left)." if e.left else "."),
 }
@@ -178,6 +180,9 @@ def _explain_other(state: ArcState, action: Any) -> list[str]:
     elif isinstance(action, r.Swap):
         out.append(f"{f.profile.weapon(action.weapon).swap} AP")
     elif isinstance(action, r.Watch):
+        if action.kind == "suppress" and state.rulings["ARC-32"] == "declared":
+            out.append("one unaimed attack roll now (a failure ends it); its degree serves "
+                       "every attack the suppression triggers, which cannot be evaded (ARC-32)")
         out.append("the turn ends; it lasts until this character's next turn")
     elif isinstance(action, r.EndTurn):
         out.append(f"{f.ap} AP left pay for evading until the round ends")
