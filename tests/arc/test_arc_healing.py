@@ -10,11 +10,15 @@ from arc_builders import gunner, make, of_type, started
 
 from tactica.battle import Battle, ScriptedDice
 from tactica.rulesets.arc import ARC
+from tactica.rulesets.arc.checks import speed_of
 from tactica.rulesets.arc.records import (
     APSpent,
     Checked,
+    EndTurn,
     Fell,
     Healed,
+    ItemBegun,
+    ItemFinished,
     ItemUsed,
     UseItem,
     Woke,
@@ -151,3 +155,67 @@ def test_nobody_is_treated_who_needs_nothing() -> None:
     sc = make({"Sam": MEDIC, "Foo": gunner("red"), "Bar": gunner("blue")})
     battle = started(sc, [18, 19, 20])
     assert not any(isinstance(a, UseItem) for a in battle.legal_actions())
+
+
+# -- an item that costs more AP than the turn has (the medkit's 5 + 2 at speed 6) ------------
+
+
+def slow_ward() -> Battle[Any]:
+    """As :func:`ward`, but Sam has AGI 3: speed 6, one AP short of a medkit's 7."""
+    battle = ward()
+    sam = battle.state.fighters["Sam"]
+    sam.profile = replace(sam.profile, speed=speed_of(3))
+    sam.ap = 6
+    return battle
+
+
+def _to_sams_next_turn(battle: Battle[Any], wounds: list[Any]) -> None:
+    while battle.state.round == 1 or battle.state.phase != "round":
+        if hasattr(battle.pending, "actions"):
+            battle.apply(EndTurn(battle.state.active or ""), dice=ScriptedDice([]))
+        elif battle.pending.label.startswith("wound dice"):
+            battle.advance(dice=ScriptedDice([wounds.pop(0)]))
+        else:
+            battle.advance(dice=ScriptedDice([]))
+
+
+def test_a_medkit_short_of_ap_is_paid_with_speed_and_next_round_has_that_many_ap_fewer(
+        ) -> None:
+    battle = slow_ward()
+    legal = battle.legal_actions()
+    assert UseItem("Sam", "medkit", "Foo") not in legal
+    assert UseItem("Sam", "medkit", "Foo", "speed") in legal
+    battle.apply(UseItem("Sam", "medkit", "Foo", "speed"), dice=ScriptedDice([12, [5], [1]]))
+    spent = of_type(battle.events(), APSpent)[-1]
+    assert (spent.ap, spent.borrowed, spent.left) == (7, 1, 0)
+    assert of_type(battle.events(), Healed)[0].amount == 7          # at once: 1d12 (5) + 2º
+    _to_sams_next_turn(battle, [[1]])
+    assert battle.state.fighters["Sam"].ap == 5                       # 6 less the 1 of speed
+
+
+def test_a_medkit_short_of_ap_is_carried_into_the_next_turn_and_takes_effect_then() -> None:
+    battle = slow_ward()
+    battle.apply(UseItem("Sam", "medkit", "Foo", "carry"), dice=ScriptedDice([]))
+    events = battle.events()
+    assert of_type(events, APSpent)[-1].ap == 6
+    assert of_type(events, ItemBegun)[0].owed == 1
+    assert not of_type(events, Healed) and battle.state.active == "Foo"
+    _to_sams_next_turn(battle, [[1, 1]])                               # Foo bleeds 2: 6
+    assert battle.state.active == "Sam"
+    battle.advance(dice=ScriptedDice([12, [5], [1]]))                  # the medkit finishes
+    events = battle.events()
+    assert of_type(events, ItemFinished)[0].lost == ""
+    assert of_type(events, Healed)[0].health == 13                     # 6 + 5 + 2º
+    assert battle.state.fighters["Sam"].ap == 5                        # 6 less the 1 owed
+    assert battle.state.fighters["Sam"].carry is None
+
+
+def test_a_carried_medkit_is_lost_if_its_user_falls_before_finishing_it() -> None:
+    battle = slow_ward()
+    battle.apply(UseItem("Sam", "medkit", "Foo", "carry"), dice=ScriptedDice([]))
+    ARC.apply_event(battle.state, Wounded("Sam", 20, "Bar", -2, (12,), (12,)))
+    battle = Battle(ARC, battle.state)
+    _to_sams_next_turn(battle, [[1], [1, 1]])       # Sam bleeds first (scenario order)
+    assert not battle.state.fighters["Sam"].conscious
+    assert battle.state.fighters["Sam"].carry is None
+    assert not of_type(battle.events(), Healed)

@@ -36,6 +36,8 @@ from tactica.rulesets.arc.records import (
     Healed,
     Held,
     Hold,
+    ItemBegun,
+    ItemFinished,
     ItemUsed,
     Jammed,
     Loaded,
@@ -52,7 +54,8 @@ from tactica.rulesets.arc.records import (
 from tactica.rulesets.arc.state import ArcState, Fighter, tile_text
 from tactica.rulesets.arc.steps import after_action, emit, end_turn
 
-__all__ = ["attack_targets", "item_targets", "legal_actions", "needs", "resolve"]
+__all__ = ["attack_targets", "finish_carried", "item_targets", "legal_actions", "needs",
+           "resolve"]
 
 
 def attack_targets(state: ArcState, f: Fighter) -> list[Fighter]:
@@ -114,8 +117,17 @@ def legal_actions(state: ArcState, unit: str) -> tuple[Any, ...]:
         if count <= 0:
             continue
         for t in item_targets(state, f):
-            if needs(item, t) and item.ap(t.id == unit, rulings) <= f.ap:
+            if not needs(item, t):
+                continue
+            cost = item.ap(t.id == unit, rulings)
+            if cost <= f.ap:
                 out.append(UseItem(unit, name, t.id))
+                continue
+            short = cost - f.ap
+            if f.debt + short <= f.profile.speed.rank:
+                out.append(UseItem(unit, name, t.id, "speed"))
+            if short <= f.profile.speed.rank:
+                out.append(UseItem(unit, name, t.id, "carry"))
     if state.grid is not None:
         for mode, squares in move_options(state, f).items():
             out.extend(Move(unit, tile_text(tile), mode) for tile in sorted(squares))
@@ -236,11 +248,48 @@ def _medicine(state: ArcState, f: Fighter) -> Check:
 
 
 def _use_item(state: ArcState, action: UseItem) -> Step:
+    """An item used now (its AP, or the AP missing paid with speed), or begun and carried
+    into the next turn."""
     f, t = state.fighters[action.unit], state.fighters[action.target]
     item = state.items[action.item]
     cost = item.ap(t.id == f.id, state.rulings)
-    head: list[Any] = [APSpent(f.id, cost, f.ap - cost, 0, item.name),
-                       ItemUsed(f.id, item.id, t.id, f.item_count(item.id) - 1)]
+    used = ItemUsed(f.id, item.id, t.id, f.item_count(item.id) - 1)
+    if action.pay == "carry":
+        owed = cost - f.ap
+        return emit([APSpent(f.id, f.ap, 0, 0, f"{item.name}, begun"), used,
+                     ItemBegun(f.id, item.id, t.id, owed)], lambda _w: after_action(f.id))
+    borrowed = max(0, cost - f.ap) if action.pay == "speed" else 0
+    what = item.name + (f" ({borrowed} AP from speed)" if borrowed else "")
+    return _item_effects(state, f.id, t.id, item.id,
+                         [APSpent(f.id, cost, f.ap - cost + borrowed, borrowed, what), used])
+
+
+def finish_carried(state: ArcState, unit: str) -> Step:
+    """The start of the turn of a character that carried an item over: it pays the AP it
+    owes and the item takes effect (a dead patient: the effect is lost); if this turn's AP
+    do not cover the debt either, it pays them all and carries the rest on."""
+    f = state.fighters[unit]
+    assert f.carry is not None
+    item_id, target, owed = f.carry
+    item = state.items[item_id]
+    if owed > f.ap:
+        return emit([APSpent(unit, f.ap, 0, 0, f"{item.name}, carried on"),
+                     ItemBegun(unit, item_id, target, owed - f.ap)],
+                    lambda _w: after_action(unit))
+    paid = APSpent(unit, owed, f.ap - owed, 0, f"{item.name}, finished")
+    if state.fighters[target].dead:
+        return emit([paid, ItemFinished(unit, item_id, target, f"{target} is dead")],
+                    lambda _w: after_action(unit))
+    return _item_effects(state, unit, target, item_id,
+                         [paid, ItemFinished(unit, item_id, target)])
+
+
+def _item_effects(state: ArcState, unit: str, target: str, item_id: str,
+                  head: list[Any]) -> Step:
+    """What an item does after ``head`` (its cost): the Medicine check, health, wound
+    steps."""
+    f, t = state.fighters[unit], state.fighters[target]
+    item = state.items[item_id]
     smallest = state.rulings["ARC-26"] == "smallest"
 
     def effects(degree: int, events: list[Any]) -> Step:

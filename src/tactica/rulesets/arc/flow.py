@@ -22,7 +22,7 @@ from typing import Any
 from tactica.chance import Done, Roll, Step, emit_all
 from tactica.dice import die
 from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
-from tactica.rulesets.arc.actions import legal_actions
+from tactica.rulesets.arc.actions import finish_carried, legal_actions
 from tactica.rulesets.arc.checks import DEFAULT_INCREMENT, CheckResult, read_check
 from tactica.rulesets.arc.content import DamageDice
 from tactica.rulesets.arc.records import (
@@ -168,6 +168,10 @@ def pending(state: ArcState) -> Pending:
         if not f.conscious:
             return Automatic(f"{f.id} is unconscious: its wound dice",
                              _unconscious_turn(state, f.id))
+        if f.carry is not None and f.ap > 0:
+            item = state.items[f.carry[0]].name
+            return Automatic(f"{f.id} finishes the {item} it began",
+                             finish_carried(state, f.id))
         if f.ap <= 0:
             return Automatic(f"{f.id} has no AP left", end_turn(state, f.id))
         first = " (d10 on its checks with AGI)" if f.id in state.d10 else ""

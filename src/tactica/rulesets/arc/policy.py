@@ -195,6 +195,8 @@ def _value(state: ArcState, f: Fighter, action: Any, can_attack: bool,
                 value += 2.0 + (item.heal.n * (item.heal.sides + 1) / 2) / 4
         if item.remove_steps is not None and t.wounds:
             value += 0.4 * _bleeding(t.wounds)
+        # Paying with speed costs next round's AP; carrying over also delays the effect.
+        value -= {"speed": 0.5, "carry": 1.0}.get(action.pay, 0.0)
         return value - 0.5 if value > 0 else -1.0
     if isinstance(action, Move):
         if can_attack or f.at is None:

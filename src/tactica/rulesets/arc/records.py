@@ -24,6 +24,8 @@ __all__ = [
     "Hold",
     "InitiativeChecked",
     "InitiativeRolled",
+    "ItemBegun",
+    "ItemFinished",
     "ItemUsed",
     "Jammed",
     "Loaded",
@@ -83,11 +85,15 @@ class Swap(Action):
 @record("arc.use-item")
 @dataclass(frozen=True, order=True)
 class UseItem(Action):
-    """``unit`` uses ``item`` on ``target`` (itself or an ally)."""
+    """``unit`` uses ``item`` on ``target`` (itself or an ally). An item that costs more AP
+    than the turn has left is paid with speed (``pay="speed"``: that many AP fewer next
+    round) or carried into the next turn (``pay="carry"``: begun with every AP left, finished
+    when the next turn starts)."""
 
     unit: str
     item: str
     target: str
+    pay: str = ""
 
 
 @record("arc.move")
@@ -354,6 +360,29 @@ class ItemUsed(Event):
     item: str
     target: str
     left: int
+
+
+@record("arc.item-begun")
+@dataclass(frozen=True)
+class ItemBegun(Event):
+    """``unit`` began ``item`` on ``target`` and owes ``owed`` AP: it finishes it when its
+    next turn starts (falling before loses it)."""
+
+    unit: str
+    item: str
+    target: str
+    owed: int
+
+
+@record("arc.item-finished")
+@dataclass(frozen=True)
+class ItemFinished(Event):
+    """``unit`` finishes the item it carried over (``lost``: why it does nothing)."""
+
+    unit: str
+    item: str
+    target: str
+    lost: str = ""
 
 
 @record("arc.healed")

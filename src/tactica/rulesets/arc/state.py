@@ -104,6 +104,7 @@ class Fighter:
     falling: bool = False
     watch: tuple[str, int, int] | None = None
     preset: CheckResult | None = None
+    carry: tuple[str, str, int] | None = None
     at: Tile | None = None
 
     @property
@@ -324,6 +325,7 @@ def _fell(state: ArcState, e: r.Fell) -> None:
     f.falling = False
     f.watch = None
     f.preset = None
+    f.carry = None
     if state.active == e.unit:
         _pop(state, e.unit)
 
@@ -335,6 +337,7 @@ def _died(state: ArcState, e: r.Died) -> None:
     f.falling = False
     f.watch = None
     f.preset = None
+    f.carry = None
     if state.grid is not None and e.unit in state.grid.occupants:
         state.grid = state.grid.without_occupant(e.unit)
     if state.active == e.unit:
@@ -352,6 +355,14 @@ def _woke(state: ArcState, e: r.Woke) -> None:
 def _item_used(state: ArcState, e: r.ItemUsed) -> None:
     f = _f(state, e.unit)
     f.items = tuple((k, e.left if k == e.item else n) for k, n in f.items)
+
+
+def _item_begun(state: ArcState, e: r.ItemBegun) -> None:
+    _f(state, e.unit).carry = (e.item, e.target, e.owed)
+
+
+def _item_finished(state: ArcState, e: r.ItemFinished) -> None:
+    _f(state, e.unit).carry = None
 
 
 def _healed(state: ArcState, e: r.Healed) -> None:
@@ -412,6 +423,8 @@ _HANDLERS: dict[type, Callable[[ArcState, Any], None]] = {
     r.Woke: _woke,
     r.Checked: _nothing,
     r.ItemUsed: _item_used,
+    r.ItemBegun: _item_begun,
+    r.ItemFinished: _item_finished,
     r.Healed: _healed,
     r.WoundsTreated: _treated,
     r.Stepped: _stepped,

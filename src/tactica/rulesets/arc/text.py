@@ -51,6 +51,10 @@ def describe_action(state: ArcState, action: Any) -> str:
     if isinstance(action, r.UseItem):
         item = state.items[action.item].name if action.item in state.items else action.item
         on = "itself" if action.target == action.unit else action.target
+        if action.pay == "carry":
+            return f"{action.unit} begins a {item} on {on}, finishing it next turn"
+        if action.pay == "speed":
+            return f"{action.unit} uses a {item} on {on}, paying the AP missing with speed"
         return f"{action.unit} uses a {item} on {on}"
     if isinstance(action, r.Move):
         return f"{action.unit} moves to {action.to} ({action.mode})"
@@ -122,6 +126,10 @@ _EVENTS: dict[type, Callable[[ArcState, Any], str]] = {
     r.Checked: lambda s, e: f"{e.unit}'s {e.skill.title()} check against {e.target_number}: "
         f"{_signed(e.degree, e.success)}.",
     r.ItemUsed: lambda s, e: f"{e.unit} uses a {e.item} on {e.target} ({e.left} left).",
+    r.ItemBegun: lambda s, e: f"{e.unit} has begun the {e.item} on {e.target}: {e.owed} AP "
+        "more when its next turn starts (falling before then loses it).",
+    r.ItemFinished: lambda s, e: f"{e.unit} finishes the {e.item} on {e.target}"
+        + (f": it does nothing ({e.lost})." if e.lost else "."),
     r.Healed: lambda s, e: f"{e.unit} regains {e.amount} health: {e.health}.",
     r.WoundsTreated: lambda s, e: f"{e.unit}'s wound dice: {wounds_text(e.wounds)}.",
     r.Stepped: lambda s, e: f"{e.unit} enters {e.to}.",
@@ -173,6 +181,12 @@ def _explain_other(state: ArcState, action: Any) -> list[str]:
                  else "no check")
         out.append(f"{cost} AP, {check}; {' and '.join(what)}; {t.id}: health "
                    f"{t.health}/{t.profile.max_health}, wound dice {wounds_text(t.wounds)}")
+        if action.pay == "speed":
+            out.append(f"{f.ap} AP now and {cost - f.ap} from speed: {cost - f.ap} AP fewer "
+                       "next round")
+        elif action.pay == "carry":
+            out.append(f"{f.ap} AP now, the other {cost - f.ap} when its next turn starts; "
+                       "the effect comes then, and is lost if it falls before")
     elif isinstance(action, r.Reload):
         w = f.profile.weapon(action.weapon)
         holds = f"1d{w.capacity_die}" if w.capacity_die else str(w.full or "-")
