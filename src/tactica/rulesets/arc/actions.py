@@ -27,7 +27,14 @@ from tactica.rulesets.arc.checks import (
     read_check,
 )
 from tactica.rulesets.arc.content import DamageDice, Item
-from tactica.rulesets.arc.movement import move_options, move_process, reaches, sees
+from tactica.rulesets.arc.movement import (
+    move_options,
+    move_process,
+    reaches,
+    reposition_options,
+    reposition_process,
+    sees,
+)
 from tactica.rulesets.arc.records import (
     APSpent,
     Attack,
@@ -43,6 +50,7 @@ from tactica.rulesets.arc.records import (
     Loaded,
     Move,
     Reload,
+    Reposition,
     Swap,
     Swapped,
     UseItem,
@@ -128,6 +136,7 @@ def legal_actions(state: ArcState, unit: str) -> tuple[Any, ...]:
                 out.append(UseItem(unit, name, t.id, "speed"))
             if short <= f.profile.speed.rank:
                 out.append(UseItem(unit, name, t.id, "carry"))
+    out.extend(reposition_options(state, f))
     if state.grid is not None:
         for mode, squares in move_options(state, f).items():
             out.extend(Move(unit, tile_text(tile), mode) for tile in sorted(squares))
@@ -166,6 +175,9 @@ def resolve(state: ArcState, action: Any) -> Step:
         return and_then(attack_process(state, action), lambda _v: after_action(action.unit))
     if isinstance(action, Move):
         return and_then(move_process(state, action), lambda _v: after_action(action.unit))
+    if isinstance(action, Reposition):
+        return and_then(reposition_process(state, action),
+                        lambda _v: after_action(action.unit))
     if isinstance(action, Reload):
         return _reload(state, action)
     if isinstance(action, Swap):

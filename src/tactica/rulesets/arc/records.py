@@ -31,6 +31,8 @@ __all__ = [
     "Loaded",
     "Move",
     "Reload",
+    "Reposition",
+    "Repositioned",
     "RoundBegan",
     "RoundEnded",
     "RoundsFired",
@@ -104,6 +106,19 @@ class Move(Action):
     unit: str
     to: str
     mode: str
+
+
+@record("arc.reposition")
+@dataclass(frozen=True, order=True)
+class Reposition(Action):
+    """Without a map: ``unit`` spends ``ap`` AP moving by ``mode`` toward ``other`` (or away
+    from it), which changes the metres between the two (ARC-33)."""
+
+    unit: str
+    other: str
+    mode: str
+    ap: int
+    away: bool = False
 
 
 @record("arc.watch")
@@ -410,6 +425,16 @@ class Stepped(events.Moved):
     """``unit`` entered the square ``to``."""
 
     to: str = ""
+
+
+@record("arc.repositioned")
+@dataclass(frozen=True)
+class Repositioned(events.Moved):
+    """Without a map: the metres between ``unit`` and ``other`` are now ``metres`` (an exact
+    fraction written as text, ``"2553/100"``)."""
+
+    other: str = ""
+    metres: str = ""
 
 
 @record("arc.watch-set")

@@ -89,7 +89,8 @@ RULINGS: tuple[Ruling, ...] = (
     }),
     Ruling("ARC-15", "Battlefield", "none", {
         "none": "without a map every combatant can reach every other; a scenario may give "
-                "ranges per pair in metres (a gun cannot shoot past its range); with "
+                "ranges per pair in metres (a gun cannot shoot past its range, moves change "
+                "them: ARC-33); with "
                 "'map: {kind: grid}' the actions chapter's movement on 5-foot squares and "
                 "sight on the tile grid",
     }),
@@ -196,5 +197,12 @@ RULINGS: tuple[Ruling, ...] = (
                     "unopposed (no Evade), 1 committed AP each",
         "each-shot": "each triggered attack rolls its own unaimed check and the mover may "
                      "evade it",
+    }),
+    Ruling("ARC-33", "Moving without a map: what does a move change?", "one-pair", {
+        "one-pair": "a move toward or away from one character whose distance is given "
+                    "changes the metres between those two by the distance covered (walk a "
+                    "5-foot square per 2 AP, slow one per 3 AP, run 10 feet per 2 AP, sprint "
+                    "20 feet per 2 AP; toward someone, not below 0); every other distance "
+                    "stays as it was, for want of a map",
     }),
 )

@@ -382,6 +382,12 @@ def _stepped(state: ArcState, e: r.Stepped) -> None:
         state.grid = state.grid.move_occupant(e.unit, tile)
 
 
+def _repositioned(state: ArcState, e: r.Repositioned) -> None:
+    ranges = dict(state.ranges)
+    ranges[frozenset((e.unit, e.other))] = Fraction(e.metres)
+    state.ranges = ranges
+
+
 def _watch_set(state: ArcState, e: r.WatchSet) -> None:
     f = _f(state, e.unit)
     f.watch = (e.kind, e.ap, e.aim)
@@ -428,6 +434,7 @@ _HANDLERS: dict[type, Callable[[ArcState, Any], None]] = {
     r.Healed: _healed,
     r.WoundsTreated: _treated,
     r.Stepped: _stepped,
+    r.Repositioned: _repositioned,
     r.WatchSet: _watch_set,
     r.WatchUsed: _watch_used,
 }

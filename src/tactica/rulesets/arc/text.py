@@ -10,7 +10,7 @@ from tactica.chance import Decide
 from tactica.rulesets.arc import records as r
 from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade
 from tactica.rulesets.arc.checks import check_dist, hits_of
-from tactica.rulesets.arc.movement import metres_text, path_to, sees
+from tactica.rulesets.arc.movement import metres_text, path_to, reposition_metres, sees
 from tactica.rulesets.arc.state import ArcState, Fighter
 
 __all__ = ["armor_text", "describe_action", "describe_event", "describe_option",
@@ -58,6 +58,16 @@ def describe_action(state: ArcState, action: Any) -> str:
         return f"{action.unit} uses a {item} on {on}"
     if isinstance(action, r.Move):
         return f"{action.unit} moves to {action.to} ({action.mode})"
+    if isinstance(action, r.Reposition):
+        way = "away from" if action.away else "toward"
+        moved = reposition_metres(action.mode, action.ap)
+        now = state.ranges.get(frozenset((action.unit, action.other)))
+        then = ""
+        if now is not None:
+            after = now + moved if action.away else max(Fraction(0), now - moved)
+            then = f": {float(now):.1f} m to {float(after):.1f} m"
+        return (f"{action.unit} moves {float(moved):.1f} m {way} {action.other} "
+                f"({action.mode}, {action.ap} AP){then}")
     if isinstance(action, r.Watch):
         if action.kind == "overwatch":
             aim = f", aiming {action.aim} AP" if action.aim else ""
@@ -133,6 +143,8 @@ _EVENTS: dict[type, Callable[[ArcState, Any], str]] = {
     r.Healed: lambda s, e: f"{e.unit} regains {e.amount} health: {e.health}.",
     r.WoundsTreated: lambda s, e: f"{e.unit}'s wound dice: {wounds_text(e.wounds)}.",
     r.Stepped: lambda s, e: f"{e.unit} enters {e.to}.",
+    r.Repositioned: lambda s, e: f"{e.unit} and {e.other} are {float(Fraction(e.metres)):.1f} m "
+        "apart.",
     r.WatchSet: lambda s, e: f"{e.unit} watches ({e.kind}, {e.ap} AP"
         + (f"; +{e.degree}º for every attack it triggers, unopposed" if e.degree is not None
            else "") + ").",
@@ -169,6 +181,10 @@ def _explain_other(state: ArcState, action: Any) -> list[str]:
         out.append(f"{len(path)} squares by {action.mode}, {cost} AP of {f.ap} (walk 2 a "
                    "square, slow 3, run 2 per 2, sprint 2 per 4; +1 a diagonal or rough "
                    "square); enemies watching fire where they see the mover")
+    elif isinstance(action, r.Reposition):
+        out.append(f"{action.ap} AP of {f.ap}; without a map a move changes only the metres "
+                   f"to {action.other} (ARC-33): walk 1.5 m per 2 AP, slow 1.5 m per 3, run "
+                   "3.0 m per 2, sprint 6.1 m per 2")
     elif isinstance(action, r.UseItem):
         item = state.items[action.item]
         t = state.fighters[action.target]
