@@ -11,6 +11,7 @@ from arc_builders import gunner, make, of_type, started
 from tactica.battle import Battle, ScriptedDice
 from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.checks import speed_of
+from tactica.rulesets.arc.policy import rank_actions
 from tactica.rulesets.arc.records import (
     APSpent,
     Checked,
@@ -219,3 +220,23 @@ def test_a_carried_medkit_is_lost_if_its_user_falls_before_finishing_it() -> Non
     assert not battle.state.fighters["Sam"].conscious
     assert battle.state.fighters["Sam"].carry is None
     assert not of_type(battle.events(), Healed)
+
+
+def test_play_words_for_paying_with_speed_and_carrying_over_and_the_computers_choice() -> None:
+    battle = slow_ward()
+    speed = UseItem("Sam", "medkit", "Foo", "speed")
+    carry = UseItem("Sam", "medkit", "Foo", "carry")
+    state = battle.state
+    assert ARC.describe_action(state, speed) == \
+        "Sam uses a Medkit on Foo, paying the AP missing with speed"
+    assert ARC.describe_action(state, carry) == \
+        "Sam begins a Medkit on Foo, finishing it next turn"
+    assert any("1 from speed" in line for line in ARC.explain_action(state, speed))
+    legal = battle.legal_actions()
+    values = rank_actions(state, legal)
+    best = legal[max(range(len(legal)), key=values.__getitem__)]
+    assert values[legal.index(speed)] > values[legal.index(carry)]
+    assert best in (speed, UseItem("Sam", "medhypo", "Foo"))
+    battle.apply(carry, dice=ScriptedDice([]))
+    _to_sams_next_turn(battle, [[1, 1]])
+    assert battle.pending.label == "Sam finishes the Medkit it began"

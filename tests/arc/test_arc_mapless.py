@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from arc_builders import RIFLE, duel, gunner, of_type, started
+from arc_builders import RIFLE, ROOT, duel, example, gunner, of_type, started
 from test_arc_play import Terminal
 
 from tactica.battle import Battle, ScriptedDice
@@ -18,7 +18,8 @@ from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.movement import reposition_metres
 from tactica.rulesets.arc.policy import rank_actions
 from tactica.rulesets.arc.records import APSpent, Attack, Reposition, Repositioned
-from tactica.scenario import load_scenario
+from tactica.scenario import load_scenario, scenario_from_mapping
+from tactica.simulate import simulate
 
 PISTOL = {**RIFLE, "name": "pistol", "range": 10}
 KNIFE = {"name": "knife", "damage": "1d6", "type": "melee", "spread": 5, "rof": 1,
@@ -115,10 +116,28 @@ def test_at_the_table_a_move_without_a_map_is_typed_as_play_describes_it(
 
 
 def test_a_seeded_battle_of_two_pistols_20_m_apart_is_fought_to_the_end() -> None:
-    from tactica.simulate import simulate
-
     sc = duel(gunner("red", weapons=[PISTOL]), gunner("blue", weapons=[PISTOL]),
               ranges=[{"between": ["Foo", "Bar"], "metres": 20}], max_rounds=20)
     result = simulate(sc, battles=8, seed=1, workers=1).to_dict()
     assert result["draws"] < 8                        # they close in and shoot
     assert ARC.meta.name == "arc"
+
+
+@pytest.mark.parametrize("policies", ["random", "greedy"])
+def test_battles_with_moves_and_a_slow_medic_run_to_the_end(policies: str) -> None:
+    medic = {"side": "red", "character": "sam"}                  # speed 6, two medkits
+    data = {"game": "arc", "max_rounds": 15,
+            "ranges": [{"between": ["Foo", "Bar"], "metres": 20},
+                       {"between": ["Sam", "Bar"], "metres": 15}],
+            "units": {"Foo": gunner("red", weapons=[PISTOL]), "Sam": medic,
+                      "Bar": gunner("blue", weapons=[PISTOL, KNIFE],
+                                    attributes={"AGI": 3, "DEX": 4})}}
+    sc = scenario_from_mapping(data, source=str(ROOT / "test.yaml"), base_dir=ROOT)
+    result = simulate(sc, battles=6, seed=4, policies=policies, workers=1).to_dict()
+    assert sum(result["wins"].values()) + result["draws"] == 6
+
+
+def test_random_battles_on_the_grid_with_declared_suppression_run_to_the_end() -> None:
+    result = simulate(example("warehouse.yaml"), battles=6, seed=4, policies="random",
+                      workers=1).to_dict()
+    assert sum(result["wins"].values()) + result["draws"] == 6
