@@ -210,6 +210,7 @@ def _profile(uid: str, unit: UnitModel, pack: Pack, problems: list[str],
     health = data["health"] if data["health"] is not None else 10 + con
     speed = parse_score(data["speed"]) if data["speed"] is not None else speed_of(agi)
     initiative = 2 * agi
+    swapped = "AGI"
     init = data["initiative"]
     if init is not None and init.get("target") is not None:
         initiative = init["target"]
@@ -219,6 +220,7 @@ def _profile(uid: str, unit: UnitModel, pack: Pack, problems: list[str],
             problems.append(f"{source}: {where}.initiative.swap: no attribute {swap!r} "
                             f"(attributes: {', '.join(attrs) or 'none'})")
         initiative = agi + attrs.get(swap, 0)
+        swapped = swap
     weapons = _weapons(where, data["weapons"], pack, problems, source)
     armor = _armor(where, data["armor"], pack, problems, source)
     items = data["items"] or {}
@@ -239,7 +241,7 @@ def _profile(uid: str, unit: UnitModel, pack: Pack, problems: list[str],
         return None
     profile = Profile(uid, unit.side, data["name"] or uid, tuple(sorted(skills.items())),
                       tuple(sorted(data["focuses"].items())), agi, con, health, speed,
-                      initiative, weapons, armor)
+                      initiative, weapons, armor, swapped)
     return profile, tuple(sorted(items.items()))
 
 
