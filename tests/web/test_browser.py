@@ -130,7 +130,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
 
     resumed = serve(["--resume", str(log)])
     assert log.read_bytes() == before  # nothing lost, nothing added
-    page.goto(resumed.url)
+    page.goto(resumed.url)  # a new launch: a new port and token
     page.wait_for_selector("#question[data-key]", timeout=TIMEOUT)
     assert question(page)[2] == "Roll for armor"
     type_dice(page, "9")
