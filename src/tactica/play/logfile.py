@@ -92,6 +92,21 @@ def is_log_start(data: bytes) -> bool:
     return head[:n] == HEADER_START[:n]
 
 
+def _not_a_log_file(path: Path) -> TacticaError | None:
+    """The error for a log path that names a folder or a link leading nowhere, else None."""
+    if path.is_dir():
+        return TacticaError(f"{path}: is a folder; name the log's file (for example "
+                            f"{path / 'fight.log.jsonl'})")
+    if path.is_symlink() and not path.exists():
+        try:
+            target = os.readlink(path)
+        except OSError:  # pragma: no cover - gone meanwhile
+            target = "?"
+        return TacticaError(f"{path}: a link to {target[:120]!r}, which leads nowhere; name "
+                            "the log's own file, not a broken link")
+    return None
+
+
 def _io_error(path: Path, what: str, exc: OSError) -> TacticaError:
     reason = exc.strerror or str(exc)
     hint = {
@@ -237,9 +252,12 @@ class LogWriter:
         if fd is None:
             try:
                 fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
-            except FileNotFoundError:
-                raise TacticaError(f"{self.path}: no such log") from None
             except OSError as exc:
+                special = _not_a_log_file(self.path)
+                if special is not None:
+                    raise special from None
+                if isinstance(exc, FileNotFoundError):
+                    raise TacticaError(f"{self.path}: no such log") from None
                 raise _io_error(self.path, "open the log to write in it", exc) from None
             try:
                 lock(fd, self.path)
@@ -356,6 +374,9 @@ def create_log(path: str | Path, header: LogHeader, *, durable: bool = True,
             fd = os.open(p, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
             lock(fd, p)
     except FileExistsError:
+        special = _not_a_log_file(p)
+        if special is not None:
+            raise special from None
         raise TacticaError(
             f"{p}: a file is already there; continue it with --resume if it is the log of a "
             "fight, or choose another file with --log"
@@ -367,7 +388,7 @@ def create_log(path: str | Path, header: LogHeader, *, durable: bool = True,
     except OSError as exc:
         if fd is not None:
             os.close(fd)
-        raise _io_error(p, "create the log", exc) from None
+        raise (_not_a_log_file(p) or _io_error(p, "create the log", exc)) from None
     writer = LogWriter(p, durable=durable, fd=fd)
     writer.write_line(json.dumps(header.to_json(), separators=(",", ":"), ensure_ascii=False))
     if durable:

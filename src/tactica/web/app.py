@@ -117,15 +117,19 @@ class FightServer:
         #: Why the fight was last reloaded from its log (shown on every page), or why it closed.
         self.notice = ""
 
-    async def run(self, fn: Callable[[FightController], Any]) -> Any:
+    async def run(self, fn: Callable[[FightController], Any], *, answer: bool = False) -> Any:
         """Run ``fn`` on the controller, alone, in a worker thread; tell every tab after. A
-        failed write reloads the fight from its log and is refused with a 503."""
+        failed write reloads the fight from its log and is refused with a 503; an ``answer``
+        that goes through clears the notice of the last reload."""
         async with self.lock:
             if self.closed:
                 raise WebError(503, self.notice or "the fight is closed")
             ctl = self.controller
             try:
-                return await anyio.to_thread.run_sync(lambda: fn(ctl))
+                result = await anyio.to_thread.run_sync(lambda: fn(ctl))
+                if answer:
+                    self.notice = ""
+                return result
             except TacticaError as exc:
                 if not ctl.writer.closed:
                     raise
@@ -139,18 +143,24 @@ class FightServer:
     def _reload(self, old: FightController, why: str) -> None:
         """The log's writer closed after a failed write: rebuild the fight from the log."""
         path = old.log_path
+        why = why.split("; everything saved before")[0]  # the terminal's advice: not here
+        new: FightController | None = None
         try:
             new = FightController.resume(path, scenario=old.scenario, computer=old.computer,
                                          ask_dice=old.ask_dice, durable=old.writer.durable)
+            new.advance()  # what needs nobody (the computer's turns) must be saved too
         except TacticaError as exc:
             self.closed = True
-            self.notice = (f"{why}. The fight could not be reloaded from its log ({exc}); "
-                           f"it is closed: continue it with tactica serve --resume {path}")
+            self.notice = (f"The fight could not be saved ({why}), nor continued from its log "
+                           f"({exc}); it is closed here. Once the problem is solved, continue "
+                           f"it with tactica serve --resume {path}")
+            if new is not None:
+                new.close()
             return
-        new.version = old.version + 1
+        new.version += old.version + 1  # every page sees a new version, and reloads
         self.notice = (f"The last answer could not be saved: {why}. The fight was reloaded "
-                       f"from its log and is shown as the log holds it: give the answer "
-                       "again once the problem is solved.")
+                       "from its log and is shown as the log holds it: give the answer again "
+                       "once the problem is solved.")
         new.feed.insert(0, Note("info", self.notice))
         self.controller = new
 
@@ -272,20 +282,20 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
 
     async def action(request: Request) -> Response:
         body: ActionBody = await _body(request, ActionBody, body_timeout)
-        await server.run(lambda ctl: ctl.take(body.index, key=body.key))
+        await server.run(lambda ctl: ctl.take(body.index, key=body.key), answer=True)
         return JSONResponse(await server.run(state_of))
 
     async def roll(request: Request) -> Response:
         body: RollBody = await _body(request, RollBody, body_timeout)
         try:
-            await server.run(lambda ctl: ctl.answer_roll(body.text, key=body.key))
+            await server.run(lambda ctl: ctl.answer_roll(body.text, key=body.key), answer=True)
         except ScriptError as exc:  # dice that cannot be what was rolled
             raise WebError(400, str(exc)) from None
         return JSONResponse(await server.run(state_of))
 
     async def decide(request: Request) -> Response:
         body: DecideBody = await _body(request, DecideBody, body_timeout)
-        await server.run(lambda ctl: ctl.decide(body.index, key=body.key))
+        await server.run(lambda ctl: ctl.decide(body.index, key=body.key), answer=True)
         return JSONResponse(await server.run(state_of))
 
     async def dice(request: Request) -> Response:
@@ -295,10 +305,13 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
             ctl.ask_dice = body.mode == "ask"
             ctl.version += 1
 
-        await server.run(set_mode)
+        await server.run(set_mode, answer=True)
         return JSONResponse(await server.run(state_of))
 
     async def events(request: Request) -> Response:
+        if server.closed:  # not 200: the page's EventSource stops asking
+            return _error(503, server.notice or "the fight is closed")
+
         async def stream() -> AsyncIterator[str]:
             seen = -1
             while not server.closed:
