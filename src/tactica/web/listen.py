@@ -28,7 +28,7 @@ from typing import Any
 
 from tactica.errors import TacticaError
 
-__all__ = ["Limits", "guarded_protocol", "listen", "run"]
+__all__ = ["Limits", "guarded_protocol", "listen", "make_server", "run"]
 
 
 @dataclass(frozen=True)
@@ -141,8 +141,8 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
     return GuardedH11
 
 
-def run(app: Any, sock: socket.socket, limits: Limits = Limits()) -> None:
-    """Serve ``app`` on the bound ``sock`` until Ctrl-C (or SIGTERM)."""
+def make_server(app: Any, limits: Limits = Limits()) -> Any:
+    """The uvicorn server of ``app`` with these limits (start it with ``.run(sockets=...)``)."""
     import uvicorn
 
     config = uvicorn.Config(
@@ -150,4 +150,9 @@ def run(app: Any, sock: socket.socket, limits: Limits = Limits()) -> None:
         log_level="warning", timeout_keep_alive=limits.keep_alive,
         h11_max_incomplete_event_size=limits.max_head_bytes, timeout_graceful_shutdown=2,
         proxy_headers=False, server_header=False)
-    uvicorn.Server(config).run(sockets=[sock])
+    return uvicorn.Server(config)
+
+
+def run(app: Any, sock: socket.socket, limits: Limits = Limits()) -> None:
+    """Serve ``app`` on the bound ``sock`` until Ctrl-C (or SIGTERM)."""
+    make_server(app, limits).run(sockets=[sock])
