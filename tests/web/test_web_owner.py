@@ -100,6 +100,7 @@ def test_the_token_url_sets_a_strict_cookie_that_the_page_then_uses(fight) -> No
     assert page.status_code == 200 and '<script src="/static/app.js">' in page.text
     has_security_headers(page)
     assert client.get("/api/state").json()["title"] == "Duel in the open"
+    assert client.get(f"/?token={TOKEN}").status_code == 303  # opened again: out of the URL
     # A change with the cookie needs the page's own Origin.
     check = unchanged(ctl, log)
     for origin in [None, "http://evil.example", "null", "http://testserver.evil.example",

@@ -118,7 +118,7 @@ class OwnerGuard:
         if path.startswith(PUBLIC):
             return None
         how = self._authenticated(headers)
-        if how is None and method == "GET" and path == "/":
+        if method == "GET" and path == "/":  # the URL printed: its token goes into the cookie
             query = scope.get("query_string", b"").decode("latin-1")
             given = [v for k, _, v in (p.partition("=") for p in query.split("&"))
                      if k == "token"]
