@@ -4,12 +4,13 @@ answer carries the security headers."""
 
 from __future__ import annotations
 
+import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import EXAMPLES
+from web_helpers import EXAMPLES, Server
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
@@ -169,3 +170,32 @@ def test_the_security_headers_are_on_every_route(fight) -> None:  # type: ignore
         has_security_headers(r)
     js = client.get("/static/app.js")
     assert js.status_code == 200 and "javascript" in js.headers["content-type"]
+
+
+def test_listening_on_every_address_still_checks_host_origin_and_token(tmp_path: Path) -> None:
+    """``--host 0.0.0.0`` used to switch the Host check off: not any more."""
+    server = Server([str(DUEL), "--log", str(tmp_path / "duel.jsonl"), "--host", "0.0.0.0",
+                     "--allow-host", "mybox.lan"], tmp_path)
+    try:
+        assert server.url.startswith("http://127.0.0.1:")
+        port = server.port
+        assert server.state()["title"] == "Duel in the open"
+        with server.request("/api/state", headers={"Host": f"mybox.lan:{port}"}) as r:
+            assert r.status == 200
+        refusals = [
+            ("/api/state", "GET", {"Host": f"evil.example:{port}"}, True, 400),
+            ("/api/state", "GET", {"Host": "mybox.lan"}, True, 400),
+            ("/api/state", "GET", {}, False, 403),
+            ("/api/dice", "POST", {"Origin": "http://evil.example"}, True, 403),
+            ("/api/dice", "POST", {"Host": f"evil.example:{port}",
+                                   "Origin": f"http://evil.example:{port}"}, True, 400),
+        ]
+        for path, method, headers, token, status in refusals:
+            body = {"mode": "auto"} if method == "POST" else None
+            with pytest.raises(urllib.error.HTTPError) as caught:
+                server.request(path, method=method, body=body, headers=headers, token=token)
+            assert caught.value.code == status, (path, headers)
+            assert caught.value.headers["X-Frame-Options"] == "DENY"
+        assert server.state()["ask_dice"] is True  # nothing changed
+    finally:
+        server.kill()
