@@ -25,7 +25,8 @@ from tactica.web.listen import Limits, listen, make_server
 
 DUEL = EXAMPLES / "nebulia" / "duel.yaml"
 TOKEN = "connections-token-0123456789abcdef"
-LIMITS = Limits(head_timeout=0.5, keep_alive=1, max_connections=16, max_head_bytes=4096)
+LIMITS = Limits(head_timeout=0.5, keep_alive=1, max_connections=16, max_head_bytes=4096,
+                body_timeout=0.5)
 WAIT = 30.0  # the longest any single wait may take before the test fails
 
 
@@ -127,6 +128,22 @@ def test_a_head_longer_than_the_limit_is_refused_before_it_ends(running: Running
         s.settimeout(WAIT)
         answer = s.recv(100)
     assert answer.startswith(b"HTTP/1.1 400")
+
+
+def test_a_body_that_never_ends_is_answered_408_and_changes_nothing(running: Running) -> None:
+    before = running.ctl.log_path.read_bytes()
+    head = (f"POST /api/dice HTTP/1.1\r\nHost: 127.0.0.1:{running.port}\r\n"
+            f"Authorization: token {TOKEN}\r\nContent-Type: application/json\r\n"
+            "Content-Length: 100\r\n\r\n")
+    with running.connect() as s:
+        s.sendall(head.encode() + b'{"mode": ')  # and never the rest
+        got = b""
+        while b"did not arrive" not in got:
+            chunk = s.recv(4096)
+            assert chunk, got
+            got += chunk
+    assert got.startswith(b"HTTP/1.1 408")
+    assert running.ctl.ask_dice is True and running.ctl.log_path.read_bytes() == before
 
 
 def test_a_kept_alive_connection_answers_again_then_is_closed_when_idle(
