@@ -2,7 +2,9 @@
 
 Routes (JSON unless said):
 
-* ``GET /`` the page; ``GET /static/...`` its script and style (from this package only);
+* ``GET /`` the page (``/?token=TOKEN``, the URL printed, moves the token into the page's
+  cookie and redirects here); ``GET /static/...`` its script and style (from this package
+  only; the one path served without the token);
 * ``GET /api/state`` the fight (:func:`tactica.web.snapshot.snapshot`);
 * ``GET /api/map.svg[?a=ID&b=ID]`` the map, with the sight lines between two units;
 * ``GET /api/sight?a=ID&b=ID`` sight and cover, with its reasons, and the odds between them;
