@@ -3,9 +3,9 @@
 A whole Nebulia duel played by clicking (the computer plays blue), a second tab following it,
 sight and odds by clicking two units, the server killed in the middle of an attack and the
 fight resumed from its log; then an Unhex turn; then a page of another local server that tries
-to frame the fight and to drive it. Every page is opened by the URL the server prints (with
-its token) and runs under its Content-Security-Policy without one violation. Screenshots go
-to tests/web/screenshots/.
+to frame the fight and to drive it; then a disk that cannot take the next step. Every page is
+opened by the URL the server prints (with its token) and runs under its
+Content-Security-Policy without one violation. Screenshots go to tests/web/screenshots/.
 The tests skip, saying why, where no Chromium or no Playwright is installed.
 """
 
@@ -22,7 +22,8 @@ import pytest
 from web_helpers import EXAMPLES, SCREENSHOTS, Server, launch_browser
 
 from tactica.events import ActionTaken, BattleEnded, Rolled
-from tactica.play import read_log
+from tactica.play import FightController, read_log
+from tactica.scenario import load_scenario
 
 TIMEOUT = 20_000
 
@@ -38,8 +39,8 @@ def serve(tmp_path: Path) -> Iterator[Any]:
     """Start ``tactica serve ARGS`` in tmp_path; every server started is killed at the end."""
     started: list[Server] = []
 
-    def start(args: list[str]) -> Server:
-        server = Server(args, tmp_path)
+    def start(args: list[str], prelude: str = "") -> Server:
+        server = Server(args, tmp_path, prelude=prelude)
         started.append(server)
         return server
 
@@ -250,3 +251,30 @@ def test_another_local_page_can_neither_frame_nor_drive_the_fight(
         context.close()
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_a_step_the_disk_cannot_take_is_not_shown_and_the_page_says_why(
+        browser: Any, serve: Any, tmp_path: Path) -> None:
+    log = tmp_path / "duel.jsonl"
+    ctl = FightController.start(load_scenario(EXAMPLES / "nebulia" / "duel.yaml"), log,
+                                seed=3, computer={"blue": "greedy"}, durable=False)
+    ctl.advance()  # the round's start is saved: red is asked
+    ctl.close()
+    before = log.read_bytes()
+    # The server may not make any file larger than the log is now (Python ignores SIGXFSZ:
+    # the write fails with EFBIG).
+    prelude = ("import resource; resource.setrlimit(resource.RLIMIT_FSIZE, "
+               f"({len(before)}, {len(before)}))")
+    server = serve(["--resume", str(log)], prelude=prelude)
+    page = open_page(browser, server.url)
+    assert "red to choose" in question(page)[2]
+    page.click("button:text-is('A stays at 0,0')", timeout=TIMEOUT)
+    page.wait_for_selector("#notice:not([hidden])", timeout=TIMEOUT)
+    notice = page.inner_text("#notice")
+    assert "could not be saved" in notice and "File too large" in notice
+    assert "reloaded from its log" in notice and page.locator("#error").is_hidden()
+    kind, _, head = question(page)
+    assert kind == "action" and "red to choose" in head  # the step is not shown as taken
+    assert page.locator("button:text-is('A stays at 0,0')").count() == 1
+    assert log.read_bytes() == before
+    page.screenshot(path=str(SCREENSHOTS / "disk-full-notice.png"), full_page=True)

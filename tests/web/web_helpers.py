@@ -43,11 +43,13 @@ def free_port() -> int:
 
 
 class Server:
-    """``tactica serve ARGS --port 0`` in a subprocess: ``url`` is the URL it prints (with
-    its token), ``base`` the same without the token, ``port`` the port it chose."""
+    """``tactica serve ARGS --port 0`` in a subprocess (after the Python lines ``prelude``):
+    ``url`` is the URL it prints (with its token), ``base`` the same without the token,
+    ``port`` the port it chose."""
 
-    def __init__(self, args: list[str], cwd: Path, *, port: int = 0):
-        code = "import sys; from tactica.cli import main; sys.exit(main(sys.argv[1:]))"
+    def __init__(self, args: list[str], cwd: Path, *, port: int = 0, prelude: str = ""):
+        code = (prelude + "\n" if prelude else "") + (
+            "import sys; from tactica.cli import main; sys.exit(main(sys.argv[1:]))")
         self.proc = subprocess.Popen(
             [sys.executable, "-c", code, "serve", *args, "--port", str(port)],
             cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

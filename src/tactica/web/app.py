@@ -145,7 +145,10 @@ class FightServer:
     def _reload(self, old: FightController, why: str) -> None:
         """The log's writer closed after a failed write: rebuild the fight from the log."""
         path = old.log_path
-        why = why.split("; everything saved before")[0]  # the terminal's advice: not here
+        def short(text: str) -> str:  # without the terminal's advice
+            return text.split("; everything saved before")[0]
+
+        why = short(why)
         new: FightController | None = None
         try:
             new = FightController.resume(path, scenario=old.scenario, computer=old.computer,
@@ -154,8 +157,8 @@ class FightServer:
         except TacticaError as exc:
             self.closed = True
             self.notice = (f"The fight could not be saved ({why}), nor continued from its log "
-                           f"({exc}); it is closed here. Once the problem is solved, continue "
-                           f"it with tactica serve --resume {path}")
+                           f"({short(str(exc))}); it is closed here. Once the problem is "
+                           f"solved, continue it with tactica serve --resume {path}")
             if new is not None:
                 new.close()
             return
