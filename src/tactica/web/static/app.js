@@ -143,6 +143,9 @@ function render(s) {
   renderUnits();
   renderFeed();
   $("footer").textContent = `${s.steps} steps · saved after every event in ${s.log}`;
+  $("notice").textContent = s.notice || "";  // why the fight was reloaded from its log
+  $("notice").hidden = !s.notice;
+  if (s.notice && $("error").textContent === s.notice) showError("");  // said once is enough
   if (picked.length === 2 && sightVersion !== s.version) showSight();  // the fight moved on
   else refreshMap();
 }
