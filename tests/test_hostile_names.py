@@ -268,7 +268,9 @@ def test_the_web_app_serves_hostile_names_as_data(
     ctl = FightController.start(load_scenario(Path(path)), tmp_path / "fight.jsonl", seed=1,
                                 computer={computer: "greedy"}, durable=False)
     try:
-        with TestClient(create_app(ctl, allowed_hosts=["testserver"])) as client:
+        token = "hostile-test-token-0123456789"
+        with TestClient(create_app(ctl, token=token, allowed_hosts=["testserver"]),
+                        headers={"Authorization": f"token {token}"}) as client:
             state = client.get("/api/state")
             assert state.headers["content-type"].startswith("application/json")
             assert state.json()["title"] == HOSTILE  # data, as the file has it (the page
