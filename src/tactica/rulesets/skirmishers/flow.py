@@ -19,7 +19,7 @@ from tactica.dice import Dist
 from tactica.events import Action
 from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
 from tactica.rulesets.skirmishers import records as r
-from tactica.rulesets.skirmishers.arcs import ARC_SIZES, arc_actions, reactions
+from tactica.rulesets.skirmishers.arcs import ARC_SIZES, arc_actions, arc_aiming, reactions
 from tactica.rulesets.skirmishers.explosives import resolve_explosive, resolve_token, throw_actions
 from tactica.rulesets.skirmishers.fire import hit_roll, ranged_tn, shot
 from tactica.rulesets.skirmishers.melee import melee_actions, resolve_melee, resolve_pending
@@ -132,8 +132,9 @@ def pending(state: SkiState) -> Pending:
     if state.active is not None:
         uid = state.active
         t = state.troopers[uid]
-        return ChooseAction(state.side, actions_of(state, uid),
-                            f"{uid} acts ({state.available(t)} AP left)")
+        actions = actions_of(state, uid)
+        return ChooseAction(state.side, actions, f"{uid} acts ({state.available(t)} AP left)",
+                            aiming=arc_aiming(uid, actions))
     waiting = [t.id for t in state.alive(state.side) if not t.activated]
     if waiting:
         return ChooseAction(state.side, tuple(r.Activate(u) for u in waiting),

@@ -32,7 +32,7 @@ def _name(state: SkiState, key: str) -> str:
     return state.setup.pack.item_name(key)
 
 
-def _axis(bearing: int | None, toward: str | None) -> str:
+def _axis(bearing: float | None, toward: str | None) -> str:
     return f"toward {toward}" if toward is not None else f"bearing {bearing}°"
 
 
@@ -56,8 +56,8 @@ def describe_action(state: SkiState, action: Action) -> str:
     if isinstance(action, r.MovementFire):
         return f"{a.unit} fires on the move at {a.target} (2 AP)"
     if isinstance(action, r.EstablishArc):
-        _, ap = ARC_SIZES[a.width]
-        return f"{a.unit} establishes a {a.width}° arc {_axis(a.bearing, a.toward)} ({ap} AP)"
+        cost = f" ({ARC_SIZES[a.width][1]} AP)" if a.width in ARC_SIZES else ""
+        return f"{a.unit} establishes a {a.width}° arc {_axis(a.bearing, a.toward)}{cost}"
     if isinstance(action, r.Melee):
         return f"{a.unit} attacks {a.target} in melee with {_name(state, a.weapon)} (5 AP)"
     if isinstance(action, r.Throw):
