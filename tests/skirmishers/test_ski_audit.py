@@ -210,3 +210,24 @@ def test_a_dead_leader_gives_no_leadership_under_either_reading() -> None:
         SKIRMISHERS.apply_event(b.state, r.OutOfAction("A", True))
         events = b.advance(dice=ScriptedDice([[3, 2]]))
         assert of(events, r.MoraleChecked)[0].tn == 7 + 1, ruling     # 5 dead: +1
+
+
+def test_an_explosive_kept_on_the_map_by_ski_33_stays_where_ski_41_says() -> None:
+    """SKI-33 stays: a scatter off the map does not happen; after a throw through a window
+    the explosion stays on the targeted dot (SKI-41), or on the dot before the window."""
+    house = [{"name": "House", "from": [2, 0], "to": [4, 2], "floors": 1,
+              "windows": [{"at": [2, 0], "towards": "west"}]}]
+    for ruling, landing, hits in (("targeted-dot", "3,0", []), ("before-window", "1,0", ["A"])):
+        b = ready(STREET, buildings=house, rulings={"SKI-33": "stays", "SKI-41": ruling},
+                  A=trooper("red", active="hand-grenade", at=[0, 0]),
+                  B=trooper("blue", at=[6, 2]))
+        take(b, r.Activate("A"))
+        (e,) = of(take(b, r.Throw("A", "hand-grenade", "3,0")), r.ExplosiveThrown)
+        assert e.origin == "1,0"
+        if b.state.active == "A":
+            take(b, r.EndActivation("A"))
+        # A miss; 6: north-east, off the map. Only the dot before the window is next to A.
+        events = advance(b, rolls=[[1, 1], [6], *([[6, 6]] if hits else [])])
+        (boom,) = of(events, r.ExplosiveResolved)
+        assert boom.landing == landing and "off the map" in boom.note, ruling
+        assert [h.unit for h in of(events, r.Hit)] == hits

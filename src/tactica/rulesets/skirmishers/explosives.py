@@ -162,10 +162,11 @@ def token_tn(state: SkiState, token: Token) -> int:
 
 
 def blocked_centre(state: SkiState, token: Token) -> str:
-    """Where a missed explosive goes off when an impassable obstacle stops its scatter
-    (SKI-41): "the centre of the explosion stays on the targeted dot" (``targeted-dot``), or,
-    thrown through a window, on the dot before the window it scattered from
-    (``before-window``). Without a window both are the targeted dot."""
+    """Where a missed explosive that does not scatter goes off, its scatter stopped by an
+    impassable obstacle (or, SKI-33 ``stays``, by the edge of the map); SKI-41: "the centre
+    of the explosion stays on the targeted dot" (``targeted-dot``), or, thrown through a
+    window, on the dot before the window it scattered from (``before-window``). Without a
+    window both are the targeted dot."""
     if state.rulings["SKI-41"] == "before-window":
         return token.origin
     return token.at
@@ -180,8 +181,9 @@ def landing_process(state: SkiState, token: Token) -> Step:
         if not sc.on_map:
             if state.rulings["SKI-33"] == "lost":
                 return Done((False, None, f"missed; {sc.reason}: lost"))
-            return Done((False, token.origin,
-                         f"missed; it would scatter off the map: it stays at {token.origin}"))
+            centre = blocked_centre(state, token)
+            return Done((False, centre,
+                         f"missed; it would scatter off the map: it stays at {centre}"))
         if not sc.moved and distance > 0 and token.origin != token.at:
             centre = blocked_centre(state, token)
             return Done((False, centre, f"missed; {sc.reason}: it goes off on {centre} "

@@ -124,7 +124,8 @@ GAME_RULINGS: Final[tuple[Ruling, ...]] = (
     }),
     Ruling("SKI-33", "An explosive that scatters off the map", "lost", {
         "lost": "it is lost: no blast",
-        "stays": "it does not scatter: the blast is centred on the dot it scattered from",
+        "stays": "it does not scatter: the blast is centred where SKI-41 leaves a blocked "
+                 "scatter (the targeted dot by default)",
     }),
     Ruling("SKI-36", "Movement fire (optional rule) and the 8 AP movement cap", "counts", {
         "counts": "its 2 AP count toward the 8 AP spent on movement",
