@@ -158,7 +158,7 @@ def window_miss(rulings: dict[str, str] | None = None) -> tuple[r.ExplosiveResol
 
 
 def test_a_blocked_scatter_leaves_the_explosion_on_the_targeted_dot() -> None:
-    """'If the path of scatter intersects an impassable obstacle ... the explosive does not
+    """'If the path of scatter intersects an impassible obstacle ... the explosive does not
     scatter and the center of the explosion stays on the targeted dot.'"""
     boom, hit = window_miss()
     assert not boom.hit and boom.landing == "5,1" and "does not scatter" in boom.note
