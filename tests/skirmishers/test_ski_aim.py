@@ -12,12 +12,13 @@ import pytest
 from ski_builders import of, ready, take, trooper
 
 from tactica.battle import Battle
+from tactica.battlefield.dots_arcs import bearing_value
 from tactica.errors import IllegalActionError, ScriptError
 from tactica.events import ActionTaken
 from tactica.play import FightController, PlaySession, read_log
 from tactica.ruleset import ChooseAction
 from tactica.rulesets.skirmishers import records as r
-from tactica.rulesets.skirmishers.arcs import arc_holds, bearing_value
+from tactica.rulesets.skirmishers.arcs import arc_holds
 from tactica.scenario import load_scenario
 
 FIELD = """
@@ -84,6 +85,16 @@ def test_only_arcs_the_trooper_may_establish_now_are_accepted() -> None:
 def test_a_bearing_is_kept_in_0_to_360_and_whole_degrees_as_an_int() -> None:
     assert bearing_value(Fraction(75, 2)) == 37.5
     assert bearing_value(-90) == 270 and isinstance(bearing_value(Fraction(720)), int)
+
+
+def test_a_scenario_may_set_an_arc_on_any_bearing() -> None:
+    """B's arc at 187.5 degrees holds A, which lies at 199.1 degrees from B."""
+    b = ready(FIELD, A=trooper("red"), B=trooper("blue", arc=30, bearing=187.5))
+    arc = b.state.troopers["B"].arc
+    assert arc is not None and arc.bearing == 187.5 and arc_holds(b.state, "B", "A")
+    whole = ready(FIELD, A=trooper("red"), B=trooper("blue", arc=60, bearing=30.0))
+    kept = whole.state.troopers["B"].arc
+    assert kept is not None and kept.bearing == 30 and isinstance(kept.bearing, int)
 
 
 def test_an_aimed_arc_replays_from_the_log(tmp_path: Path) -> None:

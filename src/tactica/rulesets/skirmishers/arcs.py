@@ -32,7 +32,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from tactica.battlefield.dots_arcs import in_arc
+from tactica.battlefield.dots_arcs import bearing_value, in_arc
 from tactica.battlefield.dots_geometry import Axial, offset_to_axial
 from tactica.chance import Decide, Step
 from tactica.events import Action
@@ -222,13 +222,6 @@ def arc_actions(state: SkiState, uid: str) -> list[EstablishArc]:
         out.extend(EstablishArc(uid, width, None, f"{p.col},{p.row}") for width in (30, 60, 150)
                    if ARC_SIZES[width][1] <= ap)
     return list(dict.fromkeys(out))
-
-
-def bearing_value(degrees: Fraction | float) -> int | float:
-    """A bearing as an arc keeps it: degrees clockwise from east turned into [0, 360), an int
-    when whole (``37.5`` stays 37.5, ``-90`` is 270)."""
-    turn = Fraction(degrees) % 360
-    return int(turn) if turn.denominator == 1 else float(turn)
 
 
 def _is_bearing(value: object) -> bool:
