@@ -534,7 +534,6 @@ class Battle(Generic[S]):
             raise TacticaError(f"the log's last step does not fit the battle: {exc}") from None
 
 
-
 def _policy(policies: Mapping[str, Policy] | None, side: str) -> Policy:
     if policies is None or side not in policies:
         raise TacticaError(f"no policy decides for side {side!r}")
