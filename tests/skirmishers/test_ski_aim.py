@@ -152,6 +152,7 @@ def test_play_takes_aim_n_degrees(tmp_path: Path) -> None:
     assert "action 1 cannot be aimed" in said                 # 1 is a move, not an arc
     assert "'37,5' is not a number of degrees" in said
     assert "A establishes a 60° arc bearing 37.5° (4 AP)" in said
+    assert "it holds B now" in said                           # B lies at 19.1 degrees
     (arc,) = [e for e in read_log(log).records if isinstance(e, r.ArcEstablished)]
     assert (arc.width, arc.bearing) == (60, 37.5)
 
