@@ -8,8 +8,9 @@ Routes (JSON unless said):
 * ``GET /api/state`` the fight (:func:`tactica.web.snapshot.snapshot`);
 * ``GET /api/map.svg[?a=ID&b=ID]`` the map, with the sight lines between two units;
 * ``GET /api/sight?a=ID&b=ID`` sight and cover, with its reasons, and the odds between them;
-* ``POST /api/action`` ``{"key", "index"}``, ``/api/roll`` ``{"key", "text"}`` (``""``:
-  tactica rolls), ``/api/decide`` ``{"key", "index"}``, ``/api/dice`` ``{"mode"}``;
+* ``POST /api/action`` ``{"key", "index"}`` (and ``"bearing"``, degrees, to aim an action the
+  question lists as aimable: a firing arc at any bearing), ``/api/roll`` ``{"key", "text"}``
+  (``""``: tactica rolls), ``/api/decide`` ``{"key", "index"}``, ``/api/dice`` ``{"mode"}``;
 * ``GET /api/events`` Server-Sent Events: the fight's version after every change, so every
   tab on the fight fetches the new state.
 
@@ -69,10 +70,12 @@ class _Body(BaseModel):
 
 
 class ActionBody(_Body):
-    """Take action ``index`` (0-based) of the question ``key``."""
+    """Take action ``index`` (0-based) of the question ``key``, aimed at ``bearing`` degrees
+    when given."""
 
     key: int = Field(ge=0)
     index: int = Field(ge=0, le=100_000)
+    bearing: float | None = Field(default=None, allow_inf_nan=False)
 
 
 class RollBody(_Body):
@@ -287,7 +290,8 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
 
     async def action(request: Request) -> Response:
         body: ActionBody = await _body(request, ActionBody, body_timeout)
-        await server.run(lambda ctl: ctl.take(body.index, key=body.key), answer=True)
+        await server.run(lambda ctl: ctl.take(body.index, key=body.key, bearing=body.bearing),
+                         answer=True)
         return JSONResponse(await server.run(state_of))
 
     async def roll(request: Request) -> Response:

@@ -73,6 +73,7 @@ function renderQuestion(req) {
       }
       box.append(line);
     }
+    if (req.aimable.length) box.append(aimForm(req));
   } else if (req.kind === "roll") {
     box.append(el("h2", {text: `Roll for ${req.label}`}));
     box.append(el("div", {class: "hint", text: req.dice}));
@@ -98,6 +99,27 @@ function renderQuestion(req) {
   } else {
     box.append(el("div", {class: "over", id: "over", text: req.text}));
   }
+}
+
+// An action the question lists as aimable (a firing arc) at any bearing typed in degrees.
+function aimForm(req) {
+  const choice = el("select", {id: "aim-action", "aria-label": "action to aim"},
+    ...req.aimable.map((i) => el("option", {value: String(i)}, req.texts[i])));
+  const input = el("input", {type: "number", id: "aim-bearing", step: "any", min: "0",
+    max: "359.999", placeholder: "degrees", "aria-label": "bearing in degrees"});
+  const form = el("form", {id: "aim-form", class: "group"},
+    el("span", {class: "head", text: "or aim at a bearing (degrees clockwise from east)"}),
+    choice, " ", input, " ", el("button", {type: "submit", id: "aim-enter"}, "Aim"));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const bearing = Number(input.value);
+    if (input.value.trim() === "" || !Number.isFinite(bearing)) {
+      showError("type a bearing in degrees, such as 37.5");
+      return;
+    }
+    send("/api/action", {key: req.key, index: Number(choice.value), bearing: bearing});
+  });
+  return form;
 }
 
 // -- units, turn, feed -------------------------------------------------------------------
