@@ -28,9 +28,9 @@ from tactica.simulate import ComparisonReport, SimulationReport, compare, simula
 __all__ = ["ProgressLine", "print_comparison", "print_report", "simulate_cmd"]
 
 
-def _parse_policies(values: list[str] | None) -> dict[str, str] | str:
+def _parse_policies(values: list[str] | None) -> dict[str, str] | str | None:
     if not values:
-        return "greedy"
+        return None  # the game's default
     if len(values) == 1 and "=" not in values[0]:
         return values[0]
     out: dict[str, str] = {}
