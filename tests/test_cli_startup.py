@@ -125,3 +125,14 @@ def test_a_broken_plugin_is_reported_by_games_and_skipped_by_every_command(
     why = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=env, check=True).stdout
     assert "unknown game 'broken'" in why and "was skipped: ModuleNotFoundError" in why
+
+
+def test_the_packages_names_are_the_api_whatever_was_imported_first() -> None:
+    """``tactica.odds`` and ``tactica.simulate`` are functions though modules share the
+    names, whichever is imported first."""
+    code = ("import tactica.odds, tactica.simulate, tactica\n"
+            "print(callable(tactica.odds), callable(tactica.simulate), "
+            "tactica.OddsReport.__module__)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["True", "True", "tactica.odds"]

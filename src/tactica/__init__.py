@@ -17,6 +17,8 @@ quick: nothing heavy (numpy, the games) is loaded until something needs it.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -106,3 +108,16 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
+
+
+class _Package(types.ModuleType):
+    """``tactica.odds`` and ``tactica.simulate`` are functions, though modules of those names
+    exist: importing such a module must not put it in the function's place."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _HOMES and isinstance(value, types.ModuleType):
+            return  # the module stays reachable as sys.modules["tactica." + name]
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -13,7 +13,7 @@ from tactica.chance import Done, run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError
 from tactica.events import Action
-from tactica.odds import OddsReport
+from tactica.odds import OddsNumbers, OddsReport
 from tactica.ruleset import Rulings
 from tactica.rulesets.nebulia import geometry, rules
 from tactica.rulesets.nebulia.content import Weapon
@@ -131,7 +131,7 @@ def attack_odds(ruleset: NebuliaOperations, state: rules.NebState, action: Attac
     }
     return OddsReport(
         attacker, target, f"{attacker} attacks {target} with {w.name}",
-        {"damage": dmg, "defense_left": left}, numbers, tuple(reasons),
+        {"damage": dmg, "defense_left": left}, OddsNumbers(**numbers), tuple(reasons),
         extra={"weapon": w.name, "cover": setup.cover, "clear_lines": seen.clear_lines,
                "distance": seen.distance},
     )
