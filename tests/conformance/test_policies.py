@@ -60,3 +60,11 @@ def test_the_command_line_defaults_to_the_games_own_policy(
     assert set(json.loads(capsys.readouterr().out)["policies"].values()) == {"first-option"}
     assert main(["simulate", str(path), "-n", "2", "-j", "1", "--policy", "greedy"]) == 2
     assert "no 'greedy' policy" in capsys.readouterr().err
+
+
+def test_tactica_games_lists_the_policies_each_game_offers(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games", "--json"]) == 0
+    found = {g["name"]: g["policies"] for g in json.loads(capsys.readouterr().out)}
+    assert found["toy-duel"] == ["first-option", "random"]
+    assert found["nebulia-operations"][0] == "greedy"

@@ -20,6 +20,7 @@ from tactica.cli.output import CsvOpt, MarkdownOpt, show_tables
 from tactica.errors import bounded_message
 from tactica.maps import map_kinds
 from tactica.plugins import broken_plugins
+from tactica.policies import policy_names
 from tactica.ruleset import Ruleset, example_scenarios, rulesets
 from tactica.tables import Column, NumberFormat
 from tactica.tables import Table as DataTable
@@ -46,6 +47,7 @@ def game_summary(ruleset: Ruleset) -> dict[str, Any]:
         "summary": meta.summary,
         "source": meta.source,
         "provides": sorted(c.value for c in meta.provides),
+        "policies": list(policy_names(ruleset)),
         "odds_options": [{"name": o.name, "help": o.help, "takes_value": o.takes_value}
                          for o in meta.odds_options],
         "rulings": [{"id": r.id, "question": r.question, "default": r.default,
