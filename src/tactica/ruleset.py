@@ -30,7 +30,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
@@ -41,6 +40,7 @@ from tactica.chance import Decide, Step
 from tactica.errors import CapabilityError, TacticaError
 from tactica.events import Action, Event
 from tactica.odds import OddsReport
+from tactica.plugins import broken_plugins, load_plugins
 from tactica.rulings import Ruling, Rulings
 
 if TYPE_CHECKING:
@@ -570,20 +570,20 @@ def unregister(name: str) -> None:
         _ALIASES.pop(alias.lower(), None)
 
 
+def _accept(found: object) -> None:
+    meta = getattr(type(found), "meta", None)
+    if isinstance(meta, RulesetMeta) and meta.name in _RULESETS:
+        return  # registered already (by import, or by a test under the same name)
+    register(found)
+
+
 def _discover() -> None:
     global _DISCOVERED
     if _DISCOVERED:
         return
     _DISCOVERED = True
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            found = ep.load()
-        except Exception as exc:  # a broken plug-in is reported, not a traceback
-            raise TacticaError(f"game plug-in {ep.name!r} ({ep.value}) failed to load: "
-                               f"{type(exc).__name__}: {exc}") from None
-        if getattr(type(found), "meta", None) is not None and found.meta.name in _RULESETS:
-            continue
-        register(found)
+    # A game that fails to import or to register is skipped (tactica games reports it).
+    load_plugins(ENTRY_POINT_GROUP, _accept)
 
 
 def rulesets() -> tuple[Ruleset, ...]:
@@ -598,7 +598,9 @@ def get_ruleset(name: str, *, where: str = "game") -> Ruleset:
     key = _ALIASES.get(str(name).lower())
     if key is None:
         known = ", ".join(sorted(_RULESETS))
-        raise TacticaError(f"{where}: unknown game {name!r} (expected one of {known})")
+        broken = [b for b in broken_plugins(ENTRY_POINT_GROUP) if b.name == str(name).lower()]
+        why = f"; the {broken[0]}" if broken else ""
+        raise TacticaError(f"{where}: unknown game {name!r} (expected one of {known}){why}")
     return _RULESETS[key]
 
 

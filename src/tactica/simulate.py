@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tactica.errors import TacticaError
-from tactica.policies import make_policy
+from tactica.policies import default_policy, make_policy
 from tactica.rulings import Ruling
 from tactica.scenario import Scenario
 from tactica.sim.executors import Job, Plan, make_executor
@@ -203,8 +203,11 @@ def _r(x: float) -> float | None:
 # --------------------------------------------------------------------------------------------
 
 
-def _policies_for(scenario: Scenario, policies: Mapping[str, str] | str) -> dict[str, str]:
+def _policies_for(scenario: Scenario,
+                  policies: Mapping[str, str] | str | None) -> dict[str, str]:
     sides = scenario.ruleset.sides_of(scenario.new_state())
+    if policies is None:  # the game's default, by the name of what it does
+        policies = default_policy(scenario.ruleset)
     chosen = dict.fromkeys(sides, policies) if isinstance(policies, str) else dict(policies)
     for s in sides:
         if s not in chosen:
@@ -321,7 +324,7 @@ def simulate(
     *,
     battles: int | None = 1000,
     seed: int,
-    policies: Mapping[str, str] | str = "greedy",
+    policies: Mapping[str, str] | str | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
     precision: float | None = None,
@@ -350,7 +353,7 @@ def compare(
     *,
     battles: int | None = 1000,
     seed: int,
-    policies: Mapping[str, str] | str = "greedy",
+    policies: Mapping[str, str] | str | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
     precision: float | None = None,

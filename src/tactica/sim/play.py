@@ -24,6 +24,7 @@ from typing import Any, cast
 import numpy as np
 
 from tactica.battle import Battle, Dice, Entry
+from tactica.caching import Cache
 from tactica.chance import Decide, Policy
 from tactica.events import Event
 from tactica.policies import make_policy
@@ -74,14 +75,14 @@ class _OwnStream:
 _UNUSED = np.random.default_rng(0)
 
 # Policies hold no state between decisions: one per game, policy name and ruleset object.
-_POLICIES: dict[tuple[int, str], Policy] = {}
+_POLICIES: Cache[tuple[int, str], Policy] = Cache("simulate.policies", maxsize=64)
 
 
 def _policy(scenario: Scenario, name: str) -> Policy:
     key = (id(scenario.ruleset), name)
     found = _POLICIES.get(key)
     if found is None:
-        found = _POLICIES[key] = make_policy(name, scenario.ruleset)
+        found = _POLICIES.put(key, make_policy(name, scenario.ruleset))
     return found
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from tactica.chance import run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError, TacticaError
-from tactica.odds import OddsReport, outcome_report
+from tactica.odds import OddsNumbers, OddsReport, outcome_report
 from tactica.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.arc import text
 from tactica.rulesets.arc.attack import attack_process, can_evade
@@ -163,5 +163,5 @@ def attack_odds(state: ArcState, action: Attack, *, evade: bool = False) -> Odds
     else:
         reasons.append(f"{t.id} does not evade")
     return OddsReport(a.id, t.id, text.describe_action(state, action), dists,
-                      {**head, **numbers}, tuple(reasons),
+                      OddsNumbers(**head, **numbers), tuple(reasons),
                       extra={"weapon": w.name, "aim": action.aim, "evade": evade})

@@ -17,7 +17,7 @@ from typing import Any
 from tactica.chance import Done, run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError
-from tactica.odds import OddsReport
+from tactica.odds import OddsNumbers, OddsReport
 from tactica.ruleset import OddsChoice
 from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.content import Ability
@@ -286,7 +286,8 @@ def attack_odds(state: LodState, action: UseAbility) -> OddsReport:
     name = ability.name + (f" ({element})" if element else "") + (" to knock out"
                                                                   if knockout else "")
     return OddsReport(attacker, ",".join(targets), f"{attacker} uses {name} on "
-                      f"{', '.join(targets)}", distributions, numbers, tuple(reasons),
+                      f"{', '.join(targets)}", distributions, OddsNumbers(**numbers),
+                      tuple(reasons),
                       extra={"weapon": ability.name, "targets": list(targets),
                              "kind": ability.attack, "element": element or ability.element})
 

@@ -15,7 +15,7 @@ import numpy as np
 from tactica.chance import Decide, Done, Step, and_then, run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError
-from tactica.odds import OddsReport
+from tactica.odds import OddsNumbers, OddsReport
 from tactica.rulesets.unhex.attack import AttackOutcome, AttackPlan, Fighter, attack_roll
 from tactica.rulesets.unhex.legal import can_be_attacked, weapons_in_hand
 from tactica.rulesets.unhex.policy import decide
@@ -151,7 +151,7 @@ def attack_odds(state: UnhexState, action: Attack, *, defend: bool = False) -> O
         + (f" ({target} defends)" if defend else ""),
         {"outcome": hit, "level_lost": level_lost, "hit_location": location,
          "damage": damage},
-        numbers, tuple(reasons),
+        OddsNumbers(**numbers), tuple(reasons),
         extra={"weapon": name, "cover": look.cover, "distance": look.distance,
                "defend": defend, "shield": plan.shield,
                "assigned_by": plan.assigner.id},
