@@ -49,7 +49,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("tactica.cli.serve_cmd",
               "Run a fight in the browser: the map, the units, sight and odds by clicking two "
               "units, actions and dice by clicking (or typing the dice rolled); saved after "
-              "every event, so --resume LOG continues it here or in tactica play."),
+              "every event, so --resume LOG continues it here or in tactica play. Open the URL "
+              "it prints: its token lets only you in."),
     "matrix": ("tactica.cli.matrix_cmd",
                "Exact odds of every weapon of some profiles against every target profile, at "
                "chosen ranges and cover set through the game's own geometry; --plot draws a "
