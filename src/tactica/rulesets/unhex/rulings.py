@@ -23,10 +23,13 @@ RULINGS: tuple[Ruling, ...] = (
         "any": "blocked if any shortest path crosses 2+ marks not at the attacker's end",
         "every": "blocked only if every shortest path does",
     }),
-    Ruling("UNH-3", "Initiative ties", "holder", {
-        "holder": "both fail: the previous holder keeps it (PCs in round 1); equal successes: "
-                  "PCs win",
-    }),
+    Ruling("UNH-3", "Initiative ties ('stays with the team that had it prior round')",
+           "holder", {
+               "holder": "every tie, equal successes or all failing, stays with the previous "
+                         "holder (the PCs in round 1)",
+               "pcs-win-equal": "all failing: the previous holder keeps it; equal successes: "
+                                "the PCs win, as in any opposed roll",
+           }),
     Ruling("UNH-4", "Which damage rules?", "first", {
         "first": "the first filled-in version: 5/5/5/15/10/10 boxes, a location that fills "
                  "lowers level by its box count",
