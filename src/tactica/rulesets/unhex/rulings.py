@@ -145,6 +145,14 @@ RULINGS: tuple[Ruling, ...] = (
                         "surrender when next attacked, for the round",
                "fight-on": "they fight on",
            }),
+    Ruling("UNH-28", "One-way sight: the count skips the viewer's own marks, so on the "
+           "nightclub the Kitchen sees the Dance Floor but not back ('I advise against making "
+           "a one-way line of sight')", "either", {
+               "either": "sight is symmetric: two areas see each other if the count from "
+                         "either end is clear",
+               "both": "sight is symmetric: only if the count from both ends is clear",
+               "literal": "the count from the viewer's end alone (one-way sight stays)",
+           }),
 )
 
 #: Rulings that are options of the zone map's sight queries, by option name.
@@ -153,6 +161,7 @@ SIGHT_RULINGS: tuple[tuple[str, str], ...] = (
     ("blocked_if", "UNH-2"),
     ("closed_doors", "UNH-9"),
     ("x_lines", "UNH-10"),
+    ("symmetry", "UNH-28"),
 )
 
 
