@@ -82,6 +82,9 @@ _SIMPLE: dict[type, Callable[[Any], str]] = {
     r.Damaged: lambda e: f"{e.unit} takes {e.to_shell + e.to_hp} ({e.to_shell} to the Shell, "
                          f"{e.to_hp} HP): Shell {e.shell}, HP {e.hp}"
                          + (" - Shellbroken!" if e.broken else "."),
+    r.HeldOn: lambda e: f"{e.unit} is at 0 HP but Too Stupid to Die: it stays until the "
+                        "Effect phase" + (", then falls knocked out." if e.knocked_out
+                                          else ", then falls."),
     r.Downed: lambda e: f"{e.unit} is " + ("knocked out." if e.knocked_out else "downed."),
     r.StatusGained: lambda e: f"{e.unit} is {e.status.capitalize()}.",
     r.StatusesCured: lambda e: f"{e.unit} is cured of {', '.join(e.statuses)}.",
