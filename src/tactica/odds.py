@@ -39,7 +39,9 @@ class OddsReport:
     ``distributions`` are named outcome distributions (``damage``, ``defense_left``, ...);
     ``numbers`` are headline probabilities and expectations (exact fractions: ``p_hit``,
     ``expected_damage``, ``p_out_of_action``, ...); ``reasons`` explain the setup (sight
-    lines, cover, thresholds). ``extra`` holds plain JSON values for tables (``weapon``,
+    lines, cover, thresholds). ``why`` says, for a number that is zero or certain (or
+    surprising), which rule makes it so and what would change it (see
+    :mod:`tactica.odds_why`). ``extra`` holds plain JSON values for tables (``weapon``,
     ``cover``, ...).
     """
 
@@ -50,6 +52,7 @@ class OddsReport:
     numbers: Mapping[str, Fraction]
     reasons: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
+    why: Mapping[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: each distribution as rows, each number as a float (and exact string)."""
@@ -66,6 +69,7 @@ class OddsReport:
             name: f"{v.numerator}/{v.denominator}" for name, v in self.numbers.items()
         }
         out["reasons"] = list(self.reasons)
+        out["why"] = {name: self.why[name] for name in self.numbers if name in self.why}
         out.update(self.extra)
         return out
 
