@@ -18,6 +18,7 @@ from tactica.chance import Done, run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError
 from tactica.odds import OddsReport
+from tactica.odds_why import with_why
 from tactica.ruleset import OddsChoice
 from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.content import Ability
@@ -32,6 +33,7 @@ from tactica.rulesets.last_odyssey.targeting import (
     reachable,
     target_setup,
 )
+from tactica.rulesets.last_odyssey.why import explain_numbers
 
 __all__ = [
     "AttackOption",
@@ -292,10 +294,12 @@ def attack_odds(state: LodState, action: UseAbility) -> OddsReport:
             if ability.attack != "status" else 0), **distributions}
     name = ability.name + (f" ({element})" if element else "") + (" to knock out"
                                                                   if knockout else "")
-    return OddsReport(attacker, ",".join(targets), f"{attacker} uses {name} on "
-                      f"{', '.join(targets)}", distributions, numbers, tuple(reasons),
-                      extra={"weapon": ability.name, "targets": list(targets),
-                             "kind": ability.attack, "element": element or ability.element})
+    report = OddsReport(attacker, ",".join(targets), f"{attacker} uses {name} on "
+                        f"{', '.join(targets)}", distributions, numbers, tuple(reasons),
+                        extra={"weapon": ability.name, "targets": list(targets),
+                               "kind": ability.attack, "element": element or ability.element})
+    return with_why(report, explain_numbers(state, f.id, ability, targets, element, knockout,
+                                            report))
 
 
 def odds_choices(state: LodState, attacker: str) -> tuple[OddsChoice, ...]:
