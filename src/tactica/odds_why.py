@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from tactica.odds import OddsReport
 
-__all__ = ["at_most", "needs_reason", "unexplained", "with_why"]
+__all__ = ["needs_reason", "unexplained", "with_why"]
 
 
 def needs_reason(name: str, value: Fraction | float | int) -> bool:
@@ -43,7 +43,3 @@ def with_why(report: OddsReport, why: Mapping[str, str]) -> OddsReport:
     kept = {name: text for name, text in why.items() if name in report.numbers and text}
     return replace(report, why={**report.why, **kept})
 
-
-def at_most(most: int | Fraction, what: str) -> str:
-    """``"at most 7 damage"`` style wording for a bound."""
-    return f"at most {most} {what}"
