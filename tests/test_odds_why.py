@@ -81,3 +81,34 @@ def test_play_and_the_web_page_show_the_same_reasons() -> None:
              if "DMR" in o["action"]]
     assert found and found[0]["why"]["expected damage"] == report.why["expected_damage"]
     assert f"    why: {report.why['expected_damage']}" in found[0]["lines"]
+
+
+def _why(path: Path, attacker: str, target: str, weapon: str | None = None) -> dict[str, str]:
+    sc = load_scenario(path)
+    state = sc.new_state()
+    hooks = odds_hooks(sc.ruleset)
+    return dict(hooks.odds(state, hooks.odds_action(state, attacker, (target,), weapon)).why)
+
+
+def test_body_armor_and_a_status_roll_say_why_they_do_no_damage() -> None:
+    police = EXAMPLES / "last-odyssey" / "police.yaml"
+    why = _why(police, "Rook", "Cop 1")
+    assert why["expected_damage"].startswith("Body Armor: the first physical hit on Cop 1")
+    assert _why(police, "Vesper", "Cop 1", "Venom Dart")["expected_damage"] == (
+        "Venom Dart is a status roll: it does no damage")
+
+
+def test_armor_cells_say_why_a_rifle_does_not_hurt_an_armored_trooper() -> None:
+    why = _why(EXAMPLES / "skirmishers" / "shot.yaml", "A", "C", "rifle")
+    assert "4 armor cell(s) left" in why["expected_damage"]
+    assert "more than 4 lethal points in one hit" in why["expected_damage"]
+
+
+def test_a_target_in_cover_picking_the_dice_explains_no_knockout() -> None:
+    why = _why(EXAMPLES / "unhex" / "nightclub-fight.yaml", "Rook", "Lola")
+    assert "Lola is in cover and picks which die is damage" in why["p_knockout"]
+
+
+def test_nebulia_says_what_defense_the_damage_cannot_reach() -> None:
+    why = _why(EXAMPLES / "nebulia" / "firefight.yaml", "A", "4", "rifle")
+    assert why["p_out_of_action"].startswith("at most 1 damage against 4's defense 2")
