@@ -155,32 +155,30 @@ def initiative_winner(state: UnhexState, sides: list[str], results: list[CheckRe
     PCs in the first (UNH-3). Under UNH-3 ``pcs-win-equal`` equal successes go to the PCs as in
     any opposed roll. A tie the holder is not part of goes to the PCs among the tied, else to
     the first team listed (UNH-14)."""
-    held = "held it in the prior round" if state.holder == holder else (
-        "is the PCs' team, in the first round" if holder in state.pcs
-        else "is the first team listed, in the first round")
+    held = "held it in the prior round and keeps it" if state.holder == holder else (
+        "gets the first round's tie as the PCs" if holder in state.pcs
+        else "gets the first round's tie as the first team listed")
     numbers = " and ".join(f"{s} {r.number}" for s, r in zip(sides, results, strict=True))
     top = opposed_winner(results, [s in state.pcs for s in sides]
                          if state.rulings["UNH-3"] == "pcs-win-equal"
                          else [False] * len(sides))
     if not top:
-        return holder, (f"a tie, every roll failed ({numbers}): {holder} keeps the initiative "
-                        f"({holder} {held}; UNH-3)")
+        return holder, f"a tie, every roll failed ({numbers}): {holder} {held} (UNH-3)"
     best = results[top[0]].number
     equal = [sides[i] for i, r in enumerate(results) if r.success and r.number == best]
     if len(top) == 1:
         if len(equal) > 1:
-            return sides[top[0]], (f"a tie of equal successes ({best}): the PCs, "
+            return sides[top[0]], (f"a tie, equal successes of {best}: the PCs, "
                                    f"{sides[top[0]]}, win it (UNH-3 pcs-win-equal)")
         return sides[top[0]], f"highest success ({numbers})"
     tied = [sides[i] for i in top]
     if holder in tied:
-        return holder, (f"a tie of equal successes ({best}): {holder} keeps the initiative "
-                        f"({holder} {held}; UNH-3)")
+        return holder, f"a tie, equal successes of {best}: {holder} {held} (UNH-3)"
     pcs = [s for s in tied if s in state.pcs]
     if pcs and len(pcs) < len(tied):
-        return pcs[0], (f"a tie of equal successes ({best}) without the holder: the PCs, "
+        return pcs[0], (f"a tie, equal successes of {best} without the holder: the PCs, "
                         f"{pcs[0]}, win it")
-    return tied[0], (f"a tie of equal successes ({best}) without the holder: the first team "
+    return tied[0], (f"a tie, equal successes of {best} without the holder: the first team "
                      f"listed, {tied[0]}")
 
 
