@@ -120,8 +120,15 @@ def outcome_report(rules: _Describes, state: Any, action: Any, *, shown: int = 1
         rest = sum((p for _, p in ranked[shown:]), Fraction(0))
         reasons.append(f"{float(rest):7.2%}  ({len(ranked) - shown} other outcomes)")
     dmg = Dist.from_probs(damage)
+    why: dict[str, str] = {}
+    if dmg.mean() == 0:
+        why["expected_damage"] = f"none of its {len(ranked)} outcome(s) does damage"
+    if p_out in (0, 1):
+        why["p_out_of_action"] = (f"none of its {len(ranked)} outcome(s) takes anyone out "
+                                  "of action" if p_out == 0 else
+                                  "every outcome takes someone out of action")
     return OddsReport(
         "", "", rules.describe_action(state, action), {"damage": dmg},
         {"expected_damage": dmg.mean(), "p_out_of_action": p_out}, tuple(reasons),
-        extra={"outcomes": [{"events": w, "p": float(p)} for w, p in ranked]},
+        extra={"outcomes": [{"events": w, "p": float(p)} for w, p in ranked]}, why=why,
     )
