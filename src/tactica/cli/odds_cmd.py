@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from tactica.cli.app import app
@@ -43,9 +42,9 @@ def _bar(p: float, width: int = 30) -> str:
 
 def print_report(report: OddsReport) -> None:
     """The report as tables: the reasons, each distribution, the headline numbers."""
-    console.print(f"[bold]{escape(report.action)}[/bold]")
+    console.print(f"[bold]{report.action}[/bold]")
     for reason in report.reasons:
-        console.print(f"  {escape(reason)}")
+        console.print(f"  {reason}")
     for name, dist in report.distributions.items():
         table = Table(title=name.replace("_", " "), title_justify="left")
         table.add_column("value", justify="right")
@@ -56,9 +55,9 @@ def print_report(report: OddsReport) -> None:
             table.add_row(str(value), f"{float(p):.4f}", f"{p}", _bar(float(p)))
         console.print(table)
     for name, value in report.numbers.items():
-        console.print(escape(f"{name.replace('_', ' ')}: {float(value):.4f} ({value})"))
+        console.print(f"{name.replace('_', ' ')}: {float(value):.4f} ({value})")
         if report.why.get(name):
-            console.print(escape(f"  why: {report.why[name]}"))
+            console.print(f"  why: {report.why[name]}")
 
 
 def parse_game_options(meta: RulesetMeta, args: Sequence[str]) -> dict[str, OddsValue]:
