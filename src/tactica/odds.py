@@ -15,7 +15,7 @@ outcomes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -94,7 +94,9 @@ class OddsReport:
     ``distributions`` are named outcome distributions (``damage``, ``defense_left``, ...);
     ``numbers`` are headline probabilities and expectations (exact fractions: ``p_hit``,
     ``expected_damage``, ``p_out_of_action``, ...); ``reasons`` explain the setup (sight
-    lines, cover, thresholds). ``extra`` holds plain JSON values for tables (``weapon``,
+    lines, cover, thresholds). ``why`` says, for a number that is zero or certain (or
+    surprising), which rule makes it so and what would change it (see
+    :mod:`tactica.odds_why`). ``extra`` holds plain JSON values for tables (``weapon``,
     ``cover``, ...).
     """
 
@@ -105,6 +107,7 @@ class OddsReport:
     numbers: OddsNumbers
     reasons: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
+    why: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_outcomes(cls, outcomes: Dist[Any], *, attacker: str, target: str, action: str,
@@ -150,6 +153,7 @@ class OddsReport:
             name: f"{v.numerator}/{v.denominator}" for name, v in self.numbers.items()
         }
         out["reasons"] = list(self.reasons)
+        out["why"] = {name: self.why[name] for name in self.numbers if name in self.why}
         out.update(self.extra)
         return out
 
@@ -193,9 +197,18 @@ def outcome_report(rules: _Describes, state: Any, action: Any, *, shown: int = 1
     if len(ranked) > shown:
         rest = sum((p for _, p in ranked[shown:]), Fraction(0))
         reasons.append(f"{float(rest):7.2%}  ({len(ranked) - shown} other outcomes)")
-    return OddsReport.from_outcomes(
+    report = OddsReport.from_outcomes(
         dist, attacker="", target="", action=rules.describe_action(state, action),
         reasons=reasons, extra={"outcomes": [{"events": w, "p": float(p)} for w, p in ranked]})
+    why: dict[str, str] = {}
+    if report.numbers["expected_damage"] == 0:
+        why["expected_damage"] = f"none of its {len(ranked)} outcome(s) does damage"
+    p_out = report.numbers["p_out_of_action"]
+    if p_out in (0, 1):
+        why["p_out_of_action"] = (f"none of its {len(ranked)} outcome(s) takes anyone out "
+                                  "of action" if p_out == 0 else
+                                  "every outcome takes someone out of action")
+    return replace(report, why=why)
 
 
 def damage_dealt(outcome: tuple[Any, Sequence[Any]]) -> int:

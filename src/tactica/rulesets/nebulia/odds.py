@@ -15,11 +15,13 @@ from tactica.dice import Dist
 from tactica.errors import IllegalActionError
 from tactica.events import Action
 from tactica.odds import OddsNumbers, OddsReport
+from tactica.odds_why import with_why
 from tactica.ruleset import Rulings
 from tactica.rulesets.nebulia import geometry, rules
 from tactica.rulesets.nebulia.content import Weapon
 from tactica.rulesets.nebulia.records import Attack, Move
 from tactica.rulesets.nebulia.sighttable import TargetSight, sight_table
+from tactica.rulesets.nebulia.why import explain_numbers
 
 if TYPE_CHECKING:
     from tactica.rulesets.nebulia import NebuliaOperations
@@ -130,12 +132,13 @@ def attack_odds(ruleset: NebuliaOperations, state: rules.NebState, action: Attac
         "p_hit_each_die": d10_chance(w.accuracy),
         "p_save_each_die": d10_chance(armor, modifier),
     }
-    return OddsReport(
+    report = OddsReport(
         attacker, target, f"{attacker} attacks {target} with {w.name}",
         {"damage": dmg, "defense_left": left}, OddsNumbers(**numbers), tuple(reasons),
         extra={"weapon": w.name, "cover": setup.cover, "clear_lines": seen.clear_lines,
                "distance": seen.distance},
     )
+    return with_why(report, explain_numbers(state, report))
 
 
 def _score(ruleset: NebuliaOperations, state: rules.NebState, weapon: Weapon, armor: int,

@@ -23,6 +23,7 @@ from tactica.dice import Dist
 from tactica.errors import IllegalActionError, TacticaError
 from tactica.events import Action
 from tactica.odds import OddsNumbers, OddsReport, outcome_report
+from tactica.odds_why import with_why
 from tactica.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.explosives import (
@@ -36,6 +37,7 @@ from tactica.rulesets.skirmishers.explosives import (
 from tactica.rulesets.skirmishers.fire import damage, explosive_tn, melee_tn, ranged_tn, shot
 from tactica.rulesets.skirmishers.melee import attack, can_reach, melee_weapons
 from tactica.rulesets.skirmishers.state import PendingMelee, SkiState, Token, copy_state, spot_text
+from tactica.rulesets.skirmishers.why import explain_numbers
 
 if TYPE_CHECKING:
     from tactica.rulesets.skirmishers import Skirmishers
@@ -316,6 +318,19 @@ def explosive_report(rules: Skirmishers, state: SkiState, action: r.Throw,
 
 def odds(rules: Skirmishers, state: SkiState, action: Action, **options: OddsValue
          ) -> OddsReport:
+    """The exact outcome of an action (see :func:`action_odds`), with the reasons for its
+    zeros and certainties."""
+    report = action_odds(rules, state, action, **options)
+    spent = options.get("spent")
+    target = getattr(action, "target", None)
+    if spent not in (None, False) and target in state.troopers:
+        state = copy_state(state)
+        state.troopers[target] = replace(state.troopers[target], ap_spent=int(str(spent)))
+    return with_why(report, explain_numbers(state, action, report))
+
+
+def action_odds(rules: Skirmishers, state: SkiState, action: Action, **options: OddsValue
+                ) -> OddsReport:
     """The exact outcome of an action; options ``spent`` (the target's AP already spent this
     turn) and ``at`` (an explosive's dot)."""
     spent = options.get("spent")
