@@ -1,0 +1,197 @@
+"""The compiled simulation kernel plays the reference's battles, battle for battle.
+
+Every example scenario x both policies x every option of every ruling the kernel covers (each
+option on its own, and a few mixes of all of them) x seeds: the kernel's BattleResult equals
+the reference's (:func:`tactica.sim.play.play_battle`). A battle the kernel does not cover is
+played by the reference and counted as such. ``make test`` fails when the kernel was not
+built, unless ``TACTICA_KERNELS_OPTIONAL=1`` says that is expected (a machine without a C
+compiler).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tactica.ruleset import NotCovered, example_scenarios, get_ruleset
+from tactica.rulesets.nebulia import RULINGS, kernel
+from tactica.scenario import Scenario, load_scenario, scenario_from_mapping
+from tactica.sim.kernels import prepared_kernel, simulated_battle
+from tactica.simulate import play_battle, simulate
+
+NEBULIA = get_ruleset("nebulia")
+SCENARIOS = {p.stem: p for p in example_scenarios(NEBULIA)}
+#: Seeds per battle setting: the duels are short, the firefight long.
+BATTLES = {"duel": 12, "duel-cover": 12, "firefight": 3}
+MIXES = 3
+
+
+def test_the_kernel_is_built() -> None:
+    if os.environ.get("TACTICA_KERNELS_OPTIONAL") == "1" and kernel.compiled() is None:
+        pytest.skip("TACTICA_KERNELS_OPTIONAL=1: the compiled kernel was not built")
+    from tactica.rulesets.nebulia import _kernel  # noqa: F401  (fails when it was not built)
+
+
+def _module() -> Any:
+    module = kernel.compiled()
+    if module is None:
+        pytest.skip("the compiled kernel is not built")
+    return module
+
+
+def test_the_kernel_covers_every_declared_ruling_option() -> None:
+    assert {r.id: set(r.options) for r in RULINGS} == {
+        k: set(v) for k, v in kernel.COVERED_RULINGS.items()}
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 8, 30, 127, 128, 129, 256, 300])
+def test_the_native_dice_words_are_hashlib_blake2b(size: int) -> None:
+    module = _module()
+    data = bytes(range(256))[:size] * 2
+    data = data[:size]
+    for counter in (0, 1, 2, 255, 2**40 + 3):
+        salt = counter.to_bytes(16, "little")
+        want = int.from_bytes(hashlib.blake2b(data, digest_size=8, salt=salt).digest(), "little")
+        assert module.blake2b_word(data, counter) == want
+
+
+def _variants() -> Iterator[tuple[str, dict[str, str]]]:
+    """Each ruling option on its own (the others at their defaults), then mixes of all."""
+    yield "defaults", {}
+    for ruling in RULINGS:
+        for option in ruling.options:
+            if option != ruling.default:
+                yield f"{ruling.id}={option}", {ruling.id: option}
+    pick = random.Random(23)
+    for k in range(MIXES):
+        yield f"mix{k}", {r.id: pick.choice(sorted(r.options)) for r in RULINGS}
+
+
+VARIANTS = dict(_variants())
+
+
+def _scenario(name: str, variant: str) -> Scenario:
+    sc = load_scenario(SCENARIOS[name])
+    chosen = VARIANTS[variant]
+    return sc.with_rulings(chosen) if chosen else sc
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_kernel_plays_the_reference_battles(name: str, variant: str) -> None:
+    _module()
+    sc = _scenario(name, variant)
+    prepared = prepared_kernel(sc)
+    assert not isinstance(prepared, NotCovered), prepared
+    sides = sc.ruleset.sides_of(sc.new_state())
+    seed = 1000 + len(variant)
+    for policy in ("greedy", "random"):
+        policies = dict.fromkeys(sides, policy)
+        for index in range(BATTLES[name]):
+            want = play_battle(sc, policies, seed, index)
+            got = prepared.play(policies, seed, index, 20_000)
+            assert got == want, (policy, index)
+    mixed = {sides[0]: "greedy", sides[1]: "random"}
+    for index in range(2):
+        assert prepared.play(mixed, seed, index, 20_000) == play_battle(sc, mixed, seed, index)
+
+
+@pytest.mark.parametrize("max_steps", [1, 2, 5, 17, 60])
+def test_a_battle_stopped_at_the_step_budget_is_the_same(max_steps: int) -> None:
+    _module()
+    sc = load_scenario(SCENARIOS["firefight"])
+    prepared = prepared_kernel(sc)
+    assert not isinstance(prepared, NotCovered)
+    for policy in ("greedy", "random"):
+        policies = dict.fromkeys(("red", "blue"), policy)
+        got = prepared.play(policies, 5, 1, max_steps)
+        assert got == play_battle(sc, policies, 5, 1, max_steps=max_steps)
+        assert not isinstance(got, NotCovered)
+        assert got.finished is False or max_steps > 17
+
+
+def test_a_draw_at_the_round_limit_is_the_same() -> None:
+    _module()
+    sc = _scenario("firefight", "defaults")
+    data = dict(sc.data)
+    data["max_rounds"] = 2
+    short = scenario_from_mapping(data, source="short.yaml", base_dir=sc.base_dir)
+    prepared = prepared_kernel(short)
+    assert not isinstance(prepared, NotCovered)
+    policies = {"red": "greedy", "blue": "greedy"}
+    results = [prepared.play(policies, 2, i, 20_000) for i in range(3)]
+    assert results == [play_battle(short, policies, 2, i) for i in range(3)]
+    assert all(not isinstance(r, NotCovered) and r.winner is None and r.finished
+               for r in results)
+
+
+# -- what the kernel does not cover is played by the reference, and counted ------------------
+
+
+def _big_map() -> Scenario:
+    rows = ["." * 40 for _ in range(30)]
+    rows[0] = "A" + rows[0][1:]
+    rows[29] = rows[29][:39] + "B"
+    data = {
+        "game": "nebulia-operations", "name": "A wide field",
+        "map": {"kind": "grid", "tiles": "\n".join(rows) + "\n"},
+        "max_rounds": 3,
+        "units": {
+            "A": {"side": "red", "defense": 2, "armor": 3, "move": 3,
+                  "weapons": [{"name": "rifle", "range": "ranged", "accuracy": 6}]},
+            "B": {"side": "blue", "defense": 2, "armor": 3, "move": 3, "weapons": ["rifle"]},
+        },
+    }
+    return scenario_from_mapping(data, source="wide.yaml", base_dir=Path("."))
+
+
+def test_a_map_beyond_the_kernel_falls_back_to_the_reference_and_is_counted() -> None:
+    sc = _big_map()
+    prepared = prepared_kernel(sc)
+    assert isinstance(prepared, NotCovered) or kernel.compiled() is None
+    assert "40 x 30" in prepared.reason or prepared.reason == kernel.NOT_BUILT
+    result, engine = simulated_battle(sc, {"red": "greedy", "blue": "greedy"}, 1, 0, 20_000)
+    assert not engine.is_kernel
+    assert result == play_battle(sc, {"red": "greedy", "blue": "greedy"}, 1, 0)
+    report = simulate(sc, battles=3, seed=1, workers=1)
+    assert report.to_dict()["engine"] == {"kernel": 0, "reference": 3}
+    assert "40 x 30" in report.engine_line() or kernel.NOT_BUILT in report.engine_line()
+
+
+def test_a_ruling_option_the_kernel_does_not_know_falls_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    monkeypatch.setitem(kernel.COVERED_RULINGS, "NEB-9", ("alternate",))  # type: ignore[index]
+    sc = _scenario("duel", "NEB-9=igougo")
+    assert prepared_kernel(sc) == NotCovered("NEB-9=igougo")
+    report = simulate(sc, battles=4, seed=3, workers=1)
+    assert report.engine == {"kernel": 0, "reference": 4}
+    assert report.engine_line() == ("engine: the reference played every battle "
+                                    "(NEB-9=igougo)")
+
+
+def test_without_the_extension_the_reference_plays_and_says_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kernel, "compiled", lambda: None)
+    sc = _scenario("duel", "defaults")
+    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
+    report = simulate(sc, battles=5, seed=3, workers=1)
+    assert report.engine == {"kernel": 0, "reference": 5}
+    assert "not built" in report.engine_line()
+
+
+def test_tactica_kernels_0_forces_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    sc = _scenario("duel-cover", "defaults")
+    on = simulate(sc, battles=20, seed=4, workers=1).to_dict()
+    monkeypatch.setenv("TACTICA_KERNELS", "0")
+    off = simulate(sc, battles=20, seed=4, workers=1).to_dict()
+    assert on.pop("engine") == {"kernel": 20, "reference": 0}
+    assert off.pop("engine") == {"kernel": 0, "reference": 20}
+    assert on == off
