@@ -4,9 +4,9 @@ A game (a *ruleset*) is one object with a :class:`RulesetMeta` and the hooks of 
 below. The core never asks which game is running and never probes a game for a hook: it calls
 the :class:`Rules` hooks every game has, and reaches the optional ones only through
 :func:`setup_hooks`, :func:`odds_hooks`, :func:`sight_hooks`, :func:`explain_hooks`,
-:func:`policy_hooks`, :func:`matchup_hooks` and :func:`kernel_hooks`, which answer from what the game *declares* in
-``meta.provides`` (and say plainly when it does not). :func:`register` checks a game against
-its declaration and refuses it with a message naming what is missing.
+:func:`policy_hooks`, :func:`matchup_hooks` and :func:`kernel_hooks`, which answer from what
+the game *declares* in ``meta.provides`` (and say plainly when it does not). :func:`register`
+checks a game against its declaration and refuses it with a message naming what is missing.
 
 Games are plug-ins: the built-in ones and any other package's are found through the Python
 entry point group ``tactica.rulesets`` (see :func:`rulesets`), so a sixth game is one package
@@ -51,10 +51,10 @@ __all__ = [
     "HOOKS",
     "Automatic",
     "Capability",
-    "KernelHooks",
     "ChooseAction",
     "ExplainHooks",
     "Finished",
+    "KernelHooks",
     "Matchup",
     "MatchupHooks",
     "MatchupProfile",
