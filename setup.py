@@ -3,7 +3,8 @@
 Every other setting is in pyproject.toml. Each kernel is an optional extension: without a C
 compiler, or if one fails to build, the install still succeeds and the Python reference plays
 every battle (``tactica simulate`` says so). ``TACTICA_KERNELS_REQUIRED=1`` makes a failed
-build an error instead (``make`` sets it, so that a broken kernel never goes unnoticed).
+build an error instead; ``make test`` fails on a kernel that did not build in any case (a test
+imports every kernel unless ``TACTICA_KERNELS_OPTIONAL=1``).
 """
 
 import os

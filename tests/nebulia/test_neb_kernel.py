@@ -195,3 +195,55 @@ def test_tactica_kernels_0_forces_the_reference(monkeypatch: pytest.MonkeyPatch)
     assert on.pop("engine") == {"kernel": 20, "reference": 0}
     assert off.pop("engine") == {"kernel": 0, "reference": 20}
     assert on == off
+
+
+# -- the same numbers with and without kernels, on every executor -------------------------------
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    import json
+
+    from tactica.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    found: dict[str, Any] = json.loads(out)
+    return found
+
+
+def test_the_same_json_with_and_without_kernels_on_one_or_two_workers_and_dask(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    distributed = pytest.importorskip("distributed")
+    _module()
+    path = str(SCENARIOS["firefight"])
+    runs = {
+        "simulate": ("simulate", path, "-n", "16", "--seed", "9", "--policy", "random"),
+        "compare": ("simulate", path, "-n", "12", "--seed", "9", "--compare",
+                    "NEB-12=enemies,any"),
+    }
+    for name, argv in runs.items():
+        variants = 2 if name == "compare" else 1
+        n = int(argv[3]) * variants
+        monkeypatch.setenv("TACTICA_KERNELS", "0")
+        reference = _json(capsys, *argv, "--json", "-j", "1")
+        assert reference.pop("engine") == {"kernel": 0, "reference": n}
+        monkeypatch.delenv("TACTICA_KERNELS")
+        one = _json(capsys, *argv, "--json", "-j", "1")
+        two = _json(capsys, *argv, "--json", "-j", "2")
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                      dashboard_address=None) as cluster:
+            on_dask = _json(capsys, *argv, "--json", "--executor", "dask", "--scheduler",
+                            cluster.scheduler_address)
+        for got in (one, two, on_dask):
+            assert got.pop("engine") == {"kernel": n, "reference": 0}
+            assert got == reference
+
+
+def test_the_table_says_who_played_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from tactica.cli import main
+
+    _module()
+    assert main(["simulate", str(SCENARIOS["duel"]), "-n", "7", "-j", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "engine: 7 battles by the compiled kernel, 0 by the reference" in out

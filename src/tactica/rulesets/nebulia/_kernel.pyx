@@ -277,6 +277,8 @@ cdef class Kernel:
     cdef int *opt_tile
     cdef double *values
     cdef int *top
+    cdef dict tables
+    cdef bint busy
 
     def __cinit__(self):
         self.pools = NULL
@@ -294,6 +296,8 @@ cdef class Kernel:
 
     def __init__(self, dict t):
         cdef int i, j, nopt
+        self.tables = t
+        self.busy = False
         self.W = t["width"]
         self.H = t["height"]
         self.N = self.W * self.H
@@ -667,7 +671,8 @@ cdef class Kernel:
 
     # -- policies (tactica.policies.GreedyPolicy, RandomPolicy) ---------------------------------
 
-    cdef int _integers(self, list generators, int side, int n, int seed, int index) except -1:
+    cdef int _integers(self, list generators, int side, int n, object seed,
+                       object index) except -1:
         """``generator.integers(n)`` of the side's policy generator (made on first use with
         play.policy_generator's seed), read through numpy's bit generator interface: Lemire's
         bounded 32-bit method, as numpy's random_bounded_uint64_fill for a range below 2**32."""
@@ -692,7 +697,7 @@ cdef class Kernel:
         return <int>(m >> 32)
 
     cdef int _choose(self, int policy, int kind, int actor, int n, list generators, int side,
-                     int seed, int index) except -1:
+                     object seed, object index) except -1:
         """The option a side's policy picks among ``n`` (GreedyPolicy.choose on
         rank_actions' values, ties broken by its generator; RandomPolicy.choose)."""
         cdef int k, ntop = 0
@@ -756,9 +761,21 @@ cdef class Kernel:
 
     # -- the battle (sim.play._run, Battle.step) ------------------------------------------------
 
-    def play(self, tuple policies, bytes prefix, int seed, int index, int max_steps):
+    def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
         """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per
-        operator (survived, dealt, taken, moves, defense))."""
+        operator (survived, dealt, taken, moves, defense)). The battle's state lives in this
+        object: a call made while another is under way (threads share a prepared kernel)
+        plays on a copy of the tables."""
+        if self.busy:
+            return Kernel(self.tables).play(policies, prefix, seed, index, max_steps)
+        self.busy = True
+        try:
+            return self._play(policies, prefix, seed, index, max_steps)
+        finally:
+            self.busy = False
+
+    cdef tuple _play(self, tuple policies, bytes prefix, object seed, object index,
+                     int64_t max_steps):
         cdef int i, kind, who = -1, n, k, steps = 0, o, pol
         cdef bint finished
         cdef _Dice dice = _Dice()
