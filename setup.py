@@ -32,11 +32,14 @@ def _kernels() -> list[Extension]:
         ),
     ]
     try:
-        return cythonize(extensions, language_level=3, quiet=True)
+        built = cythonize(extensions, language_level=3, quiet=True)
     except Exception:
         if REQUIRED:
             raise
         return []
+    for ext in built:  # cythonize makes new extensions: keep them optional
+        ext.optional = not REQUIRED
+    return list(built)
 
 
 setup(ext_modules=_kernels())
