@@ -64,8 +64,7 @@ def compiled() -> Any:
     return _kernel
 
 
-NOT_BUILT = ("the compiled kernel is not built (reinstall with a C compiler: "
-             "pip install -e .)")
+NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
 
 
 class NebuliaKernel:
