@@ -247,3 +247,62 @@ def test_the_table_says_who_played_in_one_line(capsys: pytest.CaptureFixture[str
     assert main(["simulate", str(SCENARIOS["duel"]), "-n", "7", "-j", "1"]) == 0
     out = capsys.readouterr().out
     assert "engine: 7 battles by the compiled kernel, 0 by the reference" in out
+
+
+# -- beyond the examples: generated maps, three sides, odd content ----------------------------
+
+_WEAPONS = [
+    {"name": "knife", "range": "melee", "accuracy": 7, "dice": 1, "damage": 1},
+    {"name": "maul", "range": "melee", "accuracy": 5, "dice": 2, "damage": 2},
+    {"name": "rifle", "range": "ranged", "accuracy": 6, "dice": 1, "damage": 1},
+    {"name": "smg", "range": "ranged", "accuracy": 4, "dice": 3, "damage": 1},
+    {"name": "cannon", "range": "ranged", "accuracy": 2, "dice": 5, "damage": 3},
+    {"name": "dud", "range": "ranged", "accuracy": 0, "dice": 1, "damage": 0},
+]
+
+
+def _generated(k: int) -> Scenario:
+    """A seeded random scenario: a small map with walls, two or three sides, mixed content,
+    some operators already hurt, and random rulings."""
+    pick = random.Random(1000 + k)
+    w, h = pick.randint(5, 11), pick.randint(4, 8)
+    tiles = [["#" if pick.random() < 0.18 else "." for _ in range(w)] for _ in range(h)]
+    sides = ["red", "blue", "green"][: pick.choice((2, 2, 3))]
+    units: dict[str, Any] = {}
+    free = [(x, y) for y in range(h) for x in range(w) if tiles[y][x] == "."]
+    pick.shuffle(free)
+    names = "ABCDEFGHJK"
+    for i in range(min(len(free), pick.randint(len(sides), 7))):
+        x, y = free[i]
+        uid = names[i]
+        tiles[y][x] = uid
+        defense = pick.randint(1, 4)
+        units[uid] = {
+            "side": sides[i % len(sides)], "defense": defense, "armor": pick.randint(0, 6),
+            "move": pick.randint(0, 4),
+            "weapons": pick.sample(_WEAPONS, pick.randint(1, 3)),
+        }
+        if defense > 1 and pick.random() < 0.3:
+            units[uid]["defense_lost"] = 1
+    data = {
+        "game": "nebulia-operations", "name": f"generated {k}",
+        "max_rounds": pick.randint(2, 15),
+        "rulings": {r.id: pick.choice(sorted(r.options)) for r in RULINGS},
+        "map": {"kind": "grid", "tiles": "\n".join("".join(row) for row in tiles) + "\n"},
+        "units": units,
+    }
+    return scenario_from_mapping(data, source=f"generated-{k}.yaml", base_dir=Path("."))
+
+
+@pytest.mark.parametrize("k", range(10))
+def test_the_kernel_plays_generated_battles_as_the_reference(k: int) -> None:
+    _module()
+    sc = _generated(k)
+    prepared = prepared_kernel(sc)
+    assert not isinstance(prepared, NotCovered), prepared
+    sides = sc.ruleset.sides_of(sc.new_state())
+    for policy in ("greedy", "random"):
+        policies = dict.fromkeys(sides, policy)
+        for index in range(4):
+            assert prepared.play(policies, k, index, 20_000) == play_battle(
+                sc, policies, k, index), (policy, index)
