@@ -146,7 +146,7 @@ def blake2b_word(bytes data, uint64_t counter):
 # ---------------------------------------------------------------------------------------------
 # Exact draws: tactica.dice.sampling.uniform_below and Sampler.index, fed by keyed words.
 
-DEF KEY_MAX = 512
+DEF KEY_MAX = 1024   # prefix (<= 64) + slot (<= 900, checked by kernel.py) + count digits
 DEF MAX_POOL_OUTCOMES = 128
 
 cdef struct Pool:
@@ -162,7 +162,7 @@ cdef class _Dice:
     cdef int prefix_len
 
     cdef int set_prefix(self, bytes prefix) except -1:
-        if len(prefix) > KEY_MAX - 200:
+        if len(prefix) > 64:
             raise ValueError("key prefix too long")
         memcpy(self.key, <const uint8_t *>prefix, len(prefix))
         self.prefix_len = len(prefix)
@@ -365,6 +365,9 @@ cdef class Kernel:
         self.enemies_only = t["enemies_only"]
         self.hit_slots = t["hit_slots"]
         self.armor_slots = t["armor_slots"]
+        for slot in self.hit_slots + self.armor_slots:
+            if len(slot) > 900:
+                raise ValueError("dice key too long")
         nopt = self.nops * self.N + self.nweapons * self.nops + 2
         self.opt_op = <int *>malloc(sizeof(int) * nopt)
         self.opt_tile = <int *>malloc(sizeof(int) * nopt)

@@ -126,6 +126,8 @@ def prepare(scenario: Scenario) -> NebuliaKernel | NotCovered:
         return NotCovered(f"an operator with more than {_MAX_WEAPONS} weapons")
     if any(o.out for o in ops):
         return NotCovered("an operator out of action from the start")
+    if any(len(f"unit {o.id!r}|to hit|".encode()) > 900 for o in ops):
+        return NotCovered("a unit id too long for the kernel's dice keys")
     try:
         tables = _tables(state, scenario.max_rounds)
     except _Uncovered as exc:
