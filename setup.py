@@ -32,7 +32,7 @@ def _kernels() -> list[Extension]:
         ),
     ]
     try:
-        built = cythonize(extensions, language_level=3, quiet=True)
+        built = cythonize(extensions, language_level=3, quiet=True, include_path=["src"])
     except Exception:
         if REQUIRED:
             raise
