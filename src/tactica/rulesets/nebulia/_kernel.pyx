@@ -496,8 +496,10 @@ cdef class Kernel:
             return 0
         cap = generators[side]
         if cap is None:
-            gen = np.random.default_rng([seed, index, 1, side])
-            cap = (gen, gen.bit_generator.capsule)
+            # default_rng(seed) is Generator(PCG64(seed)): its draws are the bit generator's,
+            # so the bit generator alone is made (cheaper, the same stream).
+            bits = np.random.PCG64([seed, index, 1, side])
+            cap = (bits, bits.capsule)
             generators[side] = cap
         return bounded_integer(cap[1], n)
 
