@@ -61,6 +61,19 @@ def test_the_native_dice_words_are_hashlib_blake2b(size: int) -> None:
         assert module.blake2b_word(data, counter) == want
 
 
+def test_the_native_policy_draws_are_numpys_default_rng_integers() -> None:
+    import numpy as np
+
+    module = _module()
+    pick = random.Random(5)
+    for _ in range(300):
+        entropy = [pick.choice([0, 1, pick.randrange(2**32), pick.randrange(2**64)]),
+                   pick.randrange(10**6), 1, pick.randrange(8)]
+        ns = [pick.randint(1, 400) for _ in range(pick.randint(1, 12))]
+        generator = np.random.default_rng(entropy)
+        assert module.policy_integers(entropy, ns) == [int(generator.integers(n)) for n in ns]
+
+
 def _variants() -> Iterator[tuple[str, dict[str, str]]]:
     """Each ruling option on its own (the others at their defaults), then mixes of all."""
     yield "defaults", {}

@@ -4,24 +4,15 @@
 #   the roll's key, fed to the distribution's exact sampler (tactica.dice.sampling.uniform_below
 #   and Sampler.index). _Dice.draw does the same natively; blake2b_word is tested against
 #   hashlib.
-# * Policy generators: a side's numpy Generator (tactica.sim.play.policy_generator) is made by
-#   numpy, and ``generator.integers(n)`` is drawn through numpy's bit generator C interface
-#   with the same bounded method (bounded_integer).
+# * Policy generators: a side's numpy Generator (tactica.sim.play.policy_generator,
+#   default_rng([s, i, 1, k])) is numpy's SeedSequence and PCG64, and ``integers(n)`` its
+#   bounded method: all three natively (pcg64_from_words, pcg64_integer), tested against numpy.
 
 from libc.string cimport memset, memcpy
-from cpython.pycapsule cimport PyCapsule_GetPointer
 
 cdef extern from *:
     """
     #include <stdint.h>
-    /* numpy's bit generator interface (numpy/random/bitgen.h, a stable C API). */
-    typedef struct tactica_bitgen {
-        void *state;
-        uint64_t (*next_uint64)(void *st);
-        uint32_t (*next_uint32)(void *st);
-        double (*next_double)(void *st);
-        uint64_t (*next_raw)(void *st);
-    } tactica_bitgen_t;
     typedef unsigned __int128 tactica_u128;
     static inline uint64_t tactica_mul_hi(uint64_t a, uint64_t b, uint64_t *lo) {
         tactica_u128 m = (tactica_u128)a * b;
@@ -29,10 +20,6 @@ cdef extern from *:
         return (uint64_t)(m >> 64);
     }
     """
-    ctypedef struct tactica_bitgen_t:
-        void *state
-        uint64_t (*next_uint64)(void *st) nogil
-        uint32_t (*next_uint32)(void *st) nogil
     uint64_t tactica_mul_hi(uint64_t a, uint64_t b, uint64_t *lo) nogil
 
 
@@ -200,21 +187,134 @@ cdef class _Dice:
 
 
 
-cdef int bounded_integer(object capsule, int n) except -1:
-    """``generator.integers(n)`` for ``n`` below 2**32, from the generator's bit generator
-    capsule: Lemire's bounded 32-bit method, as numpy's random_bounded_uint64_fill for a range
-    below 2**32 (``n`` 1 draws nothing)."""
-    cdef tactica_bitgen_t *bg
+
+# numpy's SeedSequence (pool of 4 words) and PCG64 (XSL-RR 128/64), natively: a policy
+# generator default_rng([s, i, 1, k]) without making it in Python. pcg64_integer is tested
+# against numpy's Generator.integers for many seeds.
+
+cdef extern from *:
+    """
+    typedef unsigned __int128 tactica_pcg128;
+    typedef struct { tactica_pcg128 state, inc; int has_uint32; uint32_t uinteger; } tactica_pcg64;
+    static const tactica_pcg128 TACTICA_PCG_MULT =
+        (((tactica_pcg128)2549297995355413924ULL) << 64) + 4865540595714422341ULL;
+    static inline uint64_t tactica_pcg64_next64(tactica_pcg64 *g) {
+        uint64_t hi, lo; unsigned rot;
+        g->state = g->state * TACTICA_PCG_MULT + g->inc;
+        hi = (uint64_t)(g->state >> 64); lo = (uint64_t)g->state;
+        rot = (unsigned)(g->state >> 122);
+        lo ^= hi;
+        return (lo >> rot) | (lo << ((- rot) & 63));
+    }
+    static inline uint32_t tactica_pcg64_next32(tactica_pcg64 *g) {
+        uint64_t next;
+        if (g->has_uint32) { g->has_uint32 = 0; return g->uinteger; }
+        next = tactica_pcg64_next64(g);
+        g->has_uint32 = 1; g->uinteger = (uint32_t)(next >> 32);
+        return (uint32_t)(next & 0xffffffffULL);
+    }
+    static inline void tactica_pcg64_seed(tactica_pcg64 *g, const uint64_t *v) {
+        tactica_pcg128 s = (((tactica_pcg128)v[0]) << 64) + v[1];
+        tactica_pcg128 i = (((tactica_pcg128)v[2]) << 64) + v[3];
+        g->state = 0; g->inc = (i << 1) | 1;
+        g->state = g->state * TACTICA_PCG_MULT + g->inc;
+        g->state += s;
+        g->state = g->state * TACTICA_PCG_MULT + g->inc;
+        g->has_uint32 = 0; g->uinteger = 0;
+    }
+    """
+    ctypedef struct tactica_pcg64:
+        pass
+    uint32_t tactica_pcg64_next32(tactica_pcg64 *g) nogil
+    void tactica_pcg64_seed(tactica_pcg64 *g, const uint64_t *v) nogil
+
+
+cdef inline uint32_t _hashmix(uint32_t value, uint32_t *hash_const) noexcept nogil:
+    value ^= hash_const[0]
+    hash_const[0] *= 0x931e8875U
+    value *= hash_const[0]
+    value ^= value >> 16
+    return value
+
+
+cdef inline uint32_t _mix(uint32_t x, uint32_t y) noexcept nogil:
+    cdef uint32_t result = 0xca01f9ddU * x - 0x4973f715U * y
+    result ^= result >> 16
+    return result
+
+
+cdef int pcg64_from_words(tactica_pcg64 *g, const uint32_t *entropy, int n) noexcept nogil:
+    """PCG64(SeedSequence(entropy)): numpy's mix_entropy over a pool of 4 words, then
+    generate_state(4, uint64), then PCG64's seeding."""
+    cdef uint32_t pool[4]
+    cdef uint32_t hash_const = 0x43b0d7e5U, data
+    cdef uint32_t state32[8]
+    cdef uint64_t state[4]
+    cdef int i, i_src, i_dst
+    for i in range(4):
+        pool[i] = _hashmix(entropy[i] if i < n else 0, &hash_const)
+    for i_src in range(4):
+        for i_dst in range(4):
+            if i_src != i_dst:
+                pool[i_dst] = _mix(pool[i_dst], _hashmix(pool[i_src], &hash_const))
+    for i_src in range(4, n):
+        for i_dst in range(4):
+            pool[i_dst] = _mix(pool[i_dst], _hashmix(entropy[i_src], &hash_const))
+    hash_const = 0x8b51f9ddU
+    for i in range(8):
+        data = pool[i % 4]
+        data ^= hash_const
+        hash_const *= 0x58f38dedU
+        data *= hash_const
+        data ^= data >> 16
+        state32[i] = data
+    for i in range(4):
+        state[i] = (<uint64_t>state32[2 * i]) | ((<uint64_t>state32[2 * i + 1]) << 32)
+    tactica_pcg64_seed(g, state)
+    return 0
+
+
+cdef int entropy_words(object values, uint32_t *out, int room) except -1:
+    """numpy's _coerce_to_uint32_array of non-negative ints: each as its little-endian 32-bit
+    words (0 as one word); -1 when they do not fit in ``room`` words."""
+    cdef int n = 0
+    for v in values:
+        if v == 0:
+            if n >= room:
+                return -1
+            out[n] = 0
+            n += 1
+        while v > 0:
+            if n >= room:
+                return -1
+            out[n] = <uint32_t>(v & 0xFFFFFFFF)
+            v >>= 32
+            n += 1
+    return n
+
+
+cdef int pcg64_integer(tactica_pcg64 *g, int n) noexcept nogil:
+    """Generator.integers(n) for 1 <= n < 2**32 (see bounded_integer)."""
     cdef uint32_t rng = <uint32_t>(n - 1), rng_excl = <uint32_t>n, threshold, leftover
     cdef uint64_t m
     if n <= 1:
         return 0
-    bg = <tactica_bitgen_t *>PyCapsule_GetPointer(capsule, "BitGenerator")
-    m = <uint64_t>bg.next_uint32(bg.state) * rng_excl
+    m = <uint64_t>tactica_pcg64_next32(g) * rng_excl
     leftover = <uint32_t>(m & 0xFFFFFFFFULL)
     if leftover < rng_excl:
         threshold = <uint32_t>((0xFFFFFFFFUL - rng) % rng_excl)
         while leftover < threshold:
-            m = <uint64_t>bg.next_uint32(bg.state) * rng_excl
+            m = <uint64_t>tactica_pcg64_next32(g) * rng_excl
             leftover = <uint32_t>(m & 0xFFFFFFFFULL)
     return <int>(m >> 32)
+
+
+def policy_integers(list entropy, list ns):
+    """``[default_rng(entropy).integers(n) for n in ns]``, natively (for the tests)."""
+    cdef tactica_pcg64 g
+    cdef uint32_t words[16]
+    cdef int count = entropy_words(entropy, words, 16)
+    if count < 0:
+        raise ValueError("entropy too large")
+    pcg64_from_words(&g, words, count)
+    return [pcg64_integer(&g, n) for n in ns]

@@ -8,13 +8,11 @@ the function it mirrors. The tables (offset geometry of sight lines, cover dista
 samplers of the dice pools, the greedy policy's attack scores) are built by ``kernel.py`` from
 the reference's own functions at prepare time. The state is C structs and arrays; the dice are
 BLAKE2b words of the same keys as the reference's, drawn natively; a policy's numpy generator
-is made by numpy and read through its bit generator's C interface.
+(SeedSequence, PCG64, bounded integers) is drawn natively too (``kernel_draws.pxi``).
 """
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
-
-import numpy as np
 
 # BLAKE2b-keyed exact draws and numpy's bounded integers, shared by every game's kernel.
 include "tactica/sim/kernel_draws.pxi"
@@ -92,6 +90,11 @@ cdef class Kernel:
     cdef int *top
     cdef dict tables
     cdef bint busy
+    # the sides' policy generators of the battle under way
+    cdef tactica_pcg64 gens[MAX_SIDES]
+    cdef bint made[MAX_SIDES]
+    cdef uint32_t entropy[16]
+    cdef int nentropy
 
     def __cinit__(self):
         self.pools = NULL
@@ -487,30 +490,25 @@ cdef class Kernel:
 
     # -- policies (tactica.policies.GreedyPolicy, RandomPolicy) ---------------------------------
 
-    cdef int _integers(self, list generators, int side, int n, object seed,
-                       object index) except -1:
-        """``generator.integers(n)`` of the side's policy generator (made on first use with
-        play.policy_generator's seed), read through numpy's bit generator interface: Lemire's
-        bounded 32-bit method, as numpy's random_bounded_uint64_fill for a range below 2**32."""
+    cdef int _integers(self, int side, int n) noexcept nogil:
+        """``generator.integers(n)`` of the side's policy generator, play.policy_generator's
+        ``default_rng([seed, index, 1, side])``, made natively on first use (kernel_draws.pxi:
+        numpy's SeedSequence, PCG64 and bounded integers)."""
         if n <= 1:
             return 0
-        cap = generators[side]
-        if cap is None:
-            # default_rng(seed) is Generator(PCG64(seed)): its draws are the bit generator's,
-            # so the bit generator alone is made (cheaper, the same stream).
-            bits = np.random.PCG64([seed, index, 1, side])
-            cap = (bits, bits.capsule)
-            generators[side] = cap
-        return bounded_integer(cap[1], n)
+        if not self.made[side]:
+            self.entropy[self.nentropy] = side
+            pcg64_from_words(&self.gens[side], self.entropy, self.nentropy + 1)
+            self.made[side] = True
+        return pcg64_integer(&self.gens[side], n)
 
-    cdef int _choose(self, int policy, int kind, int actor, int n, list generators, int side,
-                     object seed, object index) except -1:
+    cdef int _choose(self, int policy, int kind, int actor, int n, int side) noexcept nogil:
         """The option a side's policy picks among ``n`` (GreedyPolicy.choose on
         rank_actions' values, ties broken by its generator; RandomPolicy.choose)."""
         cdef int k, ntop = 0
         cdef double best
         if policy == RANDOM:
-            return self._integers(generators, side, n, seed, index)
+            return self._integers(side, n)
         for k in range(n):
             if kind == CHOOSE_MOVE:
                 self.values[k] = self._move_value(self.opt_op[k], self.opt_tile[k])
@@ -525,7 +523,7 @@ cdef class Kernel:
                 self.top[ntop] = k
                 ntop += 1
         if ntop > 1:
-            return self.top[self._integers(generators, side, ntop, seed, index)]
+            return self.top[self._integers(side, ntop)]
         return self.top[0]
 
     # -- one attack (rules.resolve, attack_setup, attack_process, _attack_events) ---------------
@@ -586,8 +584,12 @@ cdef class Kernel:
         cdef int i, kind, who = -1, n, k, steps = 0, o, pol
         cdef bint finished
         cdef _Dice dice = _Dice()
-        cdef list generators = [None] * self.nsides
         dice.set_prefix(prefix)
+        self.nentropy = entropy_words([seed, index, 1], self.entropy, 12)
+        if self.nentropy < 0:
+            raise ValueError("seed or index beyond 64 bits")
+        for i in range(MAX_SIDES):
+            self.made[i] = False
         for i in range(self.nops):
             self.ops[i] = self.init_ops[i]
         for i in range(self.N):
@@ -608,7 +610,7 @@ cdef class Kernel:
             elif kind == CHOOSE_MOVE:
                 n = self._moves(who)
                 pol = policies[who]
-                k = self._choose(pol, CHOOSE_MOVE, -1, n, generators, who, seed, index)
+                k = self._choose(pol, CHOOSE_MOVE, -1, n, who)
                 o = self.opt_op[k]
                 # Moved in rules.apply_event
                 self.occ[self.ops[o].pos] = -1
@@ -621,7 +623,7 @@ cdef class Kernel:
                 o = self.active
                 n = self._attacks(o)
                 pol = policies[who]
-                k = self._choose(pol, CHOOSE_ATTACK, o, n, generators, who, seed, index)
+                k = self._choose(pol, CHOOSE_ATTACK, o, n, who)
                 if self.opt_op[k] < 0:
                     self._activation_ended(o)
                 else:
