@@ -98,6 +98,18 @@ class SimulationReport:
         return units
 
     @property
+    def engine(self) -> dict[str, int]:
+        """Battles played by the compiled kernel and by the reference."""
+        return self.tally.engine()
+
+    def engine_line(self) -> str:
+        """Who played the battles, in one line (with the reasons the reference played)."""
+        from tactica.sim.kernels import engine_line
+
+        t = self.tally
+        return engine_line(t.kernel, t.reference, t.not_covered)
+
+    @property
     def mean_rounds(self) -> float:
         """The mean number of rounds."""
         return self.tally.rounds_sum / self.battles if self.battles else 0.0
@@ -125,6 +137,7 @@ class SimulationReport:
         out = {"battles": self.battles, **out}
         if self.precision is not None:
             out["precision"] = dict(self.precision)
+        out["engine"] = self.engine
         if self.interrupted:
             out["interrupted"] = True
         return out
@@ -169,6 +182,23 @@ class ComparisonReport:
         mean, (lo, hi) = self.paired.interval(variant, outcome)
         return mean, (lo, hi), (lo > 0 or hi < 0)
 
+    @property
+    def engine(self) -> dict[str, int]:
+        """Battles played by the compiled kernel and by the reference, over every variant."""
+        return {"kernel": sum(r.tally.kernel for r in self.reports),
+                "reference": sum(r.tally.reference for r in self.reports)}
+
+    def engine_line(self) -> str:
+        """Who played the battles of every variant, in one line."""
+        from tactica.sim.kernels import engine_line
+
+        reasons: dict[str, int] = {}
+        for r in self.reports:
+            for reason, k in r.tally.not_covered.items():
+                reasons[reason] = reasons.get(reason, 0) + k
+        e = self.engine
+        return engine_line(e["kernel"], e["reference"], reasons)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the variants' figures and the paired differences against the first."""
         diffs: list[dict[str, Any]] = []
@@ -191,6 +221,7 @@ class ComparisonReport:
         }
         if self.precision is not None:
             out["precision"] = dict(self.precision)
+        out["engine"] = self.engine
         if self.interrupted:
             out["interrupted"] = True
         return out

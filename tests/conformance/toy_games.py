@@ -133,7 +133,7 @@ class ToyRows:
         title="Toy Rows",
         battlefield="rows",
         rulings=TOY_ROWS_RULINGS,
-        provides=frozenset(Capability) - {Capability.MATCHUP},
+        provides=frozenset(Capability) - {Capability.MATCHUP, Capability.KERNEL},
         summary="a d6 for each blow, rows decide who reaches whom",
         examples="toys",
     )

@@ -91,6 +91,7 @@ def print_report(report: SimulationReport) -> None:
     console.print("rulings: " + (", ".join(f"{k}={v}" for k, v in changed.items())
                                  or "all defaults"))
     _print_precision(report.precision)
+    console.print(report.engine_line(), markup=False, highlight=False)
 
 
 def _print_precision(precision: Any) -> None:
@@ -127,6 +128,7 @@ def print_comparison(report: ComparisonReport) -> None:
                       "yes" if cell["significant"] else "no")
         console.print(d)
     _print_precision(report.precision)
+    console.print(report.engine_line(), markup=False, highlight=False)
 
 
 class ProgressLine:

@@ -131,14 +131,20 @@ def logged_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, in
 def play_chunk(scenarios: Sequence[Scenario], policies: Mapping[str, str], seed: int,
                start: int, stop: int, *, max_steps: int = DEFAULT_MAX_STEPS
                ) -> tuple[list[Tally], PairedTally | None]:
-    """Battles ``start`` .. ``stop - 1`` under every scenario (variant), tallied."""
+    """Battles ``start`` .. ``stop - 1`` under every scenario (variant), tallied; each is
+    played by the game's compiled kernel where it covers it (:mod:`tactica.sim.kernels`),
+    else by the reference, with the same result."""
+    from tactica.sim.kernels import simulated_battle
+
     sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
     tallies = [Tally(sides) for _ in scenarios]
     paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
     for i in range(start, stop):
-        results = [play_battle(sc, policies, seed, i, max_steps=max_steps) for sc in scenarios]
-        for tally, r in zip(tallies, results, strict=True):
+        played = [simulated_battle(sc, policies, seed, i, max_steps) for sc in scenarios]
+        results = [r for r, _ in played]
+        for tally, (r, engine) in zip(tallies, played, strict=True):
             tally.add(r)
+            tally.count_engine(engine.reason)
         if paired is not None:
             paired.add(results)
     return tallies, paired

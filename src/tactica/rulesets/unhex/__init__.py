@@ -62,7 +62,7 @@ class Unhex:
         title="Unhex",
         battlefield="zones",
         rulings=RULINGS,
-        provides=frozenset(Capability),
+        provides=frozenset(Capability) - {Capability.KERNEL},
         odds_options=(
             OddsOption("defend", "the target defends (an opposed roll; against ranged attacks "
                                  "only from cover)"),
