@@ -17,6 +17,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from tactica.caching import Cache, SmallKeys
 from tactica.ruleset import NotCovered, PreparedKernel, kernel_hooks
 from tactica.scenario import Scenario
 from tactica.sim.tally import BattleResult
@@ -48,26 +49,25 @@ KERNEL = Engine()
 _OFF = NotCovered(f"{ENVIRONMENT}=0")
 _NO_KERNEL = NotCovered("the game has no compiled kernel")
 
-# Prepared kernels of the scenarios of this process, by the scenario object (kept alive here,
-# so that its id is not reused while it is cached).
-_PREPARED: dict[int, tuple[Scenario, PreparedKernel | NotCovered]] = {}
+# Prepared kernels of the scenarios of this process, by the scenario object (its number from
+# SmallKeys is never given to another object, so an entry cannot answer for another scenario).
 _LIMIT = 32
+_SCENARIOS = SmallKeys("simulate.kernel-scenarios", maxsize=_LIMIT)
+_PREPARED: Cache[int, PreparedKernel | NotCovered] = Cache("simulate.kernels", maxsize=_LIMIT)
 
 
 def prepared_kernel(scenario: Scenario) -> PreparedKernel | NotCovered:
     """The kernel of ``scenario``, prepared once per scenario object, or why there is none."""
     if not kernels_enabled():
         return _OFF
-    found = _PREPARED.get(id(scenario))
-    if found is not None and found[0] is scenario:
-        return found[1]
+    key = _SCENARIOS.key_of(scenario)
+    found = _PREPARED.get(key)
+    if found is not None:
+        return found
     hooks = kernel_hooks(scenario.ruleset)
     kernel: PreparedKernel | NotCovered = (_NO_KERNEL if hooks is None
                                            else hooks.prepare_kernel(scenario))
-    if len(_PREPARED) >= _LIMIT:
-        _PREPARED.clear()
-    _PREPARED[id(scenario)] = (scenario, kernel)
-    return kernel
+    return _PREPARED.put(key, kernel)
 
 
 def simulated_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, index: int,
