@@ -42,8 +42,7 @@ import numpy as np
 
 from tactica.dice.cost import MAX_DICE, MAX_OUTCOMES, MAX_SIDES, MAX_VALUE, MAX_WORK, Cost
 from tactica.dice.dist import Dist
-from tactica.dice.lexer import DiceSyntaxError
-from tactica.dice.lexer import comment_start
+from tactica.dice.lexer import DiceSyntaxError, comment_start
 from tactica.dice.nodes import (
     Chain,
     Compare,
@@ -202,7 +201,8 @@ def evaluate(
     """
     if isinstance(expr, str):
         _valid(expr, explode_depth, dialect)
-        return _checked(expr, explode_depth, dialect)._dist()  # the size check is cached with the parse
+        # the size check is cached with the parse
+        return _checked(expr, explode_depth, dialect)._dist()
     _check(expr)
     return expr._dist()
 

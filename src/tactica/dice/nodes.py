@@ -312,10 +312,8 @@ class Group(Expr):
             pairs = states * c.outcomes
             work += pairs * PER_OUTCOME
             run_lo, run_hi = run_lo + c.lo, run_hi + c.hi
-            if m == len(costs):
-                bound = run_hi - run_lo + 1
-            else:
-                bound = _state_bound(costs, max(m, 1))
+            full = m == len(costs)
+            bound = run_hi - run_lo + 1 if full else _state_bound(costs, max(m, 1))
             states = min(pairs, bound)
             if states > _GROUP_STATES:
                 raise DiceError(

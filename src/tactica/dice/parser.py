@@ -129,7 +129,7 @@ class Parser:
     def fail(self, token: Token, hint: str = "") -> DiceSyntaxError:
         if token.kind == "flavor":
             what = f"unexpected [{token.text}]"
-            hint = hint or "a [flavor] tag goes right after a term, like 2d6[fire]"
+            hint = "a [flavor] tag goes right after a term, like 2d6[fire]"
         else:
             what = "unexpected end" if token.kind == "end" else f"unexpected {token.text!r}"
         err = error_at(what, token.col, self.text)
@@ -303,10 +303,11 @@ class Parser:
             n = self.number() if self.tok.kind == "num" else 1
             kind = _KEEPS[t.text]
             if len(args) == 1:
-                raise self.error(
-                    "a keep or drop on a group of one expression is read differently by Roll20 "
-                    "(among its dice) and Foundry (its total); write the keep on the dice, "
-                    "like 4d6kh3, or list several expressions, like {4d6, 3d8}kh", t)
+                err = self.error("a keep or drop on a group of one expression", t)
+                raise DiceSyntaxError(
+                    f"{err}: Roll20 keeps among its dice, Foundry its total; write the keep on "
+                    "the dice, like 4d6kh3, or list several expressions, like {4d6, 3d8}kh",
+                    t.col)
             if n > len(args):
                 verb = "keep" if kind[0] == "k" else "drop"
                 raise self.error(f"cannot {verb} {n} of {len(args)} results", t)
