@@ -46,7 +46,7 @@ _EXPR_HELP = (
     "term compared with a number counts dice: 3d6>=4 is the number of dice showing 4 or more "
     "(as Roll20, 6d6>4 means 4 or more). Anything else compares values and gives 1 (true) or "
     "0 (false): (3d6)>=4 and 2d6+1>=8 compare the total. Groups {4d6, 3d8}kh keep among "
-    "totals; 2d6[fire] tags a term; '# text' is a comment. Several expressions are shown side "
+    "totals; 2d6\\[fire] tags a term; '# text' is a comment. Several expressions are shown side "
     "by side. Grammar: docs/dice.md. Put '--' before an expression that starts with '-'."
 )
 _DIALECT_HELP = (
@@ -429,7 +429,7 @@ def _run(
     "3d6>=4 COUNTS the dice showing 4 or more; (3d6)>=4 COMPARES the total (1 or 0)."
 ))
 def dice_command(
-    expressions: Annotated[list[str], typer.Argument(metavar="EXPR...", help=_EXPR_HELP)],
+    expressions: Annotated[list[str], typer.Argument(metavar="EXPR", help=_EXPR_HELP)],
     at_least: Annotated[
         bool, typer.Option("--at-least", help="Add P(result >= value) for every value.")
     ] = False,
