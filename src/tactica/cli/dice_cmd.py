@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -335,11 +336,11 @@ def _cumulative(table: dict[int, Fraction], dist: Dist[int], v: int, *, above: b
     """P(at least v) or P(at most v) for any value v, also one this roll cannot show."""
     if v in table:
         return percent_text(table[v])
+    outcomes = dist.outcomes
+    k = bisect.bisect_left(outcomes, v)  # the first outcome above v (v is not one)
     if above:
-        higher = [o for o in dist.outcomes if o > v]
-        return percent_text(table[higher[0]] if higher else Fraction(0))
-    lower = [o for o in dist.outcomes if o < v]
-    return percent_text(table[lower[-1]] if lower else Fraction(0))
+        return percent_text(table[outcomes[k]] if k < len(outcomes) else Fraction(0))
+    return percent_text(table[outcomes[k - 1]] if k else Fraction(0))
 
 
 def _run(
