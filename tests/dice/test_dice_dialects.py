@@ -114,6 +114,7 @@ def test_flavor_and_comment_notes() -> None:
         ("{d6, d6}kh3", 9, "cannot keep 3 of 2"),
         ("{d6, d6}kh>3", 11, "counting the results of a group"),
         ("{d6, d6}cs>3", 9, "counting the results of a group"),
+        ("{d6, d6}kh[adv]>3", 16, "counting the results of a group"),
         ("{d6, d6", 8, "expected ',' or '}'"),
         ("{}", 2, "unexpected '}'"),
     ],

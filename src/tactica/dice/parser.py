@@ -282,11 +282,19 @@ class Parser:
             term = self.text[start.col - 1 : tag.col - 1].strip()
             if tag.text:
                 self.labels.append((term, tag.text))
+        counted = self.tok.kind == "cmp" or self.is_word("cs", "cf")
+        if start.kind == "{" and counted:
+            raise self.fail(
+                self.tok,
+                f"counting the results of a group is not supported; to compare the total "
+                f"write ({self.text[start.col - 1 : self.tok.col - 1].strip()})"
+                f"{self.tok.text}...",
+            )
         return node
 
     def group(self) -> Expr:
         """``{a, b, ...}`` with an optional keep or drop among the totals."""
-        open_tok = self.advance()
+        self.advance()
         self.enter()
         args = [self.expr()]
         while self.tok.kind == ",":
@@ -312,13 +320,6 @@ class Parser:
                 verb = "keep" if kind[0] == "k" else "drop"
                 raise self.error(f"cannot {verb} {n} of {len(args)} results", t)
             keep = (kind, n)
-        if self.tok.kind == "cmp" or self.is_word("cs", "cf"):
-            raise self.fail(
-                self.tok,
-                f"counting the results of a group is not supported; to compare the total "
-                f"write ({self.text[open_tok.col - 1 : self.tok.col - 1].strip()})"
-                f"{self.tok.text}...",
-            )
         return Group(tuple(args), keep)
 
     def bare_atom(self) -> Expr:
