@@ -41,7 +41,8 @@ def test_bad_input_in_a_second_expression(capsys: pytest.CaptureFixture[str]) ->
     assert code == 2 and out == ""
     assert err.strip() == "error: '[' without its ']' at column 4 in '2d6[fire'"
     code, out, _ = run(capsys, "dice", "3d6", "{d6}kh", "--json")
-    assert code == 2 and json.loads(out)["column"] == 5
+    doc = json.loads(out)
+    assert code == 2 and doc["column"] == 5 and doc["expression"] == "{d6}kh"
 
 
 def test_labels_and_comment(capsys: pytest.CaptureFixture[str]) -> None:

@@ -372,8 +372,15 @@ def _run(
         raise DiceError(f"--roll: at most {_MAX_ROLLS} rolls, got {rolls}")
     if seed is not None and seed < 0:
         raise DiceError(f"--seed needs a whole number of 0 or more, got {seed}")
-    nodes = [parse(text, explode_depth=explode_depth, dialect=dialect) for text in expressions]
-    dists = [evaluate(node) for node in nodes]
+    nodes: list[Expr] = []
+    dists: list[Dist[int]] = []
+    for text in expressions:
+        try:
+            nodes.append(parse(text, explode_depth=explode_depth, dialect=dialect))
+            dists.append(evaluate(nodes[-1]))
+        except DiceError as exc:
+            exc.expression = text  # type: ignore[attr-defined]  # named in the JSON error
+            raise
     rolled: list[list[int]] = []
     if rolls:
         rng = np.random.default_rng(seed)
@@ -484,5 +491,8 @@ def dice_command(
         column = getattr(exc, "column", None)
         if column is not None:
             doc["column"] = column
+        text = getattr(exc, "expression", None)
+        if text is not None and len(expressions) > 1:
+            doc["expression"] = text
         print_json(doc)
         raise typer.Exit(2) from None
