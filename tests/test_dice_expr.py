@@ -86,7 +86,7 @@ def test_parse_builds_the_expected_tree(text: str, tree: Any) -> None:
         ("(d4+1)d%", "(1d4 + 1)d%"),
         ("(1-2)-3", "(1 - 2) - 3"),
         ("6d6 > 4 f 1", "6d6cs>=4df1"),
-        ("2d10r<2!>9kh1", "2d10r<=2x>=9kh1"),
+        ("2d10r<2!>9kh1", "2d10rr<=2x>=9kh1"),
         ("max(d20, d20)+min(1,d4) / 2u", "max(1d20, 1d20) + min(1, 1d4) / 2u"),
     ],
 )

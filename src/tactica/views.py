@@ -18,6 +18,7 @@ them through ``_repr_html_``; ``to_pandas()`` of each result is built from the s
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from tactica.tables import Column, NumberFormat, Table, data_frame
@@ -29,8 +30,8 @@ if TYPE_CHECKING:
     from tactica.odds import OddsReport
     from tactica.simulate import SimulationReport
 
-__all__ = ["NumberFormat", "dist_frame", "dist_table", "html_of", "odds_frame", "odds_tables",
-           "simulation_frame", "simulation_tables"]
+__all__ = ["NumberFormat", "dist_frame", "dist_table", "dists_table", "html_of", "odds_frame",
+           "odds_tables", "simulation_frame", "simulation_tables"]
 
 
 def dist_table(dist: Dist[Any], title: str = "", *, at_least: bool = True,
@@ -56,6 +57,34 @@ def dist_table(dist: Dist[Any], title: str = "", *, at_least: bool = True,
     notes = ["1 = the comparison holds, 0 = it does not"] if comparison else []
     if dist.is_integer():
         notes.append(f"mean {float(dist.mean()):.4f}, sd {dist.sd():.4f}")
+    return Table(title, cols, rows, notes)
+
+
+def dists_table(named: Sequence[tuple[str, Dist[Any]]], title: str = "", *,
+                at_least: bool = False, at_most: bool = False) -> Table:
+    """Several distributions side by side: a row per value, a probability column per
+    distribution (blank where it cannot show the value), and its cumulative columns."""
+    values = sorted(set().union(*(d.outcomes for _, d in named)))
+    cols = [Column("value", "int")]
+    for name, _ in named:
+        cols.append(Column(name, "p"))
+        if at_least:
+            cols.append(Column(f"{name} at least", "p"))
+        if at_most:
+            cols.append(Column(f"{name} at most", "p"))
+    rows: list[list[Any]] = [[v] for v in values]
+    for _, dist in named:
+        probs = dict(dist.items())
+        below = Fraction(0)  # P(value < v), v running upward
+        for row, v in zip(rows, values, strict=True):
+            p = probs.get(v)
+            row.append(p)
+            if at_least:
+                row.append(1 - below)
+            below += p or 0
+            if at_most:
+                row.append(below)
+    notes = [f"{name}: mean {float(d.mean()):.4f}, sd {d.sd():.4f}" for name, d in named]
     return Table(title, cols, rows, notes)
 
 

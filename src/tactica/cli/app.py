@@ -23,8 +23,8 @@ __all__ = ["COMMANDS", "LazyCommands", "app", "load_commands"]
 #: it on :data:`app`, and the first paragraph of its help.
 COMMANDS: dict[str, tuple[str, str]] = {
     "dice": ("tactica.cli.dice_cmd",
-             "Exact odds of a dice expression: every value with its probability, mean and sd. "
-             "3d6>=4 COUNTS the dice showing 4 or more; (3d6)>=4 COMPARES the total (1 or 0)."),
+             "Exact odds of dice expressions: every value with its probability, mean and sd; "
+             "several expressions side by side. 3d6>=4 COUNTS the dice showing 4 or more; (3d6)>=4 COMPARES the total (1 or 0)."),
     "demo": ("tactica.cli.demo_cmd",
              "The main job on embedded defaults: exact odds and a simulation of a 5 vs 5 "
              "firefight."),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
@@ -13,17 +15,29 @@ from rich.table import Table
 from tactica.cli.app import app
 from tactica.cli.common import console, print_json
 from tactica.cli.output import CsvOpt, DecimalsOpt, MarkdownOpt, PlotOpt, save_plot, show_tables
-from tactica.dice import EXPLODE_DEPTH, Compare, Dist, Expr, evaluate, parse
+from tactica.dice import (
+    DEFAULT_DIALECT,
+    DIALECTS,
+    EXPLODE_DEPTH,
+    Compare,
+    Dist,
+    Expr,
+    evaluate,
+    notes,
+    parse,
+)
 from tactica.dice.display import EXACT_CHARS, fraction_text, percent_text, sci_text
 from tactica.dice.nodes import DiceTerm
 from tactica.errors import DiceError, TacticaError
 
-__all__ = ["dice_command", "dice_report", "meaning", "visible_range"]
+__all__ = ["dice_command", "dice_report", "meaning", "visible_range", "window"]
 
 _BAR_WIDTH = 30
 _BLOCKS = " ▏▎▍▌▋▊▉█"
 _EXACT_WIDTH = 24
 _MAX_ROLLS = 1_000_000
+#: Most expressions on one table and one plot.
+_MAX_EXPRESSIONS = 12
 
 _EXPR_HELP = (
     "A dice expression in Foundry VTT / Roll20 notation: 2d6+1, d%, 4dF, d{0,0,1,1,2}, "
@@ -32,8 +46,14 @@ _EXPR_HELP = (
     "(rounds down), 2d6/2u (up), max(d20,d20), (1d4)d6. COUNTING OR COMPARING: a bare dice "
     "term compared with a number counts dice: 3d6>=4 is the number of dice showing 4 or more "
     "(as Roll20, 6d6>4 means 4 or more). Anything else compares values and gives 1 (true) or "
-    "0 (false): (3d6)>=4 and 2d6+1>=8 compare the total. Grammar: docs/dice.md. Put '--' "
-    "before an expression that starts with '-'."
+    "0 (false): (3d6)>=4 and 2d6+1>=8 compare the total. Groups {4d6, 3d8}kh keep among "
+    "totals; 2d6\\[fire] tags a term; '# text' is a comment. Several expressions are shown side "
+    "by side. Grammar: docs/dice.md. Put '--' before an expression that starts with '-'."
+)
+_DIALECT_HELP = (
+    "What a bare 'r' means: roll20 (the default) rerolls until the face no longer matches, "
+    "foundry rerolls once (and reads 'r<3' strictly). 'ro' (once) and 'rr' (until) mean the "
+    "same in both."
 )
 
 
@@ -54,10 +74,14 @@ def visible_range(dist: Dist[Any], max_rows: int) -> tuple[int, int]:
     Starts at the most likely outcome and grows toward the likelier neighbour, so the rows
     hidden from a long table carry as little probability as a contiguous block allows.
     """
-    n = len(dist)
+    return window(dist.weights, max_rows)
+
+
+def window(w: Sequence[float], max_rows: int) -> tuple[int, int]:
+    """:func:`visible_range` over any row weights (several distributions: their sum)."""
+    n = len(w)
     if max_rows <= 0 or n <= max_rows:
         return 0, n
-    w = dist.weights
     i = max(range(n), key=w.__getitem__)
     j = i + 1
     while j - i < max_rows:
@@ -93,15 +117,16 @@ def dice_report(
     at_most: bool = False,
     exact: bool = False,
     explode_depth: int = EXPLODE_DEPTH,
+    dialect: str = DEFAULT_DIALECT,
 ) -> dict[str, Any]:
     """The JSON document of ``tactica dice``: expression, outcomes, mean and sd.
 
     Exact fractions longer than ``EXACT_CHARS`` characters are ``null`` unless ``exact``.
     """
-    node = parse(text, explode_depth=explode_depth)
+    node = parse(text, explode_depth=explode_depth, dialect=dialect)
     dist = evaluate(node)
     return _report(text, node, dist, at_least=at_least, at_most=at_most, exact=exact,
-                   explode_depth=explode_depth)
+                   explode_depth=explode_depth, dialect=dialect)
 
 
 def _report(
@@ -113,6 +138,7 @@ def _report(
     at_most: bool,
     exact: bool,
     explode_depth: int,
+    dialect: str = DEFAULT_DIALECT,
 ) -> dict[str, Any]:
     limit = None if exact else EXACT_CHARS
     omitted = False
@@ -139,9 +165,13 @@ def _report(
         rows.append(row)
     mean = dist.mean()
     cut = 1 - node.clean()
+    said = notes(text, dialect=dialect)
     return {
         "expression": text,
+        "dialect": dialect,
         "canonical": str(node),
+        "labels": [{"term": term, "label": label} for term, label in said.labels],
+        "comment": said.comment,
         "comparison": isinstance(node, Compare),
         "counts_dice": isinstance(node, DiceTerm) and node.spec.count is not None,
         "meaning": meaning(node),
@@ -166,17 +196,14 @@ def _print_table(
     at_most: bool,
     max_rows: int,
     explode_depth: int,
+    dialect: str = DEFAULT_DIALECT,
 ) -> None:
     comparison = isinstance(node, Compare)
     total = dist.total
     weights = dist.weights
     top = max(weights) / total
     cum = dist.cumulative_weights()
-    canonical = str(node)
-    title = text
-    if canonical.replace(" ", "") != text.replace(" ", ""):
-        title = f"{text}   (read as {canonical})"
-    table = Table(title=title, title_justify="left")
+    table = Table(title=_title(text, node, dialect), title_justify="left")
     table.add_column("value", justify="right")
     table.add_column("probability", justify="right")
     table.add_column("exact", justify="right")
@@ -204,25 +231,120 @@ def _print_table(
             f"{len(dist) - (j - i)} outcomes outside this range "
             f"({percent_text(Fraction(total - shown, total))} together); --max-rows 0 shows all"
         )
-    if comparison:
-        console.print("1 = the comparison holds, 0 = it does not")
+    _print_notes(text, node, dist, explode_depth=explode_depth, dialect=dialect, prefix="")
+
+
+def _title(text: str, node: Expr, dialect: str) -> str:
+    """The header line: the text as typed, how it was read when that differs, the dialect."""
+    canonical = str(node)
+    typed = _formula(text)
+    if canonical.replace(" ", "") != typed.replace(" ", ""):
+        return f"{text}   (read as {canonical}; {dialect} dialect)"
+    return f"{text}   ({dialect} dialect)"
+
+
+def _formula(text: str) -> str:
+    """The text without its comment and flavor tags (what the canonical text spells)."""
+    from tactica.dice.lexer import comment_start
+
+    out, depth = [], False
+    for ch in text[: comment_start(text)]:
+        if ch == "[":
+            depth = True
+        elif ch == "]":
+            depth = False
+        elif not depth:
+            out.append(ch)
+    return "".join(out).strip()
+
+
+def _print_notes(text: str, node: Expr, dist: Dist[int], *, explode_depth: int, dialect: str,
+                 prefix: str) -> None:
+    """The lines under a table: labels, comment, meaning, truncated mass, mean and sd."""
+    said = notes(text, dialect=dialect)
+    if said.labels:
+        console.print(prefix + "labels: " + ", ".join(f"{term} = {label}"
+                                                      for term, label in said.labels))
+    if said.comment:
+        console.print(f"{prefix}comment: {said.comment}")
+    if isinstance(node, Compare):
+        console.print(f"{prefix}1 = the comparison holds, 0 = it does not")
     else:
         words = meaning(node)
         if words:
-            console.print(f"the value {words}")
+            console.print(f"{prefix}the value {words}")
     cut = 1 - node.clean()
     if cut:
         exactly = fraction_text(cut, 40)
         console.print(
-            f"truncated: {sci_text(cut, 3)}{f' (exactly {exactly})' if exactly else ''} of the "
-            f"probability is in explosions cut after {explode_depth} extra rolls per die, "
+            f"{prefix}truncated: {sci_text(cut, 3)}{f' (exactly {exactly})' if exactly else ''} "
+            f"of the probability is in explosions cut after {explode_depth} extra rolls per die, "
             "counted at the last roll (--explode-depth; exact value in --json)"
         )
-    console.print(f"mean {float(dist.mean()):.4f}  sd {dist.sd():.4f}")
+    console.print(f"{prefix}mean {float(dist.mean()):.4f}  sd {dist.sd():.4f}")
+
+
+def _print_side_by_side(
+    texts: Sequence[str],
+    nodes: Sequence[Expr],
+    dists: Sequence[Dist[int]],
+    *,
+    at_least: bool,
+    at_most: bool,
+    max_rows: int,
+    explode_depth: int,
+    dialect: str,
+) -> None:
+    """One table, a column per expression (and per cumulative column asked for)."""
+    values = sorted(set().union(*(d.outcomes for d in dists)))
+    probs = [{v: Fraction(w, d.total) for v, w in zip(d.outcomes, d.weights, strict=True)}
+             for d in dists]
+    ge = [dict(d.at_least_table()) for d in dists] if at_least else []
+    le = [dict(d.at_most_table()) for d in dists] if at_most else []
+    table = Table(title=f"{len(texts)} expressions   ({dialect} dialect)", title_justify="left")
+    table.add_column("value", justify="right")
+    for k, text in enumerate(texts, start=1):
+        table.add_column(f"#{k} {_formula(text)}", justify="right")
+        if at_least:
+            table.add_column(f"#{k} at least", justify="right")
+        if at_most:
+            table.add_column(f"#{k} at most", justify="right")
+    weights = [float(sum(p.get(v, 0) for p in probs)) for v in values]
+    i, j = window(weights, max_rows)
+    for v in values[i:j]:
+        cells = [str(v)]
+        for k, p in enumerate(probs):
+            cells.append(percent_text(p[v]) if v in p else "")
+            if at_least:
+                cells.append(_cumulative(ge[k], dists[k], v, above=True))
+            if at_most:
+                cells.append(_cumulative(le[k], dists[k], v, above=False))
+        table.add_row(*cells)
+    console.print(table)
+    if (i, j) != (0, len(values)):
+        console.print(f"{len(values) - (j - i)} values outside this range; --max-rows 0 shows all")
+    for k, (text, node, dist) in enumerate(zip(texts, nodes, dists, strict=True), start=1):
+        canonical = str(node)
+        read = "" if canonical.replace(" ", "") == _formula(text).replace(" ", "") else (
+            f" (read as {canonical})")
+        console.print(f"#{k} {text}{read}")
+        _print_notes(text, node, dist, explode_depth=explode_depth, dialect=dialect,
+                     prefix="   ")
+
+
+def _cumulative(table: dict[int, Fraction], dist: Dist[int], v: int, *, above: bool) -> str:
+    """P(at least v) or P(at most v) for any value v, also one this roll cannot show."""
+    if v in table:
+        return percent_text(table[v])
+    outcomes = dist.outcomes
+    k = bisect.bisect_left(outcomes, v)  # the first outcome above v (v is not one)
+    if above:
+        return percent_text(table[outcomes[k]] if k < len(outcomes) else Fraction(0))
+    return percent_text(table[outcomes[k - 1]] if k else Fraction(0))
 
 
 def _run(
-    expression: str,
+    expressions: Sequence[str],
     *,
     at_least: bool,
     at_most: bool,
@@ -236,53 +358,86 @@ def _run(
     markdown: bool = False,
     precision: int = 3,
     plot: Path | None = None,
+    dialect: str = DEFAULT_DIALECT,
 ) -> None:
+    if dialect not in DIALECTS:
+        raise DiceError(f"--dialect: expected one of {', '.join(DIALECTS)}, got {dialect!r}")
+    if not expressions:
+        raise DiceError("give a dice expression, like tactica dice 2d6+1")
+    if len(expressions) > _MAX_EXPRESSIONS:
+        raise DiceError(f"at most {_MAX_EXPRESSIONS} expressions at once, got {len(expressions)}")
     if rolls < 0:
         raise DiceError(f"--roll needs a count of 0 or more, got {rolls}")
     if rolls > _MAX_ROLLS:
         raise DiceError(f"--roll: at most {_MAX_ROLLS} rolls, got {rolls}")
     if seed is not None and seed < 0:
         raise DiceError(f"--seed needs a whole number of 0 or more, got {seed}")
-    node = parse(expression, explode_depth=explode_depth)
-    dist = evaluate(node)
-    rolled: list[int] = []
+    nodes: list[Expr] = []
+    dists: list[Dist[int]] = []
+    for text in expressions:
+        try:
+            nodes.append(parse(text, explode_depth=explode_depth, dialect=dialect))
+            dists.append(evaluate(nodes[-1]))
+        except DiceError as exc:
+            exc.expression = text  # type: ignore[attr-defined]  # named in the JSON error
+            raise
+    rolled: list[list[int]] = []
     if rolls:
         rng = np.random.default_rng(seed)
-        rolled = [int(v) for v in dist.sample_many(rng, rolls)]
+        rolled = [[int(v) for v in dist.sample_many(rng, rolls)] for dist in dists]
+    single = len(expressions) == 1
     if csv is not None or markdown or plot is not None:
-        from tactica.render.plots import dist_plot
+        from tactica.render.plots import dist_plot, dists_plot
         from tactica.tables import NumberFormat
-        from tactica.views import dist_table
+        from tactica.views import dist_table, dists_table
 
-        table = dist_table(dist, expression, at_least=at_least, at_most=at_most,
-                           comparison=isinstance(node, Compare))
+        if single:
+            table = dist_table(dists[0], expressions[0], at_least=at_least, at_most=at_most,
+                               comparison=isinstance(nodes[0], Compare))
+        else:
+            table = dists_table(list(zip(expressions, dists, strict=True)),
+                                f"{len(expressions)} expressions ({dialect} dialect)",
+                                at_least=at_least, at_most=at_most)
         show_tables([table], NumberFormat(precision, exact), csv=csv, markdown=markdown,
                     quiet=not markdown)
         if plot is not None:
-            save_plot(dist_plot(dist, title=expression), plot)
+            if single:
+                figure = dist_plot(dists[0], title=expressions[0])
+            else:
+                figure = dists_plot(list(zip(expressions, dists, strict=True)),
+                                    title=f"exact odds ({dialect} dialect)")
+            save_plot(figure, plot)
         if markdown:
             return
     if json_out:
-        doc = _report(expression, node, dist, at_least=at_least, at_most=at_most, exact=exact,
-                      explode_depth=explode_depth)
-        if rolls:
-            doc["rolls"] = rolled
-            doc["seed"] = seed
-        print_json(doc)
+        docs = []
+        for k, (text, node, dist) in enumerate(zip(expressions, nodes, dists, strict=True)):
+            doc = _report(text, node, dist, at_least=at_least, at_most=at_most, exact=exact,
+                          explode_depth=explode_depth, dialect=dialect)
+            if rolls:
+                doc["rolls"] = rolled[k]
+                doc["seed"] = seed
+            docs.append(doc)
+        print_json(docs[0] if single else docs)
         return
-    _print_table(expression, node, dist, at_least=at_least, at_most=at_most,
-                 max_rows=max_rows, explode_depth=explode_depth)
-    if rolled:
-        shown = ", ".join(map(str, rolled[:50])) + (" …" if len(rolled) > 50 else "")
-        console.print(f"rolled: {shown}")
+    if single:
+        _print_table(expressions[0], nodes[0], dists[0], at_least=at_least, at_most=at_most,
+                     max_rows=max_rows, explode_depth=explode_depth, dialect=dialect)
+    else:
+        _print_side_by_side(expressions, nodes, dists, at_least=at_least, at_most=at_most,
+                            max_rows=max_rows, explode_depth=explode_depth, dialect=dialect)
+    for k, values in enumerate(rolled, start=1):
+        shown = ", ".join(map(str, values[:50])) + (" …" if len(values) > 50 else "")
+        console.print(f"rolled: {shown}" if single else f"rolled #{k}: {shown}")
 
 
 @app.command("dice", help=(
-    "Exact odds of a dice expression: every value with its probability, mean and sd. "
+    "Exact odds of dice expressions: every value with its probability, mean and sd; several "
+    "expressions side by side. "
     "3d6>=4 COUNTS the dice showing 4 or more; (3d6)>=4 COMPARES the total (1 or 0)."
 ))
 def dice_command(
-    expression: Annotated[str, typer.Argument(metavar="EXPR", help=_EXPR_HELP)],
+    expressions: Annotated[list[str], typer.Argument(metavar="EXPR", help=_EXPR_HELP)],
     at_least: Annotated[
         bool, typer.Option("--at-least", help="Add P(result >= value) for every value.")
     ] = False,
@@ -320,12 +475,15 @@ def dice_command(
     markdown: MarkdownOpt = False,
     decimals: DecimalsOpt = 3,
     plot: PlotOpt = None,
+    dialect: Annotated[
+        str, typer.Option("--dialect", metavar="foundry|roll20", help=_DIALECT_HELP)
+    ] = DEFAULT_DIALECT,
 ) -> None:
     """Exact odds of a dice expression: every value with its probability, mean and sd."""
     try:
-        _run(expression, at_least=at_least, at_most=at_most, json_out=json_out, exact=exact,
+        _run(expressions, at_least=at_least, at_most=at_most, json_out=json_out, exact=exact,
              max_rows=max_rows, rolls=rolls, seed=seed, explode_depth=explode_depth,
-             csv=csv, markdown=markdown, precision=decimals, plot=plot)
+             csv=csv, markdown=markdown, precision=decimals, plot=plot, dialect=dialect)
     except TacticaError as exc:
         if not json_out:
             raise
@@ -333,5 +491,8 @@ def dice_command(
         column = getattr(exc, "column", None)
         if column is not None:
             doc["column"] = column
+        text = getattr(exc, "expression", None)
+        if text is not None and len(expressions) > 1:
+            doc["expression"] = text
         print_json(doc)
         raise typer.Exit(2) from None

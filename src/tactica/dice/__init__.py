@@ -14,13 +14,17 @@ from __future__ import annotations
 from tactica.dice.bigsum import power_sum
 from tactica.dice.dist import Dist
 from tactica.dice.expr import (
+    DEFAULT_DIALECT,
+    DIALECTS,
     EXPLODE_DEPTH,
     Compare,
     Cost,
     DiceSyntaxError,
     Expr,
+    Notes,
     estimate_cost,
     evaluate,
+    notes,
     parse,
     roll,
     truncation,
@@ -53,6 +57,8 @@ from tactica.dice.mechanics import (
 from tactica.dice.sampling import uniform_below
 
 __all__ = [
+    "DEFAULT_DIALECT",
+    "DIALECTS",
     "EXPLODE_DEPTH",
     "STEP_SIZES",
     "Compare",
@@ -60,6 +66,7 @@ __all__ = [
     "DiceSyntaxError",
     "Dist",
     "Expr",
+    "Notes",
     "PhysicalDice",
     "bernoulli",
     "binomial",
@@ -76,6 +83,7 @@ __all__ = [
     "keep_highest",
     "keep_lowest",
     "keep_scored",
+    "notes",
     "opposed",
     "parse",
     "percentile_pair",

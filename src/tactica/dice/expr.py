@@ -34,6 +34,7 @@ tactica.dice.lexer.DiceSyntaxError: unexpected ')' at column 5 in '2d6+)'; expec
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -41,13 +42,25 @@ import numpy as np
 
 from tactica.dice.cost import MAX_DICE, MAX_OUTCOMES, MAX_SIDES, MAX_VALUE, MAX_WORK, Cost
 from tactica.dice.dist import Dist
-from tactica.dice.lexer import DiceSyntaxError
-from tactica.dice.nodes import Chain, Compare, Const, DiceTerm, Expr, Func, Neg, RandomRoll
-from tactica.dice.parser import MAX_DEPTH, Parser
+from tactica.dice.lexer import DiceSyntaxError, comment_start
+from tactica.dice.nodes import (
+    Chain,
+    Compare,
+    Const,
+    DiceTerm,
+    Expr,
+    Func,
+    Group,
+    Neg,
+    RandomRoll,
+)
+from tactica.dice.parser import DEFAULT_DIALECT, DIALECTS, MAX_DEPTH, Parser
 from tactica.dice.pool import EXPLODE_DEPTH
 from tactica.errors import DiceError
 
 __all__ = [
+    "DEFAULT_DIALECT",
+    "DIALECTS",
     "EXPLODE_DEPTH",
     "MAX_DEPTH",
     "MAX_DICE",
@@ -64,10 +77,13 @@ __all__ = [
     "DiceTerm",
     "Expr",
     "Func",
+    "Group",
     "Neg",
+    "Notes",
     "RandomRoll",
     "estimate_cost",
     "evaluate",
+    "notes",
     "parse",
     "roll",
     "truncation",
@@ -79,7 +95,18 @@ MAX_LENGTH = 1000
 MAX_EXPLODE_DEPTH = 1000
 
 
-def _valid(text: object, explode_depth: object) -> None:
+@dataclass(frozen=True, slots=True)
+class Notes:
+    """What a dice text says besides its value: ``labels`` are ``(term, flavor)`` for every
+    ``[flavor]`` tag in the order written, ``comment`` the text after ``#`` (or ``None``)."""
+
+    labels: tuple[tuple[str, str], ...]
+    comment: str | None
+
+
+def _valid(text: object, explode_depth: object, dialect: object = DEFAULT_DIALECT) -> None:
+    if dialect not in DIALECTS:
+        raise DiceError(f"unknown dice dialect {dialect!r}; expected one of {', '.join(DIALECTS)}")
     if not isinstance(text, str):
         raise DiceError(f"a dice expression must be text, got {text!r}")
     if len(text) > MAX_LENGTH:
@@ -92,34 +119,65 @@ def _valid(text: object, explode_depth: object) -> None:
 
 
 @lru_cache(maxsize=512)
-def _parsed(text: str, explode_depth: int) -> Expr:
-    return Parser(text, explode_depth).parse()
+def _read(text: str, explode_depth: int, dialect: str) -> tuple[Expr, Notes]:
+    parser = Parser(text, explode_depth, dialect)
+    node = parser.parse()
+    cut = comment_start(text)
+    comment = text[cut + 1 :].strip() if cut < len(text) else None
+    return node, Notes(tuple(parser.labels), comment)
+
+
+def _parsed(text: str, explode_depth: int, dialect: str = DEFAULT_DIALECT) -> Expr:
+    return _read(text, explode_depth, dialect)[0]
 
 
 @lru_cache(maxsize=512)
-def _checked(text: str, explode_depth: int) -> Expr:
-    node = _parsed(text, explode_depth)
+def _checked(text: str, explode_depth: int, dialect: str = DEFAULT_DIALECT) -> Expr:
+    node = _parsed(text, explode_depth, dialect)
     _check(node)
     return node
 
 
-def parse(text: str, *, explode_depth: int = EXPLODE_DEPTH) -> Expr:
+def parse(
+    text: str, *, explode_depth: int = EXPLODE_DEPTH, dialect: str = DEFAULT_DIALECT
+) -> Expr:
     """Parse a dice expression; raises :class:`DiceSyntaxError` naming the bad token and column.
 
-    ``explode_depth`` caps the extra rolls of every exploding die in the expression. Trees are
-    immutable, so the parse of a text is cached (the last 512 texts).
+    ``explode_depth`` caps the extra rolls of every exploding die in the expression.
+    ``dialect`` is ``"roll20"`` (the default: ``r`` rerolls until the face no longer matches)
+    or ``"foundry"`` (``r`` rerolls once); see ``docs/dice.md``. Trees are immutable, so the
+    parse of a text is cached (the last 512 texts).
+
+    >>> str(parse("2d6r1", dialect="foundry"))
+    '2d6ro1'
+    >>> str(parse("2d6r1"))
+    '2d6rr1'
     """
-    _valid(text, explode_depth)
-    return _parsed(text, explode_depth)
+    _valid(text, explode_depth, dialect)
+    return _parsed(text, explode_depth, dialect)
 
 
-def _node(expr: str | Expr, explode_depth: int) -> Expr:
-    return parse(expr, explode_depth=explode_depth) if isinstance(expr, str) else expr
+def notes(text: str, *, dialect: str = DEFAULT_DIALECT) -> Notes:
+    """The ``[flavor]`` labels and the ``# comment`` of a dice text (it must parse).
+
+    >>> notes("2d6[fire] + 1d4[cold] # burning hands")
+    Notes(labels=(('2d6', 'fire'), ('1d4', 'cold')), comment='burning hands')
+    """
+    _valid(text, EXPLODE_DEPTH, dialect)
+    return _read(text, EXPLODE_DEPTH, dialect)[1]
 
 
-def estimate_cost(expr: str | Expr, *, explode_depth: int = EXPLODE_DEPTH) -> Cost:
+def _node(expr: str | Expr, explode_depth: int, dialect: str = DEFAULT_DIALECT) -> Expr:
+    if isinstance(expr, str):
+        return parse(expr, explode_depth=explode_depth, dialect=dialect)
+    return expr
+
+
+def estimate_cost(
+    expr: str | Expr, *, explode_depth: int = EXPLODE_DEPTH, dialect: str = DEFAULT_DIALECT
+) -> Cost:
     """Bounds on outcomes and work from the syntax tree alone (nothing is rolled)."""
-    return _node(expr, explode_depth).cost()
+    return _node(expr, explode_depth, dialect).cost()
 
 
 def _check(node: Expr) -> None:
@@ -131,32 +189,37 @@ def _check(node: Expr) -> None:
         )
 
 
-def evaluate(expr: str | Expr, *, explode_depth: int = EXPLODE_DEPTH) -> Dist[int]:
+def evaluate(
+    expr: str | Expr, *, explode_depth: int = EXPLODE_DEPTH, dialect: str = DEFAULT_DIALECT
+) -> Dist[int]:
     """The exact distribution of a dice expression (text or parsed).
 
     Raises :class:`DiceError` for malformed text and, before any computation, for expressions
     whose estimated size is above :data:`MAX_OUTCOMES` or :data:`MAX_WORK`. An exploding die
     rolls again at most ``explode_depth`` times (the last roll is kept as rolled); see
-    :func:`truncation` for the probability this cuts off.
+    :func:`truncation` for the probability this cuts off. ``dialect`` is as in :func:`parse`.
     """
     if isinstance(expr, str):
-        _valid(expr, explode_depth)
-        return _checked(expr, explode_depth)._dist()  # the size check is cached with the parse
+        _valid(expr, explode_depth, dialect)
+        # the size check is cached with the parse
+        return _checked(expr, explode_depth, dialect)._dist()
     _check(expr)
     return expr._dist()
 
 
-def truncation(expr: str | Expr, *, explode_depth: int = EXPLODE_DEPTH) -> Fraction:
+def truncation(
+    expr: str | Expr, *, explode_depth: int = EXPLODE_DEPTH, dialect: str = DEFAULT_DIALECT
+) -> Fraction:
     """The exact probability that some exploding die would have rolled again past its cap.
 
     0 for expressions without explosions. The distribution of :func:`evaluate` keeps those
     rolls at the value of the last roll made, so its probabilities still sum to exactly 1.
     """
-    node = _node(expr, explode_depth)
+    node = _node(expr, explode_depth, dialect)
     node.cost()
     return 1 - node.clean()
 
 
-def roll(expr: str | Expr, rng: np.random.Generator) -> int:
+def roll(expr: str | Expr, rng: np.random.Generator, *, dialect: str = DEFAULT_DIALECT) -> int:
     """One exact random draw of a dice expression's value."""
-    return evaluate(expr).sample(rng)
+    return evaluate(expr, dialect=dialect).sample(rng)

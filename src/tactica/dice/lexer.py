@@ -5,6 +5,8 @@ first, so ``4d6khx`` reads ``d``, ``kh``, ``x`` and ``2d20kh`` reads ``d``, ``kh
 
 >>> [t.text for t in tokenize("4d6r1!!>=5kh3")]
 ['4', 'd', '6', 'r', '1', '!!', '>=', '5', 'kh', '3', '']
+>>> [t.text for t in tokenize("2d6[fire] + 1 # a comment")]
+['2', 'd', '6', 'fire', '+', '1', '']
 >>> tokenize("2d6 ? 1")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -41,8 +43,9 @@ class DiceSyntaxError(DiceError):
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    """One token: ``kind`` is ``num``, ``word``, ``cmp``, ``!``, ``!!``, ``!p``, a single
-    character (``+ - * / ( ) % { } ,``) or ``end``; words are lower case in ``text``."""
+    """One token: ``kind`` is ``num``, ``word``, ``cmp``, ``!``, ``!!``, ``!p``, ``flavor``
+    (the text of a ``[flavor]`` tag, without the brackets), a single character
+    (``+ - * / ( ) % { } ,``) or ``end``; words are lower case in ``text``."""
 
     kind: str
     text: str
@@ -69,15 +72,40 @@ def _split_word(run: str, start: int, text: str) -> list[Token]:
     return out
 
 
+def comment_start(text: str) -> int:
+    """The index of the ``#`` that starts a comment (``len(text)`` when there is none).
+
+    A ``#`` inside a ``[flavor]`` tag is part of the tag, not a comment.
+    """
+    depth = False
+    for i, ch in enumerate(text):
+        if ch == "[":
+            depth = True
+        elif ch == "]":
+            depth = False
+        elif ch == "#" and not depth:
+            return i
+    return len(text)
+
+
 def tokenize(text: str) -> list[Token]:
-    """The tokens of ``text``, ending with an ``end`` token (its column is one past the end)."""
+    """The tokens of ``text``, ending with an ``end`` token (its column is one past the end).
+
+    Everything from an unbracketed ``#`` on is a comment and gives no token.
+    """
     tokens: list[Token] = []
-    i, n = 0, len(text)
+    i, n = 0, comment_start(text)
     while i < n:
         ch = text[i]
         start = i
         if ch.isspace():
             i += 1
+        elif ch == "[":
+            close = text.find("]", i + 1, n)
+            if close < 0:
+                raise error_at("'[' without its ']'", start + 1, text)
+            tokens.append(Token("flavor", text[i + 1 : close].strip(), start + 1))
+            i = close + 1
         elif ch in _DIGITS:
             while i < n and text[i] in _DIGITS:
                 i += 1

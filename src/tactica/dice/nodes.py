@@ -40,6 +40,7 @@ __all__ = [
     "DiceTerm",
     "Expr",
     "Func",
+    "Group",
     "Neg",
     "RandomRoll",
 ]
@@ -272,6 +273,103 @@ class Func(Expr):
         return f"{self.name}({', '.join(map(str, self.args))})"
 
 
+#: Most partial results a keep over a group may track while computing (see :class:`Group`).
+_GROUP_STATES = 200_000
+
+
+def _kept(kind: str, n: int, size: int) -> tuple[bool, int]:
+    """``(highest, m)``: a keep or drop of ``n`` among ``size`` results keeps the ``m``
+    highest (``highest``) or lowest."""
+    if kind == "kh":
+        return True, n
+    if kind == "kl":
+        return False, n
+    if kind == "dl":
+        return True, size - n
+    return False, size - n  # "dh"
+
+
+@dataclass(frozen=True, slots=True)
+class Group(Expr):
+    """Foundry's pool ``{a, b, ...}`` with an optional keep or drop: ``{4d6, 3d8}kh`` is the
+    higher of the two totals, ``{a, b, c}kh2`` the sum of the two highest totals; with no keep
+    it is the sum of all. ``keep`` is ``(kind, n)`` with kind ``kh kl dh dl``."""
+
+    args: tuple[Expr, ...]
+    keep: tuple[str, int] | None = None
+
+    def _plan(self) -> tuple[bool, int]:
+        if self.keep is None:
+            return True, len(self.args)
+        return _kept(self.keep[0], self.keep[1], len(self.args))
+
+    def cost(self) -> Cost:
+        costs = [a.cost() for a in self.args]
+        _, m = self._plan()
+        work = sum(c.work for c in costs)
+        states, run_lo, run_hi = 1, 0, 0
+        for c in costs:
+            pairs = states * c.outcomes
+            work += pairs * PER_OUTCOME
+            run_lo, run_hi = run_lo + c.lo, run_hi + c.hi
+            full = m == len(costs)
+            bound = run_hi - run_lo + 1 if full else _state_bound(costs, max(m, 1))
+            states = min(pairs, bound)
+            if states > _GROUP_STATES:
+                raise DiceError(
+                    f"{str(self)!r} has too many partial results to compute exactly "
+                    f"(up to {states}, at most {_GROUP_STATES}); keep fewer or use smaller rolls"
+                )
+        lo, hi = m * min(c.lo for c in costs), m * max(c.hi for c in costs)
+        bits = sum(c.weight_bits for c in costs)
+        return make_cost(lo, hi, states, bits, work, self)
+
+    def _dist(self) -> Dist[int]:
+        args = [a._dist() for a in self.args]
+        highest, m = self._plan()
+        if m == len(args):
+            total = args[0]
+            for d in args[1:]:
+                total = total + d
+            return total
+        if m == 0:
+            return Dist.constant(0)
+        if m == 1:
+            acc = args[0]
+            for d in args[1:]:
+                acc = acc.max_of(d) if highest else acc.min_of(d)
+            return acc
+
+        def step(kept: tuple[int, ...], value: int) -> tuple[int, ...]:
+            ordered = tuple(sorted((*kept, value)))
+            return ordered[-m:] if highest else ordered[:m]
+
+        state: Dist[tuple[int, ...]] = Dist.constant(())
+        for d in args:
+            state = state.combine(d, step)
+        return state.map(sum)
+
+    def clean(self) -> Fraction:
+        p = Fraction(1)
+        for a in self.args:
+            p *= a.clean()
+        return p
+
+    def __str__(self) -> str:
+        keep = self.keep
+        inner = ", ".join(map(str, self.args))
+        return f"{{{inner}}}{keep[0] + str(keep[1]) if keep else ''}"
+
+
+def _state_bound(costs: list[Cost], m: int) -> int:
+    """At most how many sorted tuples of ``m`` kept values exist (values from the union of
+    the operands' ranges)."""
+    lo = min(c.lo for c in costs)
+    hi = max(c.hi for c in costs)
+    span = min(hi - lo + 1, 10**9)
+    return math.comb(span + m - 1, m) if span < 10**6 else 10**18
+
+
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     ">=": operator.ge,
     "<=": operator.le,
@@ -314,6 +412,6 @@ class Compare(Expr):
         # A dice term on the left is always wrapped ("2d6 >= 8" would count dice), and so is
         # a left side ending in a modifier ("2d6x >= 5" would explode on 5 or more).
         left = self._wrap(self.left, 1)
-        if isinstance(self.left, DiceTerm) or (left[-1].isalpha() or left[-1] == "!"):
+        if isinstance(self.left, DiceTerm | Group) or (left[-1].isalpha() or left[-1] == "!"):
             left = f"({self.left})"
         return f"{left} {self.op} {self._wrap(self.right, 1)}"

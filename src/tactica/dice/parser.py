@@ -6,8 +6,9 @@ The grammar, with the meaning of every form, is documented in ``docs/dice.md``; 
     sum      := product (("+" | "-") product)*
     product  := unary (("*" | "/") unary ["u"])*          "/" rounds down, "/ ... u" up
     unary    := ("-" | "+") unary | atom
-    atom     := dice | NUMBER | "(" expr ")" ["d" faces]
-              | ("max" | "min") "(" expr ("," expr)* ")"
+    atom     := (dice | NUMBER | "(" expr ")" ["d" faces] | group
+              | ("max" | "min") "(" expr ("," expr)* ")") ["[" flavor "]"]
+    group    := "{" expr ("," expr)* "}" [keep]       Foundry's pool: keeps among the totals
     dice     := [NUMBER] "d" faces modifier*
     faces    := NUMBER | "%" | "F" | "{" INT ("," INT)* "}"
     modifier := per-die modifiers (r rr ro x xo ! !! !p min max), then one keep or drop
@@ -16,6 +17,10 @@ The grammar, with the meaning of every form, is documented in ``docs/dice.md``; 
 Counting or comparing: ``L op R`` counts the dice of ``L`` meeting ``op R`` when ``L`` is one
 dice term written bare (no parentheses, nothing added, no count yet) and ``R`` is a whole
 number; otherwise it compares the two values and gives 1 or 0.
+
+The dialect (``roll20``, the default, or ``foundry``) decides what a bare ``r`` means: reroll
+until the face no longer matches (Roll20) or reroll once (Foundry); ``ro`` (once) and ``rr``
+(until) mean the same in both. Everything after an unbracketed ``#`` is a comment.
 """
 
 from __future__ import annotations
@@ -24,7 +29,17 @@ from dataclasses import replace
 
 from tactica.dice.cost import MAX_DICE, MAX_SIDES
 from tactica.dice.lexer import DiceSyntaxError, Token, error_at, tokenize
-from tactica.dice.nodes import Chain, Compare, Const, DiceTerm, Expr, Func, Neg, RandomRoll
+from tactica.dice.nodes import (
+    Chain,
+    Compare,
+    Const,
+    DiceTerm,
+    Expr,
+    Func,
+    Group,
+    Neg,
+    RandomRoll,
+)
 from tactica.dice.pool import (
     EXPLODE_DEPTH,
     Clamp,
@@ -40,7 +55,14 @@ from tactica.dice.pool import (
 )
 from tactica.errors import DiceError
 
-__all__ = ["MAX_DEPTH", "MAX_FACES", "Parser"]
+__all__ = ["DEFAULT_DIALECT", "DIALECTS", "MAX_DEPTH", "MAX_FACES", "MAX_GROUP", "Parser"]
+
+#: The dialects of dice notation: they differ in what a bare ``r`` means.
+DIALECTS: tuple[str, ...] = ("roll20", "foundry")
+#: The dialect used when none is named (the meaning of ``r`` before dialects existed).
+DEFAULT_DIALECT = "roll20"
+#: Most expressions in one ``{...}`` group.
+MAX_GROUP = 100
 
 #: Deepest nesting of parentheses, signs and function calls.
 MAX_DEPTH = 60
@@ -55,7 +77,8 @@ _PER_DIE = frozenset({"r", "rr", "ro", "x", "xo", "min", "max"})
 _EXPLODES = {"x": "x", "xo": "xo", "!": "x", "!!": "!!", "!p": "!p"}
 _KEEPS = {"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"}
 #: Roll20's spellings read a bare ">" as "at least" and "<" as "at most".
-_ROLL20 = frozenset({"r", "ro", "!", "!!", "!p", "f", "count"})
+#: (``r`` follows the dialect: inclusive in Roll20's, strict in Foundry's.)
+_ROLL20 = frozenset({"ro", "!", "!!", "!p", "f", "count"})
 
 
 def normal_cond(op: str, target: int, *, roll20: bool) -> Cond:
@@ -71,7 +94,16 @@ def normal_cond(op: str, target: int, *, roll20: bool) -> Cond:
 class Parser:
     """Recursive descent over the token list; one method per grammar rule."""
 
-    def __init__(self, text: str, explode_depth: int = EXPLODE_DEPTH) -> None:
+    def __init__(
+        self, text: str, explode_depth: int = EXPLODE_DEPTH, dialect: str = DEFAULT_DIALECT
+    ) -> None:
+        if dialect not in DIALECTS:
+            raise DiceError(
+                f"unknown dice dialect {dialect!r}; expected one of {', '.join(DIALECTS)}"
+            )
+        self.dialect = dialect
+        #: ``(term, flavor)`` for every ``[flavor]`` tag, in the order written.
+        self.labels: list[tuple[str, str]] = []
         self.text = text
         self.tokens = tokenize(text)
         self.pos = 0
@@ -95,7 +127,11 @@ class Parser:
         return t.kind == "word" and t.text in words
 
     def fail(self, token: Token, hint: str = "") -> DiceSyntaxError:
-        what = "unexpected end" if token.kind == "end" else f"unexpected {token.text!r}"
+        if token.kind == "flavor":
+            what = f"unexpected [{token.text}]"
+            hint = "a [flavor] tag goes right after a term, like 2d6[fire]"
+        else:
+            what = "unexpected end" if token.kind == "end" else f"unexpected {token.text!r}"
         err = error_at(what, token.col, self.text)
         if hint:
             return DiceSyntaxError(f"{err}; {hint}", token.col)
@@ -239,7 +275,57 @@ class Parser:
         return self.atom()
 
     def atom(self) -> Expr:
+        start = self.tok
+        node = self.bare_atom()
+        while self.tok.kind == "flavor":
+            tag = self.advance()
+            term = self.text[start.col - 1 : tag.col - 1].strip()
+            if tag.text:
+                self.labels.append((term, tag.text))
+        counted = self.tok.kind == "cmp" or self.is_word("cs", "cf")
+        if start.kind == "{" and counted:
+            raise self.fail(
+                self.tok,
+                f"counting the results of a group is not supported; to compare the total "
+                f"write ({self.text[start.col - 1 : self.tok.col - 1].strip()})"
+                f"{self.tok.text}...",
+            )
+        return node
+
+    def group(self) -> Expr:
+        """``{a, b, ...}`` with an optional keep or drop among the totals."""
+        self.advance()
+        self.enter()
+        args = [self.expr()]
+        while self.tok.kind == ",":
+            self.advance()
+            args.append(self.expr())
+            if len(args) > MAX_GROUP:
+                raise self.error(f"too many expressions in one group (at most {MAX_GROUP})",
+                                 self.tok)
+        self.depth -= 1
+        self.expect("}", "expected ',' or '}' to end the group")
+        keep = None
+        if self.is_word(*_KEEPS):
+            t = self.advance()
+            n = self.number() if self.tok.kind == "num" else 1
+            kind = _KEEPS[t.text]
+            if len(args) == 1:
+                err = self.error("a keep or drop on a group of one expression", t)
+                raise DiceSyntaxError(
+                    f"{err}: Roll20 keeps among its dice, Foundry its total; write the keep on "
+                    "the dice, like 4d6kh3, or list several expressions, like {4d6, 3d8}kh",
+                    t.col)
+            if n > len(args):
+                verb = "keep" if kind[0] == "k" else "drop"
+                raise self.error(f"cannot {verb} {n} of {len(args)} results", t)
+            keep = (kind, n)
+        return Group(tuple(args), keep)
+
+    def bare_atom(self) -> Expr:
         t = self.tok
+        if t.kind == "{":
+            return self.group()
         if t.kind == "(":
             self.advance()
             self.enter()
@@ -384,13 +470,15 @@ class Parser:
             limit = self.signed()
             return replace(spec, clamps=(*spec.clamps, Clamp(word, limit)))
         if word in ("r", "rr", "ro"):
-            once = word == "ro"
-            cond = self.cond(word, roll20=word in _ROLL20, required=False)
+            foundry = self.dialect == "foundry"
+            once = word == "ro" or (word == "r" and foundry)
+            roll20 = word == "ro" or (word == "r" and not foundry)
+            cond = self.cond(word, roll20=roll20, required=False)
             if cond is None:
                 cond = Cond("==", spec.faces.lo)
             old = spec.reroll
             if old is not None and old.once != once:
-                raise self.error("reroll once (ro) or until it stops (r), not both", t)
+                raise self.error("reroll once (ro) or until it stops (rr), not both", t)
             conds = (*old.conds, cond) if old is not None else (cond,)
             return replace(spec, reroll=Reroll(conds, once))
         if spec.explode is not None:

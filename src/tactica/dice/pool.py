@@ -162,7 +162,9 @@ class Faces:
 
 @dataclass(frozen=True, slots=True)
 class Reroll:
-    """Reroll a face meeting any of ``conds``: once (``ro``), or until it does not (``r``)."""
+    """Reroll a face meeting any of ``conds``: once (``ro``), or until it does not (``rr``).
+
+    The canonical text spells both explicitly, so it reads the same in every dialect."""
 
     conds: tuple[Cond, ...]
     once: bool
@@ -172,7 +174,7 @@ class Reroll:
         return any(c.test(value) for c in self.conds)
 
     def __str__(self) -> str:
-        word = "ro" if self.once else "r"
+        word = "ro" if self.once else "rr"
         return "".join(f"{word}{c}" for c in self.conds)
 
 

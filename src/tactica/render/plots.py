@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from tactica.matrix import Matrix
     from tactica.simulate import SimulationReport
 
-__all__ = ["dist_plot", "figure_bytes", "matrix_heatmap", "paired_plot", "save_figure",
-           "sweep_plot", "win_rate_plot"]
+__all__ = ["dist_plot", "dists_plot", "figure_bytes", "matrix_heatmap", "paired_plot",
+           "save_figure", "sweep_plot", "win_rate_plot"]
 
 _BAR = "#4c72b0"
 _LINE = "#dd8452"
@@ -105,6 +105,42 @@ def dist_plot(dist: Dist[Any], *, title: str = "", xlabel: str = "value",
         ax.set_ylim(0, max(probs) * 100 * 1.12)
     ax.set_title(_plain(title or "distribution"))
     ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def dists_plot(named: Sequence[tuple[str, Dist[Any]]], *, title: str = "",
+               xlabel: str = "value") -> Figure:
+    """Several distributions on one figure, one colour each with a legend: P(value) on the
+    left, P(at least value) on the right (as AnyDice shows several outputs)."""
+    fig, axes = _figure(11.0, 4.4, ncols=2)
+    left, right = axes[0][0], axes[0][1]
+    values: set[float] = set()
+    for name, dist in named:
+        xs = [float(v) for v in dist.outcomes]
+        values.update(xs)
+        label = _plain(name)
+        left.plot(xs, [float(p) * 100 for _, p in dist.items()], marker="o", markersize=3,
+                  linewidth=1.4, label=label)
+        right.plot(xs, [float(p) * 100 for _, p in dist.at_least_table()], marker="o",
+                   markersize=3, linewidth=1.4, label=label)
+    for ax, ylabel in ((left, "probability (%)"), (right, "at least (%)")):
+        ax.set_xlabel(_plain(xlabel))
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3)
+        if len(values) <= 25:
+            ticks = sorted(values)
+            ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+        else:
+            from matplotlib.ticker import MaxNLocator
+
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_ylim(bottom=0)
+    right.set_ylim(0, 105)
+    left.set_title("P(value)")
+    right.set_title("P(at least value)")
+    left.legend(fontsize=8)
+    if title:
+        fig.suptitle(_plain(title))
     return fig
 
 
