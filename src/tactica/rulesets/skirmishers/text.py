@@ -208,5 +208,9 @@ def explain_action(state: SkiState, action: Action) -> list[str]:
         from tactica.battlefield.dots_geometry import offset_to_axial
 
         cost = reachable(state, a.unit).get((offset_to_axial(p.col, p.row), p.level))
-        return [f"{cost} AP of {state.available(t)} left (movement cap 8, {t.move_spent} spent)"]
+        have = state.available(t)
+        if cost is None:
+            return [f"{have} AP available (movement cap 8, {t.move_spent} spent)"]
+        return [f"costs {cost} AP of the {have} available: {have - cost} AP left after "
+                f"(movement cap 8, {t.move_spent} spent)"]
     return []
