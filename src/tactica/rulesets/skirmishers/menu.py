@@ -25,8 +25,8 @@ def _name(state: SkiState, key: str) -> str:
     return state.setup.pack.item_name(key)
 
 
-def _angle(value: float) -> str:
-    return f"{value:g}°"
+def _angle(value: float | None) -> str:
+    return f"{float(value or 0):g}°"
 
 
 def _move_costs(state: SkiState, uid: str) -> dict[tuple[Any, int], int]:
@@ -65,8 +65,9 @@ def _item(state: SkiState, i: int, action: Action,
         group = (f"{u} sets a firing arc{what} (it fires when an enemy acts or moves "
                  "inside it)")
         sub = f"{a.width}°, {ap} AP, {shots} shot{'' if shots == 1 else 's'}"
-        label = f"at {_angle(a.bearing)}"
-        if a.toward is not None:
+        if a.toward is None:
+            label = f"at {_angle(a.bearing)}"
+        else:
             spot = state.lattice.locate(a.toward)
             who = state.lattice.occupant_at(offset_to_axial(spot.col, spot.row), spot.level)
             label = f"toward {who} ({a.toward})" if who else f"toward {a.toward}"
