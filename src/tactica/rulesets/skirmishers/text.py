@@ -189,9 +189,10 @@ def explain_action(state: SkiState, action: Action) -> list[str]:
         base, ap = ARC_SIZES[a.width]
         weapon = state.setup.pack.weapons.get(t.active)
         shots = base * weapon.shots if weapon else base
+        have = state.available(t)
         return [f"{_count(base, 'base shot')} x{weapon.shots if weapon else 1} = "
-                f"{_count(shots, 'shot')}, {ap} AP "
-                f"of {state.available(t)}", _held_enemies(state, a)]
+                f"{_count(shots, 'shot')}; costs {ap} AP of the {have} available: "
+                f"{have - ap} AP left after", _held_enemies(state, a)]
     if isinstance(action, r.Activate | r.StandUp):
         from tactica.rulesets.skirmishers.arcs import eligible_firers
 
