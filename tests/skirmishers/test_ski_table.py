@@ -10,11 +10,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from ski_builders import example
+from ski_builders import example, ready, take, trooper
+from test_ski_melee import PAIR, to_blue_turn
 from test_ski_play import AMBUSH, Table
 
 from tactica.cli import main
+from tactica.events import Rolled
 from tactica.play import PlaySession
+from tactica.rulesets.skirmishers import records as r
 from tactica.scenario import load_scenario
 
 YARD = textwrap.dedent("""\
@@ -180,3 +183,14 @@ def test_the_map_command_at_the_table_draws_the_same_picture(tmp_path: Path) -> 
     assert said.count("legend: . open ground, : floor inside a building, ^ stairs, blank: "
                       "no floor") == 2
     assert "  who stands where:" in said
+
+
+def test_a_melee_roll_and_its_start_cell_name_the_attacker_and_the_target() -> None:
+    b = ready(PAIR, A=trooper("red"), B=trooper("blue"))
+    take(b, r.Activate("A"))
+    take(b, r.Melee("A", "B", "bayonet"))
+    to_blue_turn(b)
+    take(b, r.Activate("B"), rolls=[[2, 2], [3, 4]])
+    labels = [x.label for x in b.log if isinstance(x, Rolled)]
+    assert labels[-2:] == ["2D6 to hit: A strikes B in melee",
+                           "2D6 start cell for the hit by A on B"]
