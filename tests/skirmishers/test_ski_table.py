@@ -168,7 +168,7 @@ def test_every_die_says_what_it_decides(tmp_path: Path) -> None:
     dice = [p for p in table.prompts if p.startswith("dice for")]
     assert dice == [
         "dice for 2D6 to hit: reaction fire by B at A (e.g. 2 5; Enter rolls)> ",
-        "dice for 2D6 start cell for B's reaction-fire hit on A (e.g. 2 5; Enter rolls)> ",
+        "dice for 2D6 start cell for the reaction-fire hit by B on A (e.g. 2 5; Enter rolls)> ",
     ]
     assert "roll for '2D6 to hit: reaction fire by B at A': two six-sided dice" in table.said
 
@@ -194,3 +194,23 @@ def test_a_melee_roll_and_its_start_cell_name_the_attacker_and_the_target() -> N
     labels = [x.label for x in b.log if isinstance(x, Rolled)]
     assert labels[-2:] == ["2D6 to hit: A strikes B in melee",
                            "2D6 start cell for the hit by A on B"]
+
+
+def test_a_reaction_shot_is_offered_with_the_target_number_where_the_enemy_steps(
+        tmp_path: Path) -> None:
+    # A's 150° arc covers the house; W walks out of the west door into it. The offer is
+    # worked out with W on the dot it enters (inside the house A could not see it).
+    red = ["activate A", "155", "A ends its activation"]
+    for uid in "BCD":
+        red += [f"activate {uid}", f"{uid} ends its activation"]
+    table = Table({"dice for first side": ["red"], "red>": red,
+                   "blue>": ["activate W", "W moves to 7,7", "quit"],
+                   "red decides": ["2"]})
+    PlaySession.start(example("street-fight.yaml"), tmp_path / "s.jsonl", table, seed=1,
+                      durable=False).run()
+    said = table.said
+    assert "red: A establishes a 150° arc toward 10,6 (6 AP)" in said
+    offer = said[said.index("red decides 'reaction fire':") + 1]
+    assert re.fullmatch(r"  \[1\] A fires at W with its Rifle \(target number \d+, \d+/\d+ to "
+                        r"hit; 4 shots left\)", offer)
+    assert "None" not in table.text

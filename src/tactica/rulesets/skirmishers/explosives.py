@@ -175,7 +175,7 @@ def blocked_centre(state: SkiState, token: Token) -> str:
 def landing_process(state: SkiState, token: Token) -> Step:
     """2D6 against the target number; a miss scatters. ``Done((hit, landing, note))``."""
     tn = token_tn(state, token)
-    what = f"{token.unit}'s {state.setup.pack.explosives[token.explosive].name}"
+    what = f"the {state.setup.pack.explosives[token.explosive].name} thrown by {token.unit}"
 
     def scattered(roll: int, distance: int) -> Step:
         sc = scatter(state.lattice, token.origin, roll, distance=distance)
@@ -239,15 +239,15 @@ def blast_process(state: SkiState, thrower: str, explosive: str, landing: str,
                                 Observe(lambda w: one(i + 1, w)))
             return one(0, state)
 
-        return Roll(f"2D6 start cell for every hit of {thrower}'s blast", START_CELL, shared,
-                    dice=(D6, D6), read=start_cell)
+        return Roll(f"2D6 start cell for every hit of the blast (thrown by {thrower})",
+                    START_CELL, shared, dice=(D6, D6), read=start_cell)
 
     def each(i: int, work: SkiState) -> Step:
         if i == len(victims):
             return then(work)
         uid, _, lethal = victims[i]
         return damage(work, uid, lethal, 0, thrower, lambda w: each(i + 1, w),
-                      label=f"2D6 start cell for the blast's hit on {uid}")
+                      label=f"2D6 start cell for the blast hit on {uid}")
 
     return each(0, state)
 

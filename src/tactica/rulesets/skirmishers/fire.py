@@ -251,7 +251,7 @@ def shot(state: SkiState, firer: str, target: str, weapon: Firearm, tn: int, how
     hit_on = (f"reaction fire by {firer} at {target}" if reaction else
               f"{firer} fires on the move at {target}" if how == "movement" else
               f"{firer} shoots {target}")
-    start = (f"2D6 start cell for {firer}'s reaction-fire hit on {target}" if reaction
+    start = (f"2D6 start cell for the reaction-fire hit by {firer} on {target}" if reaction
              else None)
 
     def rolled(hit: bool) -> Step:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tactica.chance import Decide
@@ -156,14 +157,28 @@ def describe_option(state: SkiState, decision: Decide[Any], option: object) -> s
             return f"{option} fires"
         weapon = state.setup.pack.weapons[f.arc.weapon]
         try:
-            tn = ranged_tn(state, f.id, target, weapon)
+            tn = ranged_tn(_at_place(state, target, decision.context.get("place")), f.id,
+                           target, weapon)
         except TacticaError:
             return f"{option} fires at {target}"
-        chance = f", {tn.p_hit} to hit" if tn.tn is not None else ""
         left = f"{_count(f.arc.shots, 'shot')} left"
-        return (f"{option} fires at {target} with its {weapon.name} (target number {tn.tn}"
-                f"{chance}; {left})")
+        if tn.tn is None:
+            return f"{option} fires at {target} with its {weapon.name} ({left})"
+        return (f"{option} fires at {target} with its {weapon.name} (target number {tn.tn}, "
+                f"{tn.p_hit} to hit; {left})")
     return str(option)
+
+
+def _at_place(state: SkiState, uid: str, place: object) -> SkiState:
+    """The state as a reaction shot sees it: ``uid`` where it stands when the arc fires (the
+    dot it is entering), not where the step began."""
+    if not isinstance(place, str) or uid not in state.lattice.troopers:
+        return state
+    try:
+        return replace(state, lattice=state.lattice.move_occupant(
+            uid, state.lattice.locate(place)))
+    except (TacticaError, ValueError, KeyError):
+        return state
 
 
 def explain_action(state: SkiState, action: Action) -> list[str]:
