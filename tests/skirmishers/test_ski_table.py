@@ -214,3 +214,17 @@ def test_a_reaction_shot_is_offered_with_the_target_number_where_the_enemy_steps
     assert re.fullmatch(r"  \[1\] A fires at W with its Rifle \(target number \d+, \d+/\d+ to "
                         r"hit; 4 shots left\)", offer)
     assert "None" not in table.text
+
+
+def test_a_ready_grenade_lists_its_throws_by_ap(tmp_path: Path) -> None:
+    table = Table({"dice for first side": ["red"],
+                   "red>": ["activate A", "A readies its Hand Grenade", "quit"]})
+    PlaySession.start(example("street-fight.yaml"), tmp_path / "s.jsonl", table, seed=1,
+                      durable=False).run()
+    menu = _menu(table.said, "red to choose: A acts (5 AP left) (139 actions)")
+    k = menu.index("  A throws a Hand Grenade at:")
+    assert menu[k + 1] == "    1 AP: [95] 1,5  [96] 2,5  [102] 1,6  [103] 3,6  [109] 1,7  [110] 2,7"
+    costs = [int(m.group(1)) for line in menu[k:] if (m := re.match(r"    (\d+) AP: ", line))]
+    assert costs == [1, 2, 3, 4, 5]
+    assert menu[-1] == ("  how to fire: throw (above), or ready a firearm (3 AP), then set a "
+                        "firing arc: it fires at an enemy acting or moving in it")

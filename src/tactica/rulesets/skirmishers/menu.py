@@ -123,8 +123,9 @@ def fire_hint(state: SkiState, actions: Sequence[Action]) -> str:
                 f"{'' if t.arc.shots == 1 else 's'} left) fires at an enemy acting or moving "
                 "in it")
     if t.active not in state.setup.pack.weapons:
-        return ("how to fire: ready a firearm (3 AP), then set a firing arc: it fires at an "
-                "enemy acting or moving in it")
+        throw = "throw (above), or " if any(isinstance(a, r.Throw) for a in actions) else ""
+        return (f"how to fire: {throw}ready a firearm (3 AP), then set a firing arc: it fires "
+                "at an enemy acting or moving in it")
     return ("how to fire: no firing arc can be set now (one a turn, for 2 to 6 AP); an arc "
             "fires at an enemy acting or moving in it")
 
