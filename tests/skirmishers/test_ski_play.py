@@ -89,7 +89,7 @@ def test_a_fight_cut_right_after_a_kill_in_the_middle_of_a_move_resumes(tmp_path
     assert [s.to for s in steps] == ["1,0", "2,0"]
     # Cut the log right after the roll that put A out of action, before the step's results.
     lines = log.read_bytes().split(b"\n")
-    kill = next(i for i, line in enumerate(lines) if b'"start cell"' in line)
+    kill = next(i for i, line in enumerate(lines) if b'"2D6 start cell' in line)
     cut = tmp_path / "cut.jsonl"
     cut.write_bytes(b"\n".join(lines[: kill + 1]) + b"\n")
     again = Table({})

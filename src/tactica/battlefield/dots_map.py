@@ -56,7 +56,7 @@ from tactica.battlefield.dots import (
     Trooper,
     default_level_name,
 )
-from tactica.battlefield.dots_features import FEATURE_KINDS, feature_kind
+from tactica.battlefield.dots_features import feature_kind
 from tactica.battlefield.dots_geometry import (
     DIRECTION_NAMES,
     DIRECTIONS,
@@ -492,38 +492,8 @@ def dots_from_mapping(data: Mapping[str, Any], *, source: str) -> DotLattice:
 
 
 def preview_text(lat: DotLattice) -> str:
-    """Every level's rows of dots with numbered rows, then features, stairs and troopers."""
-    n = len(lat.troopers)
-    title = f"{lat.name}: " if lat.name else ""
-    lines = [f"{title}dots {lat.cols}x{lat.rows}, {len(lat.level_names)} level"
-             f"{'s' if len(lat.level_names) != 1 else ''}, {n} trooper{'s' if n != 1 else ''}"]
-    label = len(str(lat.rows - 1))
-    for lvl, name in enumerate(lat.level_names):
-        lines.append(f"level {name}:")
-        head = " ".join(str(c % 10) for c in range(lat.cols))
-        lines.append(" " * (label + 1) + head)
-        for r in range(lat.rows):
-            chars = []
-            for c in range(lat.cols):
-                dot = offset_to_axial(c, r)
-                tid = lat.occupant_at(dot, lvl)
-                chars.append(tid if tid else ("." if lat.has_dot(dot, lvl) else "-"))
-            lines.append(f"{r:>{label}} " + (" " if r % 2 else "") + " ".join(chars))
-    by_kind: dict[str, list[str]] = {}
-    for (lvl, side), kind in lat.features.items():
-        a, b = (lat.describe(d) for d in side_dots(side))
-        at = "" if lvl == 0 else f"@{lat.level_names[lvl]}"
-        by_kind.setdefault(kind, []).append(f"{a}|{b}{at}")
-    for kind in FEATURE_KINDS:
-        if kind in by_kind:
-            found = by_kind[kind]
-            shown = ", ".join(found) if len(found) <= 12 else ", ".join(found[:12]) + ", ..."
-            lines.append(f"{FEATURE_KINDS[kind].label} ({len(found)}): {shown}")
-    for dot, st in lat.stairs.items():
-        lines.append(f"{st.kind} at {lat.describe(dot)}: {lat.level_names[st.low]} to "
-                     f"{lat.level_names[st.high]}")
-    for tid, t in lat.troopers.items():
-        team = f" ({lat.sides[tid]})" if tid in lat.sides else ""
-        pose = ", prone" if t.prone else ""
-        lines.append(f"{tid}{team} at {lat.describe(t.dot, t.level)}{pose}")
-    return "\n".join(lines)
+    """Every level drawn with its features, then the legend (see
+    :mod:`tactica.battlefield.dots_text`)."""
+    from tactica.battlefield.dots_text import lattice_text
+
+    return lattice_text(lat)

@@ -64,4 +64,20 @@ def map_command(
     if svg is not None:
         write_svg(svg, to_svg(battlefield))
         return
-    echo(battlefield.preview())
+    text = battlefield.preview()
+    sides = getattr(battlefield, "sides", None)
+    if sys.stdout.isatty() and isinstance(sides, Mapping) and sides:
+        _coloured(text, sides)
+        return
+    echo(text)
+
+
+def _coloured(text: str, sides: Mapping[str, str]) -> None:
+    """The preview on a terminal: each trooper's letter and side in its side's colour (the
+    same colours as ``tactica play``)."""
+    from tactica.play.console import RichTerminal
+
+    order = list(dict.fromkeys(sides.values()))
+    palette = {side: k for k, side in enumerate(order)}
+    palette.update({uid: order.index(side) for uid, side in sides.items()})
+    RichTerminal(palette=lambda: palette, session=object()).say(text)

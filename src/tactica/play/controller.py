@@ -39,6 +39,7 @@ from tactica.battle import Battle, Resolved
 from tactica.chance import Decide, Done, Policy, Roll
 from tactica.errors import IllegalActionError, ScriptError, TacticaError
 from tactica.events import ActionTaken, BattleEnded, Decided, Rolled
+from tactica.menu import ActionMenu, menu_of
 from tactica.play.answer import (
     ACTIONS,
     HINTS,
@@ -83,7 +84,8 @@ class Note:
 @dataclass(frozen=True)
 class ActionRequest:
     """``side`` chooses one of ``actions`` (described by ``texts``); the actions numbered in
-    ``aimable`` (0-based) may be aimed at any bearing instead (a firing arc)."""
+    ``aimable`` (0-based) may be aimed at any bearing instead (a firing arc); ``menu``: the
+    game's layout of the actions for people (``None``: the game has none)."""
 
     key: int
     side: str
@@ -92,6 +94,7 @@ class ActionRequest:
     texts: tuple[str, ...]
     aimable: tuple[int, ...] = ()
     aiming: Aiming | None = field(default=None, compare=False, repr=False)
+    menu: ActionMenu | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -309,7 +312,8 @@ class FightController:
             aimable = tuple(i for i, a in enumerate(p.actions)
                             if aiming.aim(a, Fraction(0)) is not None)
         return ActionRequest(next(self._keys), p.side, p.prompt, p.actions,
-                             tuple(self.describe(a) for a in p.actions), aimable, p.aiming)
+                             tuple(self.describe(a) for a in p.actions), aimable, p.aiming,
+                             menu_of(self.battle.ruleset, self.battle.state, p.actions))
 
     def _asked(self, ask: _Ask) -> Request:
         """A step stopped for a person: keep its inputs so far aside, and ask."""

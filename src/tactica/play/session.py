@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tactica.errors import TacticaError
+from tactica.menu import ActionMenu
 from tactica.play.answer import LeaveTable, Terminal, answer_example, roll_lines
 from tactica.play.controller import (
     ActionRequest,
@@ -348,6 +349,13 @@ class PlaySession:
                               f"such as 'aim {n} 37.5'")
 
     def _overview_lines(self, req: ActionRequest) -> None:
+        if req.menu is not None:
+            self.terminal.say("\n".join(menu_lines(req.menu)))
+            if len(req.texts) > _LIST_ALL and req.menu.items:
+                example = req.texts[req.menu.items[len(req.menu.items) // 3].index]
+                self.terminal.say(f"  type a number, or an action's words (such as "
+                                  f"'{example}'); 'help' for more")
+            return
         if len(req.texts) <= _LIST_ALL:
             self._list(req.texts, [])
             return
@@ -454,6 +462,28 @@ def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:
             return out
     words = g.head or f"{g.unit} {g.verb}".strip()
     return [f"  {span}{words} ... ({len(g.numbers)} ways: 'list {words}' shows them)"]
+
+
+def menu_lines(menu: ActionMenu) -> list[str]:
+    """A game's menu for people: a group per kind, a line per cost inside it (``2 AP: [5]
+    3,6  [9] 2,7``), each action with its number; then the game's hint."""
+    lines: list[str] = []
+    runs = list(menu.lines())
+    for k, (group, sub, items) in enumerate(runs):
+        pieces = tuple(f"[{i.index + 1}] {i.label}".rstrip() for i in items)
+        alone = (k == 0 or runs[k - 1][0] != group) and (k + 1 == len(runs)
+                                                          or runs[k + 1][0] != group)
+        if not sub and all(not i.label for i in items):
+            lines.extend(f"  [{i.index + 1}] {group}" for i in items)
+        elif alone and not sub:
+            lines.append(_wrapped(f"  {group}: ", pieces))
+        else:
+            if k == 0 or runs[k - 1][0] != group:
+                lines.append(f"  {group}:")
+            lines.append(_wrapped(f"    {sub}: ", pieces))
+    if menu.hint:
+        lines.append(f"  {menu.hint}")
+    return lines
 
 
 def _wrapped(head: str, tails: Sequence[str], width: int = 96) -> str:

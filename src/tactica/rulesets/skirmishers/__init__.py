@@ -26,6 +26,7 @@ from tactica.battlefield.dots import DotLattice
 from tactica.chance import Decide
 from tactica.errors import ScenarioError
 from tactica.events import Action, Event
+from tactica.menu import ActionMenu
 from tactica.odds import OddsReport
 from tactica.ruleset import (
     Capability,
@@ -37,7 +38,7 @@ from tactica.ruleset import (
     RulesetMeta,
     UnitStatus,
 )
-from tactica.rulesets.skirmishers import flow, setup, state, text
+from tactica.rulesets.skirmishers import flow, menu, setup, state, text
 from tactica.rulesets.skirmishers.arcs import ARC_SIZES
 from tactica.rulesets.skirmishers.geometry import sight_options as _sight_options
 from tactica.rulesets.skirmishers.rulings import RULINGS
@@ -194,6 +195,10 @@ class Skirmishers:
 
     def describe_option(self, state: SkiState, decision: Decide[Any], option: object) -> str:
         return text.describe_option(state, decision, option)
+
+    def action_menu(self, state: SkiState, actions: Sequence[Action]) -> ActionMenu:
+        """The actions for the table: by kind, with AP costs, nearest destinations first."""
+        return menu.action_menu(state, actions)
 
     # -- policies ------------------------------------------------------------------------------
 

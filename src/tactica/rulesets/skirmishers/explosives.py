@@ -175,6 +175,7 @@ def blocked_centre(state: SkiState, token: Token) -> str:
 def landing_process(state: SkiState, token: Token) -> Step:
     """2D6 against the target number; a miss scatters. ``Done((hit, landing, note))``."""
     tn = token_tn(state, token)
+    what = f"the {state.setup.pack.explosives[token.explosive].name} thrown by {token.unit}"
 
     def scattered(roll: int, distance: int) -> Step:
         sc = scatter(state.lattice, token.origin, roll, distance=distance)
@@ -194,14 +195,13 @@ def landing_process(state: SkiState, token: Token) -> Step:
         if hit:
             return Done((True, token.at, "on target"))
         if state.rulings["SKI-6"] == "d6-dots":
-            return Roll("scatter direction", D6, lambda d: Roll(
-                "scatter distance", D6, lambda n: scattered(d, n), dice=(D6,),
+            return Roll(f"D6 scatter direction of {what}", D6, lambda d: Roll(
+                f"D6 scatter distance (dots) of {what}", D6, lambda n: scattered(d, n), dice=(D6,),
                 read=_first), dice=(D6,), read=_first)
-        return Roll("scatter direction", D6, lambda d: scattered(d, 1), dice=(D6,),
+        return Roll(f"D6 scatter direction of {what}", D6, lambda d: scattered(d, 1), dice=(D6,),
                     read=_first)
 
-    ex = state.setup.pack.explosives[token.explosive]
-    return hit_roll(f"{token.unit}'s {ex.name}", tn, rolled)
+    return hit_roll(f"2D6 to hit: {what} lands on {token.at}", tn, rolled)
 
 
 def _first(faces: tuple[int, ...]) -> int:
@@ -239,15 +239,15 @@ def blast_process(state: SkiState, thrower: str, explosive: str, landing: str,
                                 Observe(lambda w: one(i + 1, w)))
             return one(0, state)
 
-        return Roll("start cell (the blast)", START_CELL, shared, dice=(D6, D6),
-                    read=start_cell)
+        return Roll(f"2D6 start cell for every hit of the blast (thrown by {thrower})",
+                    START_CELL, shared, dice=(D6, D6), read=start_cell)
 
     def each(i: int, work: SkiState) -> Step:
         if i == len(victims):
             return then(work)
         uid, _, lethal = victims[i]
         return damage(work, uid, lethal, 0, thrower, lambda w: each(i + 1, w),
-                      label=f"start cell ({uid})")
+                      label=f"2D6 start cell for the blast hit on {uid}")
 
     return each(0, state)
 

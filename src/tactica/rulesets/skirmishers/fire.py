@@ -229,9 +229,12 @@ def hit_events(state: SkiState, target: str, start: int, lethal: int, bludgeonin
 
 
 def damage(state: SkiState, target: str, lethal: int, bludgeoning: int, source: str | None,
-           then: K, *, label: str = "start cell") -> Step:
+           then: K, *, label: str | None = None) -> Step:
     """Roll the start cell and mark the damage on ``target``'s card, then ``then`` on the
-    state the events leave."""
+    state the events leave; the roll's label says whose hit it is unless ``label`` is given."""
+    if label is None:
+        by = f" by {source}" if source else ""
+        label = f"2D6 start cell for the hit{by} on {target}"
 
     def marked(start: int) -> Step:
         return emit_all(hit_events(state, target, start, lethal, bludgeoning, source),
@@ -244,14 +247,21 @@ def shot(state: SkiState, firer: str, target: str, weapon: Firearm, tn: int, how
          then: K) -> Step:
     """One shot: 2D6 against ``tn``, then on a hit the start cell and the damage."""
 
+    reaction = how == "arc"
+    hit_on = (f"reaction fire by {firer} at {target}" if reaction else
+              f"{firer} fires on the move at {target}" if how == "movement" else
+              f"{firer} shoots {target}")
+    start = (f"2D6 start cell for the reaction-fire hit by {firer} on {target}" if reaction
+             else None)
+
     def rolled(hit: bool) -> Step:
         fired = r.ShotFired(firer, target, weapon.key, tn, hit, how)
         if not hit:
             return emit_all([fired], Observe(then))
         return emit_all([fired], Observe(lambda work: damage(
-            work, target, weapon.lethal, weapon.bludgeoning, firer, then)))
+            work, target, weapon.lethal, weapon.bludgeoning, firer, then, label=start)))
 
-    return hit_roll(f"{firer} shoots {target}", tn, rolled)
+    return hit_roll(f"2D6 to hit: {hit_on}", tn, rolled)
 
 
 def melee_damage(state: SkiState, attacker: str, weapon: str) -> tuple[int, int]:

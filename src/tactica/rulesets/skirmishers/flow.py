@@ -75,7 +75,7 @@ def _morale(state: SkiState, side: str, then: Step) -> Step:
             events.append(r.Retreated(side))
         return emit_all(events, then)
 
-    return hit_roll(f"morale ({side})", tn, checked, words=("holds", "fails"))
+    return hit_roll(f"2D6 morale check for {side}", tn, checked, words=("holds", "fails"))
 
 
 def _begin(state: SkiState, round_: int, side: str, order: tuple[str, ...]) -> Step:

@@ -80,7 +80,7 @@ def attack(state: SkiState, m: PendingMelee, then: Callable[[SkiState], Step]) -
         return emit_all([event], Observe(lambda w: damage(w, m.target, lethal, blud, m.unit,
                                                           then)))
 
-    return hit_roll(f"{m.unit} strikes {m.target}", tn, rolled)
+    return hit_roll(f"2D6 to hit: {m.unit} strikes {m.target} in melee", tn, rolled)
 
 
 def resolve_pending(state: SkiState, target: str, then: Callable[[SkiState], Step]) -> Step:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tactica.chance import Decide
@@ -156,14 +157,28 @@ def describe_option(state: SkiState, decision: Decide[Any], option: object) -> s
             return f"{option} fires"
         weapon = state.setup.pack.weapons[f.arc.weapon]
         try:
-            tn = ranged_tn(state, f.id, target, weapon)
+            tn = ranged_tn(_at_place(state, target, decision.context.get("place")), f.id,
+                           target, weapon)
         except TacticaError:
             return f"{option} fires at {target}"
-        chance = f", {tn.p_hit} to hit" if tn.tn is not None else ""
         left = f"{_count(f.arc.shots, 'shot')} left"
-        return (f"{option} fires at {target} with its {weapon.name} (target number {tn.tn}"
-                f"{chance}; {left})")
+        if tn.tn is None:
+            return f"{option} fires at {target} with its {weapon.name} ({left})"
+        return (f"{option} fires at {target} with its {weapon.name} (target number {tn.tn}, "
+                f"{tn.p_hit} to hit; {left})")
     return str(option)
+
+
+def _at_place(state: SkiState, uid: str, place: object) -> SkiState:
+    """The state as a reaction shot sees it: ``uid`` where it stands when the arc fires (the
+    dot it is entering), not where the step began."""
+    if not isinstance(place, str) or uid not in state.lattice.troopers:
+        return state
+    try:
+        return replace(state, lattice=state.lattice.move_occupant(
+            uid, state.lattice.locate(place)))
+    except (TacticaError, ValueError, KeyError):
+        return state
 
 
 def explain_action(state: SkiState, action: Action) -> list[str]:
@@ -189,9 +204,10 @@ def explain_action(state: SkiState, action: Action) -> list[str]:
         base, ap = ARC_SIZES[a.width]
         weapon = state.setup.pack.weapons.get(t.active)
         shots = base * weapon.shots if weapon else base
+        have = state.available(t)
         return [f"{_count(base, 'base shot')} x{weapon.shots if weapon else 1} = "
-                f"{_count(shots, 'shot')}, {ap} AP "
-                f"of {state.available(t)}", _held_enemies(state, a)]
+                f"{_count(shots, 'shot')}; costs {ap} AP of the {have} available: "
+                f"{have - ap} AP left after", _held_enemies(state, a)]
     if isinstance(action, r.Activate | r.StandUp):
         from tactica.rulesets.skirmishers.arcs import eligible_firers
 
@@ -208,5 +224,9 @@ def explain_action(state: SkiState, action: Action) -> list[str]:
         from tactica.battlefield.dots_geometry import offset_to_axial
 
         cost = reachable(state, a.unit).get((offset_to_axial(p.col, p.row), p.level))
-        return [f"{cost} AP of {state.available(t)} left (movement cap 8, {t.move_spent} spent)"]
+        have = state.available(t)
+        if cost is None:
+            return [f"{have} AP available (movement cap 8, {t.move_spent} spent)"]
+        return [f"costs {cost} AP of the {have} available: {have - cost} AP left after "
+                f"(movement cap 8, {t.move_spent} spent)"]
     return []
