@@ -192,6 +192,27 @@ class _Bounds(Composer):
         self._count(1, getattr(node, "start_mark", None))
         return node
 
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        """A mapping, refusing a key given twice (YAML's merge key ``<<`` may still be
+        overridden: that is what it is for)."""
+        if isinstance(node, yaml.MappingNode):
+            first: dict[Any, Any] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge" or not isinstance(
+                        key_node, yaml.ScalarNode):
+                    continue
+                key = self.construct_object(key_node)  # type: ignore[attr-defined]
+                try:
+                    earlier = first.setdefault(key, key_node)
+                except TypeError:  # pragma: no cover - a scalar key is always hashable
+                    continue
+                if earlier is not key_node:
+                    raise _TooBig(f"duplicate key {quote(key)} (first on line "
+                                  f"{earlier.start_mark.line + 1}); give each key once",
+                                  key_node.start_mark)
+        value: Any = SafeConstructor.construct_mapping(self, node, deep)  # type: ignore[arg-type]
+        return value
+
     def construct_yaml_int(self, node: Any) -> int:
         digits = str(node.value).replace("_", "").lstrip("+-")
         if len(digits) > MAX_INT_DIGITS:
