@@ -100,8 +100,14 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
     sections.append(("Units", units.to_html(fmt)))
     sections.append(("Rulings", _rulings_table(scenario).to_html(fmt)))
     if rs.meta.has(Capability.ODDS):
-        rows = attack_rows(rs, state, None, {})
-        odds_html = attack_table("every attack from the starting position", rows).to_html(fmt)
+        try:
+            rows = attack_rows(rs, state, None, {})
+            odds_html = attack_table("every attack from the starting position",
+                                     rows).to_html(fmt)
+        except TacticaError as exc:
+            rows = []
+            odds_html = (f"<p>{html.escape(str(exc).removeprefix('odds --table: '))} (tactica "
+                         "odds SCENARIO --table --attacker ID).</p>")
         if plots and rows:
             from tactica.render.plots import dist_plot
             from tactica.ruleset import odds_hooks
