@@ -176,7 +176,7 @@ class WeaponModel(_Strict):
     swap: int = Field(default=2, ge=0, le=20)
     reload: int = Field(default=4, ge=0, le=20)
     capacity: int | str | None = None
-    range: float | None = Field(default=None, gt=0)
+    range: float | None = Field(default=None, gt=0, le=MAX_METRES)
     melee: bool = False
     hardware_degree: int | None = Field(default=None, ge=0, le=10)
     example: list[str] = Field(default_factory=list)
