@@ -9,7 +9,6 @@ time and memory limit each (``tests/fuzz/long_run.py``).
 from __future__ import annotations
 
 import json
-import time
 
 import fuzz_targets as ft
 from hypothesis import HealthCheck, given, settings
@@ -24,12 +23,10 @@ def bounded(examples: int) -> settings:
 
 
 def _bounded(kind: str, value: object) -> str:
-    """Run one input: it ends in time (a generous bound on a shared machine) and only a
-    TacticaError refuses it."""
-    start = time.perf_counter()
-    outcome = ft.run_input(kind, value)
-    assert time.perf_counter() - start < 30, (kind, value)
-    return outcome
+    """Run one input: only a TacticaError refuses it. Its time is not measured here (a shared
+    machine may be slow at any moment): the inputs' work is bounded by the limits, and the
+    long run (``make fuzz``) stops and reports any input that hangs."""
+    return ft.run_input(kind, value)
 
 
 @bounded(120)
