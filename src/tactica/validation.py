@@ -45,6 +45,7 @@ __all__ = [
     "read_bounded",
     "validate",
     "validate_units",
+    "whole_number",
 ]
 
 M = TypeVar("M", bound=BaseModel)
@@ -77,6 +78,19 @@ def format_location(loc: tuple[int | str, ...]) -> str:
         else:
             out += ("." if out else "") + _part(part)
     return out or "(top level)"
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number if it is one written with at most 18 of the digits 0-9
+    (``str.isdigit`` accepts ``²``, which ``int`` refuses, and ``int`` refuses more than 4,300
+    digits), else None.
+
+    >>> whole_number("42"), whole_number("²"), whole_number("9" * 5000), whole_number("-1")
+    (42, None, None, None)
+    """
+    if 0 < len(text) <= 18 and text.isascii() and text.isdecimal():
+        return int(text)
+    return None
 
 
 def read_bounded(path: Path, *, limit: int, what: str,
