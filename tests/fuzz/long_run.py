@@ -74,8 +74,9 @@ def _worker(conn: Connection, timeout: float, memory_mb: int) -> None:
 
     from tactica.errors import TacticaError
 
-    folder = ft.seeds().folder
+    folder = ft.seeds().folder  # built before the first input: its time is no input's
     signal.signal(signal.SIGALRM, _alarm)
+    conn.send("ready")
     try:
         _serve(conn, timeout, ft, TacticaError)
     finally:  # a forked worker runs no atexit hooks
@@ -131,6 +132,10 @@ class _Pool:
                                 daemon=True)
         proc.start()
         child.close()
+        # Wait until the worker has built its seeds (a few fights played: slow on a loaded
+        # machine); only then does an input's time start.
+        if not parent.poll(600) or parent.recv() != "ready":
+            raise RuntimeError(f"a fuzzing worker did not start (exit code {proc.exitcode})")
         return proc, parent, None
 
     def run(self, jobs: Iterator[tuple[str, int]]) -> Iterator[tuple[Any, ...]]:
