@@ -18,7 +18,7 @@ from web_helpers import EXAMPLES, SCREENSHOTS, Server, launch_browser
 from tactica.events import ActionTaken, BattleEnded, Rolled
 from tactica.play import read_log
 
-TIMEOUT = 20_000
+TIMEOUT = 120_000  # ms: generous waits for events, a loaded machine may be slow
 
 
 @pytest.fixture

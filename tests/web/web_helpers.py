@@ -50,7 +50,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", code, "serve", *args, "--port", str(self.port)],
             cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 300  # generous: a loaded machine starts slowly
         while True:
             try:
                 self.state()
@@ -63,14 +63,14 @@ class Server:
                 time.sleep(0.2)
 
     def state(self) -> dict:  # type: ignore[type-arg]
-        with urllib.request.urlopen(self.url + "/api/state", timeout=10) as r:
+        with urllib.request.urlopen(self.url + "/api/state", timeout=60) as r:
             return json.loads(r.read())  # type: ignore[no-any-return]
 
     def kill(self) -> None:
         """Kill it at once (as a crash would), and wait until it is gone."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
+        self.proc.wait(timeout=60)
         if self.proc.stdout:
             self.proc.stdout.close()
 
