@@ -1,5 +1,7 @@
 """Every test writes only under its temporary folders: a test that leaves a file in the
-repository (or in the folder the tests run from) fails, naming the file."""
+repository (or in the folder the tests run from) fails, naming the file. And no test depends on
+the machine's speed: Hypothesis has no deadline per example (a loaded machine is slow at
+times)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("tactica", deadline=None)
+settings.load_profile("tactica")
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What tools (not tests) may create: caches, and the long fuzzing run's report.
