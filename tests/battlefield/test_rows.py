@@ -145,3 +145,11 @@ def test_the_battlefield_vocabulary() -> None:
     assert path is not None and path.cost == 1 and path.entered == ("party:front",)
     assert r.path("Ada", "Cop") is None and r.levels() == ()
     assert r.with_all_in_front("enemies").side("enemies").front == ("Shaman", "Cop")
+
+
+def test_a_side_named_with_a_colon_is_refused() -> None:
+    """A place is written side:row: found by the fuzzer (a side named 'goblins:' crashed)."""
+    with pytest.raises(MapError, match=r"sides.goblins:: a side's name is not empty and has no "
+                                       r"':'"):
+        Rows.from_mapping({"kind": "rows", "sides": {"police": {"front": ["Cop"]},
+                                                     "goblins:": {"front": ["Goblin"]}}})

@@ -184,7 +184,7 @@ class Rows:
         """The place of a character (``side:row``), or a ``side:row`` given as text."""
         if ref in self.occupants:
             return self.occupants[ref]
-        side, _, row = ref.partition(":")
+        side, _, row = ref.rpartition(":")
         if row in ROWS and any(s.name == side for s in self.sides):
             return ref
         raise MapError(f"unknown character or row {ref!r} (on the field: "
@@ -192,7 +192,7 @@ class Rows:
 
     def neighbours(self, ref: str) -> tuple[str, ...]:
         """The other row of the same side (the only place one step away)."""
-        side, _, row = self.locate(ref).partition(":")
+        side, _, row = self.locate(ref).rpartition(":")
         return (f"{side}:{'back' if row == 'front' else 'front'}",)
 
     def path(self, start: str, goal: str) -> MovePath | None:
@@ -200,7 +200,7 @@ class Rows:
         a, b = self.locate(start), self.locate(goal)
         if a == b:
             return MovePath((a,), 0)
-        if a.partition(":")[0] != b.partition(":")[0]:
+        if a.rpartition(":")[0] != b.rpartition(":")[0]:
             return None
         return MovePath((a, b), 1, (1,))
 
@@ -211,7 +211,7 @@ class Rows:
     # -- reports and pictures -----------------------------------------------------------------
 
     def _place(self, ref: str) -> tuple[str, Row]:
-        side, _, row = self.locate(ref).partition(":")
+        side, _, row = self.locate(ref).rpartition(":")
         assert row in ROWS
         return side, "front" if row == "front" else "back"
 
@@ -240,7 +240,7 @@ class Rows:
               for c, p in places.items()),
         ]
         details = {
-            "rows": {c: {"side": p.partition(":")[0], "row": p.partition(":")[2]}
+            "rows": {c: {"side": p.rpartition(":")[0], "row": p.rpartition(":")[2]}
                      for c, p in places.items()},
         }
         return SightReport(
@@ -295,6 +295,9 @@ class _RowsSpec(BaseModel):
 def _spec_problems(spec: _RowsSpec) -> Iterator[str]:
     first: dict[str, str] = {}
     for side, rows in spec.sides.items():
+        if ":" in side or not side.strip():
+            yield (f"sides.{side}: a side's name is not empty and has no ':' (a place is "
+                   "written side:row)")
         for row in ROWS:
             for i, char in enumerate(getattr(rows, row)):
                 where = f"sides.{side}.{row}[{i}]"
