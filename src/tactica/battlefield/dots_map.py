@@ -39,6 +39,13 @@ Friendlier forms:
 
 ``sides: {A: red, B: blue}`` gives troopers' sides, ``prone: [X]`` the prone ones. Every problem
 of a file is reported at once, each naming the file and the field.
+
+Everything is bounded before anything is built (see :mod:`tactica.limits` and
+``docs/limits.md``): a level's rows are counted before a dot is read (at most
+``MAX_DOTS_SIDE`` x ``MAX_DOTS_SIDE``), levels and floors, walls, buildings and features are
+counted, and every coordinate (a wall's ``along``, a building's ``from`` and ``to``, a
+feature's ``between``, stairs' and troopers' ``at``) must be on the map: one off it is an error
+naming the field, never dropped, and no rectangle or line is expanded before it is checked.
 """
 
 from __future__ import annotations
