@@ -221,7 +221,7 @@ class Battle(Generic[S]):
         if not isinstance(p, ChooseAction):
             what = "the battle is over" if isinstance(p, Finished) else f"{p.label} comes first"
             raise IllegalActionError(f"no action can be taken now: {what}")
-        if not _is_option(action, p.actions):
+        if not p.allows(action):
             raise IllegalActionError(
                 f"{self.ruleset.describe_action(self.state, action)} is not a legal action "
                 f"for {p.side} now ({len(p.actions)} legal actions)"
@@ -416,7 +416,7 @@ class Battle(Generic[S]):
                 raise ReplayError(f"an action of {quote(first.side)} is recorded, but {p.side} "
                                   "chooses now", i)
             try:
-                legal = first.action in p.actions
+                legal = p.allows(first.action)
                 what = (self.ruleset.describe_action(self.state, first.action) if legal
                         else shown(first.action))
             except RULES_FAILURES:
@@ -532,16 +532,6 @@ class Battle(Generic[S]):
             return self._run(process, answers, replaying, rng, skip_records=len(cut) - start)
         except ReplayError as exc:
             raise TacticaError(f"the log's last step does not fit the battle: {exc}") from None
-
-
-def _is_option(action: Action, options: Sequence[Action]) -> bool:
-    # A policy hands back one of the options themselves: find it by identity before comparing
-    # values (an action's equality compares all its fields).
-    for option in options:
-        if option is action:
-            return True
-    return action in options
-
 
 
 def _policy(policies: Mapping[str, Policy] | None, side: str) -> Policy:

@@ -10,15 +10,15 @@ mail it to a co-author.
 from __future__ import annotations
 
 import datetime
-import html
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from tactica import __version__
 from tactica.errors import TacticaError
 from tactica.maps import to_svg
+from tactica.render.markup import Child, Element, Trusted
 from tactica.ruleset import Capability, sight_hooks
 from tactica.scenario import Scenario
 from tactica.simulate import simulate
@@ -46,26 +46,39 @@ footer { color: #888; font-size: 0.8em; margin-top: 3em; }
 """
 
 
-def _svg(fig: Any) -> str:
+Section = tuple[str, list[Child]]
+
+
+def _svg(fig: Any) -> Trusted:
+    """A matplotlib figure's SVG (its writer escapes every text it draws)."""
     from tactica.render.plots import figure_bytes
 
     text = figure_bytes(fig, "svg").decode("utf-8")
-    return text[text.find("<svg"):]
+    return Trusted(text[text.find("<svg"):])
 
 
-def _figure(svg: str, caption: str) -> str:
-    return f"<figure>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>"
+def _map(svg: str) -> Element:
+    """A map picture (made by :mod:`tactica.render.markup`) inside its frame."""
+    return Element("div", Trusted(svg[svg.find("<svg"):]), class_="map")
 
 
-def _page(title: str, subtitle: str, sections: Sequence[tuple[str, str]]) -> str:
-    body = "".join(f'<section><h2>{html.escape(h)}</h2>{content}</section>'
-                   for h, content in sections)
+def _figure(svg: Trusted, caption: str) -> Element:
+    return Element("figure", svg, Element("figcaption", caption))
+
+
+def _tables(tables: Iterable[Table], fmt: NumberFormat) -> list[Child]:
+    return [e for t in tables for e in t.to_elements(fmt)]
+
+
+def _page(title: str, subtitle: str, sections: Sequence[Section]) -> str:
     stamp = datetime.date.today().isoformat()
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1><p class=\"sub\">{html.escape(subtitle)}</p>"
-            f"{body}<footer>made with tactica {__version__} on {stamp}</footer>"
-            "</body></html>\n")
+    head = Element("head", Element("meta", charset="utf-8"), Element("title", title),
+                   Element("style", Trusted(_STYLE)))
+    body = Element("body", Element("h1", title), Element("p", subtitle, class_="sub"))
+    body.extend(Element("section", Element("h2", h), *content) for h, content in sections)
+    body.add(Element("footer", f"made with tactica {__version__} on {stamp}"))
+    page = Element("html", head, body, lang="en")
+    return "<!DOCTYPE html>\n" + page.render(html=True) + "\n"
 
 
 def _rulings_table(scenario: Scenario) -> Table:
@@ -88,26 +101,27 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
     fmt = fmt or NumberFormat()
     rs = scenario.ruleset
     state = scenario.new_state()
-    sections: list[tuple[str, str]] = []
+    sections: list[Section] = []
     if scenario.battlefield is not None:
         field = (sight_hooks(rs).battlefield_of(state) if rs.meta.has(Capability.SIGHT)
                  else None) or scenario.battlefield
-        sections.append(("Map", f'<div class="map">{to_svg(field)}</div>'))
+        sections.append(("Map", [_map(to_svg(field))]))
     units = Table("units", [Column("unit"), Column("side"), Column("where"), Column("figures")],
                   [[u.id, u.side, u.place or "-",
                     ", ".join(f"{k} {v}" for k, v in u.details.items())]
                    for u in rs.units(state)])
-    sections.append(("Units", units.to_html(fmt)))
-    sections.append(("Rulings", _rulings_table(scenario).to_html(fmt)))
+    sections.append(("Units", _tables([units], fmt)))
+    sections.append(("Rulings", _tables([_rulings_table(scenario)], fmt)))
     if rs.meta.has(Capability.ODDS):
+        odds_html: list[Child]
         try:
             rows = attack_rows(rs, state, None, {})
-            odds_html = attack_table("every attack from the starting position",
-                                     rows).to_html(fmt)
-        except TacticaError as exc:
+            odds_html = _tables([attack_table("every attack from the starting position",
+                                              rows)], fmt)
+        except TacticaError as exc:  # too many attacks: the table is left out, and why
             rows = []
-            odds_html = (f"<p>{html.escape(str(exc).removeprefix('odds --table: '))} (tactica "
-                         "odds SCENARIO --table --attacker ID).</p>")
+            odds_html = [Element("p", f"{str(exc).removeprefix('odds --table: ')} (tactica "
+                                      "odds SCENARIO --table --attacker ID).")]
         if plots and rows:
             from tactica.render.plots import dist_plot
             from tactica.ruleset import odds_hooks
@@ -119,21 +133,20 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
             report = hooks.odds(state, action)
             dist = report.distributions.get("damage")
             if dist is not None:
-                odds_html += _figure(_svg(dist_plot(dist, title=report.action,
-                                                    xlabel="damage")),
-                                     f"The damage of the attack likeliest to take its target "
-                                     f"out: {report.action}. Bars: P(damage); line: P(at "
-                                     "least that much).")
+                odds_html.append(_figure(
+                    _svg(dist_plot(dist, title=report.action, xlabel="damage")),
+                    f"The damage of the attack likeliest to take its target out: "
+                    f"{report.action}. Bars: P(damage); line: P(at least that much)."))
         sections.append(("Exact odds", odds_html))
     if battles > 0:
         sim = simulate(scenario, battles=battles, seed=seed, workers=workers)
-        content = "".join(t.to_html(fmt) for t in simulation_tables(sim))
+        content = _tables(simulation_tables(sim), fmt)
         if plots:
             from tactica.render.plots import win_rate_plot
 
-            content += _figure(_svg(win_rate_plot(sim)),
-                               f"Win rates of {battles} seeded battles (seed {seed}) with "
-                               "their 95% Wilson intervals.")
+            content.append(_figure(_svg(win_rate_plot(sim)),
+                                   f"Win rates of {battles} seeded battles (seed {seed}) with "
+                                   "their 95% Wilson intervals."))
         sections.append(("Simulation", content))
     subtitle = f"{rs.meta.title} scenario, from {Path(scenario.source).name}"
     desc = scenario.data.get("description")
@@ -168,23 +181,25 @@ def sweep_report(path: Path, *, fmt: NumberFormat | None = None, plots: bool = T
                  [[p.path, p.column, ", ".join(map(str, p.values))] for p in params])
     base = meta.get("source") or (f"{meta.get('game')} matchup "
                                   f"{' against '.join(meta.get('profiles') or [])}")
-    sections = [("Sweep", what.to_html(fmt) + "<p class=\"note\">"
-                 + html.escape(f"base: {base}; {len(rows)} rows") + "</p>")]
+    sections: list[Section] = [("Sweep", [*_tables([what], fmt), Element(
+        "p", f"base: {base}; {len(rows)} rows", class_="note")])]
     rulings = sorted({r["rulings"] for r in rows if r.get("rulings")})
     if rulings:
         shown = Table("rulings at the points", [Column("rulings in force")],
                       [[", ".join(f"{k}={v}" for k, v in json.loads(r).items())]
                        for r in rulings])
-        sections.append(("Rulings", shown.to_html(fmt)))
+        sections.append(("Rulings", _tables([shown], fmt)))
     tables = sweep_tables(rows, spec)
-    sections.append(("Results", "".join(t.to_html(fmt) for t in tables)))
+    sections.append(("Results", _tables(tables, fmt)))
     if plots and rows:
-        pictures = _figure(_svg(plot_sweep(rows, spec)),
-                           "The result against the swept parameter; shaded bands are 95% "
-                           "intervals of simulated win rates.")
-        pictures += _figure(_svg(plot_paired(rows, spec)),
-                            "Each value of the first parameter against its first value, "
-                            "point by point (the same seeded battles at every point).")
+        pictures: list[Child] = [
+            _figure(_svg(plot_sweep(rows, spec)),
+                    "The result against the swept parameter; shaded bands are 95% "
+                    "intervals of simulated win rates."),
+            _figure(_svg(plot_paired(rows, spec)),
+                    "Each value of the first parameter against its first value, "
+                    "point by point (the same seeded battles at every point)."),
+        ]
         sections.append(("Plots", pictures))
     return _page(f"Sweep of {', '.join(p.path for p in params)}",
                  f"{meta.get('game') or ''}: {base}", sections)

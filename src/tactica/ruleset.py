@@ -29,6 +29,7 @@ import enum
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ENTRY_POINT_GROUP",
     "HOOKS",
+    "Aiming",
     "Automatic",
     "Capability",
     "ChooseAction",
@@ -173,13 +175,40 @@ class RulesetMeta:
 # What happens next
 
 
+class Aiming(Protocol):
+    """Actions a person may aim at any bearing (a firing arc "oriented in any direction"),
+    beyond the finite list a side chooses from: the computer keeps to the list."""
+
+    def aim(self, action: Action, bearing: Fraction) -> Action | None:
+        """``action`` (one of the listed ones) aimed at ``bearing`` degrees clockwise from
+        east, or ``None`` if it cannot be aimed."""
+        ...
+
+    def accepts(self, action: Action) -> bool:
+        """Whether ``action``, not listed, is an aimed action legal now (checked when it is
+        taken and when a log is replayed)."""
+        ...
+
+
 @dataclass(frozen=True)
 class ChooseAction:
-    """``side`` must choose one of ``actions``; ``prompt`` says what for (for people)."""
+    """``side`` must choose one of ``actions``; ``prompt`` says what for (for people);
+    ``aiming``: the actions a person may aim at any bearing instead (``None``: none)."""
 
     side: str
     actions: tuple[Action, ...]
     prompt: str = ""
+    aiming: Aiming | None = field(default=None, compare=False, repr=False)
+
+    def allows(self, action: Action) -> bool:
+        """Whether ``action`` may be taken now: one of ``actions`` or an aimed one."""
+        # A policy hands back one of the options themselves: find it by identity before
+        # comparing values (an action's equality compares all its fields).
+        for option in self.actions:
+            if option is action:
+                return True
+        return action in self.actions or (self.aiming is not None
+                                          and self.aiming.accepts(action))
 
 
 @dataclass(frozen=True)

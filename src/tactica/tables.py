@@ -20,7 +20,6 @@ Markdown, renders as HTML (notebooks, ``tactica report``) and gives JSON records
 from __future__ import annotations
 
 import csv
-import html
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,14 +27,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from tactica.clean import clean_text
 from tactica.errors import TacticaError
+from tactica.render.markup import Element
 
 if TYPE_CHECKING:
     import pandas as pd
     from rich.table import Table as RichTable
 
-__all__ = ["Column", "Kind", "NumberFormat", "Table", "data_frame", "require", "rows_of",
-           "write_text"]
+__all__ = ["Column", "Kind", "NumberFormat", "Table", "data_frame", "markdown_text", "require",
+           "rows_of", "write_text"]
 
 Kind = Literal["text", "p", "num", "int"]
 
@@ -143,10 +144,15 @@ class Table:
         return out.getvalue()
 
     def to_markdown(self, fmt: NumberFormat) -> str:
-        """A GitHub-flavoured Markdown table (numbers right-aligned), notes below it."""
-        def esc(text: str) -> str:
-            return text.replace("|", "\\|").replace("\n", " ")
+        """A GitHub-flavoured Markdown table (numbers right-aligned), notes below it; a cell's
+        ``|``, ``<``, ``>`` and ``&`` are escaped, so that a name is never read as markup.
 
+        >>> print(Table("", [Column("name")], [["<b>A|B</b>"]]).to_markdown(NumberFormat()))
+        | name |
+        | :--- |
+        | &lt;b&gt;A\\|B&lt;/b&gt; |
+        """
+        esc = markdown_text
         lines = ["| " + " | ".join(esc(c.name) for c in self.columns) + " |",
                  "| " + " | ".join("---:" if c.numeric else ":---" for c in self.columns) + " |"]
         lines += ["| " + " | ".join(esc(x) for x in row) + " |" for row in self.cells(fmt)]
@@ -155,24 +161,31 @@ class Table:
             lines += [f"* {esc(n)}" for n in self.notes]
         return "\n".join(lines)
 
+    def to_elements(self, fmt: NumberFormat) -> list[Element]:
+        """The HTML table and its notes as elements (every cell escaped when written)."""
+        head = Element("tr").extend(Element("th", c.name) for c in self.columns)
+        body = Element("tbody").extend(
+            Element("tr").extend(
+                Element("td", x, style=f"text-align:{'right' if c.numeric else 'left'}")
+                for x, c in zip(row, self.columns, strict=True))
+            for row in self.cells(fmt))
+        table = Element("table", Element("caption", self.title) if self.title else None,
+                        Element("thead", head), body, class_="tactica")
+        return [table, *(Element("p", n, class_="note") for n in self.notes)]
+
     def to_html(self, fmt: NumberFormat) -> str:
         """An HTML table (a notebook's rich display, a section of a report)."""
-        head = "".join(f"<th>{html.escape(c.name)}</th>" for c in self.columns)
-        body = "".join(
-            "<tr>" + "".join(
-                f'<td style="text-align:{"right" if c.numeric else "left"}">'
-                f"{html.escape(x)}</td>" for x, c in zip(row, self.columns, strict=True)
-            ) + "</tr>"
-            for row in self.cells(fmt)
-        )
-        caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
-        notes = "".join(f"<p class=\"note\">{html.escape(n)}</p>" for n in self.notes)
-        return (f'<table class="tactica">{caption}<thead><tr>{head}</tr></thead>'
-                f"<tbody>{body}</tbody></table>{notes}")
+        return "".join(e.render(html=True) for e in self.to_elements(fmt))
 
     def to_pandas(self) -> pd.DataFrame:
         """A DataFrame of the raw values (fractions as floats); needs pandas."""
         return data_frame(self.records(), [c.name for c in self.columns])
+
+
+def markdown_text(text: str) -> str:
+    """Text as Markdown shows it literally, on one line (``|``, ``<``, ``>``, ``&`` escaped)."""
+    return (clean_text(text, newlines=False).replace("&", "&amp;").replace("<", "&lt;")
+            .replace(">", "&gt;").replace("|", "\\|"))
 
 
 def require(module: str, extra: str) -> Any:

@@ -8,12 +8,22 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from arc_builders import RIFLE, duel, gunner, of_type, shoot
+from arc_builders import RIFLE, duel, gunner, of_type, shoot, started
 
+from tactica.battle import ScriptedDice
 from tactica.chance import run_scripted
 from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.armor import add_wounds, raise_step, remove_steps, wound_die
-from tactica.rulesets.arc.records import ArmorWorn, Attacked, Died, Falling, Fell, Wounded
+from tactica.rulesets.arc.records import (
+    ArmorWorn,
+    Attack,
+    Attacked,
+    Died,
+    EndTurn,
+    Falling,
+    Fell,
+    Wounded,
+)
 from tactica.rulesets.arc.state import ArcState
 from tactica.rulesets.arc.steps import end_turn
 
@@ -104,6 +114,23 @@ def test_arc_5_only_hits_after_the_last_die_is_gone_reach_health() -> None:
     assert "hits 2-3 damage (6d6 together)" in trace.records[-1].label
 
 
+def test_arc_5_penetrates_the_hit_that_beats_dt_wears_the_armor_and_hurts_in_full() -> None:
+    """ARC-5 ``penetrates``: the seed's hits 'that deal less damage than sum of the target's
+    armor deal no damage', so a hit over it does; the damage chapter's penetrating hit adds a
+    wound die."""
+    plates = [{"die": "d6", "against": ["ballistic"]}]
+    state = duel(b=armored(plates), rulings={"ARC-5": "penetrates"}).new_state()
+    trace = shoot(state, "Foo", "Bar", [8, [2, 2, 3], [1, 1, 2]])   # 2 hits
+    worn = of_type(trace.events, ArmorWorn)[0]
+    assert (worn.absorbed, worn.degraded, worn.armor) == (1, 1, (4,))     # 7 > 6, then 4 <= 4
+    wounded = of_type(trace.events, Wounded)[0]
+    assert (wounded.amount, wounded.added) == (7, (8,))                   # the 7 reaches health
+    state = duel(b=armored(plates), rulings={"ARC-5": "no"}).new_state()
+    trace = shoot(state, "Foo", "Bar", [8, [2, 2, 3], [1, 1, 2]])
+    assert of_type(trace.events, ArmorWorn)[0].armor == (4,)
+    assert not of_type(trace.events, Wounded)
+
+
 def test_unarmored_three_hits_of_2d4_are_rolled_as_6d4_and_subtracted_at_once() -> None:
     gun = {**RIFLE, "damage": "2d4"}
     state = duel(gunner("red", weapons=[gun])).new_state()
@@ -150,14 +177,14 @@ def test_arc_8_damage_over_maximum_health_in_one_attack_kills() -> None:
 
 def test_arc_8_at_least_also_kills_at_exactly_maximum_health() -> None:
     for ruling, expected in (("exceeds", Fell), ("at-least", Died)):
-        state = duel(rulings={"ARC-8": ruling}).new_state()
+        state = duel(rulings={"ARC-8": ruling, "ARC-24": "at-once"}).new_state()
         trace = shoot(state, "Foo", "Bar", [8, [6, 6, 1, 1, 2, 2]])  # 18: health 0
         assert of_type(trace.events, Wounded)[0].health == 0
         assert of_type(trace.events, expected), ruling
 
 
 def test_at_or_under_minus_con_a_character_dies() -> None:
-    state = duel().new_state()              # Bar: 18 health, CON 8
+    state = duel(rulings={"ARC-24": "at-once"}).new_state()     # Bar: 18 health, CON 8
     apply(state, shoot(state, "Foo", "Bar", [8, [6, 6, 1, 1, 1, 1]]).events)   # 16: 2 left
     assert state.fighters["Bar"].conscious
     trace = shoot(state, "Foo", "Bar", [ONE_HIT, [3, 3, 4]])                   # 10: -8
@@ -167,8 +194,8 @@ def test_at_or_under_minus_con_a_character_dies() -> None:
     assert state.fighters["Bar"].dead and not state.fighters["Bar"].in_action
 
 
-def test_arc_24_hurt_in_its_own_turn_a_character_finishes_it_then_falls() -> None:
-    state = duel().new_state()
+def test_arc_24_at_once_hurt_in_its_own_turn_a_character_finishes_it_then_falls() -> None:
+    state = duel(rulings={"ARC-24": "at-once"}).new_state()
     state.phase, state.queue = "round", ("Bar", "Foo")
     state.fighters["Bar"].ap = 5
     trace = shoot(state, "Foo", "Bar", [8, [6, 6, 1, 1, 2, 2]], evade=False)  # 18: 0 health
@@ -179,8 +206,30 @@ def test_arc_24_hurt_in_its_own_turn_a_character_finishes_it_then_falls() -> Non
     assert of_type(end.events, Fell)
 
 
-def test_arc_24_end_of_round_nobody_falls_before_the_wound_dice() -> None:
-    state = duel(rulings={"ARC-24": "end-of-round"}).new_state()
+def test_arc_24_the_seeds_round_end_nobody_falls_before_the_wound_dice() -> None:
+    """The seed, step 6: once all combatants have acted, roll the wound dice; characters at
+    or below 0 health fall unconscious, at or below -CON die (the default)."""
+    state = duel().new_state()
     trace = shoot(state, "Foo", "Bar", [8, [6, 6, 1, 1, 2, 2]])
     assert not of_type(trace.events, Fell) and not of_type(trace.events, Died)
     assert of_type(trace.events, Attacked)[0].hits == 2
+
+
+def test_arc_24_at_0_health_a_character_still_acts_until_the_round_ends_then_falls() -> None:
+    battle = started(duel(), [1, 20])                  # Foo first, then Bar
+    battle.apply(Attack("Foo", "Bar", "rifle"), dice=ScriptedDice([8, [6, 6, 1, 1, 2, 2]]),
+                 policies={"blue": _NoEvade()})
+    assert battle.state.fighters["Bar"].health == 0
+    battle.apply(EndTurn("Foo"), dice=ScriptedDice([]))
+    assert battle.state.active == "Bar" and battle.state.fighters["Bar"].in_action
+    battle.apply(EndTurn("Bar"), dice=ScriptedDice([]))
+    battle.advance(dice=ScriptedDice([[1, 1]]))         # Bar's wound dice (d12, d6): 2
+    assert battle.state.fighters["Bar"].conscious
+    battle.advance(dice=ScriptedDice([]))               # the end of the round
+    assert not battle.state.fighters["Bar"].conscious
+    assert not battle.state.fighters["Bar"].dead        # -2: above -CON (-8)
+
+
+class _NoEvade:
+    def choose(self, decision: object, state: object, rng: object) -> object:
+        return False

@@ -99,10 +99,10 @@ def test_arc_19_none_no_ap_no_evade() -> None:
 def test_arc_20_until_turn_ends_an_evade_rolls_the_d10_too() -> None:
     for ruling, sides in (("own-turn", 20), ("until-turn-ends", 10)):
         sc = duel(rulings={"ARC-20": ruling})
-        battle = started(sc, [12, 1])       # Bar succeeds with 1, Foo with 12: Foo first
+        battle = started(sc, [1, 12])       # Foo succeeds at +0º, Bar at +2º: Foo first
         assert battle.state.active == "Foo" and "Bar" in battle.state.d10
         trace = shoot(battle.state, "Foo", "Bar", [9, 5, [1] * 6], evade=True)
-        assert of_type(trace.events, Attacked)[0].die == 10          # Foo's own first turn
+        assert of_type(trace.events, Attacked)[0].die == 20    # Guns: DEX, not AGI
         assert f"on a d{sides}" in trace.records[1].label, ruling
 
 

@@ -127,9 +127,36 @@ def test_overwatch_fires_when_a_mover_comes_into_sight() -> None:
     assert battle.state.grid is not None and battle.state.grid.occupants["B"] == (1, 2)
 
 
-def test_suppress_fires_once_a_square_while_its_ap_last() -> None:
+def test_arc_32_suppress_rolls_once_when_declared_and_its_attacks_are_unopposed() -> None:
+    """The actions chapter: one attack roll at declaration; the attacks it triggers use it
+    and cannot be evaded (the default)."""
     tiles = "A....\n.....\n....B"
     sc = on_grid(tiles, {"A": gunner("red"), "B": gunner("blue")})
+    battle = started(sc, [19, 20])
+    battle.apply(Watch("A", "suppress", 2), dice=ScriptedDice([9]))        # +2º at 16º4
+    assert battle.state.fighters["A"].preset is not None
+    battle.apply(Move("B", "1,2", "sprint"), dice=ScriptedDice([[1, 1, 1, 1, 1, 1]] * 2),
+                 policies={"blue": _Evade()})
+    fired = of_type(battle.events(), Attacked)
+    assert [(e.reaction, e.degree, e.hits, e.evade) for e in fired] == \
+        [("suppress", 2, 2, None)] * 2
+    assert battle.state.fighters["B"].health == 18 - 12
+    assert battle.state.fighters["A"].watch is None
+
+
+def test_arc_32_a_failed_suppression_roll_ends_the_action() -> None:
+    tiles = "A....\n.....\n....B"
+    sc = on_grid(tiles, {"A": gunner("red"), "B": gunner("blue")})
+    battle = started(sc, [19, 20])
+    battle.apply(Watch("A", "suppress", 2), dice=ScriptedDice([18]))
+    assert battle.state.fighters["A"].watch is None
+    assert battle.state.fighters["A"].ap == 3 and battle.state.active == "B"
+
+
+def test_arc_32_each_shot_suppress_fires_once_a_square_while_its_ap_last() -> None:
+    tiles = "A....\n.....\n....B"
+    sc = on_grid(tiles, {"A": gunner("red"), "B": gunner("blue")},
+                 rulings={"ARC-32": "each-shot"})
     battle = started(sc, [19, 20])
     battle.apply(Watch("A", "suppress", 2), dice=ScriptedDice([]))
     battle.apply(Move("B", "1,2", "sprint"), dice=ScriptedDice([18, 18]),
@@ -166,3 +193,8 @@ def test_on_a_grid_only_adjacent_allies_can_be_treated() -> None:
 class _No:
     def choose(self, decision: object, state: object, rng: object) -> object:
         return False
+
+
+class _Evade:
+    def choose(self, decision: object, state: object, rng: object) -> object:
+        return True

@@ -3,17 +3,23 @@ Medicine check, the bandage; item costs (ARC-25), wound steps (ARC-26, ARC-27)."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from arc_builders import gunner, make, of_type, started
 
 from tactica.battle import Battle, ScriptedDice
 from tactica.rulesets.arc import ARC
+from tactica.rulesets.arc.checks import speed_of
+from tactica.rulesets.arc.policy import rank_actions
 from tactica.rulesets.arc.records import (
     APSpent,
     Checked,
+    EndTurn,
     Fell,
     Healed,
+    ItemBegun,
+    ItemFinished,
     ItemUsed,
     UseItem,
     Woke,
@@ -47,11 +53,38 @@ def test_a_medkit_on_someone_else_costs_5_plus_2_ap_and_heals_1d12_plus_degrees(
     assert of_type(events, ItemUsed)[0].left == 0
 
 
-def test_a_failed_medicine_check_does_nothing_but_the_item_is_used() -> None:
+def test_arc_31_a_failed_medkit_adds_its_negative_degrees_so_a_worse_failure_heals_less() -> None:
+    """The medkit 'heals 1d12 + º and removes 1d4 + º wound steps': failing at -3º (17
+    against 14) heals 1d12 - 3 and removes 1d4 - 3 steps (the default, ``signed``)."""
     battle = ward()
+    battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([17, [5], [4]]))
+    events = battle.events()
+    assert of_type(events, Checked)[0].degree == -3
+    assert of_type(events, Healed)[0].amount == 2                 # 5 - 3
+    assert of_type(events, WoundsTreated)[0].wounds == (6,)       # 4 - 3 = 1 step: the d4
+    battle = ward()
+    battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([20, [4], [2]]))  # -4º
+    assert not of_type(battle.events(), Healed)
+    assert battle.state.fighters["Foo"].wounds == (6, 4)
+    assert battle.state.fighters["Sam"].item_count("medkit") == 0
+
+
+def test_arc_31_harm_a_failed_medicine_check_raises_one_wound_step_per_degree() -> None:
+    battle = ward({"ARC-31": "harm"})
+    battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([17]))       # -3º
+    assert not of_type(battle.events(), Healed)
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (8, 8)   # (6, 4) + 3 steps
+
+
+def test_arc_31_flat_a_failed_medicine_check_does_nothing_but_the_item_is_used() -> None:
+    battle = ward({"ARC-31": "flat"})
     battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([17]))
     assert not of_type(battle.events(), Healed)
+    assert not of_type(battle.events(), WoundsTreated)
     assert battle.state.fighters["Sam"].item_count("medkit") == 0
+    battle = ward({"ARC-31": "flat"})
+    battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([18]))     # -3º
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (6, 6)   # one step only
 
 
 def test_a_medhypo_heals_2d4_without_a_check_up_to_maximum_health() -> None:
@@ -61,13 +94,21 @@ def test_a_medhypo_heals_2d4_without_a_check_up_to_maximum_health() -> None:
     assert battle.state.fighters["Foo"].health == 16
 
 
-def test_arc_25_total_every_item_costs_a_plus_b_even_on_oneself() -> None:
-    for ruling, cost in (("other", 2), ("total", 3)):
+def test_arc_25_an_item_costs_a_plus_b_even_on_oneself_and_other_charges_a_alone() -> None:
+    for ruling, cost in (("total", 3), ("other", 2)):
         battle = ward({"ARC-25": ruling})
         ARC.apply_event(battle.state, Wounded("Sam", 5, "Bar", 13, (6,), (6,)))
         battle = Battle(ARC, battle.state)
         battle.apply(UseItem("Sam", "medhypo", "Sam"), dice=ScriptedDice([[1, 1]]))
         assert of_type(battle.events(), APSpent)[-1].ap == cost, ruling
+
+
+def test_arc_25_by_default_a_medhypo_on_oneself_costs_2_plus_1() -> None:
+    battle = ward()
+    ARC.apply_event(battle.state, Wounded("Sam", 5, "Bar", 13, (6,), (6,)))
+    battle = Battle(ARC, battle.state)
+    battle.apply(UseItem("Sam", "medhypo", "Sam"), dice=ScriptedDice([[1, 1]]))
+    assert of_type(battle.events(), APSpent)[-1].ap == 3
 
 
 def test_bloodfoam_removes_1d4_plus_degrees_wound_steps_smallest_first() -> None:
@@ -85,12 +126,18 @@ def test_arc_26_largest_first() -> None:
     assert of_type(battle.events(), WoundsTreated)[0].wounds == (4, 4)
 
 
-def test_a_failed_bandage_raises_a_wound_die_a_step_and_a_good_one_removes_one() -> None:
-    battle = ward()
-    battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([18]))
-    assert of_type(battle.events(), WoundsTreated)[0].wounds == (6, 6)
+def test_a_failed_bandage_raises_a_wound_step_per_degree_of_failure_a_good_one_removes_one(
+        ) -> None:
+    battle = ward()                                      # Medicine 14
+    battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([18]))      # -3º
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (8, 8)   # (6, 4) + 3 steps
     battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([3]))
-    assert of_type(battle.events(), WoundsTreated)[-1].wounds == (6, 4)
+    assert of_type(battle.events(), WoundsTreated)[-1].wounds == (8, 6)
+    battle = ward()
+    battle.state.fighters["Sam"].profile = replace(
+        battle.state.fighters["Sam"].profile, skills=(("medicine", 2),))
+    battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([4]))       # -0º
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (6, 6)   # at least one
 
 
 def test_healing_an_unconscious_ally_above_0_brings_it_round() -> None:
@@ -109,3 +156,87 @@ def test_nobody_is_treated_who_needs_nothing() -> None:
     sc = make({"Sam": MEDIC, "Foo": gunner("red"), "Bar": gunner("blue")})
     battle = started(sc, [18, 19, 20])
     assert not any(isinstance(a, UseItem) for a in battle.legal_actions())
+
+
+# -- an item that costs more AP than the turn has (the medkit's 5 + 2 at speed 6) ------------
+
+
+def slow_ward() -> Battle[Any]:
+    """As :func:`ward`, but Sam has AGI 3: speed 6, one AP short of a medkit's 7."""
+    battle = ward()
+    sam = battle.state.fighters["Sam"]
+    sam.profile = replace(sam.profile, speed=speed_of(3))
+    sam.ap = 6
+    return battle
+
+
+def _to_sams_next_turn(battle: Battle[Any], wounds: list[Any]) -> None:
+    while battle.state.round == 1 or battle.state.phase != "round":
+        if hasattr(battle.pending, "actions"):
+            battle.apply(EndTurn(battle.state.active or ""), dice=ScriptedDice([]))
+        elif battle.pending.label.startswith("wound dice"):
+            battle.advance(dice=ScriptedDice([wounds.pop(0)]))
+        else:
+            battle.advance(dice=ScriptedDice([]))
+
+
+def test_a_medkit_short_of_ap_is_paid_with_speed_and_next_round_has_that_many_ap_fewer(
+        ) -> None:
+    battle = slow_ward()
+    legal = battle.legal_actions()
+    assert UseItem("Sam", "medkit", "Foo") not in legal
+    assert UseItem("Sam", "medkit", "Foo", "speed") in legal
+    battle.apply(UseItem("Sam", "medkit", "Foo", "speed"), dice=ScriptedDice([12, [5], [1]]))
+    spent = of_type(battle.events(), APSpent)[-1]
+    assert (spent.ap, spent.borrowed, spent.left) == (7, 1, 0)
+    assert of_type(battle.events(), Healed)[0].amount == 7          # at once: 1d12 (5) + 2º
+    _to_sams_next_turn(battle, [[1]])
+    assert battle.state.fighters["Sam"].ap == 5                       # 6 less the 1 of speed
+
+
+def test_a_medkit_short_of_ap_is_carried_into_the_next_turn_and_takes_effect_then() -> None:
+    battle = slow_ward()
+    battle.apply(UseItem("Sam", "medkit", "Foo", "carry"), dice=ScriptedDice([]))
+    events = battle.events()
+    assert of_type(events, APSpent)[-1].ap == 6
+    assert of_type(events, ItemBegun)[0].owed == 1
+    assert not of_type(events, Healed) and battle.state.active == "Foo"
+    _to_sams_next_turn(battle, [[1, 1]])                               # Foo bleeds 2: 6
+    assert battle.state.active == "Sam"
+    battle.advance(dice=ScriptedDice([12, [5], [1]]))                  # the medkit finishes
+    events = battle.events()
+    assert of_type(events, ItemFinished)[0].lost == ""
+    assert of_type(events, Healed)[0].health == 13                     # 6 + 5 + 2º
+    assert battle.state.fighters["Sam"].ap == 5                        # 6 less the 1 owed
+    assert battle.state.fighters["Sam"].carry is None
+
+
+def test_a_carried_medkit_is_lost_if_its_user_falls_before_finishing_it() -> None:
+    battle = slow_ward()
+    battle.apply(UseItem("Sam", "medkit", "Foo", "carry"), dice=ScriptedDice([]))
+    ARC.apply_event(battle.state, Wounded("Sam", 20, "Bar", -2, (12,), (12,)))
+    battle = Battle(ARC, battle.state)
+    _to_sams_next_turn(battle, [[1], [1, 1]])       # Sam bleeds first (scenario order)
+    assert not battle.state.fighters["Sam"].conscious
+    assert battle.state.fighters["Sam"].carry is None
+    assert not of_type(battle.events(), Healed)
+
+
+def test_play_words_for_paying_with_speed_and_carrying_over_and_the_computers_choice() -> None:
+    battle = slow_ward()
+    speed = UseItem("Sam", "medkit", "Foo", "speed")
+    carry = UseItem("Sam", "medkit", "Foo", "carry")
+    state = battle.state
+    assert ARC.describe_action(state, speed) == \
+        "Sam uses a Medkit on Foo, paying the AP missing with speed"
+    assert ARC.describe_action(state, carry) == \
+        "Sam begins a Medkit on Foo, finishing it next turn"
+    assert any("1 from speed" in line for line in ARC.explain_action(state, speed))
+    legal = battle.legal_actions()
+    values = rank_actions(state, legal)
+    best = legal[max(range(len(legal)), key=values.__getitem__)]
+    assert values[legal.index(speed)] > values[legal.index(carry)]
+    assert best in (speed, UseItem("Sam", "medhypo", "Foo"))
+    battle.apply(carry, dice=ScriptedDice([]))
+    _to_sams_next_turn(battle, [[1, 1]])
+    assert battle.pending.label == "Sam finishes the Medkit it began"

@@ -88,8 +88,10 @@ def test_against_armor_the_report_shows_the_armor_left_die_by_die() -> None:
         assert 0 <= report.numbers[name] <= 1
 
 
-def test_the_exact_odds_agree_with_seeded_sampling() -> None:
-    state = duel(b=gunner("blue", armor=[{"die": "d6", "against": ["ballistic"]}])).new_state()
+@pytest.mark.parametrize("arc5", ["no", "penetrates"])
+def test_the_exact_odds_agree_with_seeded_sampling(arc5: str) -> None:
+    state = duel(b=gunner("blue", armor=[{"die": "d6", "against": ["ballistic"]}]),
+                 rulings={"ARC-5": arc5}).new_state()
     action = Attack("Foo", "Bar", "rifle")
     exact = float(ARC.odds(state, action).numbers["expected_damage"])
     rng = np.random.default_rng(11)

@@ -47,9 +47,10 @@ def test_two_workers_give_the_same_numbers_as_one() -> None:
 
 
 def test_the_game_master_types_the_d20_and_each_damage_die(tmp_path: Path) -> None:
-    # Foo rolls 12 for initiative (the best success: it acts first, on a d10); everyone else
-    # fails; Ivy's and Bobby's pistols hold 5 rounds. Foo shoots Bar: 10 on the d10 is +2º,
-    # two hits; Bar evades (the computer) and rolls 20; the damage is typed die by die.
+    # Foo rolls 12 for initiative (the only success: it acts first); everyone else fails;
+    # Ivy's and Bobby's pistols hold 5 rounds. Foo shoots Bar: its Guns check involves no AGI,
+    # so a d20 (ARC-20), 10 is +2º, two hits; Bar evades (the computer) and rolls 20; the
+    # damage is typed die by die.
     lines = ["12", "20", "5", "20", "20", "20", "5", "20",
              "Foo attacks Bar with the rifle", "10", "20", "1 2 3 1 2 3", "quit"]
     t = Terminal(lines)
@@ -57,7 +58,7 @@ def test_the_game_master_types_the_d20_and_each_damage_die(tmp_path: Path) -> No
                       computer={"blue": "greedy"}, ask_dice=True, durable=False).run()
     said = "\n".join(t.said)
     assert "roll for 'initiative of Foo (d20 under 12)': one 20-sided die" in said
-    assert "Foo attacks Bar (Small Guns 16º4 on a d10)': one ten-sided die" in said
+    assert "Foo attacks Bar (Small Guns 16º4 on a d20)': one 20-sided die" in said
     assert "Bar evades (Evade 12º5 on a d20)" in said
     assert "hits 1-2 damage (6d6 together)\": six six-sided dice" in said
     assert "1 2 3 1 2 3 -> 12 (d6+d6)" in said

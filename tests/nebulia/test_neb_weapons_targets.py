@@ -88,17 +88,19 @@ def test_out_of_action_operators_cannot_be_targeted() -> None:
     assert all(getattr(a, "target", None) != "B" for a in battle.legal_actions())
 
 
-def test_friends_cannot_be_targeted_by_default_neb12() -> None:
+def test_neb12_enemies_friends_cannot_be_targeted() -> None:
     tiles = "AF.B"
-    battle = attack_ready(tiles, A=op("red", weapons=[KNIFE, GUN]), F=op("red"),
-                          B=op("blue"))
+    battle = attack_ready(tiles, rulings={"NEB-12": "enemies"},
+                          A=op("red", weapons=[KNIFE, GUN]), F=op("red"), B=op("blue"))
     assert ("knife", "F") not in attacks(battle)
     assert attacks(battle) == set()  # B is hidden behind F, F is a friend
 
 
-def test_friends_can_be_targeted_with_neb12_any() -> None:
-    battle = attack_ready("AF.B", rulings={"NEB-12": "any"},
-                          A=op("red", weapons=[KNIFE, GUN]), F=op("red"), B=op("blue"))
+def test_the_attacker_selects_one_other_operator_in_range_friends_included_neb12() -> None:
+    """The seed: 'The attacker selects one other operator that is within range' (the
+    default, ``any``)."""
+    battle = attack_ready("AF.B", A=op("red", weapons=[KNIFE, GUN]), F=op("red"),
+                          B=op("blue"))
     assert attacks(battle) == {("knife", "F"), ("rifle", "F")}
 
 

@@ -34,7 +34,7 @@ def example(name: str) -> Scenario:
 
 
 def trooper(side: str, primary: str = "rifle", *, arc: int | None = None,
-            bearing: int | None = None, toward: tuple[int, int] | None = None,
+            bearing: float | None = None, toward: tuple[int, int] | None = None,
             **fields: Any) -> dict[str, Any]:
     """A trooper's scenario entry (``arc``: the width of an arc already established)."""
     out: dict[str, Any] = {"side": side, "primary": primary, **fields}

@@ -2,12 +2,18 @@
 
 A whole Nebulia duel played by clicking (the computer plays blue), a second tab following it,
 sight and odds by clicking two units, the server killed in the middle of an attack and the
-fight resumed from its log; then an Unhex turn. Screenshots go to tests/web/screenshots/.
+fight resumed from its log; then an Unhex turn; then a page of another local server that tries
+to frame the fight and to drive it; then a disk that cannot take the next step. Every page is
+opened by the URL the server prints (with its token) and runs under its
+Content-Security-Policy without one violation. Screenshots go to tests/web/screenshots/.
 The tests skip, saying why, where no Chromium or no Playwright is installed.
 """
 
 from __future__ import annotations
 
+import functools
+import http.server
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +22,8 @@ import pytest
 from web_helpers import EXAMPLES, SCREENSHOTS, Server, launch_browser
 
 from tactica.events import ActionTaken, BattleEnded, Rolled
-from tactica.play import read_log
+from tactica.play import FightController, read_log
+from tactica.scenario import load_scenario
 
 TIMEOUT = 120_000  # ms: generous waits for events, a loaded machine may be slow
 
@@ -32,8 +39,8 @@ def serve(tmp_path: Path) -> Iterator[Any]:
     """Start ``tactica serve ARGS`` in tmp_path; every server started is killed at the end."""
     started: list[Server] = []
 
-    def start(args: list[str]) -> Server:
-        server = Server(args, tmp_path)
+    def start(args: list[str], prelude: str = "") -> Server:
+        server = Server(args, tmp_path, prelude=prelude)
         started.append(server)
         return server
 
@@ -69,11 +76,27 @@ def type_dice(page: Any, text: str) -> None:
     answered(page, key)
 
 
-def open_page(browser: Any, url: str) -> Any:
-    page = browser.new_page(viewport={"width": 1400, "height": 950})
+VIOLATIONS: list[str] = []
+
+
+def open_page(browser: Any, url: str) -> Any:  # a browser, or one of its contexts
+    """A new tab on ``url``; a Content-Security-Policy violation there is kept in
+    VIOLATIONS (checked at the end of each test)."""
+    page = browser.new_page()
+    page.set_viewport_size({"width": 1400, "height": 950})
+    page.on("console", lambda m: VIOLATIONS.append(m.text)
+            if "Content Security Policy" in m.text else None)
     page.goto(url)
     page.wait_for_selector("#question[data-key]", timeout=TIMEOUT)
+    assert "token=" not in page.url  # the token went into the cookie, out of the address bar
     return page
+
+
+@pytest.fixture(autouse=True)
+def no_violations() -> Iterator[None]:
+    VIOLATIONS.clear()
+    yield
+    assert VIOLATIONS == []
 
 
 def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
@@ -130,7 +153,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
 
     resumed = serve(["--resume", str(log)])
     assert log.read_bytes() == before  # nothing lost, nothing added
-    page.goto(resumed.url)
+    page.goto(resumed.url)  # a new launch: a new port and token
     page.wait_for_selector("#question[data-key]", timeout=TIMEOUT)
     assert question(page)[2] == "Roll for armor"
     type_dice(page, "9")
@@ -175,3 +198,83 @@ def test_an_unhex_turn_in_the_browser(browser: Any, serve: Any, tmp_path: Path) 
     records = read_log(log).records
     assert any(isinstance(r, ActionTaken) and r.side == "crew" for r in records)
     assert "Rook attacks Dmitri with the shotgun" in page.inner_text("#feed")
+
+
+ATTACK = """<!doctype html><html><body>
+<iframe id="frame" src="{fight}/" width="600" height="400"></iframe>
+<form id="form" method="POST" action="{fight}/api/dice" enctype="text/plain">
+<input name='{{"mode": "auto", "x": "' value='"}}'></form>
+<script>
+window.results = [];
+const post = (init) => fetch("{fight}/api/dice", Object.assign({{method: "POST",
+  credentials: "include", body: '{{"mode": "auto"}}'}}, init))
+  .then((r) => results.push(r.type + " " + r.status), (e) => results.push("failed"));
+Promise.all([post({{headers: {{"Content-Type": "application/json"}}}}),
+             post({{mode: "no-cors", headers: {{"Content-Type": "text/plain"}}}})])
+  .then(() => {{ window.done = true; }});
+</script></body></html>"""
+
+
+def test_another_local_page_can_neither_frame_nor_drive_the_fight(
+        browser: Any, serve: Any, tmp_path: Path) -> None:
+    """A page of another server on this machine (same site as the fight: only the port
+    differs, so the browser even sends the fight's cookie) tries everything at once."""
+    log = tmp_path / "duel.jsonl"
+    server = serve([str(EXAMPLES / "nebulia" / "duel.yaml"), "--log", str(log), "--seed", "3"])
+    context = browser.new_context()
+    mine = open_page(context, server.url)  # the owner's tab: the browser holds the cookie
+    attacker_dir = tmp_path / "attacker"
+    attacker_dir.mkdir()
+    (attacker_dir / "index.html").write_text(ATTACK.format(fight=server.base))
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler,
+                                directory=str(attacker_dir))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        before = log.read_bytes()
+        evil = context.new_page()
+        evil.goto(f"http://127.0.0.1:{httpd.server_address[1]}/index.html")
+        evil.wait_for_function("() => window.done === true", timeout=TIMEOUT)
+        results = evil.evaluate("window.results")
+        assert "basic 200" not in results and "cors 200" not in results, results
+        frame = next(f for f in evil.frames if f != evil.main_frame)
+        frame.wait_for_load_state("load", timeout=TIMEOUT)
+        assert frame.locator("#question").count() == 0  # framing refused
+        evil.evaluate("document.getElementById('form').submit()")  # a plain form post
+        evil.wait_for_load_state("load", timeout=TIMEOUT)
+        assert server.state()["ask_dice"] is True and log.read_bytes() == before
+        assert mine.locator("#autodice").is_checked() is False
+        evil.screenshot(path=str(SCREENSHOTS / "attack-refused.png"))
+        VIOLATIONS.clear()  # the framing refusal is reported on the attacker's page
+    finally:
+        context.close()
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_step_the_disk_cannot_take_is_not_shown_and_the_page_says_why(
+        browser: Any, serve: Any, tmp_path: Path) -> None:
+    log = tmp_path / "duel.jsonl"
+    ctl = FightController.start(load_scenario(EXAMPLES / "nebulia" / "duel.yaml"), log,
+                                seed=3, computer={"blue": "greedy"}, durable=False)
+    ctl.advance()  # the round's start is saved: red is asked
+    ctl.close()
+    before = log.read_bytes()
+    # The server may not make any file larger than the log is now (Python ignores SIGXFSZ:
+    # the write fails with EFBIG).
+    prelude = ("import resource; resource.setrlimit(resource.RLIMIT_FSIZE, "
+               f"({len(before)}, {len(before)}))")
+    server = serve(["--resume", str(log)], prelude=prelude)
+    page = open_page(browser, server.url)
+    assert "red to choose" in question(page)[2]
+    page.click("button:text-is('A stays at 0,0')", timeout=TIMEOUT)
+    page.wait_for_selector("#notice:not([hidden])", timeout=TIMEOUT)
+    notice = page.inner_text("#notice")
+    assert "could not be saved" in notice and "File too large" in notice
+    assert "reloaded from its log" in notice and page.locator("#error").is_hidden()
+    kind, _, head = question(page)
+    assert kind == "action" and "red to choose" in head  # the step is not shown as taken
+    assert page.locator("button:text-is('A stays at 0,0')").count() == 1
+    assert log.read_bytes() == before
+    page.screenshot(path=str(SCREENSHOTS / "disk-full-notice.png"), full_page=True)

@@ -22,6 +22,13 @@ from tactica.scenario import load_scenario
 from tactica.web.app import create_app
 
 DUEL = EXAMPLES / "nebulia" / "duel.yaml"
+TOKEN = "test-token-0123456789abcdef"
+
+
+def client_of(ctl: FightController) -> TestClient:
+    """A client of ``ctl``'s app that sends the token (as a script does: a header)."""
+    return TestClient(create_app(ctl, token=TOKEN, allowed_hosts=["testserver"]),
+                      headers={"Authorization": f"token {TOKEN}"})
 
 
 @pytest.fixture
@@ -29,7 +36,7 @@ def fight(tmp_path: Path) -> Iterator[tuple[TestClient, FightController, Path]]:
     log = tmp_path / "duel.jsonl"
     ctl = FightController.start(load_scenario(DUEL), log, seed=1, computer={"blue": "greedy"},
                                 durable=False)
-    with TestClient(create_app(ctl, allowed_hosts=["testserver"])) as client:
+    with client_of(ctl) as client:
         yield client, ctl, log
     ctl.close()
 
@@ -145,7 +152,7 @@ def test_a_fight_moves_from_the_terminal_to_the_browser_and_back(tmp_path: Path)
     PlaySession.start(sc, log, ScriptedLines(["1", "1", "4", "quit"]), seed=1,
                       computer={"blue": "greedy"}, durable=False).run()
     ctl = FightController.resume(log, durable=False)
-    with TestClient(create_app(ctl)) as client:
+    with client_of(ctl) as client:
         s = client.get("/api/state").json()
         assert (s["request"]["kind"], s["request"]["label"]) == ("roll", "armor")
         with pytest.raises(TacticaError, match="another tactica session is writing this log"):

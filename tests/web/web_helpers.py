@@ -5,11 +5,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -41,29 +43,71 @@ def free_port() -> int:
 
 
 class Server:
-    """``tactica serve ARGS`` in a subprocess on a free local port."""
+    """``tactica serve ARGS --port 0`` in a subprocess (after the Python lines ``prelude``):
+    ``url`` is the URL it prints (with its token), ``base`` the same without the token,
+    ``port`` the port it chose."""
 
-    def __init__(self, args: list[str], cwd: Path):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        code = "import sys; from tactica.cli import main; sys.exit(main(sys.argv[1:]))"
+    def __init__(self, args: list[str], cwd: Path, *, port: int = 0, prelude: str = ""):
+        code = (prelude + "\n" if prelude else "") + (
+            "import sys; from tactica.cli import main; sys.exit(main(sys.argv[1:]))")
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", code, "serve", *args, "--port", str(self.port)],
+            [sys.executable, "-c", code, "serve", *args, "--port", str(port)],
             cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        deadline = time.monotonic() + 300  # generous: a loaded machine starts slowly
+        self.printed: list[str] = []
+        # Generous waits for events (the URL printed, the first answer): a loaded machine
+        # starts slowly; they are safety nets, not measures.
+        self.url = self._printed_url(deadline=time.monotonic() + 300)
+        self.base, _, self.token = self.url.partition("/?token=")
+        self.port = int(self.base.rsplit(":", 1)[1])
+        deadline = time.monotonic() + 300
         while True:
             try:
                 self.state()
                 return
             except (urllib.error.URLError, ConnectionError):
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    out = self.proc.stdout.read() if self.proc.stdout else ""
                     self.kill()
-                    raise RuntimeError(f"the server did not start: {out}") from None
+                    raise RuntimeError(f"the server did not start: {self.printed}") from None
                 time.sleep(0.2)
 
+    def _printed_url(self, deadline: float) -> str:
+        """The URL the server prints (it is ready once it has printed it). The output is read
+        by a thread until the server ends, so that it never blocks on a full pipe."""
+        lines: queue.Queue[str | None] = queue.Queue()
+
+        def read() -> None:
+            assert self.proc.stdout is not None
+            for line in self.proc.stdout:
+                lines.put(line.rstrip("\n"))
+            lines.put(None)
+
+        threading.Thread(target=read, daemon=True).start()
+        while True:
+            try:
+                line = lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            self.printed.append(line)
+            if line.startswith("http://"):
+                return line.strip()
+        self.kill()
+        raise RuntimeError(f"the server printed no URL: {self.printed}")
+
+    def request(self, path: str, *, method: str = "GET", body: Any = None,
+                headers: dict[str, str] | None = None, token: bool = True) -> Any:
+        """A request with the token in an Authorization header (unless ``token`` is False)."""
+        sent = {"Content-Type": "application/json"} if body is not None else {}
+        if token:
+            sent["Authorization"] = f"token {self.token}"
+        sent.update(headers or {})
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers=sent)
+        return urllib.request.urlopen(req, timeout=60)
+
     def state(self) -> dict:  # type: ignore[type-arg]
-        with urllib.request.urlopen(self.url + "/api/state", timeout=60) as r:
+        with self.request("/api/state") as r:
             return json.loads(r.read())  # type: ignore[no-any-return]
 
     def kill(self) -> None:
@@ -71,8 +115,6 @@ class Server:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=60)
-        if self.proc.stdout:
-            self.proc.stdout.close()
 
 
 def launch_browser() -> Any:

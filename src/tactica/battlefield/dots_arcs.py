@@ -36,7 +36,7 @@ from typing import Final
 from tactica.battlefield.dots_geometry import Axial, det, dot2, norm
 from tactica.errors import MapError
 
-__all__ = ["Degrees", "as_degrees", "in_arc", "lattice_bearing"]
+__all__ = ["Degrees", "as_degrees", "bearing_value", "in_arc", "lattice_bearing"]
 
 #: A bearing or width in degrees, exactly.
 Degrees = Fraction | int | float | str
@@ -62,6 +62,17 @@ def as_degrees(value: object, *, name: str = "bearing") -> Fraction:
         except (ValueError, ZeroDivisionError):
             pass
     raise MapError(f"{name}: expected a number of degrees, got {value!r}")
+
+
+def bearing_value(degrees: Fraction | float) -> int | float:
+    """A bearing as records keep it: degrees clockwise from east turned into [0, 360), an int
+    when whole, else a float (``37.5`` stays 37.5, ``-90`` is 270).
+
+    >>> bearing_value(Fraction(75, 2)), bearing_value(-90), bearing_value(720.0)
+    (37.5, 270, 0)
+    """
+    turn = Fraction(degrees) % 360
+    return int(turn) if turn.denominator == 1 else float(turn)
 
 
 def lattice_bearing(v: Axial) -> int | None:

@@ -32,6 +32,9 @@ options, each named by what it means (the game maps its rulings onto them):
 ``prone``: comma-separated trooper ids
     troopers to treat as prone in this query, besides those the lattice holds as prone.
 
+An end named by a trooper's id has that trooper's pose; an end named as a dot (``col,row``) is
+a dot, with no pose, whoever stands on it (explosives target a dot).
+
 The sides of the firer's own cell never give cover (obstacles there still block). Doors give no
 cover; a window gives +1 and is a low solid obstruction.
 """
@@ -257,11 +260,13 @@ class DotSight:
 
 
 def resolve_end(lat: DotLattice, ref: str, opts: SightOptions) -> End:
-    """A reference (trooper id or dot) as one end of a sight line."""
+    """A reference (trooper id or dot) as one end of a sight line. Only a trooper named by
+    its id lies prone: a dot named as a dot has no pose, even with a prone trooper on it (an
+    explosive targets the dot, and the prone rules of a trooper do not apply to it)."""
     place = lat.locate(ref)
     dot = offset_to_axial(place.col, place.row)
     oid = lat.occupant_at(dot, place.level)
-    prone = oid is not None and (lat.troopers[oid].prone or oid in opts.prone)
+    prone = oid is not None and ref == oid and (lat.troopers[oid].prone or oid in opts.prone)
     return End(str(ref), oid, dot, place.level, prone)
 
 

@@ -12,6 +12,7 @@ import sys
 
 from tactica.cli.app import app
 from tactica.errors import TacticaError, bounded_message
+from tactica.terminal import echo
 
 __all__ = ["COMMAND_MODULES", "app", "main"]
 
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app(args=argv, prog_name="tactica")
     except TacticaError as exc:
-        print(f"error: {bounded_message(str(exc))}", file=sys.stderr)
+        echo(f"error: {bounded_message(str(exc))}", file=sys.stderr)
         return 2
     except SystemExit as exc:
         code = exc.code
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if isinstance(code, int):
             return code
-        print(code, file=sys.stderr)
+        echo(str(code), file=sys.stderr)
         return 1
     return 0
 

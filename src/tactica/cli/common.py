@@ -3,22 +3,33 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
-from rich.console import Console
-
 from tactica.errors import RulingError
+from tactica.terminal import SafeConsole
 
 __all__ = ["console", "err_console", "parse_rulings", "print_json"]
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+#: The consoles of every command: text printed literally, without control characters.
+console = SafeConsole(soft_wrap=True)
+err_console = SafeConsole(stderr=True, soft_wrap=True)
+
+
+#: Characters JSON may hold raw that a terminal could still act on: C1 controls, bidirectional
+#: controls, line and paragraph separators, lone surrogates. They are written as ``\uXXXX``
+#: escapes (the same data).
+_UNSAFE_IN_JSON = re.compile(
+    "[\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def print_json(data: Any) -> None:
-    """Print ``data`` as indented JSON on standard output (no colour, stable key order)."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    """Print ``data`` as indented JSON on standard output (no colour, stable key order; every
+    control character escaped, so the text is the file's data and nothing a terminal acts on)."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    text = _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    sys.stdout.write(text + "\n")
 
 
 def parse_rulings(values: list[str] | None, *, option: str = "--rulings") -> dict[str, str]:

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from tactica.cli.app import app
 from tactica.cli.common import console
@@ -120,10 +121,11 @@ def _expressions() -> Table:
 
 def dice_tour() -> None:
     """Print the tour of the five games' dice."""
-    console.print("[bold]The dice of the five games[/bold]: exact odds, computed, not sampled.\n")
+    console.print(Text.assemble(("The dice of the five games", "bold"),
+                                ": exact odds, computed, not sampled.\n"))
     for build in (_two_d6, _d10_pools, _percentile, _d20_degrees, _expressions):
         table = build()
-        console.print(f"[bold]{table.title}[/bold]")
+        console.print(str(table.title), style="bold")
         table.title = None
         console.print(table)
         console.print()

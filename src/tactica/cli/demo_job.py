@@ -11,6 +11,7 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from tactica.cli.common import console
 from tactica.cli.odds_cmd import attack_rows, print_report
@@ -52,7 +53,7 @@ def run_demo(*, battles: int, seed: int) -> None:
     sc = load_scenario(path)
     state = sc.new_state()
     rs = sc.ruleset
-    console.print(f"[bold]tactica demo[/bold]: {rs.meta.title}, {sc.name}\n")
+    console.print(Text.assemble(("tactica demo", "bold"), f": {rs.meta.title}, {sc.name}\n"))
     if sc.battlefield is not None:
         console.print(sc.battlefield.preview())
         console.print()

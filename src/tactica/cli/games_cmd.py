@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from tactica.cli.app import app
 from tactica.cli.common import console, print_json
@@ -92,13 +93,13 @@ def games(
             f" (or {', '.join(g['optional_maps'])})" if g["optional_maps"] else "")
         ids = [r["id"] for r in g["rulings"]]
         span = f"{ids[0]} .. {ids[-1]} ({len(ids)})" if len(ids) > 2 else ", ".join(ids)
-        table.add_row(f"[bold]{g['title']}[/bold]\n{g['name']}", where, span or "-",
+        table.add_row(Text.assemble((g["title"], "bold"), f"\n{g['name']}"), where, span or "-",
                       ", ".join(g["provides"]) or "-",
                       "\n".join(Path(e).name for e in g["examples"]) or "-")
     console.print(table)
     if rulings:
         for g in found:
-            console.print(f"\n[bold]{g['title']}[/bold]")
+            console.print("\n" + g["title"], style="bold")
             for r in g["rulings"]:
                 console.print(f"  {r['id']}: {r['question']} "
                               f"[{r['default']}] / {' / '.join(r['options'][1:]) or '-'}")

@@ -20,6 +20,7 @@ from tactica.errors import MapError, TacticaError
 from tactica.maps import map_from_mapping, to_svg
 from tactica.ruleset import Capability, sight_hooks
 from tactica.scenario import scenario_from_mapping
+from tactica.terminal import echo
 from tactica.validation import load_yaml
 
 __all__ = ["battlefield_from_file", "write_svg"]
@@ -63,4 +64,4 @@ def map_command(
     if svg is not None:
         write_svg(svg, to_svg(battlefield))
         return
-    typer.echo(battlefield.preview())
+    echo(battlefield.preview())

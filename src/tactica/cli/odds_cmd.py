@@ -43,7 +43,7 @@ def _bar(p: float, width: int = 30) -> str:
 
 def print_report(report: OddsReport) -> None:
     """The report as tables: the reasons, each distribution, the headline numbers."""
-    console.print(f"[bold]{report.action}[/bold]")
+    console.print(report.action, style="bold")
     for reason in report.reasons:
         console.print(f"  {reason}")
     for name, dist in report.distributions.items():

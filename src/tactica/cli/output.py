@@ -5,7 +5,6 @@ plots. A command builds :class:`tactica.tables.Table` objects and hands them to
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -13,7 +12,8 @@ from typing import Annotated, Any
 import typer
 
 from tactica.cli.common import console, err_console
-from tactica.tables import NumberFormat, Table, write_text
+from tactica.tables import NumberFormat, Table, markdown_text, write_text
+from tactica.terminal import echo
 
 __all__ = [
     "CsvOpt",
@@ -58,8 +58,8 @@ def show_tables(tables: Sequence[Table], fmt: NumberFormat, *, csv: Path | None 
     for table in tables:
         if markdown:
             if table.title:
-                sys.stdout.write(f"**{table.title}**\n\n")
-            sys.stdout.write(table.to_markdown(fmt) + "\n\n")
+                echo(f"**{markdown_text(table.title)}**\n")
+            echo(table.to_markdown(fmt) + "\n")
         else:
             console.print(table.to_rich(fmt))
             for note in table.notes:

@@ -23,6 +23,7 @@ from tactica.errors import MapError
 from tactica.maps import to_svg
 from tactica.ruleset import sight_hooks
 from tactica.scenario import scenario_from_mapping
+from tactica.terminal import echo
 from tactica.validation import load_yaml
 
 __all__ = ["parse_options"]
@@ -99,6 +100,6 @@ def sight_command(
         out.setdefault("range", out.get("distance"))
         print_json(out)
     else:
-        typer.echo(report.explain())
+        echo(report.explain())
     if svg is not None and battlefield is not None:
         write_svg(svg, to_svg(battlefield, sight=report))

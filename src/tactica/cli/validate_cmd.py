@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from tactica.cli.app import app
 from tactica.cli.common import console
@@ -29,7 +30,5 @@ def validate(
     changed = sc.rulings.changed()
     rulings = ", ".join(f"{k}: {v}" for k, v in changed.items()) or "all defaults"
     where = f"{sc.battlefield.kind} map" if sc.battlefield is not None else "no map"
-    console.print(
-        f"{file}: valid {sc.ruleset.meta.title} scenario [bold]{sc.name}[/bold] "
-        f"({where}; rulings: {rulings})"
-    )
+    console.print(Text.assemble(f"{file}: valid {sc.ruleset.meta.title} scenario ",
+                                (sc.name, "bold"), f" ({where}; rulings: {rulings})"))

@@ -16,6 +16,9 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from tactica.clean import clean_text
+from tactica.terminal import SafeConsole
+
 __all__ = ["SIDE_STYLES", "PlainTerminal", "RichTerminal", "WordsCompleter"]
 
 #: Rich styles of the sides, in order (the same hues as the SVG maps' sides).
@@ -27,13 +30,13 @@ class PlainTerminal:
     """Lines printed as they are, answers read with ``input()``."""
 
     def __init__(self, console: Console | None = None):
-        self.console = console or Console(highlight=False)
+        self.console = console or SafeConsole()
 
     def ask(self, prompt: str) -> str:
-        return input(prompt)
+        return input(clean_text(prompt, newlines=False))
 
     def say(self, text: str) -> None:
-        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        self.console.print(clean_text(text), markup=False, highlight=False, soft_wrap=True)
 
 
 try:  # prompt_toolkit is a dependency; a broken install still leaves the plain terminal
@@ -90,7 +93,7 @@ class RichTerminal:
                  words: Callable[[], list[str]] | None = None,
                  names: Callable[[], list[str]] | None = None,
                  console: Console | None = None, session: Any = None):
-        self.console = console or Console(highlight=False)
+        self.console = console or SafeConsole()
         self.palette = palette or dict
         self._pattern: tuple[tuple[str, ...], re.Pattern[str] | None] = ((), None)
         completer = WordsCompleter(words or list, names or list)
@@ -98,6 +101,7 @@ class RichTerminal:
                                                 complete_while_typing=False)
 
     def ask(self, prompt: str) -> str:
+        prompt = clean_text(prompt, newlines=False)
         side = prompt.split(" ")[0].rstrip(">")
         index = self.palette().get(side)
         style = SIDE_STYLES[index % len(SIDE_STYLES)] if index is not None else "bold"
@@ -106,7 +110,7 @@ class RichTerminal:
         return text
 
     def say(self, text: str) -> None:
-        for line in text.split("\n"):
+        for line in clean_text(text).split("\n"):
             self.console.print(self.styled(line), soft_wrap=True)
 
     def styled(self, line: str) -> Text:

@@ -28,8 +28,10 @@ question is open resumes to the same question.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +52,7 @@ from tactica.play.fight import new_fight, resume_fight
 from tactica.play.logfile import LogHeader, LogWriter
 from tactica.play.words import winner_line
 from tactica.policies import GreedyPolicy, make_policy
-from tactica.ruleset import Automatic, ChooseAction, Finished, explain_hooks
+from tactica.ruleset import Aiming, Automatic, ChooseAction, Finished, explain_hooks
 from tactica.scenario import Scenario
 
 __all__ = [
@@ -80,13 +82,16 @@ class Note:
 
 @dataclass(frozen=True)
 class ActionRequest:
-    """``side`` chooses one of ``actions`` (described by ``texts``)."""
+    """``side`` chooses one of ``actions`` (described by ``texts``); the actions numbered in
+    ``aimable`` (0-based) may be aimed at any bearing instead (a firing arc)."""
 
     key: int
     side: str
     prompt: str
     actions: tuple[Any, ...]
     texts: tuple[str, ...]
+    aimable: tuple[int, ...] = ()
+    aiming: Aiming | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -298,8 +303,13 @@ class FightController:
             action = self._policies[p.side].choose(decision, self.battle.state, rng)
             self._start_action(action, f"{p.side} (computer)")
             return None
+        aimable: tuple[int, ...] = ()
+        if p.aiming is not None:
+            aiming = p.aiming
+            aimable = tuple(i for i, a in enumerate(p.actions)
+                            if aiming.aim(a, Fraction(0)) is not None)
         return ActionRequest(next(self._keys), p.side, p.prompt, p.actions,
-                             tuple(self.describe(a) for a in p.actions))
+                             tuple(self.describe(a) for a in p.actions), aimable, p.aiming)
 
     def _asked(self, ask: _Ask) -> Request:
         """A step stopped for a person: keep its inputs so far aside, and ask."""
@@ -387,14 +397,19 @@ class FightController:
             raise IllegalActionError(f"no {_WHAT[kind]} is asked now: {_open_question(req)}")
         return req
 
-    def take(self, index: int, *, key: int | None = None) -> None:
-        """Take action ``index`` (0-based) of the open :class:`ActionRequest`."""
+    def take(self, index: int, *, key: int | None = None,
+             bearing: Fraction | float | None = None) -> None:
+        """Take action ``index`` (0-based) of the open :class:`ActionRequest`; with
+        ``bearing``, that action aimed at ``bearing`` degrees (one of ``aimable``)."""
         req: ActionRequest = self._check(key, ActionRequest)
         if not 0 <= index < len(req.actions):
             raise IllegalActionError(f"no action {index + 1}: choose 1 to {len(req.actions)}")
+        action = req.actions[index]
+        if bearing is not None:
+            action = _aimed(req, index, bearing)
         self._request = None
         try:
-            self._start_action(req.actions[index], req.side)
+            self._start_action(action, req.side)
         except _Ask as ask:
             self._request = self._asked(ask)
         self.advance()
@@ -496,6 +511,32 @@ class FightController:
 
 _WHAT: dict[type, str] = {ActionRequest: "action", RollRequest: "roll",
                           DecisionRequest: "decision"}
+
+
+def _aimed(req: ActionRequest, index: int, bearing: Fraction | float) -> Any:
+    """Action ``index`` of ``req`` aimed at ``bearing`` degrees, or a ScriptError saying why
+    not."""
+    if isinstance(bearing, float) and not math.isfinite(bearing):
+        raise ScriptError(f"bearing: expected a number of degrees, got {bearing}")
+    aimed = None
+    if req.aiming is not None and index in req.aimable:
+        aimed = req.aiming.aim(req.actions[index], Fraction(bearing))
+    if aimed is None:
+        shown = _numbers(req.aimable) or "none now"
+        raise ScriptError(f"action {index + 1} cannot be aimed at a bearing (those that can: "
+                          f"{shown})")
+    return aimed
+
+
+def _numbers(indices: Sequence[int]) -> str:
+    """0-based indices as people number them, runs joined: ``36-74, 80``."""
+    runs: list[list[int]] = []
+    for i in sorted(indices):
+        if runs and i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return ", ".join(f"{r[0] + 1}" if len(r) == 1 else f"{r[0] + 1}-{r[-1] + 1}" for r in runs)
 
 
 def _open_question(req: Request) -> str:

@@ -80,7 +80,9 @@ def resume_fight(path: Path, *, scenario: Scenario | None = None,
     decisions and must give the events recorded; the first record that does not follow is
     refused with its line number. A torn last line and the results of a step cut short are
     dropped from the file; the step is finished from its recorded inputs. The rulings, the seed
-    and (unless ``computer`` is given) the computer's sides come from the log. A log that holds
+    and (unless ``computer`` is given) the computer's sides come from the log, whose header is
+    checked first (an edited header is refused at line 1: see
+    :class:`~tactica.play.logfile.LogHeader`). A log that holds
     no complete line (a header torn by a crash) starts the fight anew on ``scenario`` (with
     ``seed``); a file that is not a tactica log is never changed. The writer holds the log's
     lock (a second writer is refused).
@@ -135,7 +137,11 @@ def _resume(path: Path, writer: LogWriter, *, scenario: Scenario | None,
         raise TacticaError(f"{where}: {exc}") from None
     except TacticaError as exc:
         raise TacticaError(f"{path}: {exc}") from None
-    return OpenFight(scenario, battle, writer, header, chosen, cut=list(cut), resumed=True)
+    notes = [] if header.checked else [
+        f"{path} was written by an older tactica (log version {header.version}): its header "
+        "carries no check, so its rulings and seed are taken as written."]
+    return OpenFight(scenario, battle, writer, header, chosen, cut=list(cut), resumed=True,
+                     notes=notes)
 
 
 def _header(scenario: Scenario, log: Path, seed: int | None,

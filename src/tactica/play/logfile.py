@@ -8,7 +8,13 @@ Layout (JSON Lines, UTF-8)::
 
 The first line is the :class:`LogHeader`: which game, which scenario (and a digest of its
 content, so a changed file is noticed), the rulings in force, the seed of the virtual dice and
-who the computer plays. Every later line is one record of :attr:`tactica.battle.Battle.log`,
+who the computer plays, closed by ``check``: a digest of all those fields. Reading a log
+recomputes it, so a header edited by hand (a ruling, the seed, the game, the digest, the
+scenario's path, the computer's sides) is refused at line 1 instead of continuing the fight
+under rules it did not start with. The check is a plain digest, not a signature: it catches
+edits and damage, not someone who recomputes it on purpose. Version 1 logs (tactica 0.2.0 and
+earlier) carry no check; they are still read, and :attr:`LogHeader.checked` says so. Every
+later line is one record of :attr:`tactica.battle.Battle.log`,
 written with a single ``write`` and then ``fsync``-ed, so a program killed at any moment leaves
 every record it had announced on disk, at most followed by one torn line.
 
@@ -63,7 +69,13 @@ __all__ = [
 ]
 
 LOG_FORMAT = "tactica-log"
-LOG_VERSION = 1
+#: The version written: 2 closes the header with its ``check``.
+LOG_VERSION = 2
+#: The versions read (1: a header without a check).
+READ_VERSIONS = (1, 2)
+#: Every field a header may hold.
+HEADER_FIELDS = frozenset({"type", "version", "game", "scenario", "digest", "rulings", "seed",
+                           "computer", "check"})
 #: How every header line starts (the writer puts the format first, without spaces).
 HEADER_START = b'{"type":"' + LOG_FORMAT.encode() + b'"'
 
@@ -78,6 +90,21 @@ def is_log_start(data: bytes) -> bool:
         return False
     n = min(len(head), len(HEADER_START))
     return head[:n] == HEADER_START[:n]
+
+
+def _not_a_log_file(path: Path) -> TacticaError | None:
+    """The error for a log path that names a folder or a link leading nowhere, else None."""
+    if path.is_dir():
+        return TacticaError(f"{path}: is a folder; name the log's file (for example "
+                            f"{path / 'fight.log.jsonl'})")
+    if path.is_symlink() and not path.exists():
+        try:
+            target = os.readlink(path)
+        except OSError:  # pragma: no cover - gone meanwhile
+            target = "?"
+        return TacticaError(f"{path}: a link to {target[:120]!r}, which leads nowhere; name "
+                            "the log's own file, not a broken link")
+    return None
 
 
 def _io_error(path: Path, what: str, exc: OSError) -> TacticaError:
@@ -102,7 +129,10 @@ def digest_of(data: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class LogHeader:
-    """The first line of a log: what the fight is, so that it can be rebuilt and continued."""
+    """The first line of a log: what the fight is, so that it can be rebuilt and continued.
+
+    ``version`` is the log format's (:data:`LOG_VERSION` for a new log); from version 2 the
+    line ends with a ``check`` over every other field (see :meth:`check`)."""
 
     game: str
     scenario: str
@@ -110,12 +140,18 @@ class LogHeader:
     rulings: Mapping[str, str]
     seed: int
     computer: Mapping[str, str] = field(default_factory=dict)
+    version: int = LOG_VERSION
 
-    def to_json(self) -> dict[str, Any]:
-        """The header as a JSON mapping (format and version first)."""
+    @property
+    def checked(self) -> bool:
+        """True if the header carries a check (version 2 on); a version 1 header is taken as
+        written."""
+        return self.version >= 2
+
+    def _fields(self) -> dict[str, Any]:
         return {
             "type": LOG_FORMAT,
-            "version": LOG_VERSION,
+            "version": self.version,
             "game": self.game,
             "scenario": self.scenario,
             "digest": self.digest,
@@ -124,15 +160,28 @@ class LogHeader:
             "computer": dict(self.computer),
         }
 
+    def check(self) -> str:
+        """The digest of every field of the header (what its ``check`` must be)."""
+        return digest_of(self._fields())
+
+    def to_json(self) -> dict[str, Any]:
+        """The header as a JSON mapping (format and version first, its check last)."""
+        out = self._fields()
+        if self.checked:
+            out["check"] = self.check()
+        return out
+
     @classmethod
     def from_json(cls, data: Any, *, where: str) -> LogHeader:
-        """Read a header; anything else raises a TacticaError naming ``where``."""
+        """Read a header; anything else, and a header whose check does not match its fields,
+        raises a TacticaError naming ``where`` (the log file; the header is its line 1)."""
         if not isinstance(data, Mapping) or data.get("type") != LOG_FORMAT:
             raise TacticaError(f"{where}: not a tactica log (its first line is {data!r:.80})")
-        if data.get("version") != LOG_VERSION:
+        version = data.get("version")
+        if version not in READ_VERSIONS or isinstance(version, bool):
             raise TacticaError(
-                f"{where}: log version {data.get('version')!r} is not supported "
-                f"(this tactica reads version {LOG_VERSION})"
+                f"{where}:1: log version {version!r} is not supported "
+                f"(this tactica reads versions {', '.join(map(str, READ_VERSIONS))})"
             )
         try:
             rulings = {str(k): str(v) for k, v in dict(data["rulings"]).items()}
@@ -140,10 +189,32 @@ class LogHeader:
             seed = data["seed"]
             if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
                 raise TypeError(f"seed {seed!r}")
-            return cls(str(data["game"]), str(data["scenario"]), str(data["digest"]), rulings,
-                       seed, computer)
+            header = cls(str(data["game"]), str(data["scenario"]), str(data["digest"]),
+                         rulings, seed, computer, version=int(version))
         except (KeyError, TypeError, ValueError) as exc:
-            raise TacticaError(f"{where}: the log's header is damaged ({exc})") from None
+            raise TacticaError(f"{where}:1: the log's header is damaged ({exc})") from None
+        if not header.checked:
+            if "check" in data:  # a checked header relabelled as version 1
+                raise TacticaError(f"{where}:1: the log's header was edited (a version 1 "
+                                   "header carries no check)")
+            return header
+        unknown = sorted(str(k) for k in data if k not in HEADER_FIELDS)
+        if unknown:
+            raise TacticaError(f"{where}:1: the log's header has a field tactica does not "
+                               f"write ({', '.join(unknown)[:80]}): it was edited")
+        if header._fields() != {k: v for k, v in data.items() if k != "check"}:
+            raise TacticaError(f"{where}:1: the log's header is damaged (a field of the wrong "
+                               "kind): it was edited")
+        written, wanted = data.get("check"), header.check()
+        if written != wanted:
+            raise TacticaError(
+                f"{where}:1: the log's header was edited after the fight started (its check "
+                f"{str(written)[:20]!r} does not match its fields, which give {wanted!r}); "
+                "game, scenario, digest, rulings, seed and computer cannot change in a "
+                "fight: put the header back, or start a new fight (tactica play SCENARIO "
+                "--rulings ID=OPTION --seed N)"
+            )
+        return header
 
 
 @dataclass(frozen=True)
@@ -181,9 +252,12 @@ class LogWriter:
         if fd is None:
             try:
                 fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
-            except FileNotFoundError:
-                raise TacticaError(f"{self.path}: no such log") from None
             except OSError as exc:
+                special = _not_a_log_file(self.path)
+                if special is not None:
+                    raise special from None
+                if isinstance(exc, FileNotFoundError):
+                    raise TacticaError(f"{self.path}: no such log") from None
                 raise _io_error(self.path, "open the log to write in it", exc) from None
             try:
                 lock(fd, self.path)
@@ -300,6 +374,9 @@ def create_log(path: str | Path, header: LogHeader, *, durable: bool = True,
             fd = os.open(p, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
             lock(fd, p)
     except FileExistsError:
+        special = _not_a_log_file(p)
+        if special is not None:
+            raise special from None
         raise TacticaError(
             f"{p}: a file is already there; continue it with --resume if it is the log of a "
             "fight, or choose another file with --log"
@@ -311,7 +388,7 @@ def create_log(path: str | Path, header: LogHeader, *, durable: bool = True,
     except OSError as exc:
         if fd is not None:
             os.close(fd)
-        raise _io_error(p, "create the log", exc) from None
+        raise (_not_a_log_file(p) or _io_error(p, "create the log", exc)) from None
     writer = LogWriter(p, durable=durable, fd=fd)
     writer.write_line(json.dumps(header.to_json(), separators=(",", ":"), ensure_ascii=False))
     if durable:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,8 @@ __all__ = ["COMMANDS", "HELP", "PlayResult", "PlaySession", "scenario_digest"]
 HELP = """\
   N              take action number N (or option N when a side decides)
   TEXT           take the action described so: 'A moves to 2,3', or any part only it has
+  aim N DEGREES  take action N (a firing arc) aimed at any bearing instead: degrees
+                 clockwise from east on the map ('aim 7 37.5')
   list [WORDS]   every action, numbered (only those with every word: 'list A moves')
   odds N         what could happen if action N is taken, and why
   suggest        the action the computer would choose
@@ -73,8 +76,8 @@ At a dice prompt type the faces as rolled ('37' for a d100, '2 5' for two dice, 
 the result itself) or press Enter to let tactica roll."""
 
 #: The words that start a command, for completion.
-COMMANDS = ("help", "list", "odds", "suggest", "sight", "map", "status", "history", "dice",
-            "quit")
+COMMANDS = ("help", "list", "aim", "odds", "suggest", "sight", "map", "status", "history",
+            "dice", "quit")
 
 _LIST_ALL = 12
 _GROUP_LISTED = 3
@@ -210,6 +213,10 @@ class PlaySession:
                     return
                 self.terminal.say(f"  no action {k}: choose 1 to {n}")
                 continue
+            if words and words[0].lower() == "aim":
+                if self._aim(words[1:], req):
+                    return
+                continue
             if self._command(text, req):
                 continue
             hits = match_actions(text, req.texts)
@@ -223,6 +230,27 @@ class PlaySession:
                 self.terminal.say(f"  {len(hits)} action(s) match {text.strip()!r}; "
                                   "type the number (or more words) to take one:")
                 self.terminal.say("\n".join(f"  [{i + 1}] {req.texts[i]}" for i in hits))
+
+    def _aim(self, words: Sequence[str], req: ActionRequest) -> bool:
+        """``aim N DEGREES``: take action N aimed at a bearing; False (and why) if not."""
+        if not req.aimable:
+            self.terminal.say("  no action can be aimed at a bearing now")
+            return False
+        example = req.aimable[0] + 1
+        if len(words) != 2 or not words[0].isdigit():
+            self.terminal.say(f"  type 'aim N DEGREES', such as 'aim {example} 37.5'")
+            return False
+        try:
+            bearing = Fraction(words[1].rstrip("°"))
+        except (ValueError, ZeroDivisionError):
+            self.terminal.say(f"  {words[1]!r} is not a number of degrees (such as 37.5)")
+            return False
+        try:
+            self.controller.take(int(words[0]) - 1, key=req.key, bearing=bearing)
+        except TacticaError as exc:
+            self.terminal.say(f"  {exc}")
+            return False
+        return True
 
     def _roll(self, req: RollRequest) -> None:
         self.terminal.say("\n".join(roll_lines(req.roll)))
@@ -314,6 +342,14 @@ class PlaySession:
 
     def _overview(self, req: ActionRequest) -> None:
         """The actions grouped by unit and kind: a large group reads as one line."""
+        self._overview_lines(req)
+        if req.aimable:
+            n = req.aimable[0] + 1
+            self.terminal.say(f"  an action with a bearing (a firing arc) may be aimed at any "
+                              f"other: 'aim N DEGREES'\n  (degrees clockwise from east), "
+                              f"such as 'aim {n} 37.5'")
+
+    def _overview_lines(self, req: ActionRequest) -> None:
         if len(req.texts) <= _LIST_ALL:
             self._list(req.texts, [])
             return

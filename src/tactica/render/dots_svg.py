@@ -26,7 +26,8 @@ from tactica.battlefield.dots_geometry import (
     side_between,
     side_corners3,
 )
-from tactica.render.svg import COLOURS, document, element, side_colour
+from tactica.render.markup import Element
+from tactica.render.svg import COLOURS, document, element, group, side_colour
 
 __all__ = ["FEATURE_STYLES", "dots_to_svg"]
 
@@ -79,14 +80,14 @@ def _hexagon(frame: _Frame, dot: Axial) -> str:
     return " ".join(points)
 
 
-def _side_line(frame: _Frame, a: Axial, b: Axial, **attrs: Any) -> str:
+def _side_line(frame: _Frame, a: Axial, b: Axial, **attrs: Any) -> Element:
     (c1q, c1r), (c2q, c2r) = side_corners3(side_between(a, b))
     x1, y1 = frame.axial(c1q / 3, c1r / 3)
     x2, y2 = frame.axial(c2q / 3, c2r / 3)
     return element("line", x1=x1, y1=y1, x2=x2, y2=y2, **attrs)
 
 
-def _feature(frame: _Frame, a: Axial, b: Axial, kind: str) -> list[str]:
+def _feature(frame: _Frame, a: Axial, b: Axial, kind: str) -> list[Element]:
     colour, width, dash = FEATURE_STYLES[kind]
     s = frame.s
     dasharray = " ".join(f"{float(x) * s:.1f}" for x in dash.split()) if dash else None
@@ -110,56 +111,53 @@ def _ints(value: Any) -> tuple[int, ...] | None:
 
 
 def _panel(lat: DotLattice, lvl: int, frame: _Frame, sight: Mapping[str, Any] | None,
-           side_index: Mapping[str, int]) -> list[str]:
+           side_index: Mapping[str, int]) -> list[Element]:
     lying: set[str] = set()
     if sight is not None:
         options = sight.get("options", {})
         extra = options.get("prone", ()) if isinstance(options, Mapping) else ()
         lying = {str(x) for x in (*sight.get("prone", ()), *extra)}
     s = frame.s
-    body: list[str] = []
+    body: list[Element] = []
     name = lat.level_name(lvl)
     building_dots = set().union(*(b.dots for b in lat.buildings)) if lat.buildings else set()
     floor = lat.floors.get(lvl, frozenset()) if lvl else frozenset(building_dots)
-    body.append(f'<g id="floors-{name}" fill="#ece4d3" stroke="#d8ccb2" stroke-width="1">')
-    for dot in sorted(floor):
-        body.append(element("polygon", points=_hexagon(frame, dot)))
-    body.append("</g>")
-    body.append(f'<g id="dots-{name}">')
+    body.append(group((element("polygon", points=_hexagon(frame, dot)) for dot in sorted(floor)),
+                      id=f"floors-{name}", fill="#ece4d3", stroke="#d8ccb2", stroke_width=1))
+    dots = group(id=f"dots-{name}")
     for row in range(lat.rows):
         for col in range(lat.cols):
             dot = offset_to_axial(col, row)
             x, y = frame.offset(col, row)
             if lat.has_dot(dot, lvl):
-                body.append(element("circle", cx=x, cy=y, r=s * 0.07, fill=COLOURS["grid"]))
+                dots.add(element("circle", cx=x, cy=y, r=s * 0.07, fill=COLOURS["grid"]))
             else:
-                body.append(element("circle", cx=x, cy=y, r=s * 0.03, fill="#e4e0d8"))
-    body.append("</g>")
-    body.append(f'<g id="features-{name}">')
+                dots.add(element("circle", cx=x, cy=y, r=s * 0.03, fill="#e4e0d8"))
+    body.append(dots)
+    features = group(id=f"features-{name}")
     for (flvl, (q, r, k)), kind in lat.features.items():
         if flvl == lvl:
             d = DIRECTIONS[k]
-            body.extend(_feature(frame, (q, r), (q + d[0], r + d[1]), kind))
-    body.append("</g>")
-    body.append(f'<g id="stairs-{name}" font-size="{s * 0.3:.1f}" text-anchor="middle">')
+            features.extend(_feature(frame, (q, r), (q + d[0], r + d[1]), kind))
+    body.append(features)
+    stairs = group(id=f"stairs-{name}", font_size=f"{s * 0.3:.1f}", text_anchor="middle")
     for dot, st in lat.stairs.items():
         if st.low <= lvl <= st.high:
             x, y = frame.dot(dot)
-            body.append(element("rect", x=x - s * 0.3, y=y - s * 0.3, width=s * 0.6,
-                                height=s * 0.6, fill="none", stroke="#7a5c2e",
-                                stroke_width=1.5))
+            stairs.add(element("rect", x=x - s * 0.3, y=y - s * 0.3, width=s * 0.6,
+                               height=s * 0.6, fill="none", stroke="#7a5c2e",
+                               stroke_width=1.5))
             for i in range(1, 4):
                 yy = y - s * 0.3 + i * s * 0.15
-                body.append(element("line", x1=x - s * 0.3, y1=yy, x2=x + s * 0.3, y2=yy,
-                                    stroke="#7a5c2e", stroke_width=1))
+                stairs.add(element("line", x1=x - s * 0.3, y1=yy, x2=x + s * 0.3, y2=yy,
+                                   stroke="#7a5c2e", stroke_width=1))
             label = "L" if st.kind == "ladder" else "S"
-            body.append(element("text", label, x=x + s * 0.42, y=y - s * 0.3,
-                                fill="#7a5c2e"))
-    body.append("</g>")
+            stairs.add(element("text", label, x=x + s * 0.42, y=y - s * 0.3, fill="#7a5c2e"))
+    body.append(stairs)
     if sight is not None:
         body.extend(_evidence(lat, lvl, frame, sight))
-    body.append(f'<g id="troopers-{name}" font-size="{s * 0.42:.1f}" font-weight="bold" '
-                'text-anchor="middle">')
+    troopers = group(id=f"troopers-{name}", font_size=f"{s * 0.42:.1f}", font_weight="bold",
+                     text_anchor="middle")
     for tid, t in lat.troopers.items():
         if t.level != lvl:
             continue
@@ -167,25 +165,25 @@ def _panel(lat: DotLattice, lvl: int, frame: _Frame, sight: Mapping[str, Any] | 
         team = lat.sides.get(tid)
         colour = side_colour(side_index[team]) if team is not None else COLOURS["neutral"]
         if t.prone or tid in lying:
-            body.append(element("ellipse", cx=x, cy=y, rx=s * 0.42, ry=s * 0.24, fill=colour,
-                                stroke="#ffffff", stroke_width=1.5, data_unit=tid))
+            troopers.add(element("ellipse", cx=x, cy=y, rx=s * 0.42, ry=s * 0.24, fill=colour,
+                                 stroke="#ffffff", stroke_width=1.5, data_unit=tid))
         else:
-            body.append(element("circle", cx=x, cy=y, r=s * 0.34, fill=colour,
-                                stroke="#ffffff", stroke_width=1.5, data_unit=tid))
-        body.append(element("text", tid, x=x, y=y + s * 0.15, fill="#ffffff", data_unit=tid))
-    body.append("</g>")
+            troopers.add(element("circle", cx=x, cy=y, r=s * 0.34, fill=colour,
+                                 stroke="#ffffff", stroke_width=1.5, data_unit=tid))
+        troopers.add(element("text", tid, x=x, y=y + s * 0.15, fill="#ffffff", data_unit=tid))
+    body.append(troopers)
     return body
 
 
 def _evidence(lat: DotLattice, lvl: int, frame: _Frame,
-              details: Mapping[str, Any]) -> list[str]:
+              details: Mapping[str, Any]) -> list[Element]:
     s = frame.s
     name = lat.level_name(lvl)
     line = details.get("line", {})
     start, end = _ints(line.get("from")), _ints(line.get("to"))
     if start is None or end is None or len(start) < 3 or len(end) < 3:
         return []
-    body = [f'<g id="sight-{name}">']
+    body = group(id=f"sight-{name}")
     for m in details.get("met", ()):
         if not isinstance(m, Mapping) or m.get("level") != name:
             continue
@@ -193,37 +191,35 @@ def _evidence(lat: DotLattice, lvl: int, frame: _Frame,
         dots = [d for d in map(_ints, m.get("dots", ())) if d is not None and len(d) == 2]
         if m.get("what") == "feature" and len(dots) == 2:
             a, b = (offset_to_axial(*d) for d in dots)
-            body.append(_side_line(frame, a, b, stroke=colour, stroke_width=s * 0.3,
-                                   stroke_opacity=0.55, stroke_linecap="round"))
+            body.add(_side_line(frame, a, b, stroke=colour, stroke_width=s * 0.3,
+                                stroke_opacity=0.55, stroke_linecap="round"))
         elif dots:
             x, y = frame.offset(*dots[0])
-            body.append(element("circle", cx=x, cy=y, r=s * 0.48, fill="none", stroke=colour,
-                                stroke_width=3))
+            body.add(element("circle", cx=x, cy=y, r=s * 0.48, fill="none", stroke=colour,
+                             stroke_width=3))
     if lvl in (start[2], end[2]):
         for d in map(_ints, details.get("on_line", ())):
             if d is not None and len(d) == 2:
                 x, y = frame.offset(*d)
-                body.append(element("circle", cx=x, cy=y, r=s * 0.16, fill="none",
-                                    stroke=COLOURS["highlight"], stroke_width=2))
+                body.add(element("circle", cx=x, cy=y, r=s * 0.16, fill="none",
+                                 stroke=COLOURS["highlight"], stroke_width=2))
         visible = bool(details.get("visible"))
         colour = COLOURS["clear"] if visible else COLOURS["blocked"]
         x1, y1 = frame.offset(start[0], start[1])
         x2, y2 = frame.offset(end[0], end[1])
-        body.append(element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=colour, stroke_width=2.5,
-                            stroke_dasharray=None if visible else "7 5",
-                            stroke_linecap="round"))
+        body.add(element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=colour, stroke_width=2.5,
+                         stroke_dasharray=None if visible else "7 5", stroke_linecap="round"))
         for (col, row, where) in (start, end):
             if where == lvl:
                 x, y = frame.offset(col, row)
-                body.append(element("circle", cx=x, cy=y, r=s * 0.46, fill="none",
-                                    stroke=COLOURS["highlight"], stroke_width=3))
-    body.append("</g>")
-    return body
+                body.add(element("circle", cx=x, cy=y, r=s * 0.46, fill="none",
+                                 stroke=COLOURS["highlight"], stroke_width=3))
+    return [body]
 
 
 def _legend(lat: DotLattice, side_index: Mapping[str, int], left: float, top: float,
-            prone_too: bool) -> tuple[list[str], float]:
-    body: list[str] = []
+            prone_too: bool) -> tuple[list[Element], float]:
+    body: list[Element] = []
     x, y = left, top
     for team, i in side_index.items():
         body.append(element("circle", cx=x + 8, cy=y - 4, r=7, fill=side_colour(i)))
@@ -269,23 +265,23 @@ def dots_to_svg(lat: DotLattice, *, sight: SightReport | None = None,
         details = {**sight.details, "visible": sight.visible}
         caption = sight.explain().split("\n")[:10]
     side_index = {team: i for i, team in enumerate(dict.fromkeys(lat.sides.values()))}
-    body: list[str] = []
+    body: list[Element] = []
     for i in levels:
         left = i * width_one
         frame = _Frame(left + pad, title_h + pad, spacing)
         name = lat.level_name(i)
         body.append(element("text", f"level {i}: {name}", x=left + pad / 2, y=16, font_size=14,
                             font_weight="bold", fill=COLOURS["text"]))
-        body.append(f'<g id="coordinates-{name}" font-size="{max(8.0, spacing * 0.3):.1f}" '
-                    f'fill="{COLOURS["muted"]}" text-anchor="middle">')
+        coordinates = group(id=f"coordinates-{name}", font_size=f"{max(8.0, spacing * 0.3):.1f}",
+                            fill=COLOURS["muted"], text_anchor="middle")
         step = 1 if lat.cols <= 20 else 5
         for col in range(0, lat.cols, step):
             x, _ = frame.offset(col, 0)
-            body.append(element("text", str(col), x=x, y=title_h + pad * 0.45))
+            coordinates.add(element("text", str(col), x=x, y=title_h + pad * 0.45))
         for row in range(0, lat.rows, step if lat.rows > 20 else 1):
             _, y = frame.offset(0, row)
-            body.append(element("text", str(row), x=left + pad * 0.35, y=y + 3))
-        body.append("</g>")
+            coordinates.add(element("text", str(row), x=left + pad * 0.35, y=y + 3))
+        body.append(coordinates)
         body.extend(_panel(lat, i, frame, details, side_index))
     total_w = width_one * len(levels)
     legend_top = title_h + height_one + 10

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tactica.battlefield.base import SightReport
-from tactica.render.svg import COLOURS, document, element, num, side_colour
+from tactica.render.markup import Element
+from tactica.render.svg import COLOURS, document, element, group, num, side_colour
 
 if TYPE_CHECKING:
     from tactica.battlefield.grid import TileGrid
@@ -48,69 +49,70 @@ def grid_to_svg(grid: TileGrid, *, sight: SightReport | None = None, tile: int =
     def py(v: float) -> float:
         return margin + v * tile
 
-    body: list[str] = []
+    body: list[Element] = []
     # Tiles and terrain.
-    body.append(f'<g id="tiles" stroke="{COLOURS["grid"]}" stroke-width="1">')
+    tiles = group(id="tiles", stroke=COLOURS["grid"], stroke_width=1)
     for y in range(grid.height):
         for x in range(grid.width):
             fill = COLOURS["wall"] if (x, y) in grid.blockers else COLOURS["floor"]
-            body.append(element("rect", x=px(x), y=py(y), width=tile, height=tile, fill=fill))
-    body.append("</g>")
+            tiles.add(element("rect", x=px(x), y=py(y), width=tile, height=tile, fill=fill))
+    body.append(tiles)
     # Coordinates (every one on small maps, every fifth on large ones).
     step = 1 if max(grid.width, grid.height) <= 20 else 5
     size = max(8, min(11, tile // 3))
-    body.append(f'<g id="coordinates" font-size="{size}" fill="{COLOURS["muted"]}" '
-                'text-anchor="middle">')
+    coordinates = group(id="coordinates", font_size=size, fill=COLOURS["muted"],
+                        text_anchor="middle")
     for x in range(0, grid.width, step):
-        body.append(element("text", str(x), x=px(x + 0.5), y=margin - 6))
+        coordinates.add(element("text", str(x), x=px(x + 0.5), y=margin - 6))
     for y in range(0, grid.height, step):
-        body.append(element("text", str(y), x=margin / 2, y=py(y + 0.5) + size / 3))
-    body.append("</g>")
+        coordinates.add(element("text", str(y), x=margin / 2, y=py(y + 0.5) + size / 3))
+    body.append(coordinates)
     # Highlights: the query's tiles in amber, the blocking tiles in red.
     if sight is not None:
-        body.append('<g id="highlights" fill="none" stroke-width="3">')
+        highlights = group(id="highlights", fill="none", stroke_width=3)
         for key in ("source_tile", "target_tile"):
             t = _as_tile(details.get(key))
             if t is not None:
-                body.append(element("rect", x=px(t[0]) + 1.5, y=py(t[1]) + 1.5, width=tile - 3,
-                                    height=tile - 3, stroke=COLOURS["highlight"]))
+                highlights.add(element("rect", x=px(t[0]) + 1.5, y=py(t[1]) + 1.5,
+                                       width=tile - 3, height=tile - 3,
+                                       stroke=COLOURS["highlight"]))
         blocking: set[tuple[int, int]] = set()
         for ln in lines:
             blocking.update(t for t in map(_as_tile, ln.get("blocked_by", ())) if t)
             for pair in ln.get("squeezed_between", ()):
                 blocking.update(t for t in map(_as_tile, pair) if t)
         for t in sorted(blocking):
-            body.append(element("rect", x=px(t[0]) + 1.5, y=py(t[1]) + 1.5, width=tile - 3,
-                                height=tile - 3, stroke=COLOURS["blocked"],
-                                fill=COLOURS["blocked"], fill_opacity=0.45))
-        body.append("</g>")
+            highlights.add(element("rect", x=px(t[0]) + 1.5, y=py(t[1]) + 1.5, width=tile - 3,
+                                   height=tile - 3, stroke=COLOURS["blocked"],
+                                   fill=COLOURS["blocked"], fill_opacity=0.45))
+        body.append(highlights)
     # Occupants, coloured by side.
     sides = {s: i for i, s in enumerate(dict.fromkeys(grid.sides.values()))}
-    body.append(f'<g id="occupants" font-size="{max(8, tile // 2)}" font-weight="bold" '
-                'text-anchor="middle">')
+    occupants = group(id="occupants", font_size=max(8, tile // 2), font_weight="bold",
+                      text_anchor="middle")
     for oid, (x, y) in grid.occupants.items():
         side = grid.sides.get(oid)
         colour = side_colour(sides[side]) if side is not None else COLOURS["neutral"]
-        body.append(element("circle", cx=px(x + 0.5), cy=py(y + 0.5), r=tile * 0.36,
-                            fill=colour, stroke="#ffffff", stroke_width=1.5, data_unit=oid))
-        body.append(element("text", oid, x=px(x + 0.5), y=py(y + 0.5) + tile * 0.17,
-                            fill="#ffffff", data_unit=oid))
-    body.append("</g>")
+        occupants.add(element("circle", cx=px(x + 0.5), cy=py(y + 0.5), r=tile * 0.36,
+                              fill=colour, stroke="#ffffff", stroke_width=1.5, data_unit=oid),
+                      element("text", oid, x=px(x + 0.5), y=py(y + 0.5) + tile * 0.17,
+                              fill="#ffffff", data_unit=oid))
+    body.append(occupants)
     # The four sight lines.
     if lines:
-        body.append('<g id="sight-lines" stroke-width="2" stroke-linecap="round">')
+        drawn = group(id="sight-lines", stroke_width=2, stroke_linecap="round")
         for ln in lines:
             start, end = _as_tile(ln.get("from")), _as_tile(ln.get("to"))
             if start is None or end is None:
                 continue
             clear = bool(ln.get("clear"))
             colour = COLOURS["clear"] if clear else COLOURS["blocked"]
-            body.append(element("line", x1=px(start[0]), y1=py(start[1]), x2=px(end[0]),
-                                y2=py(end[1]), stroke=colour,
-                                stroke_dasharray=None if clear else "6 4"))
+            drawn.add(element("line", x1=px(start[0]), y1=py(start[1]), x2=px(end[0]),
+                              y2=py(end[1]), stroke=colour,
+                              stroke_dasharray=None if clear else "6 4"))
             for cx, cy in (start, end):
-                body.append(element("circle", cx=px(cx), cy=py(cy), r=2.5, fill=colour))
-        body.append("</g>")
+                drawn.add(element("circle", cx=px(cx), cy=py(cy), r=2.5, fill=colour))
+        body.append(drawn)
     for i, text in enumerate(caption):
         body.append(element("text", text, x=margin, y=py(grid.height) + 18 + 18 * i,
                             font_size=12, fill=COLOURS["text"]))

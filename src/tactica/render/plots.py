@@ -20,6 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tactica.clean import clean_text
 from tactica.errors import TacticaError
 
 if TYPE_CHECKING:
@@ -34,6 +35,12 @@ __all__ = ["dist_plot", "figure_bytes", "matrix_heatmap", "paired_plot", "save_f
 
 _BAR = "#4c72b0"
 _LINE = "#dd8452"
+
+
+def _plain(text: object) -> str:
+    """Text from data as matplotlib shows it literally: no control characters, and a ``$``
+    escaped (two of them would start mathtext, which may fail on arbitrary text)."""
+    return clean_text(str(text), newlines=False).replace("$", r"\$")
 
 
 def _figure(width: float, height: float, ncols: int = 1, nrows: int = 1) -> tuple[Figure, Any]:
@@ -80,12 +87,12 @@ def dist_plot(dist: Dist[Any], *, title: str = "", xlabel: str = "value",
     pos = [float(v) for v in values] if numeric else xs
     ax.bar(pos, [p * 100 for p in probs], color=_BAR, width=0.8 if numeric else 0.6,
            label="P(value)")
-    ax.set_xlabel(xlabel)
+    ax.set_xlabel(_plain(xlabel))
     ax.set_ylabel("probability (%)", color=_BAR)
     if not numeric:
-        ax.set_xticks(xs, [str(v) for v in values], rotation=30, ha="right")
+        ax.set_xticks(xs, [_plain(v) for v in values], rotation=30, ha="right")
     elif len(values) <= 25:
-        ax.set_xticks(pos, [str(v) for v in values])
+        ax.set_xticks(pos, [_plain(v) for v in values])
     if len(values) <= 14:
         for x, p in zip(pos, probs, strict=True):
             ax.annotate(f"{p:.1%}", (x, p * 100), ha="center", va="bottom", fontsize=8)
@@ -96,7 +103,7 @@ def dist_plot(dist: Dist[Any], *, title: str = "", xlabel: str = "value",
         twin.set_ylim(0, 105)
         twin.set_ylabel("at least (%)", color=_LINE)
         ax.set_ylim(0, max(probs) * 100 * 1.12)
-    ax.set_title(title or "distribution")
+    ax.set_title(_plain(title or "distribution"))
     ax.grid(axis="y", alpha=0.3)
     return fig
 
@@ -130,13 +137,13 @@ def matrix_heatmap(matrix: Matrix, *, value: str = "p_out_of_action") -> Figure:
         grid = [[found.get((target, cover, a, m, r)) for r in ranges] for a, m in rows]
         shown = [[float("nan") if v is None else float(v) for v in row] for row in grid]
         image = ax.imshow(shown, cmap="viridis", vmin=0, vmax=top, aspect="auto")
-        ax.set_yticks(range(len(rows)), [f"{a}: {m}" for a, m in rows], fontsize=8)
-        ax.set_xticks(range(len(ranges)), ["-" if r is None else str(r) for r in ranges],
+        ax.set_yticks(range(len(rows)), [_plain(f"{a}: {m}") for a, m in rows], fontsize=8)
+        ax.set_xticks(range(len(ranges)), ["-" if r is None else _plain(r) for r in ranges],
                       fontsize=8)
         ax.set_xlabel("range")
         where = ("" if cover is None else ", in the open" if cover == 0
                  else ", in cover" if cover == 1 else f", cover {cover}")
-        ax.set_title(f"against {target}{where}", fontsize=10)
+        ax.set_title(_plain(f"against {target}{where}"), fontsize=10)
         for y, row in enumerate(grid):
             for x, v in enumerate(row):
                 if v is None:
@@ -150,7 +157,7 @@ def matrix_heatmap(matrix: Matrix, *, value: str = "p_out_of_action") -> Figure:
     if image is not None:
         bar = fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8)
         bar.set_label(VALUES.get(value, value))
-    fig.suptitle(f"{matrix.game}: {VALUES.get(value, value)}")
+    fig.suptitle(_plain(f"{matrix.game}: {VALUES.get(value, value)}"))
     return fig
 
 
@@ -173,22 +180,22 @@ def sweep_plot(points: Sequence[Mapping[str, Any]], *, x: str, y: str = "p",
     for name, rows in series.items():
         rows = sorted(rows, key=lambda r: where(r[x]))
         xs = [where(r[x]) for r in rows]
-        label = None if group is None else f"{group} = {name}"
+        label = None if group is None else _plain(f"{group} = {name}")
         line = ax.plot(xs, [r[y] for r in rows], marker="o", label=label)[0]
         if rows[0].get(low) is not None and rows[0].get(high) is not None:
             ax.fill_between(xs, [r[low] for r in rows], [r[high] for r in rows],
                             color=line.get_color(), alpha=0.2, linewidth=0)
     if not numeric:
-        ax.set_xticks(range(len(xs_all)), [str(v) for v in xs_all], rotation=20, ha="right")
-    ax.set_xlabel(x)
-    ax.set_ylabel(ylabel)
+        ax.set_xticks(range(len(xs_all)), [_plain(v) for v in xs_all], rotation=20, ha="right")
+    ax.set_xlabel(_plain(x))
+    ax.set_ylabel(_plain(ylabel))
     ax.set_ylim(-0.02, 1.02)
     ax.grid(alpha=0.3)
     if group is not None:
         ax.legend(fontsize=8)
     banded = any(low in r and r[low] is not None for r in points)
-    ax.set_title(title or f"{ylabel} against {x}" + (" (shaded: 95% interval)" if banded
-                                                     else " (exact)"))
+    ax.set_title(_plain(title or f"{ylabel} against {x}" + (" (shaded: 95% interval)"
+                                                            if banded else " (exact)")))
     return fig
 
 
@@ -208,15 +215,16 @@ def paired_plot(points: Sequence[Mapping[str, Any]], *, xlabel: str = "", title:
         diffs = [float(r["diff"]) for r in rows]
         errs = [[max(0.0, d - float(r["low"])) for d, r in zip(diffs, rows, strict=True)],
                 [max(0.0, float(r["high"]) - d) for d, r in zip(diffs, rows, strict=True)]]
-        ax.bar(pos, diffs, width=width * 0.9, alpha=0.85, label=variant)
+        ax.bar(pos, diffs, width=width * 0.9, alpha=0.85, label=_plain(variant))
         ax.errorbar(pos, diffs, yerr=errs, fmt="none", ecolor="black", capsize=3)
     ax.axhline(0, color="grey", linewidth=1)
-    ax.set_xticks(range(len(xs)), [str(x) for x in xs])
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set_xticks(range(len(xs)), [_plain(x) for x in xs])
+    ax.set_xlabel(_plain(xlabel))
+    ax.set_ylabel(_plain(ylabel))
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8)
-    ax.set_title(title or "paired differences from the baseline (error bars: 95% interval)",
+    ax.set_title(_plain(title)
+                 or "paired differences from the baseline (error bars: 95% interval)",
                  fontsize=10)
     return fig
 
@@ -240,10 +248,10 @@ def win_rate_plot(report: SimulationReport) -> Figure:
                 fmt="none", ecolor="black", capsize=4)
     for y, r in zip(ys, rates, strict=True):
         ax.annotate(f"{r:.1%}", (r, y), xytext=(6, 6), textcoords="offset points", fontsize=8)
-    ax.set_yticks(ys, names)
+    ax.set_yticks(ys, [_plain(n) for n in names])
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of battles (error bars: 95% interval)")
-    ax.set_title(f"{report.scenario}: {report.battles} battles, seed {report.seed}")
+    ax.set_title(_plain(f"{report.scenario}: {report.battles} battles, seed {report.seed}"))
     ax.grid(axis="x", alpha=0.3)
     return fig

@@ -16,10 +16,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from html import escape
 
 from tactica.battlefield.base import SightReport
 from tactica.battlefield.rows import Row, Rows, Side
+from tactica.render.markup import Element
+from tactica.render.svg import document
 
 __all__ = ["rows_to_svg"]
 
@@ -76,67 +77,60 @@ def rows_to_svg(rows: Rows, *, sight: SightReport | None = None) -> str:
     bottom = _TOP + tallest * (_BOX_H + _GAP)
     height = bottom + (90.0 if sight is not None else 30.0)
 
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
-        f'viewBox="0 0 {_f(width)} {_f(height)}" font-family="sans-serif">',
-        f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf6"/>',
-        f'<text x="{_f(_MARGIN)}" y="{_f(_MARGIN)}" font-size="20" font-weight="bold" '
-        f'fill="{_INK}">{escape(rows.name or "Rows")}</text>',
-        f'<line x1="{_f(centre_x)}" y1="{_f(_TOP - 40)}" x2="{_f(centre_x)}" y2="{_f(bottom)}" '
-        'stroke="#999" stroke-width="1.5" stroke-dasharray="6 6"/>',
+    parts: list[Element] = [
+        Element("text", rows.name or "Rows", x=_f(_MARGIN), y=_f(_MARGIN), font_size=20,
+                font_weight="bold", fill=_INK),
+        Element("line", x1=_f(centre_x), y1=_f(_TOP - 40), x2=_f(centre_x), y2=_f(bottom),
+                stroke="#999", stroke_width=1.5, stroke_dasharray="6 6"),
     ]
     for i in range(0, len(cols), 2):
         side = cols[i][0]
         left = col_x[i][0]
         right = col_x[i + 1][0] + col_x[i + 1][1]
-        parts.append(
-            f'<text x="{_f((left + right) / 2)}" y="{_f(_TOP - 44)}" font-size="16" '
-            f'font-weight="bold" text-anchor="middle" fill="{_INK}">{escape(side.name)}</text>'
-        )
-    boxes: list[str] = []
+        parts.append(Element("text", side.name, x=_f((left + right) / 2), y=_f(_TOP - 44),
+                             font_size=16, font_weight="bold", text_anchor="middle", fill=_INK))
+    boxes: list[Element] = []
     centres: dict[str, tuple[float, float, float]] = {}
     for (side, row), (cx, w) in zip(cols, col_x, strict=True):
-        parts.append(
-            f'<text x="{_f(cx + w / 2)}" y="{_f(_TOP - 16)}" font-size="12" text-anchor="middle" '
-            f'fill="#666">{row} row</text>'
-        )
+        parts.append(Element("text", f"{row} row", x=_f(cx + w / 2), y=_f(_TOP - 16),
+                             font_size=12, text_anchor="middle", fill="#666"))
         names = side.row(row)
         if not names and row == "front":
-            parts.append(
-                f'<rect x="{_f(cx)}" y="{_f(_TOP)}" width="{_f(w)}" height="{_f(_BOX_H)}" rx="6" '
-                'fill="none" stroke="#999" stroke-dasharray="5 4"><title>nobody in front: this '
-                "side may be advanced on</title></rect>"
-                f'<text x="{_f(cx + w / 2)}" y="{_f(_TOP + 20)}" font-size="12" '
-                'text-anchor="middle" fill="#888">empty</text>'
-            )
+            parts.append(Element(
+                "rect", Element("title", "nobody in front: this side may be advanced on"),
+                x=_f(cx), y=_f(_TOP), width=_f(w), height=_f(_BOX_H), rx=6, fill="none",
+                stroke="#999", stroke_dasharray="5 4"))
+            parts.append(Element("text", "empty", x=_f(cx + w / 2), y=_f(_TOP + 20),
+                                 font_size=12, text_anchor="middle", fill="#888"))
         for k, name in enumerate(names):
             y = _TOP + k * (_BOX_H + _GAP)
             centres[name] = (cx, y, w)
-            boxes.append(_box(name, cx, y, w, row, sight))
+            boxes.extend(_box(name, cx, y, w, row, sight))
     if sight is not None:
         parts.extend(_sight_overlay(sight, centres, height))
     parts.extend(boxes)
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
+    return document(float(_f(width)), float(_f(height)), parts, background="#fbfaf6",
+                    declaration=False, font_family="sans-serif")
 
 
-def _box(name: str, x: float, y: float, w: float, row: Row, sight: SightReport | None) -> str:
+def _box(name: str, x: float, y: float, w: float, row: Row,
+         sight: SightReport | None) -> list[Element]:
     stroke, sw = _INK, "1.5"
     if sight is not None and name in (sight.source, sight.target):
         stroke, sw = (_SOURCE if name == sight.source else _TARGET), "4"
     fill = _FRONT_FILL if row == "front" else "#fff"
-    return (
-        f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(_BOX_H)}" rx="6" '
-        f'fill="{fill}" stroke="{stroke}" stroke-width="{sw}" data-unit="{escape(name)}"/>'
-        f'<text x="{_f(x + w / 2)}" y="{_f(y + 21)}" font-size="14" text-anchor="middle" '
-        f'fill="{_INK}" data-unit="{escape(name)}">{escape(name)}</text>'
-    )
+    return [
+        Element("rect", x=_f(x), y=_f(y), width=_f(w), height=_f(_BOX_H), rx=6, fill=fill,
+                stroke=stroke, stroke_width=sw, data_unit=name),
+        Element("text", name, x=_f(x + w / 2), y=_f(y + 21), font_size=14,
+                text_anchor="middle", fill=_INK, data_unit=name),
+    ]
 
 
 def _sight_overlay(
     sight: SightReport, centres: Mapping[str, tuple[float, float, float]], height: float
-) -> list[str]:
-    out: list[str] = []
+) -> list[Element]:
+    out: list[Element] = []
     a, b = centres.get(sight.source), centres.get(sight.target)
     melee = sight.details.get("melee", {})
     possible = bool(melee.get("possible")) if isinstance(melee, Mapping) else False
@@ -144,18 +138,14 @@ def _sight_overlay(
         ax, bx = a[0] + a[2] / 2, b[0] + b[2] / 2
         ay, by = a[1] + _BOX_H / 2, b[1] + _BOX_H / 2
         colour = "#2e9e4f" if possible else "#7a7a7a"
-        dash = "" if possible else ' stroke-dasharray="7 5"'
-        out.append(
-            f'<path d="M{_f(ax)},{_f(ay)} Q{_f((ax + bx) / 2)},{_f(max(ay, by) + 50)} '
-            f'{_f(bx)},{_f(by)}" fill="none" stroke="{colour}" stroke-width="3" '
-            f'stroke-opacity="0.9"{dash}/>'
-        )
+        out.append(Element(
+            "path", d=f"M{_f(ax)},{_f(ay)} Q{_f((ax + bx) / 2)},{_f(max(ay, by) + 50)} "
+            f"{_f(bx)},{_f(by)}", fill="none", stroke=colour, stroke_width=3,
+            stroke_opacity=0.9, stroke_dasharray=None if possible else "7 5"))
     verdict = ""
     if isinstance(melee, Mapping) and melee:
         verdict = ("melee possible" if possible else "ranged only (no melee)") + "; "
-    out.append(
-        f'<text x="{_f(_MARGIN)}" y="{_f(height - 28)}" font-size="14" fill="{_INK}">'
-        f"{escape(sight.source)} -> {escape(sight.target)}: {verdict}row distance "
-        f"{escape(str(sight.distance))}</text>"
-    )
+    out.append(Element("text", f"{sight.source} -> {sight.target}: {verdict}row distance "
+                               f"{sight.distance}", x=_f(_MARGIN), y=_f(height - 28),
+                       font_size=14, fill=_INK))
     return out

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from html import escape
 from typing import Any
 
 from tactica.battlefield.base import SightReport
 from tactica.battlefield.zones import Connection, ZoneGraph
 from tactica.battlefield.zones_map import auto_layout
+from tactica.render.markup import Element
+from tactica.render.svg import document
 
 __all__ = ["auto_layout", "zones_to_svg"]
 
@@ -70,9 +71,8 @@ def _f(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def _line(p: tuple[float, float], q: tuple[float, float], **attrs: str) -> str:
-    extra = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in attrs.items())
-    return f'<line x1="{_f(p[0])}" y1="{_f(p[1])}" x2="{_f(q[0])}" y2="{_f(q[1])}"{extra}/>'
+def _line(p: tuple[float, float], q: tuple[float, float], **attrs: str) -> Element:
+    return Element("line", x1=_f(p[0]), y1=_f(p[1]), x2=_f(q[0]), y2=_f(q[1]), **attrs)
 
 
 def _segment(
@@ -110,9 +110,9 @@ def _cover_mark_at(
 
 def _draw_connection(
     conn: Connection, seg: tuple[tuple[float, float], tuple[float, float]]
-) -> list[str]:
+) -> list[Element]:
     p, q = seg
-    out: list[str] = []
+    out: list[Element] = []
     dashed = conn.type in ("dashed", "blocked")
     attrs = {"stroke": _INK, "stroke_width": "2.5"}
     if dashed:
@@ -130,12 +130,10 @@ def _draw_connection(
     if conn.door:
         angle = math.degrees(math.atan2(q[1] - p[1], q[0] - p[0]))
         fill = _INK if conn.door == "closed" else "#fff"
-        out.append(
-            f'<rect x="{_f(mid[0] - 11)}" y="{_f(mid[1] - 7)}" width="22" height="14" '
-            f'fill="{fill}" stroke="{_INK}" stroke-width="2" '
-            f'transform="rotate({_f(angle)} {_f(mid[0])} {_f(mid[1])})">'
-            f"<title>{conn.door} door</title></rect>"
-        )
+        out.append(Element(
+            "rect", Element("title", f"{conn.door} door"), x=_f(mid[0] - 11),
+            y=_f(mid[1] - 7), width=22, height=14, fill=fill, stroke=_INK, stroke_width=2,
+            transform=f"rotate({_f(angle)} {_f(mid[0])} {_f(mid[1])})"))
     for end in conn.ends:
         if conn.has_cover_at(end):
             a, b, _ = _cover_mark_at(conn, end, seg)
@@ -148,10 +146,10 @@ def _sight_layers(
     sight: SightReport,
     centers: Mapping[str, tuple[float, float]],
     segments: Mapping[frozenset[str], tuple[tuple[float, float], tuple[float, float]]],
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[Element], list[Element]]:
     """Paths under the map, and ringed counted marks over it."""
-    under: list[str] = []
-    over: list[str] = []
+    under: list[Element] = []
+    over: list[Element] = []
     paths: Iterable[Mapping[str, Any]] = sight.details.get("paths", ())
     for path in paths:
         areas = [a for a in path.get("areas", ()) if a in centers]
@@ -159,36 +157,31 @@ def _sight_layers(
             continue
         colour = _BLOCKED if path.get("blocks_sight") else _CLEAR
         points = " ".join(f"{_f(centers[a][0])},{_f(centers[a][1])}" for a in areas)
-        under.append(
-            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="14" '
-            'stroke-opacity="0.35" stroke-linejoin="round" stroke-linecap="round"/>'
-        )
+        under.append(Element("polyline", points=points, fill="none", stroke=colour,
+                             stroke_width=14, stroke_opacity=0.35, stroke_linejoin="round",
+                             stroke_linecap="round"))
         for mark in path.get("marks", ()):
             key = frozenset(mark.get("between", ()))
             conn = graph.connection(*mark["between"]) if len(key) == 2 else None
             if conn is None or key not in segments or not mark.get("counted"):
                 continue
             _, _, centre = _cover_mark_at(conn, mark["at"], segments[key])
-            over.append(
-                f'<circle cx="{_f(centre[0])}" cy="{_f(centre[1])}" r="13" fill="none" '
-                f'stroke="{_BLOCKED}" stroke-width="2.5"><title>counted cover mark at '
-                f"{escape(mark['at'])}</title></circle>"
-            )
+            over.append(Element("circle", Element("title", f"counted cover mark at {mark['at']}"),
+                                cx=_f(centre[0]), cy=_f(centre[1]), r=13, fill="none",
+                                stroke=_BLOCKED, stroke_width=2.5))
     return under, over
 
 
 def _mover_token(
     pair: Any, centers: Mapping[str, tuple[float, float]], colour: str, label: str
-) -> str:
+) -> Element | None:
     if not isinstance(pair, list | tuple) or len(pair) != 2 or not all(a in centers for a in pair):
-        return ""
+        return None
     a, b = centers[pair[0]], centers[pair[1]]
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-    return (
-        f'<circle cx="{_f(mid[0])}" cy="{_f(mid[1])}" r="9" fill="{colour}" stroke="#fff" '
-        f'stroke-width="2"><title>{escape(label)} moving between {escape(pair[0])} and '
-        f"{escape(pair[1])}</title></circle>"
-    )
+    title = Element("title", f"{label} moving between {pair[0]} and {pair[1]}")
+    return Element("circle", title, cx=_f(mid[0]), cy=_f(mid[1]), r=9, fill=colour,
+                   stroke="#fff", stroke_width=2)
 
 
 _LEGEND: tuple[tuple[Connection, str], ...] = (
@@ -202,18 +195,17 @@ _LEGEND: tuple[tuple[Connection, str], ...] = (
 )
 
 
-def _legend(top: float, width: float) -> tuple[list[str], float]:
-    """The legend, wrapped to ``width``; returns its elements and the height it takes."""
-    out: list[str] = [f'<g font-size="12" fill="{_INK}">']
+def _legend(top: float, width: float) -> tuple[Element, float]:
+    """The legend, wrapped to ``width``; returns its group and the height it takes."""
+    out = Element("g", font_size=12, fill=_INK)
     x, y = _MARGIN, top + 10
     for conn, label in _LEGEND:
         size = 56 + 7 * len(label) + 24
         if x + size > width - _MARGIN and x > _MARGIN:
             x, y = _MARGIN, y + 24
         out.extend(_draw_connection(conn, ((x, y), (x + 48, y))))
-        out.append(f'<text x="{_f(x + 56)}" y="{_f(y + 4)}">{label}</text>')
+        out.add(Element("text", label, x=_f(x + 56), y=_f(y + 4)))
         x += size
-    out.append("</g>")
     return out, y + 14 - top
 
 
@@ -237,18 +229,16 @@ def zones_to_svg(graph: ZoneGraph, *, sight: SightReport | None = None) -> str:
     height = caption_y + (12 if sight is not None else -20) + legend_h + _MARGIN / 2
 
     segments = {frozenset(c.ends): _segment(c, centers, widths) for c in graph.connections}
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
-        f'viewBox="0 0 {_f(width)} {_f(height)}" font-family="sans-serif">',
-        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" '
-        'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
-        f'<path d="M0,0 L10,5 L0,10 z" fill="{_INK}"/></marker></defs>',
-        f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf6"/>',
-        f'<text x="{_f(_MARGIN)}" y="{_f(_MARGIN)}" font-size="20" font-weight="bold" '
-        f'fill="{_INK}">{escape(graph.name or "Zone map")}</text>',
+    defs = Element("defs", Element(
+        "marker", Element("path", d="M0,0 L10,5 L0,10 z", fill=_INK), id="arrow",
+        viewBox="0 0 10 10", refX=9, refY=5, markerWidth=7, markerHeight=7,
+        orient="auto-start-reverse"))
+    parts: list[Element | None] = [
+        Element("text", graph.name or "Zone map", x=_f(_MARGIN), y=_f(_MARGIN), font_size=20,
+                font_weight="bold", fill=_INK),
     ]
-    under: list[str] = []
-    over: list[str] = []
+    under: list[Element] = []
+    over: list[Element] = []
     if sight is not None:
         under, over = _sight_layers(graph, sight, centers, segments)
     parts.extend(under)
@@ -261,25 +251,19 @@ def zones_to_svg(graph: ZoneGraph, *, sight: SightReport | None = None) -> str:
         stroke, stroke_w = _INK, "2"
         if sight is not None and area in (sight.source, sight.target):
             stroke, stroke_w = (_SOURCE if area == sight.source else _TARGET), "4"
-        parts.append(
-            f'<rect x="{_f(cx - w / 2)}" y="{_f(cy - _BOX_H / 2)}" width="{_f(w)}" '
-            f'height="{_f(_BOX_H)}" rx="8" fill="#fff" stroke="{stroke}" '
-            f'stroke-width="{stroke_w}" data-place="{escape(area)}"/>'
-        )
-        parts.append(
-            f'<text x="{_f(cx)}" y="{_f(cy + _FONT / 3)}" font-size="{_FONT}" '
-            f'text-anchor="middle" fill="{_INK}">{escape(area)}</text>'
-        )
+        parts.append(Element("rect", x=_f(cx - w / 2), y=_f(cy - _BOX_H / 2), width=_f(w),
+                             height=_f(_BOX_H), rx=8, fill="#fff", stroke=stroke,
+                             stroke_width=stroke_w, data_place=area))
+        parts.append(Element("text", area, x=_f(cx), y=_f(cy + _FONT / 3), font_size=_FONT,
+                             text_anchor="middle", fill=_INK))
     parts.extend(over)
     if sight is not None:
         parts.append(_mover_token(moving.get("source"), centers, _SOURCE, "attacker"))
         parts.append(_mover_token(moving.get("target"), centers, _TARGET, "target"))
         head = sight.explain().splitlines()[0]
         rng = sight.details.get("range", sight.distance)
-        parts.append(
-            f'<text x="{_f(_MARGIN)}" y="{_f(caption_y)}" font-size="14" '
-            f'fill="{_INK}">{escape(head)}; range {escape(str(rng))}</text>'
-        )
-    parts.extend(legend)
-    parts.append("</svg>")
-    return "\n".join(p for p in parts if p) + "\n"
+        parts.append(Element("text", f"{head}; range {rng}", x=_f(_MARGIN), y=_f(caption_y),
+                             font_size=14, fill=_INK))
+    parts.append(legend)
+    return document(float(_f(width)), float(_f(height)), parts, background="#fbfaf6",
+                    declaration=False, font_family="sans-serif", defs=defs)

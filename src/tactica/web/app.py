@@ -2,21 +2,33 @@
 
 Routes (JSON unless said):
 
-* ``GET /`` the page; ``GET /static/...`` its script and style (from this package only);
+* ``GET /`` the page (``/?token=TOKEN``, the URL printed, moves the token into the page's
+  cookie and redirects here); ``GET /static/...`` its script and style (from this package
+  only; the one path served without the token);
 * ``GET /api/state`` the fight (:func:`tactica.web.snapshot.snapshot`);
 * ``GET /api/map.svg[?a=ID&b=ID]`` the map, with the sight lines between two units;
 * ``GET /api/sight?a=ID&b=ID`` sight and cover, with its reasons, and the odds between them;
-* ``POST /api/action`` ``{"key", "index"}``, ``/api/roll`` ``{"key", "text"}`` (``""``:
-  tactica rolls), ``/api/decide`` ``{"key", "index"}``, ``/api/dice`` ``{"mode"}``;
+* ``POST /api/action`` ``{"key", "index"}`` (and ``"bearing"``, degrees, to aim an action the
+  question lists as aimable: a firing arc at any bearing), ``/api/roll`` ``{"key", "text"}``
+  (``""``: tactica rolls), ``/api/decide`` ``{"key", "index"}``, ``/api/dice`` ``{"mode"}``;
 * ``GET /api/events`` Server-Sent Events: the fight's version after every change, so every
   tab on the fight fetches the new state.
 
-Every request is checked before anything changes: a JSON body of at most 4 KiB with exactly
+Only the fight's owner is answered (:class:`tactica.web.guard.OwnerGuard`: the launch's token,
+the server's own Host names, the page's own Origin for changes, and security headers on every
+answer). Every request is checked before anything changes: a JSON body of at most 4 KiB with exactly
 the fields of its pydantic model, ids that exist, the ``key`` of the question open now (a tab
 that is behind is told so: 409). A wrong request gets a 4xx with ``{"error": "..."}`` naming
 what is wrong, and changes nothing. The controller is driven under one lock, in a worker
 thread (its log writes wait for the disk), so answers from several tabs are taken one at a
 time; the log is saved after every event exactly as in ``tactica play``.
+
+A step that cannot be saved (a full disk, a read-only disk) leaves the log as it was before
+that record (:class:`tactica.play.logfile.LogWriter` undoes it), but the fight in memory has
+moved on. The server then never shows that state: it reloads the fight from its log, at once,
+answers the request 503 saying what happened, and every page shows that notice with the fight
+as the log holds it (a step cut short asks again for what was not saved). If even the reload
+fails, the fight is closed and every request says why.
 """
 
 from __future__ import annotations
@@ -32,16 +44,17 @@ import anyio
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tactica.errors import ScriptError, TacticaError
-from tactica.play.controller import FightController
+from tactica.play.controller import FightController, Note
 from tactica.play.queries import sight_of, svg_of
 from tactica.validation import whole_number
+from tactica.web.guard import SECURITY_HEADERS, OwnerGuard
+from tactica.web.listen import Limits
 from tactica.web.snapshot import odds_between, snapshot
 
 __all__ = ["MAX_BODY", "FightServer", "create_app"]
@@ -58,10 +71,12 @@ class _Body(BaseModel):
 
 
 class ActionBody(_Body):
-    """Take action ``index`` (0-based) of the question ``key``."""
+    """Take action ``index`` (0-based) of the question ``key``, aimed at ``bearing`` degrees
+    when given."""
 
     key: int = Field(ge=0)
     index: int = Field(ge=0, le=100_000)
+    bearing: float | None = Field(default=None, allow_inf_nan=False)
 
 
 class RollBody(_Body):
@@ -97,22 +112,66 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 class FightServer:
-    """The controller of one fight, and who is told when it changes."""
+    """The controller of one fight (replaced when the fight is reloaded from its log), and
+    who is told when it changes."""
 
     def __init__(self, controller: FightController):
         self.controller = controller
         self.lock = asyncio.Lock()
         self._changed = asyncio.Event()
         self.closed = False
+        #: Why the fight was last reloaded from its log (shown on every page), or why it closed.
+        self.notice = ""
 
-    async def run(self, fn: Callable[[], Any]) -> Any:
-        """Run ``fn`` on the controller, alone, in a worker thread; tell every tab after."""
+    async def run(self, fn: Callable[[FightController], Any], *, answer: bool = False) -> Any:
+        """Run ``fn`` on the controller, alone, in a worker thread; tell every tab after. A
+        failed write reloads the fight from its log and is refused with a 503; an ``answer``
+        that goes through clears the notice of the last reload."""
         async with self.lock:
+            if self.closed:
+                raise WebError(503, self.notice or "the fight is closed")
+            ctl = self.controller
             try:
-                return await anyio.to_thread.run_sync(fn)
+                result = await anyio.to_thread.run_sync(lambda: fn(ctl))
+                if answer:
+                    self.notice = ""
+                return result
+            except TacticaError as exc:
+                if not ctl.writer.closed:
+                    raise
+                why = str(exc)
+                await anyio.to_thread.run_sync(lambda: self._reload(ctl, why))
+                raise WebError(503, self.notice) from None
             finally:
                 self._changed.set()
                 self._changed = asyncio.Event()
+
+    def _reload(self, old: FightController, why: str) -> None:
+        """The log's writer closed after a failed write: rebuild the fight from the log."""
+        path = old.log_path
+        def short(text: str) -> str:  # without the terminal's advice
+            return text.split("; everything saved before")[0]
+
+        why = short(why)
+        new: FightController | None = None
+        try:
+            new = FightController.resume(path, scenario=old.scenario, computer=old.computer,
+                                         ask_dice=old.ask_dice, durable=old.writer.durable)
+            new.advance()  # what needs nobody (the computer's turns) must be saved too
+        except TacticaError as exc:
+            self.closed = True
+            self.notice = (f"The fight could not be saved ({why}), nor continued from its log "
+                           f"({short(str(exc))}); it is closed here. Once the problem is "
+                           f"solved, continue it with tactica serve --resume {path}")
+            if new is not None:
+                new.close()
+            return
+        new.version += old.version + 1  # every page sees a new version, and reloads
+        self.notice = (f"The last answer could not be saved: {why}. The fight was reloaded "
+                       "from its log and is shown as the log holds it: give the answer again "
+                       "once the problem is solved.")
+        new.feed.insert(0, Note("info", self.notice))
+        self.controller = new
 
     async def wait_change(self, timeout: float) -> None:
         """Until the next change (or ``timeout`` seconds)."""
@@ -121,17 +180,21 @@ class FightServer:
             await asyncio.wait_for(event.wait(), timeout)
 
 
-async def _body(request: Request, model: type[_Body]) -> Any:
+async def _body(request: Request, model: type[_Body], timeout: float) -> Any:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise WebError(415, "send the request as JSON (Content-Type: application/json)")
     length = request.headers.get("content-length")
     if length is not None and (whole_number(length) is None or int(length) > MAX_BODY):
         raise WebError(413, f"the request is larger than {MAX_BODY} bytes")
     data = b""
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise WebError(413, f"the request is larger than {MAX_BODY} bytes")
+    try:
+        with anyio.fail_after(timeout):
+            async for chunk in request.stream():
+                data += chunk
+                if len(data) > MAX_BODY:
+                    raise WebError(413, f"the request is larger than {MAX_BODY} bytes")
+    except TimeoutError:
+        raise WebError(408, f"the request's body did not arrive within {timeout:g} s") from None
     try:
         raw = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -160,18 +223,19 @@ def _unit(ctl: FightController, name: str | None, what: str) -> str:
     return name
 
 
-def create_app(controller: FightController, *, allowed_hosts: list[str] | None = None
-               ) -> Starlette:
-    """The app serving ``controller``'s fight. ``allowed_hosts`` (Host headers accepted) keeps
-    a local server from answering pages of other sites (DNS rebinding); ``None``: any."""
+def create_app(controller: FightController, *, token: str, allowed_hosts: list[str],
+               cookie: str = "tactica-token", limits: Limits | None = None) -> Starlette:
+    """The app serving ``controller``'s fight to its owner only: requests must carry
+    ``token`` (see :class:`~tactica.web.guard.OwnerGuard`) and name one of ``allowed_hosts``
+    (``name:port``) as their Host; the page keeps the token in the cookie ``cookie``."""
     server = FightServer(controller)
-    ctl = controller
+    body_timeout = (limits or Limits()).body_timeout
 
     def guarded(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
         async def run(request: Request) -> Response:
-            if server.closed:
-                return _error(503, "the fight is closed")
             try:
+                if server.closed:
+                    raise WebError(503, server.notice or "the fight is closed")
                 result: Response = await handler(request)
                 return result
             except WebError as exc:
@@ -182,16 +246,19 @@ def create_app(controller: FightController, *, allowed_hosts: list[str] | None =
                 return _error(409, str(exc))
         return run
 
+    def state_of(ctl: FightController) -> dict[str, Any]:
+        return {**snapshot(ctl), "notice": server.notice}
+
     async def page(request: Request) -> Response:
         return HTMLResponse((_STATIC / "index.html").read_text(encoding="utf-8"))
 
     async def state(request: Request) -> Response:
-        return JSONResponse(await server.run(lambda: snapshot(ctl)))
+        return JSONResponse(await server.run(state_of))
 
     async def map_svg(request: Request) -> Response:
         a, b = request.query_params.get("a"), request.query_params.get("b")
 
-        def draw() -> str:
+        def draw(ctl: FightController) -> str:
             sight = None
             if a or b:
                 sight = sight_of(ctl.battle, _unit(ctl, a, "a"), _unit(ctl, b, "b"))
@@ -205,7 +272,7 @@ def create_app(controller: FightController, *, allowed_hosts: list[str] | None =
     async def sight(request: Request) -> Response:
         a, b = request.query_params.get("a"), request.query_params.get("b")
 
-        def answer() -> dict[str, Any]:
+        def answer(ctl: FightController) -> dict[str, Any]:
             source, target = _unit(ctl, a, "a"), _unit(ctl, b, "b")
             out: dict[str, Any] = {"a": source, "b": target,
                                    "odds": odds_between(ctl, source, target)}
@@ -223,39 +290,44 @@ def create_app(controller: FightController, *, allowed_hosts: list[str] | None =
         return JSONResponse(await server.run(answer))
 
     async def action(request: Request) -> Response:
-        body: ActionBody = await _body(request, ActionBody)
-        await server.run(lambda: ctl.take(body.index, key=body.key))
-        return JSONResponse(await server.run(lambda: snapshot(ctl)))
+        body: ActionBody = await _body(request, ActionBody, body_timeout)
+        await server.run(lambda ctl: ctl.take(body.index, key=body.key, bearing=body.bearing),
+                         answer=True)
+        return JSONResponse(await server.run(state_of))
 
     async def roll(request: Request) -> Response:
-        body: RollBody = await _body(request, RollBody)
+        body: RollBody = await _body(request, RollBody, body_timeout)
         try:
-            await server.run(lambda: ctl.answer_roll(body.text, key=body.key))
+            await server.run(lambda ctl: ctl.answer_roll(body.text, key=body.key), answer=True)
         except ScriptError as exc:  # dice that cannot be what was rolled
             raise WebError(400, str(exc)) from None
-        return JSONResponse(await server.run(lambda: snapshot(ctl)))
+        return JSONResponse(await server.run(state_of))
 
     async def decide(request: Request) -> Response:
-        body: DecideBody = await _body(request, DecideBody)
-        await server.run(lambda: ctl.decide(body.index, key=body.key))
-        return JSONResponse(await server.run(lambda: snapshot(ctl)))
+        body: DecideBody = await _body(request, DecideBody, body_timeout)
+        await server.run(lambda ctl: ctl.decide(body.index, key=body.key), answer=True)
+        return JSONResponse(await server.run(state_of))
 
     async def dice(request: Request) -> Response:
-        body: DiceBody = await _body(request, DiceBody)
+        body: DiceBody = await _body(request, DiceBody, body_timeout)
 
-        def set_mode() -> None:
+        def set_mode(ctl: FightController) -> None:
             ctl.ask_dice = body.mode == "ask"
             ctl.version += 1
 
-        await server.run(set_mode)
-        return JSONResponse(await server.run(lambda: snapshot(ctl)))
+        await server.run(set_mode, answer=True)
+        return JSONResponse(await server.run(state_of))
 
     async def events(request: Request) -> Response:
+        if server.closed:  # not 200: the page's EventSource stops asking
+            return _error(503, server.notice or "the fight is closed")
+
         async def stream() -> AsyncIterator[str]:
             seen = -1
             while not server.closed:
-                if ctl.version != seen:
-                    seen = ctl.version
+                version = server.controller.version
+                if version != seen:
+                    seen = version
                     yield f"data: {json.dumps({'version': seen})}\n\n"
                 else:
                     yield ": still here\n\n"
@@ -278,8 +350,7 @@ def create_app(controller: FightController, *, allowed_hosts: list[str] | None =
         Route("/api/events", events),
         Mount("/static", StaticFiles(directory=str(_STATIC)), name="static"),
     ]
-    middleware = ([Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)]
-                  if allowed_hosts else [])
+    middleware = [Middleware(OwnerGuard, token=token, hosts=allowed_hosts, cookie=cookie)]
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return _error(404, f"no such page: {request.url.path[:80]}")
@@ -287,7 +358,12 @@ def create_app(controller: FightController, *, allowed_hosts: list[str] | None =
     async def not_allowed(request: Request, exc: Exception) -> Response:
         return _error(405, f"{request.method} is not allowed on {request.url.path[:80]}")
 
+    async def failed(request: Request, exc: Exception) -> Response:
+        # Answered outside the guard: its headers are added here.
+        return JSONResponse({"error": "the server failed on this request"}, status_code=500,
+                            headers=dict(SECURITY_HEADERS))
+
     app = Starlette(routes=routes, middleware=middleware,
-                    exception_handlers={404: not_found, 405: not_allowed})
+                    exception_handlers={404: not_found, 405: not_allowed, 500: failed})
     app.state.fight = server
     return app

@@ -37,7 +37,7 @@ def request_json(ctl: FightController, req: Request) -> dict[str, Any]:
     if isinstance(req, ActionRequest):
         units = [u.id for u in ctl.battle.ruleset.units(ctl.battle.state)]
         return {"kind": "action", "key": req.key, "side": req.side, "prompt": req.prompt,
-                "texts": list(req.texts),
+                "texts": list(req.texts), "aimable": list(req.aimable),
                 "groups": [g.to_json() for g in group_actions(req.texts, units)]}
     if isinstance(req, RollRequest):
         roll = req.roll

@@ -10,16 +10,31 @@ from __future__ import annotations
 from typing import Any
 
 from tactica.chance import Done, Roll, Step, and_then, emit_all
+from tactica.dice import die
 from tactica.rulesets.arc.armor import raise_step, remove_steps
 from tactica.rulesets.arc.attack import (
+    aim_modifier,
     attack_plan,
     attack_process,
     check_die,
     useful_aims,
 )
-from tactica.rulesets.arc.checks import DEFAULT_INCREMENT, Check, CheckResult, read_check
+from tactica.rulesets.arc.checks import (
+    DEFAULT_INCREMENT,
+    Check,
+    CheckResult,
+    fixed,
+    read_check,
+)
 from tactica.rulesets.arc.content import DamageDice, Item
-from tactica.rulesets.arc.movement import move_options, move_process, reaches, sees
+from tactica.rulesets.arc.movement import (
+    move_options,
+    move_process,
+    reaches,
+    reposition_options,
+    reposition_process,
+    sees,
+)
 from tactica.rulesets.arc.records import (
     APSpent,
     Attack,
@@ -28,10 +43,14 @@ from tactica.rulesets.arc.records import (
     Healed,
     Held,
     Hold,
+    ItemBegun,
+    ItemFinished,
     ItemUsed,
+    Jammed,
     Loaded,
     Move,
     Reload,
+    Reposition,
     Swap,
     Swapped,
     UseItem,
@@ -43,7 +62,8 @@ from tactica.rulesets.arc.records import (
 from tactica.rulesets.arc.state import ArcState, Fighter, tile_text
 from tactica.rulesets.arc.steps import after_action, emit, end_turn
 
-__all__ = ["attack_targets", "item_targets", "legal_actions", "needs", "resolve"]
+__all__ = ["attack_targets", "finish_carried", "item_targets", "legal_actions", "needs",
+           "resolve"]
 
 
 def attack_targets(state: ArcState, f: Fighter) -> list[Fighter]:
@@ -105,8 +125,18 @@ def legal_actions(state: ArcState, unit: str) -> tuple[Any, ...]:
         if count <= 0:
             continue
         for t in item_targets(state, f):
-            if needs(item, t) and item.ap(t.id == unit, rulings) <= f.ap:
+            if not needs(item, t):
+                continue
+            cost = item.ap(t.id == unit, rulings)
+            if cost <= f.ap:
                 out.append(UseItem(unit, name, t.id))
+                continue
+            short = cost - f.ap
+            if f.debt + short <= f.profile.speed.rank:
+                out.append(UseItem(unit, name, t.id, "speed"))
+            if short <= f.profile.speed.rank:
+                out.append(UseItem(unit, name, t.id, "carry"))
+    out.extend(reposition_options(state, f))
     if state.grid is not None:
         for mode, squares in move_options(state, f).items():
             out.extend(Move(unit, tile_text(tile), mode) for tile in sorted(squares))
@@ -145,6 +175,9 @@ def resolve(state: ArcState, action: Any) -> Step:
         return and_then(attack_process(state, action), lambda _v: after_action(action.unit))
     if isinstance(action, Move):
         return and_then(move_process(state, action), lambda _v: after_action(action.unit))
+    if isinstance(action, Reposition):
+        return and_then(reposition_process(state, action),
+                        lambda _v: after_action(action.unit))
     if isinstance(action, Reload):
         return _reload(state, action)
     if isinstance(action, Swap):
@@ -155,6 +188,8 @@ def resolve(state: ArcState, action: Any) -> Step:
     if isinstance(action, UseItem):
         return _use_item(state, action)
     if isinstance(action, Watch):
+        if action.kind == "suppress" and state.rulings["ARC-32"] == "declared":
+            return _suppress(state, action)
         f = state.fighters[action.unit]
         return emit([APSpent(f.id, action.ap, f.ap - action.ap, 0, action.kind),
                      WatchSet(f.id, action.kind, action.ap, action.aim)],
@@ -164,6 +199,45 @@ def resolve(state: ArcState, action: Any) -> Step:
     if isinstance(action, EndTurn):
         return end_turn(state, action.unit)
     raise TypeError(f"not an Arc action: {action!r}")
+
+
+def _suppress(state: ArcState, action: Watch) -> Step:
+    """Suppressing fire as the actions chapter has it (ARC-32 ``declared``): one unaimed
+    attack roll when it is declared (a jam is threatened then); a failure ends the action,
+    a success is kept for every attack the watch triggers."""
+    f = state.fighters[action.unit]
+    w = f.weapon
+    rulings = state.rulings
+    check = Check(w.skill.replace("_", " ").title(),
+                  f.profile.skill(w.skill) + aim_modifier(w, 0, rulings), w.increment,
+                  check_die(state, f.id, w.skill))
+    spent = APSpent(f.id, action.ap, f.ap - action.ap, 0, action.kind)
+    label = f"suppress ({w.skill.replace('_', ' ')})"
+
+    def done(result: CheckResult, jammed: bool) -> Step:
+        out: list[Any] = [spent, Checked(f.id, label, check.target, result.success,
+                                         result.degree)]
+        if jammed:
+            out.append(Jammed(f.id, w.name))
+        if result.success:
+            out.append(WatchSet(f.id, action.kind, action.ap, 0, result.roll, result.degree,
+                                result.how))
+        return emit(out, lambda s: end_turn(s, f.id))
+
+    def read(face: int) -> Step:
+        result = read_check(face, check.target, check.increment, rulings)
+        if w.failure is not None and face >= w.failure[0]:
+            second = w.failure[1]
+            return Roll(f"{f.id}'s {w.name}: jam threat (jams on {second}+)", die(20),
+                        lambda v: done(result, v >= second), (die(20),), lambda x: x[0])
+        return done(result, False)
+
+    if w.hardware_degree is not None:
+        return done(fixed(w.hardware_degree), False)
+    return Roll(f"{f.id} suppresses ({check.label()})", check.die, read, (check.die,),
+                lambda faces: faces[0],
+                hint=f"{check.target} or under succeeds; the degree serves every attack the "
+                     "suppression triggers (ARC-32)")
 
 
 def _reload(state: ArcState, action: Reload) -> Step:
@@ -182,19 +256,57 @@ def _reload(state: ArcState, action: Reload) -> Step:
 
 def _medicine(state: ArcState, f: Fighter) -> Check:
     return Check("Medicine", f.profile.skill("medicine"), DEFAULT_INCREMENT,
-                 check_die(state, f.id))
+                 check_die(state, f.id, "medicine"))
 
 
 def _use_item(state: ArcState, action: UseItem) -> Step:
+    """An item used now (its AP, or the AP missing paid with speed), or begun and carried
+    into the next turn."""
     f, t = state.fighters[action.unit], state.fighters[action.target]
     item = state.items[action.item]
     cost = item.ap(t.id == f.id, state.rulings)
-    head: list[Any] = [APSpent(f.id, cost, f.ap - cost, 0, item.name),
-                       ItemUsed(f.id, item.id, t.id, f.item_count(item.id) - 1)]
+    used = ItemUsed(f.id, item.id, t.id, f.item_count(item.id) - 1)
+    if action.pay == "carry":
+        owed = cost - f.ap
+        return emit([APSpent(f.id, f.ap, 0, 0, f"{item.name}, begun"), used,
+                     ItemBegun(f.id, item.id, t.id, owed)], lambda _w: after_action(f.id))
+    borrowed = max(0, cost - f.ap) if action.pay == "speed" else 0
+    what = item.name + (f" ({borrowed} AP from speed)" if borrowed else "")
+    return _item_effects(state, f.id, t.id, item.id,
+                         [APSpent(f.id, cost, f.ap - cost + borrowed, borrowed, what), used])
+
+
+def finish_carried(state: ArcState, unit: str) -> Step:
+    """The start of the turn of a character that carried an item over: it pays the AP it
+    owes and the item takes effect (a dead patient: the effect is lost); if this turn's AP
+    do not cover the debt either, it pays them all and carries the rest on."""
+    f = state.fighters[unit]
+    assert f.carry is not None
+    item_id, target, owed = f.carry
+    item = state.items[item_id]
+    if owed > f.ap:
+        return emit([APSpent(unit, f.ap, 0, 0, f"{item.name}, carried on"),
+                     ItemBegun(unit, item_id, target, owed - f.ap)],
+                    lambda _w: after_action(unit))
+    paid = APSpent(unit, owed, f.ap - owed, 0, f"{item.name}, finished")
+    if state.fighters[target].dead:
+        return emit([paid, ItemFinished(unit, item_id, target, f"{target} is dead")],
+                    lambda _w: after_action(unit))
+    return _item_effects(state, unit, target, item_id,
+                         [paid, ItemFinished(unit, item_id, target)])
+
+
+def _item_effects(state: ArcState, unit: str, target: str, item_id: str,
+                  head: list[Any]) -> Step:
+    """What an item does after ``head`` (its cost): the Medicine check, health, wound
+    steps."""
+    f, t = state.fighters[unit], state.fighters[target]
+    item = state.items[item_id]
     smallest = state.rulings["ARC-26"] == "smallest"
 
     def effects(degree: int, events: list[Any]) -> Step:
         plus = degree if item.plus_degree else 0
+        more = f"{plus:+d}" if plus else ""
 
         def healed(amount: int) -> Step:
             out = list(events)
@@ -212,16 +324,16 @@ def _use_item(state: ArcState, action: UseItem) -> Step:
                 return emit(out, lambda _w: after_action(f.id))
             if isinstance(n, int):
                 return treated(out, n)
-            return Roll(f"{item.name}: wound steps removed ({n}+{plus})", n.dist(),
+            return Roll(f"{item.name}: wound steps removed ({n}{more})", n.dist(),
                         lambda v: treated(out, v), n.faces, n.read)
 
         def treated(out: list[Any], n: int) -> Step:
-            wounds = remove_steps(t.wounds, n + plus, smallest_first=smallest)
+            wounds = remove_steps(t.wounds, max(0, n + plus), smallest_first=smallest)
             return emit([*out, WoundsTreated(t.id, wounds)], lambda _w: after_action(f.id))
 
         if item.heal is not None:
             d = item.heal
-            return Roll(f"{item.name}: health regained ({d}+{plus})", d.dist(),
+            return Roll(f"{item.name}: health regained ({d}{more})", d.dist(),
                         lambda v: healed(v + plus), d.faces, d.read)
         return steps(list(events))
 
@@ -234,8 +346,16 @@ def _use_item(state: ArcState, action: UseItem) -> Step:
         out = [*head, Checked(f.id, "medicine", check.target, result.success, result.degree)]
         if result.success:
             return effects(result.degree, out)
-        if item.raise_on_failure and t.wounds:
-            out.append(WoundsTreated(t.id, raise_step(t.wounds)))
+        failure = state.rulings["ARC-31"]
+        if failure == "signed" and item.plus_degree:
+            return effects(result.degree, out)
+        if item.raise_on_failure or failure == "harm":
+            steps = 1 if failure == "flat" else max(1, -result.degree)
+            if t.wounds:
+                wounds = t.wounds
+                for _ in range(steps):
+                    wounds = raise_step(wounds)
+                out.append(WoundsTreated(t.id, wounds))
         return emit(out, lambda _w: after_action(f.id))
 
     return Roll(f"{f.id}'s {check.label()} ({item.name} on {t.id})", check.die, checked,

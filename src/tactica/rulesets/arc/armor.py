@@ -120,10 +120,12 @@ def _wound_dist(wounds: tuple[int, ...]) -> Dist[int]:
 
 @dataclass(frozen=True)
 class DamageRules:
-    """The rulings the hits depend on: which die drops (ARC-4) and massive damage (ARC-16)."""
+    """The rulings the hits depend on: which die drops (ARC-4), whether the hit that drops
+    it also reaches health (ARC-5 ``penetrates``) and massive damage (ARC-16)."""
 
     drop: str = "highest"
     massive: bool = False
+    penetrates: bool = False
 
 
 @dataclass(frozen=True)
@@ -242,6 +244,10 @@ class Hits:
                               wounds=_sorted((*self.wounds, wound_die(through))))
         if damage <= dt:
             return self._next(absorbed=self.absorbed + 1)
+        if self.rules.penetrates:
+            return self._next(armor=self._dropped(), degraded=self.degraded + 1,
+                              health=self.health + damage,
+                              wounds=_sorted((*self.wounds, wound_die(damage))))
         return self._next(armor=self._dropped(), degraded=self.degraded + 1)
 
     def _dropped(self) -> tuple[int, ...]:

@@ -77,10 +77,11 @@ def useful_aims(w: Weapon, rulings: Mapping[str, str]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def check_die(state: ArcState, unit: str) -> int:
-    """The die of ``unit``'s checks now: a d10 on its first turn after a successful
-    initiative (ARC-20: its own checks, or every check until that turn ends), else a d20."""
-    if unit not in state.d10:
+def check_die(state: ArcState, unit: str, skill: str) -> int:
+    """The die of ``unit``'s check of ``skill`` now: a d10 on its first turn after a
+    successful initiative for a check that involves AGI or the attribute swapped in for it
+    (ARC-20: its own checks, or every such check until that turn ends), else a d20."""
+    if unit not in state.d10 or not state.fighters[unit].profile.involves(skill):
         return 20
     if state.rulings["ARC-20"] == "until-turn-ends" or state.active == unit:
         return 10
@@ -97,8 +98,9 @@ def can_evade(state: ArcState, t: Fighter) -> bool:
 
 
 def damage_rules(rulings: Mapping[str, str]) -> DamageRules:
-    """ARC-4 and ARC-16 as :class:`DamageRules`."""
-    return DamageRules(rulings["ARC-4"], rulings["ARC-16"] == "massive")
+    """ARC-4, ARC-5 and ARC-16 as :class:`DamageRules`."""
+    return DamageRules(rulings["ARC-4"], rulings["ARC-16"] == "massive",
+                       rulings["ARC-5"] == "penetrates")
 
 
 @dataclass(frozen=True)
@@ -128,8 +130,9 @@ def attack_plan(state: ArcState, action: Attack) -> AttackPlan:
     mod = aim_modifier(w, action.aim, state.rulings)
     skill = a.profile.skill(w.skill)
     check = Check(w.skill.replace("_", " ").title(), skill + mod, w.increment,
-                  check_die(state, a.id))
-    evade = Check("Evade", t.profile.skill("evade"), DEFAULT_INCREMENT, check_die(state, t.id))
+                  check_die(state, a.id, w.skill))
+    evade = Check("Evade", t.profile.skill("evade"), DEFAULT_INCREMENT,
+                  check_die(state, t.id, "evade"))
     return AttackPlan(a.id, t.id, w, action.aim, mod, check, evade, action.take_one,
                       w.attack_ap(state.rulings))
 
@@ -152,12 +155,13 @@ def _first(faces: tuple[int, ...]) -> int:
 
 
 def attack_process(state: ArcState, action: Attack, *, reaction: str = "",
-                   evade: bool | None = None) -> Step:
+                   evade: bool | None = None, preset: CheckResult | None = None) -> Step:
     """The process of one attack; it ends in ``Done(None)``.
 
     ``reaction`` names a watch that fires (its AP were committed before: none is spent
     here); ``evade`` forces the target's choice (odds), else the target's side decides when
-    it may evade.
+    it may evade. ``preset``: the check was rolled before (a suppression declared under
+    ARC-32 ``declared``): nothing is rolled and the attack is unopposed (no Evade).
     """
     plan = attack_plan(state, action)
     rulings = state.rulings
@@ -215,6 +219,8 @@ def attack_process(state: ArcState, action: Attack, *, reaction: str = "",
                         damage_rules(rulings), f"{a.id}'s {w.name} on {t.id}")
             return emit_all(out, and_then(node, finish))
 
+        if preset is not None:
+            return attacked(0, preset)
         if w.hardware_degree is not None:
             return attacked(0, fixed(w.hardware_degree))
         taken = take_one(plan.check.target) if plan.take_one else None
@@ -224,7 +230,7 @@ def attack_process(state: ArcState, action: Attack, *, reaction: str = "",
 
     if evade is not None:
         return declared(evade)
-    if not can_evade(state, t):
+    if preset is not None or not can_evade(state, t):
         return declared(False)
     return Decide(t.side, EVADE, (True, False), declared,
                   {"unit": t.id, "attacker": a.id, "weapon": w.name, "check": plan.check,

@@ -27,6 +27,7 @@ from tactica.dice import Dist, die
 
 __all__ = [
     "DEFAULT_INCREMENT",
+    "SKILL_ATTRIBUTES",
     "Check",
     "CheckResult",
     "Score",
@@ -44,6 +45,16 @@ __all__ = [
 
 #: The increment of a check that names none (every check but a Guns check).
 DEFAULT_INCREMENT = 5
+
+#: The attributes each combat skill is made of (the skills chapter): Small Guns DEX x 2, Big
+#: Guns DEX + CON, Melee DEX + AGI, Evade AGI x 2. The rule file names none for Medicine.
+SKILL_ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "small_guns": ("DEX",),
+    "big_guns": ("DEX", "CON"),
+    "melee": ("DEX", "AGI"),
+    "evade": ("AGI",),
+    "medicine": (),
+}
 
 #: Speed: the progress points of the base 5•0, each AGI rank adds 2, the maximum 7•7.
 BASE_SPEED_POINTS = 15

@@ -3,7 +3,8 @@
 1. Initiative (before round 1, never re-rolled): everyone rolls a d20 against AGI x 2 (or AGI
    plus a swapped attribute), increment 5, one step each (guns whose capacity is a die are
    loaded then, ARC-23). The order follows ARC-1, ties ARC-17. Whoever succeeds rolls a d10
-   instead of a d20 on its first turn's checks (ARC-20).
+   instead of a d20 on its first turn's checks that involve AGI or the attribute swapped in
+   for it (ARC-20 says which turn's).
 2. Each round every character gets AP equal to its speed (less speed spent in advance on
    reactions, ARC-19); the side with surprise acts alone in round 1 (ARC-18).
 3. Each character takes its turn in order: it may hold it until after a later character's,
@@ -21,7 +22,7 @@ from typing import Any
 from tactica.chance import Done, Roll, Step, emit_all
 from tactica.dice import die
 from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
-from tactica.rulesets.arc.actions import legal_actions
+from tactica.rulesets.arc.actions import finish_carried, legal_actions
 from tactica.rulesets.arc.checks import DEFAULT_INCREMENT, CheckResult, read_check
 from tactica.rulesets.arc.content import DamageDice
 from tactica.rulesets.arc.records import (
@@ -63,8 +64,8 @@ def initiative_order(state: ArcState, results: dict[str, CheckResult]) -> tuple[
     def key(uid: str) -> tuple[int, int, int, int]:
         r = results[uid]
         if r.success:
-            return (0, r.degree if seed else -r.roll, r.roll if seed else 0, listed.index(uid))
-        return (1, -r.degree if seed else r.roll, r.roll if seed else 0, listed.index(uid))
+            return (0, r.degree if seed else 0, -r.roll, listed.index(uid))
+        return (1, -r.degree if seed else 0, r.roll, listed.index(uid))
 
     return tuple(sorted(results, key=key))
 
@@ -167,9 +168,13 @@ def pending(state: ArcState) -> Pending:
         if not f.conscious:
             return Automatic(f"{f.id} is unconscious: its wound dice",
                              _unconscious_turn(state, f.id))
+        if f.carry is not None and f.ap > 0:
+            item = state.items[f.carry[0]].name
+            return Automatic(f"{f.id} finishes the {item} it began",
+                             finish_carried(state, f.id))
         if f.ap <= 0:
             return Automatic(f"{f.id} has no AP left", end_turn(state, f.id))
-        first = " (d10 on its checks)" if f.id in state.d10 else ""
+        first = " (d10 on its checks with AGI)" if f.id in state.d10 else ""
         return ChooseAction(f.side, legal_actions(state, f.id),
                             f"{f.id}'s turn, round {state.round}: {f.ap} AP{first}")
     if state.phase == "round":

@@ -20,7 +20,15 @@ from tactica.battlefield.grid import Tile, TileGrid
 from tactica.chance import Done, Observe, Step, and_then, emit_all
 from tactica.rulesets.arc.attack import attack_process
 from tactica.rulesets.arc.content import Weapon
-from tactica.rulesets.arc.records import APSpent, Attack, Move, Stepped, WatchUsed
+from tactica.rulesets.arc.records import (
+    APSpent,
+    Attack,
+    Move,
+    Reposition,
+    Repositioned,
+    Stepped,
+    WatchUsed,
+)
 from tactica.rulesets.arc.state import ArcState, Fighter, tile_text
 
 __all__ = [
@@ -33,6 +41,9 @@ __all__ = [
     "move_process",
     "path_to",
     "reaches",
+    "reposition_metres",
+    "reposition_options",
+    "reposition_process",
     "sees",
     "squared_metres",
 ]
@@ -259,7 +270,8 @@ def move_process(state: ArcState, action: Move) -> Step:
             kind, ap, aim = watcher.watch
             shot = Attack(watcher.id, mover.id, watcher.hand, aim if kind == "overwatch" else 0)
             left = 0 if kind == "overwatch" else ap - 1
-            process = attack_process(w, shot, reaction=kind)
+            preset = watcher.preset if kind == "suppress" else None
+            process = attack_process(w, shot, reaction=kind, preset=preset)
             now = done | {watcher.id}
             return emit_all([WatchUsed(watcher.id, left)], and_then(process, _again(i, now)))
         return step(i + 1)
@@ -269,3 +281,61 @@ def move_process(state: ArcState, action: Move) -> Step:
 
     spent = APSpent(f.id, cost, f.ap - cost, 0, f"{action.mode} to {action.to}")
     return emit_all([spent], step(0))
+
+
+# --------------------------------------------------------------------------------------------
+# Moving without a map (ARC-33)
+
+#: Metres covered per AP step by mode: walk a 5-foot square per 2 AP, slow one per 3 AP, run
+#: 10 feet per 2 AP, sprint 20 feet per 2 AP (the actions chapter).
+_PER_STEP: dict[str, tuple[int, Fraction]] = {
+    "walk": (2, SQUARE_METRES),
+    "slow": (3, SQUARE_METRES),
+    "run": (2, 2 * SQUARE_METRES),
+    "sprint": (2, 4 * SQUARE_METRES),
+}
+
+
+def reposition_metres(mode: str, ap: int) -> Fraction:
+    """The metres a move of ``ap`` AP by ``mode`` covers (whole steps of the mode only)."""
+    per_ap, metres = _PER_STEP[mode]
+    return (ap // per_ap) * metres
+
+
+def _after(now: Fraction, moved: Fraction, away: bool) -> Fraction:
+    return now + moved if away else max(Fraction(0), now - moved)
+
+
+def reposition_options(state: ArcState, f: Fighter) -> list[Reposition]:
+    """Without a map, the moves ``f`` can pay for toward or away from each character whose
+    distance is known: every whole number of the mode's steps; toward someone, no step past
+    the one that reaches it."""
+    if state.grid is not None or not state.ranges:
+        return []
+    out: list[Reposition] = []
+    for other in state.fighters.values():
+        if other.id == f.id or other.dead:
+            continue
+        now = state.ranges.get(frozenset((f.id, other.id)))
+        if now is None:
+            continue
+        for mode in MODES:
+            per_ap = _PER_STEP[mode][0]
+            for ap in range(per_ap, f.ap + 1, per_ap):
+                if now > 0:
+                    out.append(Reposition(f.id, other.id, mode, ap))
+                    if reposition_metres(mode, ap) >= now:
+                        break
+            for ap in range(per_ap, f.ap + 1, per_ap):
+                out.append(Reposition(f.id, other.id, mode, ap, True))
+    return out
+
+
+def reposition_process(state: ArcState, action: Reposition) -> Step:
+    """Pay the move; the metres between the two change by the distance covered."""
+    f = state.fighters[action.unit]
+    now = state.ranges[frozenset((action.unit, action.other))]
+    after = _after(now, reposition_metres(action.mode, action.ap), action.away)
+    way = "away from" if action.away else "toward"
+    spent = APSpent(f.id, action.ap, f.ap - action.ap, 0, f"{action.mode} {way} {action.other}")
+    return emit_all([spent, Repositioned(f.id, action.other, str(after))], Done(None))

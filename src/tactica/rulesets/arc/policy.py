@@ -30,7 +30,18 @@ from tactica.rulesets.arc.attack import (
 )
 from tactica.rulesets.arc.checks import Check, CheckResult, evade_wins, hits_of, read_check
 from tactica.rulesets.arc.content import DamageDice, Weapon
-from tactica.rulesets.arc.records import Attack, EndTurn, Hold, Move, Reload, Swap, UseItem, Watch
+from tactica.rulesets.arc.movement import MELEE_REACH, reposition_metres
+from tactica.rulesets.arc.records import (
+    Attack,
+    EndTurn,
+    Hold,
+    Move,
+    Reload,
+    Reposition,
+    Swap,
+    UseItem,
+    Watch,
+)
 from tactica.rulesets.arc.state import ArcState, Fighter
 
 __all__ = ["attack_value", "choose_decision", "rank_actions"]
@@ -195,6 +206,8 @@ def _value(state: ArcState, f: Fighter, action: Any, can_attack: bool,
                 value += 2.0 + (item.heal.n * (item.heal.sides + 1) / 2) / 4
         if item.remove_steps is not None and t.wounds:
             value += 0.4 * _bleeding(t.wounds)
+        # Paying with speed costs next round's AP; carrying over also delays the effect.
+        value -= {"speed": 0.5, "carry": 1.0}.get(action.pay, 0.0)
         return value - 0.5 if value > 0 else -1.0
     if isinstance(action, Move):
         if can_attack or f.at is None:
@@ -203,6 +216,8 @@ def _value(state: ArcState, f: Fighter, action: Any, can_attack: bool,
         now = _distance(walk, f.at)
         after = _distance(walk, (int(x), int(y)))
         return 0.1 * (now - after) - 0.001 * _move_cost(action)
+    if isinstance(action, Reposition):
+        return _reposition_value(state, f, action, can_attack)
     if isinstance(action, Watch):
         if can_attack:
             return -1.0
@@ -212,6 +227,27 @@ def _value(state: ArcState, f: Fighter, action: Any, can_attack: bool,
     if isinstance(action, EndTurn):
         return -0.5
     return -1.0
+
+
+def _reposition_value(state: ArcState, f: Fighter, action: Reposition,
+                      can_attack: bool) -> float:
+    """Without a map: close on an enemy the weapon in hand cannot reach, getting it in reach
+    with the fewest AP, else as far as the AP go; never move while an attack is possible."""
+    t = state.fighters[action.other]
+    if can_attack or action.away or t.side == f.side or not t.in_action \
+            or not f.profile.weapons:
+        return -1.5
+    now = state.ranges.get(frozenset((f.id, t.id)))
+    if now is None:
+        return -1.5
+    w = f.weapon
+    limit = MELEE_REACH if w.melee else w.range
+    after = max(Fraction(0), now - reposition_metres(action.mode, action.ap))
+    if limit is None or not f.can_fire():
+        return -1.5
+    if after <= limit:
+        return 1.0 - 0.05 * action.ap
+    return 0.05 * float(now - after) / action.ap
 
 
 def _move_cost(action: Move) -> int:

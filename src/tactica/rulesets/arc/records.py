@@ -24,11 +24,15 @@ __all__ = [
     "Hold",
     "InitiativeChecked",
     "InitiativeRolled",
+    "ItemBegun",
+    "ItemFinished",
     "ItemUsed",
     "Jammed",
     "Loaded",
     "Move",
     "Reload",
+    "Reposition",
+    "Repositioned",
     "RoundBegan",
     "RoundEnded",
     "RoundsFired",
@@ -83,11 +87,15 @@ class Swap(Action):
 @record("arc.use-item")
 @dataclass(frozen=True, order=True)
 class UseItem(Action):
-    """``unit`` uses ``item`` on ``target`` (itself or an ally)."""
+    """``unit`` uses ``item`` on ``target`` (itself or an ally). An item that costs more AP
+    than the turn has left is paid with speed (``pay="speed"``: that many AP fewer next
+    round) or carried into the next turn (``pay="carry"``: begun with every AP left, finished
+    when the next turn starts)."""
 
     unit: str
     item: str
     target: str
+    pay: str = ""
 
 
 @record("arc.move")
@@ -98,6 +106,19 @@ class Move(Action):
     unit: str
     to: str
     mode: str
+
+
+@record("arc.reposition")
+@dataclass(frozen=True, order=True)
+class Reposition(Action):
+    """Without a map: ``unit`` spends ``ap`` AP moving by ``mode`` toward ``other`` (or away
+    from it), which changes the metres between the two (ARC-33)."""
+
+    unit: str
+    other: str
+    mode: str
+    ap: int
+    away: bool = False
 
 
 @record("arc.watch")
@@ -356,6 +377,29 @@ class ItemUsed(Event):
     left: int
 
 
+@record("arc.item-begun")
+@dataclass(frozen=True)
+class ItemBegun(Event):
+    """``unit`` began ``item`` on ``target`` and owes ``owed`` AP: it finishes it when its
+    next turn starts (falling before loses it)."""
+
+    unit: str
+    item: str
+    target: str
+    owed: int
+
+
+@record("arc.item-finished")
+@dataclass(frozen=True)
+class ItemFinished(Event):
+    """``unit`` finishes the item it carried over (``lost``: why it does nothing)."""
+
+    unit: str
+    item: str
+    target: str
+    lost: str = ""
+
+
 @record("arc.healed")
 @dataclass(frozen=True)
 class Healed(Event):
@@ -383,15 +427,30 @@ class Stepped(events.Moved):
     to: str = ""
 
 
+@record("arc.repositioned")
+@dataclass(frozen=True)
+class Repositioned(events.Moved):
+    """Without a map: the metres between ``unit`` and ``other`` are now ``metres`` (an exact
+    fraction written as text, ``"2553/100"``)."""
+
+    other: str = ""
+    metres: str = ""
+
+
 @record("arc.watch-set")
 @dataclass(frozen=True)
 class WatchSet(Event):
-    """``unit`` watches (``overwatch`` or ``suppress``) with ``ap`` committed AP."""
+    """``unit`` watches (``overwatch`` or ``suppress``) with ``ap`` committed AP; a
+    suppression rolled when declared (ARC-32 ``declared``) keeps that check's ``roll``,
+    ``degree`` and ``how`` for every attack it triggers (``degree`` None: each rolls)."""
 
     unit: str
     kind: str
     ap: int
     aim: int = 0
+    roll: int = 0
+    degree: int | None = None
+    how: str = ""
 
 
 @record("arc.watch-used")

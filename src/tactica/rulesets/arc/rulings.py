@@ -12,12 +12,14 @@ from tactica.ruleset import Ruling
 __all__ = ["RULINGS"]
 
 RULINGS: tuple[Ruling, ...] = (
-    Ruling("ARC-1", "Initiative order (the source states it three ways)", "roll", {
+    Ruling("ARC-1", "Initiative order (the source states it three ways)", "seed", {
+        "seed": "the seed's wording, 'Characters who succeed take turns in ascending "
+                "DoS/failures descending DoS': successes in ascending degree of success, then "
+                "failures in descending degree (-0º before -1º); within one degree as in the "
+                "initiative chapter's example (successes the higher roll first, failures the "
+                "lower roll first: A 6, B 5 succeed; then D 3, C 4, E 7)",
         "roll": "successes first, highest roll first; then failures, lowest roll first (the "
-                "initiative chapter's example: A 6, B 5 succeed; then D 3, C 4, E 7)",
-        "seed": "the seed's literal wording: successes in ascending degree of success, then "
-                "failures in descending degree (-0º before -1º); equal degrees by the lower "
-                "roll",
+                "initiative chapter's example alone)",
     }),
     Ruling("ARC-2", "Degree rounding", "floor", {
         "floor": "degree = floor(roll / increment); two source examples (Bar +3º at 12º5, "
@@ -33,7 +35,12 @@ RULINGS: tuple[Ruling, ...] = (
         "lowest": "the lowest remaining die (the damage chapter)",
     }),
     Ruling("ARC-5", "Does the hit that degrades armor also hurt?", "no", {
-        "no": "no: only hits after the last armor die is gone reach health (the seed)",
+        "no": "no: only hits after the last armor die is gone reach health (the seed's "
+              "order of attack, steps 4 and 5)",
+        "penetrates": "yes: a hit over DT drops a die a step and its whole damage reaches "
+                      "health with its wound die (the seed: 'All hits that deal less damage "
+                      "than sum of the target's armor deal no damage', so those over it do; "
+                      "the damage chapter's 'penetrating hit' adds a wound step)",
     }),
     Ruling("ARC-6", "Evade", "meets", {
         "meets": "1 AP (or 1 speed), declared before the attack roll; the attack misses when "
@@ -82,7 +89,8 @@ RULINGS: tuple[Ruling, ...] = (
     }),
     Ruling("ARC-15", "Battlefield", "none", {
         "none": "without a map every combatant can reach every other; a scenario may give "
-                "ranges per pair in metres (a gun cannot shoot past its range); with "
+                "ranges per pair in metres (a gun cannot shoot past its range, moves change "
+                "them: ARC-33); with "
                 "'map: {kind: grid}' the actions chapter's movement on 5-foot squares and "
                 "sight on the tile grid",
     }),
@@ -108,10 +116,11 @@ RULINGS: tuple[Ruling, ...] = (
                       "speed in debt)",
         "none": "no AP left, no reaction",
     }),
-    Ruling("ARC-20", "The d10 after a successful initiative: which checks?", "own-turn", {
-        "own-turn": "the checks the character makes during its own first turn (attacks, "
-                    "Medicine), not reactions on other turns",
-        "until-turn-ends": "every check it makes until its first turn ends, reactions "
+    Ruling("ARC-20", "The d10 after a successful initiative: which checks? (only those that "
+           "involve AGI or the attribute swapped in, in any case)", "own-turn", {
+        "own-turn": "the checks the character makes during its own first turn (attacks), "
+                    "not reactions on other turns",
+        "until-turn-ends": "every such check it makes until its first turn ends, reactions "
                            "(Evade) included",
     }),
     Ruling("ARC-21", "A spread written rank•progress (the pistol's 2•1)", "rank", {
@@ -128,15 +137,18 @@ RULINGS: tuple[Ruling, ...] = (
                   "battle starts",
         "maximum": "the die's maximum",
     }),
-    Ruling("ARC-24", "When does a character at or under 0 health fall?", "at-once", {
+    Ruling("ARC-24", "When does a character at or under 0 health fall?", "end-of-round", {
+        "end-of-round": "at the end of the round, after the wound dice (the seed's step 6: "
+                        "'Once all combatants have acted: roll wound dice ... characters at or "
+                        "below 0 health fall unconscious, at or below -CON die'); a one-attack "
+                        "death (ARC-8) is still at once",
         "at-once": "at once (the damage chapter), except that a character hurt during its own "
                    "turn finishes the turn first",
-        "end-of-round": "only at the end of the round, after the wound dice (the seed's step "
-                        "6); a one-attack death (ARC-8) is still at once",
     }),
-    Ruling("ARC-25", "Item costs written 'a + b AP' (a medhypo's 2 + 1)", "other", {
+    Ruling("ARC-25", "Item costs written 'a + b AP' (a medhypo's 2 + 1)", "total", {
+        "total": "a + b AP always, on oneself too (the source's only worked example does "
+                 "not let a character treating itself pay a alone)",
         "other": "a AP on oneself, a + b AP on someone else",
-        "total": "a + b AP always",
     }),
     Ruling("ARC-26", "Wound steps removed by bloodfoam, a medkit or a bandage", "smallest", {
         "smallest": "from the smallest wound die first (a d4 goes, then the next smallest)",
@@ -164,5 +176,33 @@ RULINGS: tuple[Ruling, ...] = (
                        "within range: overwatch fires once, aimed as committed; suppress "
                        "fires an unaimed attack for each such square, 1 committed AP each; "
                        "setting either ends the watcher's turn and lasts until its next turn",
+    }),
+    Ruling("ARC-31", "A failed Medicine check (a bandage, bloodfoam, a medkit): what do its "
+           "degrees of failure do?", "signed", {
+               "signed": "the item's '+ º' takes the signed degree, so a worse failure does "
+                         "less: a medkit failing at -2º heals 1d12 - 2 and removes 1d4 - 2 "
+                         "wound steps (never below 0), bloodfoam 1d4 - 2 steps; a failed "
+                         "bandage raises the wound dice one step per degree of failure, at "
+                         "least one",
+               "harm": "any failed Medicine check raises the patient's wound dice one step "
+                       "per degree of failure, at least one (the bandage's failure, for "
+                       "every item), and the item does nothing else",
+               "flat": "a failure does nothing but use the item, except that a failed "
+                       "bandage raises a wound die one step, whatever the degree",
+           }),
+    Ruling("ARC-32", "Suppressing fire: when is its attack rolled?", "declared", {
+        "declared": "as the actions chapter has it: one unaimed attack roll when the "
+                    "suppression is declared (a failure ends the action, the committed AP "
+                    "are spent); every attack it triggers uses that roll's degree and is "
+                    "unopposed (no Evade), 1 committed AP each",
+        "each-shot": "each triggered attack rolls its own unaimed check and the mover may "
+                     "evade it",
+    }),
+    Ruling("ARC-33", "Moving without a map: what does a move change?", "one-pair", {
+        "one-pair": "a move toward or away from one character whose distance is given "
+                    "changes the metres between those two by the distance covered (walk a "
+                    "5-foot square per 2 AP, slow one per 3 AP, run 10 feet per 2 AP, sprint "
+                    "20 feet per 2 AP; toward someone, not below 0); every other distance "
+                    "stays as it was, for want of a map",
     }),
 )

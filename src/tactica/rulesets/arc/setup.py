@@ -27,6 +27,7 @@ without AGI takes half its Evade; without CON, its health less 10.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -147,13 +148,11 @@ def _weapons(where: str, entries: list[Any], pack: Pack, problems: list[str],
 
 
 def _loc(where: str) -> tuple[int | str, ...]:
-    out: list[int | str] = []
-    for part in where.replace("[", ".[").split("."):
-        if part.startswith("["):
-            out.append(int(part[1:-1]))
-        elif part:
-            out.append(part)
-    return tuple(out)
+    """``units.ID.weapons[2]`` as a location (the unit's id may hold dots and brackets)."""
+    found = re.fullmatch(r"units\.(.*)\.(\w+)\[(\d+)\]", where, flags=re.S)
+    if found is None:
+        return (where,)
+    return ("units", found.group(1), found.group(2), int(found.group(3)))
 
 
 def _armor(where: str, entries: list[Any], pack: Pack, problems: list[str],
@@ -212,6 +211,7 @@ def _profile(uid: str, unit: UnitModel, pack: Pack, problems: list[str],
     health = data["health"] if data["health"] is not None else 10 + con
     speed = parse_score(data["speed"]) if data["speed"] is not None else speed_of(agi)
     initiative = 2 * agi
+    swapped = "AGI"
     init = data["initiative"]
     if init is not None and init.get("target") is not None:
         initiative = init["target"]
@@ -221,6 +221,7 @@ def _profile(uid: str, unit: UnitModel, pack: Pack, problems: list[str],
             problems.append(f"{source}: {where}.initiative.swap: no attribute {swap!r} "
                             f"(attributes: {', '.join(attrs) or 'none'})")
         initiative = agi + attrs.get(swap, 0)
+        swapped = swap
     weapons = _weapons(where, data["weapons"], pack, problems, source)
     armor = _armor(where, data["armor"], pack, problems, source)
     items = data["items"] or {}
@@ -241,7 +242,7 @@ def _profile(uid: str, unit: UnitModel, pack: Pack, problems: list[str],
         return None
     profile = Profile(uid, unit.side, data["name"] or uid, tuple(sorted(skills.items())),
                       tuple(sorted(data["focuses"].items())), agi, con, health, speed,
-                      initiative, weapons, armor)
+                      initiative, weapons, armor, swapped)
     return profile, tuple(sorted(items.items()))
 
 

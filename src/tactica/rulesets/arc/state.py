@@ -17,7 +17,7 @@ from typing import Any
 
 from tactica.battlefield.grid import Tile, TileGrid
 from tactica.rulesets.arc import records as r
-from tactica.rulesets.arc.checks import Score
+from tactica.rulesets.arc.checks import SKILL_ATTRIBUTES, CheckResult, Score
 from tactica.rulesets.arc.content import ArmorDie, Item, Weapon
 from tactica.rulings import Rulings
 
@@ -52,6 +52,13 @@ class Profile:
     initiative: int
     weapons: tuple[Weapon, ...]
     armor: tuple[ArmorDie, ...]
+    swap: str = "AGI"
+
+    def involves(self, skill: str) -> bool:
+        """Whether a check of ``skill`` involves AGI or the attribute swapped in for one AGI
+        at initiative (the d10 of the first turn applies only to those)."""
+        made_of = SKILL_ATTRIBUTES.get(skill, ())
+        return "AGI" in made_of or self.swap in made_of
 
     def skill(self, name: str) -> int:
         """A skill plus its focus (``evade``, ``medicine``, a weapon's skill)."""
@@ -96,6 +103,8 @@ class Fighter:
     dead: bool = False
     falling: bool = False
     watch: tuple[str, int, int] | None = None
+    preset: CheckResult | None = None
+    carry: tuple[str, str, int] | None = None
     at: Tile | None = None
 
     @property
@@ -200,6 +209,7 @@ def _settle(state: ArcState) -> None:
     if state.queue:
         head = state.fighters[state.queue[0]]
         head.watch = None
+        head.preset = None
 
 
 def _pop(state: ArcState, unit: str) -> None:
@@ -314,6 +324,8 @@ def _fell(state: ArcState, e: r.Fell) -> None:
     f.conscious = False
     f.falling = False
     f.watch = None
+    f.preset = None
+    f.carry = None
     if state.active == e.unit:
         _pop(state, e.unit)
 
@@ -324,6 +336,8 @@ def _died(state: ArcState, e: r.Died) -> None:
     f.conscious = False
     f.falling = False
     f.watch = None
+    f.preset = None
+    f.carry = None
     if state.grid is not None and e.unit in state.grid.occupants:
         state.grid = state.grid.without_occupant(e.unit)
     if state.active == e.unit:
@@ -343,6 +357,14 @@ def _item_used(state: ArcState, e: r.ItemUsed) -> None:
     f.items = tuple((k, e.left if k == e.item else n) for k, n in f.items)
 
 
+def _item_begun(state: ArcState, e: r.ItemBegun) -> None:
+    _f(state, e.unit).carry = (e.item, e.target, e.owed)
+
+
+def _item_finished(state: ArcState, e: r.ItemFinished) -> None:
+    _f(state, e.unit).carry = None
+
+
 def _healed(state: ArcState, e: r.Healed) -> None:
     _f(state, e.unit).health = e.health
 
@@ -360,13 +382,24 @@ def _stepped(state: ArcState, e: r.Stepped) -> None:
         state.grid = state.grid.move_occupant(e.unit, tile)
 
 
+def _repositioned(state: ArcState, e: r.Repositioned) -> None:
+    ranges = dict(state.ranges)
+    ranges[frozenset((e.unit, e.other))] = Fraction(e.metres)
+    state.ranges = ranges
+
+
 def _watch_set(state: ArcState, e: r.WatchSet) -> None:
-    _f(state, e.unit).watch = (e.kind, e.ap, e.aim)
+    f = _f(state, e.unit)
+    f.watch = (e.kind, e.ap, e.aim)
+    f.preset = None if e.degree is None else CheckResult(e.roll, True, e.degree,
+                                                         e.how or "rolled when declared")
 
 
 def _watch_used(state: ArcState, e: r.WatchUsed) -> None:
     f = _f(state, e.unit)
     f.watch = None if e.left <= 0 or f.watch is None else (f.watch[0], e.left, f.watch[2])
+    if f.watch is None:
+        f.preset = None
 
 
 def _nothing(state: ArcState, e: Any) -> None:
@@ -396,9 +429,12 @@ _HANDLERS: dict[type, Callable[[ArcState, Any], None]] = {
     r.Woke: _woke,
     r.Checked: _nothing,
     r.ItemUsed: _item_used,
+    r.ItemBegun: _item_begun,
+    r.ItemFinished: _item_finished,
     r.Healed: _healed,
     r.WoundsTreated: _treated,
     r.Stepped: _stepped,
+    r.Repositioned: _repositioned,
     r.WatchSet: _watch_set,
     r.WatchUsed: _watch_used,
 }

@@ -10,7 +10,7 @@ from tactica.chance import Decide
 from tactica.rulesets.arc import records as r
 from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade
 from tactica.rulesets.arc.checks import check_dist, hits_of
-from tactica.rulesets.arc.movement import metres_text, path_to, sees
+from tactica.rulesets.arc.movement import metres_text, path_to, reposition_metres, sees
 from tactica.rulesets.arc.state import ArcState, Fighter
 
 __all__ = ["armor_text", "describe_action", "describe_event", "describe_option",
@@ -51,9 +51,23 @@ def describe_action(state: ArcState, action: Any) -> str:
     if isinstance(action, r.UseItem):
         item = state.items[action.item].name if action.item in state.items else action.item
         on = "itself" if action.target == action.unit else action.target
+        if action.pay == "carry":
+            return f"{action.unit} begins a {item} on {on}, finishing it next turn"
+        if action.pay == "speed":
+            return f"{action.unit} uses a {item} on {on}, paying the AP missing with speed"
         return f"{action.unit} uses a {item} on {on}"
     if isinstance(action, r.Move):
         return f"{action.unit} moves to {action.to} ({action.mode})"
+    if isinstance(action, r.Reposition):
+        way = "away from" if action.away else "toward"
+        moved = reposition_metres(action.mode, action.ap)
+        now = state.ranges.get(frozenset((action.unit, action.other)))
+        then = ""
+        if now is not None:
+            after = now + moved if action.away else max(Fraction(0), now - moved)
+            then = f": {float(now):.1f} m to {float(after):.1f} m"
+        return (f"{action.unit} moves {float(moved):.1f} m {way} {action.other} "
+                f"({action.mode}, {action.ap} AP){then}")
     if isinstance(action, r.Watch):
         if action.kind == "overwatch":
             aim = f", aiming {action.aim} AP" if action.aim else ""
@@ -90,7 +104,8 @@ _EVENTS: dict[type, Callable[[ArcState, Any], str]] = {
     r.InitiativeChecked: lambda s, e: f"{e.unit}'s initiative: {e.roll}, "
         f"{_signed(e.degree, e.success)}.",
     r.InitiativeRolled: lambda s, e: f"Initiative order: {', '.join(e.order)}."
-        + (f" A d10 on the first turn's checks: {', '.join(e.d10)}." if e.d10 else ""),
+        + (f" A d10 on the first turn's checks with AGI (or the attribute swapped in): "
+           f"{', '.join(e.d10)}." if e.d10 else ""),
     r.RoundBegan: lambda s, e: f"Round {e.round}: "
         + ", ".join(f"{u} {ap} AP" for u, ap in e.ap) + ".",
     r.RoundEnded: lambda s, e: f"Round {e.round} is over.",
@@ -121,10 +136,18 @@ _EVENTS: dict[type, Callable[[ArcState, Any], str]] = {
     r.Checked: lambda s, e: f"{e.unit}'s {e.skill.title()} check against {e.target_number}: "
         f"{_signed(e.degree, e.success)}.",
     r.ItemUsed: lambda s, e: f"{e.unit} uses a {e.item} on {e.target} ({e.left} left).",
+    r.ItemBegun: lambda s, e: f"{e.unit} has begun the {e.item} on {e.target}: {e.owed} AP "
+        "more when its next turn starts (falling before then loses it).",
+    r.ItemFinished: lambda s, e: f"{e.unit} finishes the {e.item} on {e.target}"
+        + (f": it does nothing ({e.lost})." if e.lost else "."),
     r.Healed: lambda s, e: f"{e.unit} regains {e.amount} health: {e.health}.",
     r.WoundsTreated: lambda s, e: f"{e.unit}'s wound dice: {wounds_text(e.wounds)}.",
     r.Stepped: lambda s, e: f"{e.unit} enters {e.to}.",
-    r.WatchSet: lambda s, e: f"{e.unit} watches ({e.kind}, {e.ap} AP).",
+    r.Repositioned: lambda s, e: f"{e.unit} and {e.other} are {float(Fraction(e.metres)):.1f} m "
+        "apart.",
+    r.WatchSet: lambda s, e: f"{e.unit} watches ({e.kind}, {e.ap} AP"
+        + (f"; +{e.degree}º for every attack it triggers, unopposed" if e.degree is not None
+           else "") + ").",
     r.WatchUsed: lambda s, e: f"{e.unit}'s watch fires"
         + (f" ({e.left} AP left)." if e.left else "."),
 }
@@ -158,6 +181,10 @@ def _explain_other(state: ArcState, action: Any) -> list[str]:
         out.append(f"{len(path)} squares by {action.mode}, {cost} AP of {f.ap} (walk 2 a "
                    "square, slow 3, run 2 per 2, sprint 2 per 4; +1 a diagonal or rough "
                    "square); enemies watching fire where they see the mover")
+    elif isinstance(action, r.Reposition):
+        out.append(f"{action.ap} AP of {f.ap}; without a map a move changes only the metres "
+                   f"to {action.other} (ARC-33): walk 1.5 m per 2 AP, slow 1.5 m per 3, run "
+                   "3.0 m per 2, sprint 6.1 m per 2")
     elif isinstance(action, r.UseItem):
         item = state.items[action.item]
         t = state.fighters[action.target]
@@ -170,6 +197,12 @@ def _explain_other(state: ArcState, action: Any) -> list[str]:
                  else "no check")
         out.append(f"{cost} AP, {check}; {' and '.join(what)}; {t.id}: health "
                    f"{t.health}/{t.profile.max_health}, wound dice {wounds_text(t.wounds)}")
+        if action.pay == "speed":
+            out.append(f"{f.ap} AP now and {cost - f.ap} from speed: {cost - f.ap} AP fewer "
+                       "next round")
+        elif action.pay == "carry":
+            out.append(f"{f.ap} AP now, the other {cost - f.ap} when its next turn starts; "
+                       "the effect comes then, and is lost if it falls before")
     elif isinstance(action, r.Reload):
         w = f.profile.weapon(action.weapon)
         holds = f"1d{w.capacity_die}" if w.capacity_die else str(w.full or "-")
@@ -177,6 +210,9 @@ def _explain_other(state: ArcState, action: Any) -> list[str]:
     elif isinstance(action, r.Swap):
         out.append(f"{f.profile.weapon(action.weapon).swap} AP")
     elif isinstance(action, r.Watch):
+        if action.kind == "suppress" and state.rulings["ARC-32"] == "declared":
+            out.append("one unaimed attack roll now (a failure ends it); its degree serves "
+                       "every attack the suppression triggers, which cannot be evaded (ARC-32)")
         out.append("the turn ends; it lasts until this character's next turn")
     elif isinstance(action, r.EndTurn):
         out.append(f"{f.ap} AP left pay for evading until the round ends")

@@ -89,9 +89,10 @@ RULINGS = (
         "random": "a random side each round (rolled)",
         "fixed": "the scenario's first side every round",
     }),
-    Ruling("NEB-12", "May an operator target a friend?", "enemies", {
+    Ruling("NEB-12", "May an operator target a friend?", "any", {
+        "any": "any other operator within range, friends included (the seed: 'The attacker "
+               "selects one other operator that is within range')",
         "enemies": "only operators of another side can be targeted",
-        "any": "any other operator within range (the seed's literal wording)",
     }),
     Ruling("NEB-13", "May a diagonal step pass between two blocked tiles (not in the seed)?",
            "no-squeeze", {

@@ -15,28 +15,33 @@ are spent is removed.
 
 The arcs offered as actions keep exact, fast edges: 60 degree arcs on the twelve multiples of
 30 degrees, 30 and 150 degree arcs on the odd multiples of 15 (their edges are then lattice
-directions), and each width toward every enemy.
+directions), and each width toward every enemy. The computer chooses among those; a person may
+aim any of them at any other bearing ("can be oriented in any direction"): :class:`ArcAiming`,
+the :class:`~tactica.ruleset.Aiming` of the trooper's choice.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from tactica.battlefield.dots_arcs import in_arc
+from tactica.battlefield.dots_arcs import bearing_value, in_arc
 from tactica.battlefield.dots_geometry import Axial, offset_to_axial
 from tactica.chance import Decide, Step
+from tactica.events import Action
 from tactica.rulesets.skirmishers.fire import ranged_tn, shot
 from tactica.rulesets.skirmishers.records import EstablishArc
 from tactica.rulesets.skirmishers.state import Arc, SkiState
 
-__all__ = ["ARC_SIZES", "HOLD", "arc_actions", "arc_holds", "eligible_firers", "held_dots",
-           "holds_dot", "reactions"]
+__all__ = ["ARC_SIZES", "HOLD", "ArcAiming", "arc_actions", "arc_aiming", "arc_holds",
+           "bearing_value", "eligible_firers", "held_dots", "holds_dot", "reactions"]
 
 #: Width in degrees -> (base shots, AP).
 ARC_SIZES: Final = {30: (1, 2), 60: (2, 4), 150: (4, 6)}
@@ -57,7 +62,7 @@ def _bearing(q: int, r: int) -> float:
 
 
 @lru_cache(maxsize=200_000)
-def _in_arc(dq: int, dr: int, width: int, bearing: int | None,
+def _in_arc(dq: int, dr: int, width: int, bearing: float | None,
             toward: tuple[int, int] | None) -> bool:
     """The lattice's exact arc test, with a float filter for dots far from both edges."""
     if (dq, dr) == (0, 0):
@@ -88,7 +93,7 @@ def _map_dots(cols: int, rows: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[
 
 
 @lru_cache(maxsize=20_000)
-def _held(cols: int, rows: int, vertex: Axial, width: int, bearing: int | None,
+def _held(cols: int, rows: int, vertex: Axial, width: int, bearing: float | None,
           toward: str | None) -> frozenset[Axial]:
     axis = None
     if toward is not None:
@@ -217,3 +222,38 @@ def arc_actions(state: SkiState, uid: str) -> list[EstablishArc]:
         out.extend(EstablishArc(uid, width, None, f"{p.col},{p.row}") for width in (30, 60, 150)
                    if ARC_SIZES[width][1] <= ap)
     return list(dict.fromkeys(out))
+
+
+def _is_bearing(value: object) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return math.isfinite(value) and 0 <= value < 360 and bearing_value(value) == value
+
+
+@dataclass(frozen=True)
+class ArcAiming:
+    """The arcs a trooper may establish now, aimed at any bearing by a person: ``widths`` are
+    those its AP pay for (the listed arc actions show them)."""
+
+    unit: str
+    widths: frozenset[int]
+
+    def aim(self, action: Action, bearing: Fraction) -> Action | None:
+        """A listed arc of this trooper, at ``bearing`` degrees instead (None: not an arc)."""
+        if not isinstance(action, EstablishArc) or action.unit != self.unit \
+                or action.width not in self.widths:
+            return None
+        return EstablishArc(self.unit, action.width, bearing_value(bearing))
+
+    def accepts(self, action: Action) -> bool:
+        """An arc of this trooper, of a width it may establish, on a bearing in [0, 360)."""
+        return (isinstance(action, EstablishArc) and action.unit == self.unit
+                and action.width in self.widths and action.toward is None
+                and _is_bearing(action.bearing))
+
+
+def arc_aiming(uid: str, actions: Sequence[Action]) -> ArcAiming | None:
+    """How a person may aim the arcs among ``actions`` (the trooper's legal actions), or None
+    when it may establish none."""
+    widths = frozenset(a.width for a in actions if isinstance(a, EstablishArc))
+    return ArcAiming(uid, widths) if widths else None

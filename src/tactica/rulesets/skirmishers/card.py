@@ -4,13 +4,16 @@ The card's HP cells are labelled 10 to 1 from left to right, then 0, then DEAD. 
 unmarked (``.``), partly crossed out (``/``, the rulebook's \\) or fully crossed out (``X``);
 :class:`Marks` writes the eleven cells 10 .. 0 as a string of those characters. The current HP
 is the cell just right of the lowest fully crossed-out cell (10 when none is); a crossed cell
-1 or 0 leaves 0 HP, out of action, and a point of damage running past cell 0 is DEAD (SKI-2).
+1 or 0 leaves 0 HP, out of action, and a lethal point running past cell 0 is DEAD (SKI-2).
+Partial marks do not lower HP, so a bludgeoning point running past cell 0 is lost: it crosses
+no cell (SKI-40 ``lost``; ``dead`` reads it as DEAD like a lethal point).
 
 A hit starts at the cell of its 2D6 start roll (:func:`start_cell`, SKI-1). Lethal points go
 to the body armor cells first; what is left fully crosses cells from the start cell rightwards,
 skipping cells already fully crossed. Bludgeoning follows the last lethal cell (or starts at
 the start cell) and partly crosses cells, fully crossing a cell already partly crossed; it is
-ignored while armor remains (SKI-20) and skips crossed cells (SKI-24). With the optional
+ignored while armor remains (SKI-20), skips crossed cells (SKI-24) and is lost past cell 0
+(SKI-40). With the optional
 advanced body armor the armor is a run of protected HP cells instead (SKI-30): a lethal point
 on a protected cell only partly crosses it the first time.
 
@@ -22,6 +25,9 @@ cells 7, 6, 5 and 4, leaving 3 HP.
 ('...XXXX....', 3)
 >>> apply_hit(FRESH, start=7, lethal=3, armor=4).armor      # standard armor takes it all
 1
+>>> baton = apply_hit(FRESH, start=6, bludgeoning=8)       # a stun baton from cell 6
+>>> baton.marks, baton.hp, baton.dead                      # the 8th point runs past cell 0
+('....///////', 10, False)
 """
 
 from __future__ import annotations
@@ -114,11 +120,12 @@ def apply_hit(
     armor: int = 0,
     protected: Collection[int] = (),
     crossed_bludgeoning: str = "skip",
+    past_end_bludgeoning: str = "lost",
 ) -> Hit:
     """Mark one hit on a card. ``start`` is the start cell read from the roll (2..10);
     ``armor`` the body armor cells left (standard armor); ``protected`` the HP cells advanced
     body armor protects (then ``armor`` is 0); ``crossed_bludgeoning`` is SKI-24 (``skip`` or
-    ``lost``)."""
+    ``lost``), ``past_end_bludgeoning`` SKI-40 (``lost`` or ``dead``)."""
     cells = list(marks)
     crossed: list[int] = []
     partial: list[int] = []
@@ -149,7 +156,8 @@ def apply_hit(
             if crossed_bludgeoning == "skip":
                 j = _first_open(cells, j)
             if j >= len(cells):
-                dead = True
+                # SKI-40: past cell 0 there is no HP cell to mark partly.
+                dead = past_end_bludgeoning == "dead"
                 break
             label = CELLS[j]
             if cells[j] == OPEN:

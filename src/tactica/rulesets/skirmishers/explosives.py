@@ -7,7 +7,8 @@ throw the trooper switches back to its firearm for 0 AP and may not establish a 
 turn. The explosive's token waits on the dot; at the end of the side's turn each token in turn
 is resolved (one step each): 2D6 against the target number (the AP used, cover, the thrower's
 pose and damage; settled at the throw, SKI-29), a miss scatters 1 dot (SKI-6) in a 1D6
-direction from the dot, or from the dot before a window it was thrown through, and the blast
+direction from the dot, or from the dot before a window it was thrown through (an impassable
+obstacle in the way: no scatter, the blast stays on the targeted dot, SKI-41), and the blast
 damages every trooper within its rings (the centre, 1 dot, 2 dots; each level one dot further,
 through floors, SKI-21) unless an obstacle shelters it, each with its own start-cell roll
 (SKI-22).
@@ -24,12 +25,19 @@ from tactica.chance import Done, Emit, Observe, Roll, Step, emit_all
 from tactica.events import Action
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.card import D6, START_CELL, start_cell
-from tactica.rulesets.skirmishers.fire import damage, explosive_tn, hit_events, hit_roll, options
+from tactica.rulesets.skirmishers.fire import (
+    damage,
+    dots_away,
+    explosive_tn,
+    hit_events,
+    hit_roll,
+    options,
+)
 from tactica.rulesets.skirmishers.geometry import blast_options
 from tactica.rulesets.skirmishers.state import SkiState, Token, spot_text
 
-__all__ = ["Landing", "blast_victims", "landing_process", "resolve_token", "throw_actions",
-           "throw_cost", "throw_events", "throw_origin"]
+__all__ = ["Landing", "blast_victims", "blocked_centre", "landing_process", "resolve_token",
+           "throw_actions", "throw_cost", "throw_events", "throw_origin"]
 
 #: Where a token went off: hit, the place (``None``: lost off the map) and why.
 Landing = tuple[bool, str | None, str]
@@ -71,7 +79,8 @@ def _stairwell_targets(state: SkiState, uid: str) -> list[DotPlace]:
 
 def throw_actions(state: SkiState, uid: str) -> list[r.Throw]:
     """Every throw the trooper may make now: every dot it sees within the dots its AP pay
-    for, and the stairwell throws within reach."""
+    for (lattice steps plus levels, :func:`throw_dots`), and the stairwell throws within
+    reach."""
     explosive = _can_throw(state, uid)
     if explosive is None:
         return []
@@ -94,9 +103,8 @@ def throw_actions(state: SkiState, uid: str) -> list[r.Throw]:
     if places:
         seen = lat.sight_many([(uid, p) for p in places],
                               **{**options(state), "range_levels": "add"})
-        for p, visible, rng in zip(places, seen.visible.tolist(), seen.range.tolist(),
-                                   strict=True):
-            if visible and 0 < rng <= reach:
+        for p, visible in zip(places, seen.visible.tolist(), strict=True):
+            if visible:
                 out.append(r.Throw(uid, explosive, p))
     stair_ap, _ = throw_cost(state, uid, explosive, 0, stairwell=True)
     if stair_ap <= ap:
@@ -105,11 +113,9 @@ def throw_actions(state: SkiState, uid: str) -> list[r.Throw]:
 
 
 def throw_dots(state: SkiState, uid: str, at: str) -> int:
-    """The dots thrown from the trooper to ``at`` (steps plus levels, SKI-10/11)."""
-    from tactica.rulesets.skirmishers.fire import sight
-
-    rng = sight(state, uid, at, range_levels="add").range
-    return rng if rng is not None else 0
+    """The dots thrown from the trooper to ``at``: lattice steps plus levels, whatever the
+    range rulings (SKI-10, SKI-11)."""
+    return dots_away(state, uid, at)
 
 
 def throw_origin(state: SkiState, uid: str, at: str, *, stairwell: bool = False) -> str:
@@ -155,6 +161,17 @@ def token_tn(state: SkiState, token: Token) -> int:
     return token.tn if tn is None else tn
 
 
+def blocked_centre(state: SkiState, token: Token) -> str:
+    """Where a missed explosive that does not scatter goes off, its scatter stopped by an
+    impassable obstacle (or, SKI-33 ``stays``, by the edge of the map); SKI-41: "the centre
+    of the explosion stays on the targeted dot" (``targeted-dot``), or, thrown through a
+    window, on the dot before the window it scattered from (``before-window``). Without a
+    window both are the targeted dot."""
+    if state.rulings["SKI-41"] == "before-window":
+        return token.origin
+    return token.at
+
+
 def landing_process(state: SkiState, token: Token) -> Step:
     """2D6 against the target number; a miss scatters. ``Done((hit, landing, note))``."""
     tn = token_tn(state, token)
@@ -164,8 +181,13 @@ def landing_process(state: SkiState, token: Token) -> Step:
         if not sc.on_map:
             if state.rulings["SKI-33"] == "lost":
                 return Done((False, None, f"missed; {sc.reason}: lost"))
-            return Done((False, token.origin,
-                         f"missed; it would scatter off the map: it stays at {token.origin}"))
+            centre = blocked_centre(state, token)
+            return Done((False, centre,
+                         f"missed; it would scatter off the map: it stays at {centre}"))
+        if not sc.moved and distance > 0 and token.origin != token.at:
+            centre = blocked_centre(state, token)
+            return Done((False, centre, f"missed; {sc.reason}: it goes off on {centre} "
+                                        "(SKI-41)"))
         return Done((False, str(sc.landing), f"missed; {sc.reason}"))
 
     def rolled(hit: bool) -> Step:

@@ -8,7 +8,7 @@ long range (beyond short)             +2
 beyond long range                     no attack (SKI-7)
 each cover modifier of the lattice    +1
 firer prone                           -1
-target prone, more than 1 dot away    +1
+target prone, more than 1 dot away    +1  (dots: lattice steps, :func:`dots_away`)
 target prone, 1 dot away              -1
 the firer's damage (its card)         +0 .. +3
 movement fire (optional rule)         +2
@@ -44,6 +44,7 @@ from tactica.rulesets.skirmishers.state import SkiState, Soldier
 __all__ = [
     "TargetNumber",
     "damage",
+    "dots_away",
     "explosive_tn",
     "hit_chance",
     "hit_roll",
@@ -86,6 +87,13 @@ def sight(state: SkiState, source: str, target: str, **extra: str) -> DotSight:
         opts = _parsed(state.rulings.key(), key[2])
         found = seen[key] = dots_sight.sight(state.lattice, source, target, opts)
     return found
+
+
+def dots_away(state: SkiState, a: str, b: str) -> int:
+    """How many dots apart two troopers or places are where the rules count dots rather than
+    range: "target prone, 1 dot away" and the dots an explosive is thrown. Lattice steps plus
+    the difference in levels, whatever the range rulings (SKI-10, SKI-11): adjacent is 1."""
+    return state.lattice.distance(a, b)
 
 
 @lru_cache(maxsize=32)
@@ -139,8 +147,8 @@ def ranged_tn(state: SkiState, firer: str, target: str, weapon: Firearm, *,
     parts = [("base", 6), ("long range", 2 if band == "long" else 0),
              ("cover", seen.cover), ("firer prone", -1 if f.prone else 0)]
     if t.prone:
-        parts.append(("target prone" + (" adjacent" if rng <= 1 else ""),
-                      -1 if rng <= 1 else 1))
+        near = dots_away(state, firer, target) <= 1
+        parts.append(("target prone" + (" adjacent" if near else ""), -1 if near else 1))
     parts.append(("firer's damage", state.modifier(f)))
     if extra:
         parts.append((extra_why, extra))
@@ -202,7 +210,8 @@ def hit_events(state: SkiState, target: str, start: int, lethal: int, bludgeonin
     t = state.troopers[target]
     hit = apply_hit(t.marks, start=start, lethal=lethal, bludgeoning=bludgeoning,
                     armor=t.armor_left, protected=state.protected(t),
-                    crossed_bludgeoning=state.rulings["SKI-24"])
+                    crossed_bludgeoning=state.rulings["SKI-24"],
+                    past_end_bludgeoning=state.rulings["SKI-40"])
     before = t.hp
     hp = hit.hp
     after = replace(t, marks=hit.marks, armor_left=hit.armor, dead=t.dead or hit.dead)

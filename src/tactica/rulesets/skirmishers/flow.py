@@ -19,14 +19,14 @@ from tactica.dice import Dist
 from tactica.events import Action
 from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
 from tactica.rulesets.skirmishers import records as r
-from tactica.rulesets.skirmishers.arcs import ARC_SIZES, arc_actions, reactions
+from tactica.rulesets.skirmishers.arcs import ARC_SIZES, arc_actions, arc_aiming, reactions
 from tactica.rulesets.skirmishers.explosives import resolve_explosive, resolve_token, throw_actions
 from tactica.rulesets.skirmishers.fire import hit_roll, ranged_tn, shot
 from tactica.rulesets.skirmishers.melee import melee_actions, resolve_melee, resolve_pending
 from tactica.rulesets.skirmishers.movement import movement_actions, resolve_movement
 from tactica.rulesets.skirmishers.state import SkiState
 
-__all__ = ["actions_of", "finished", "pending", "resolve"]
+__all__ = ["actions_of", "finished", "leadership", "pending", "resolve"]
 
 
 def _done(work: SkiState) -> Step:
@@ -48,6 +48,18 @@ def _order(state: SkiState, first: str) -> tuple[str, ...]:
     return state.sides[i:] + state.sides[:i]
 
 
+def leadership(state: SkiState, side: str) -> int:
+    """The leadership taken off a squad's morale target number "while the leader lives"
+    (SKI-42): ``lives`` counts a leader until it is DEAD (at 0 HP too), ``fights`` only while
+    it is in action."""
+    squad = state.setup.squads[side]
+    leader = state.troopers.get(squad.leader or "")
+    if leader is None:
+        return 0
+    counts = leader.in_action if state.rulings["SKI-42"] == "fights" else not leader.dead
+    return squad.leadership if counts else 0
+
+
 def _morale(state: SkiState, side: str, then: Step) -> Step:
     if not state.option("morale"):
         return then
@@ -55,9 +67,7 @@ def _morale(state: SkiState, side: str, then: Step) -> Step:
     if dead < 4:
         return then
     squad = state.setup.squads[side]
-    leader = state.troopers.get(squad.leader or "")
-    lead = squad.leadership if leader is not None and leader.in_action else 0
-    tn = squad.skill.morale + (dead - 4) - lead
+    tn = squad.skill.morale + (dead - 4) - leadership(state, side)
 
     def checked(passed: bool) -> Step:
         events: list[Any] = [r.MoraleChecked(side, dead, tn, passed)]
@@ -122,8 +132,9 @@ def pending(state: SkiState) -> Pending:
     if state.active is not None:
         uid = state.active
         t = state.troopers[uid]
-        return ChooseAction(state.side, actions_of(state, uid),
-                            f"{uid} acts ({state.available(t)} AP left)")
+        actions = actions_of(state, uid)
+        return ChooseAction(state.side, actions, f"{uid} acts ({state.available(t)} AP left)",
+                            aiming=arc_aiming(uid, actions))
     waiting = [t.id for t in state.alive(state.side) if not t.activated]
     if waiting:
         return ChooseAction(state.side, tuple(r.Activate(u) for u in waiting),

@@ -151,7 +151,7 @@ def _spots_value(ctx: _Ctx, spots: list[tuple[tuple[int, int], int]], costs: lis
         ok = out_v.reshape(n, m) & (rng >= 0) & (rng <= weapon.long)
         eprone = np.tile(e_prone, (n, 1))
         tn = (6 + 2 * (rng > weapon.short) + out_c.reshape(n, m) - (1 if prone else 0)
-              + np.where(eprone, np.where(rng > 1, 1, -1), 0) + state.modifier(me))
+              + np.where(eprone, np.where(dist > 1, 1, -1), 0) + state.modifier(me))
         p = np.where(ok, _p(tn), 0.0) * _dmg_factor(weapon.lethal, weapon.bludgeoning)
         left = state.available(me) - np.array(costs, dtype=np.int64)
         values += _arc_values(p, weapon.shots, left)
@@ -165,7 +165,7 @@ def _spots_value(ctx: _Ctx, spots: list[tuple[tuple[int, int], int]], costs: lis
         rj = rng_in[:, j]
         ok = vis_in[:, j] & (rj >= 0) & (rj <= w.long)
         tn = (6 + 2 * (rj > w.short) + cov_in[:, j] - (1 if e.prone else 0)
-              + (np.where(rj > 1, 1, -1) if prone else 0) + state.modifier(e))
+              + (np.where(dist[:, j] > 1, 1, -1) if prone else 0) + state.modifier(e))
         danger[:, j] = np.where(ok, _p(tn), 0.0) * _dmg_factor(w.lethal, w.bludgeoning)
     values -= EXPOSURE * danger.sum(axis=1)
     arc_danger = np.zeros(n)

@@ -129,11 +129,11 @@ class MovementFire(Action):
 @dataclass(frozen=True)
 class EstablishArc(Action):
     """Establish a firing arc of ``width`` degrees (30, 60 or 150) on a ``bearing`` (degrees
-    clockwise from east) or ``toward`` a dot."""
+    clockwise from east, in [0, 360): any bearing, an int when whole) or ``toward`` a dot."""
 
     unit: str
     width: int
-    bearing: int | None = None
+    bearing: int | float | None = None
     toward: str | None = None
 
 
@@ -294,7 +294,7 @@ class ArcEstablished(Event):
 
     unit: str
     width: int
-    bearing: int | None
+    bearing: int | float | None
     toward: str | None
     shots: int
     ap: int

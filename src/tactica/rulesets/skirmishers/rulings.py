@@ -29,7 +29,8 @@ GAME_RULINGS: Final[tuple[Ruling, ...]] = (
            }),
     Ruling("SKI-2", "Damage that runs past cell 1", "zero-then-dead", {
         "zero-then-dead": "crossing cell 1 or cell 0 leaves the trooper at 0 HP, out of "
-                          "action; a point of damage running past cell 0 makes it DEAD",
+                          "action; a lethal point running past cell 0 makes it DEAD "
+                          "(bludgeoning: SKI-40)",
     }),
     Ruling("SKI-3", "'If this new AP value meets or exceeds the AP already spent, the trooper "
                     "falls prone' reads inverted", "spent-exceeds", {
@@ -123,7 +124,8 @@ GAME_RULINGS: Final[tuple[Ruling, ...]] = (
     }),
     Ruling("SKI-33", "An explosive that scatters off the map", "lost", {
         "lost": "it is lost: no blast",
-        "stays": "it does not scatter: the blast is centred on the dot it scattered from",
+        "stays": "it does not scatter: the blast is centred where SKI-41 leaves a blocked "
+                 "scatter (the targeted dot by default)",
     }),
     Ruling("SKI-36", "Movement fire (optional rule) and the 8 AP movement cap", "counts", {
         "counts": "its 2 AP count toward the 8 AP spent on movement",
@@ -139,6 +141,25 @@ GAME_RULINGS: Final[tuple[Ruling, ...]] = (
                      "window, which has no floor at that level", "falls", {
         "falls": "it falls to the highest level below with a floor there (the ground at "
                  "worst) and scatters from that dot",
+    }),
+    Ruling("SKI-40", "Bludgeoning that runs past cell 0 (no HP cell is left to mark partly)",
+           "lost", {
+               "lost": "the points past cell 0 are lost: partial marks do not lower HP, so "
+                       "bludgeoning takes a trooper out of action only by fully crossing "
+                       "cell 1 or cell 0, and never kills",
+               "dead": "a point past cell 0 makes the trooper DEAD, as a lethal point does",
+           }),
+    Ruling("SKI-41", "A miss thrown through a window, whose scatter from the dot before the "
+                     "window meets an impassable obstacle", "targeted-dot", {
+        "targeted-dot": "the explosive does not scatter and the centre of the explosion stays "
+                        "on the targeted dot (the seed's words)",
+        "before-window": "it does not scatter and goes off on the dot before the window it "
+                         "scattered from",
+    }),
+    Ruling("SKI-42", "Morale (optional rule): the leader's leadership applies 'while the "
+                     "leader lives'", "lives", {
+        "lives": "while the leader is not DEAD: a leader at 0 HP, out of action, still counts",
+        "fights": "only while the leader is in action (above 0 HP)",
     }),
 )
 

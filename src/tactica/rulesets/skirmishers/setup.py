@@ -29,6 +29,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tactica.battlefield.dots import DotLattice, DotPlace
+from tactica.battlefield.dots_arcs import bearing_value
 from tactica.errors import ScenarioError, TacticaError
 from tactica.rulesets.skirmishers.card import CELLS, current_hp
 from tactica.rulesets.skirmishers.content import (
@@ -55,7 +56,7 @@ class _Strict(BaseModel):
 
 class ArcModel(_Strict):
     width: Literal[30, 60, 150]
-    bearing: int | None = Field(default=None, ge=0, lt=360)
+    bearing: int | float | None = Field(default=None, ge=0, lt=360)
     toward: tuple[int, int] | None = None
 
 
@@ -109,7 +110,7 @@ class UnitSetup:
     armor_left: int
     place: DotPlace
     prone: bool
-    arc: tuple[int, int | None, str | None] | None = None
+    arc: tuple[int, int | float | None, str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,7 @@ def _unit(uid: str, unit: UnitModel, pack: ContentPack, lattice: DotLattice, whe
                             "'at: [col, row]'")
     except TacticaError as exc:
         problems.append(f"{where}.at: {exc}")
-    arc: tuple[int, int | None, str | None] | None = None
+    arc: tuple[int, int | float | None, str | None] | None = None
     if unit.arc is not None:
         if (unit.arc.bearing is None) == (unit.arc.toward is None):
             problems.append(f"{where}.arc: give either bearing (degrees) or toward [col, row]")
@@ -210,7 +211,8 @@ def _unit(uid: str, unit: UnitModel, pack: ContentPack, lattice: DotLattice, whe
                 problems.append(f"{where}.arc.toward: {exc}")
             arc = (unit.arc.width, None, f"{c},{r}")
         else:
-            arc = (unit.arc.width, unit.arc.bearing, None)
+            bearing = unit.arc.bearing
+            arc = (unit.arc.width, None if bearing is None else bearing_value(bearing), None)
     if len(problems) > start or place is None:
         return None
     armor = pack.armor[unit.armor]

@@ -38,7 +38,7 @@ class Arc:
     left and the weapon it was established with."""
 
     width: int
-    bearing: int | None
+    bearing: int | float | None
     toward: str | None
     shots: int
     weapon: str

@@ -8,9 +8,9 @@ from tactica.chance import Decide
 from tactica.errors import TacticaError
 from tactica.events import Action, Event
 from tactica.rulesets.skirmishers import records as r
-from tactica.rulesets.skirmishers.arcs import ARC_SIZES, HOLD
+from tactica.rulesets.skirmishers.arcs import ARC_SIZES, HOLD, holds_dot
 from tactica.rulesets.skirmishers.fire import explosive_tn, melee_tn, ranged_tn
-from tactica.rulesets.skirmishers.state import SkiState
+from tactica.rulesets.skirmishers.state import Arc, SkiState
 
 __all__ = ["card_text", "describe_action", "describe_event", "describe_option",
            "explain_action"]
@@ -32,8 +32,18 @@ def _name(state: SkiState, key: str) -> str:
     return state.setup.pack.item_name(key)
 
 
-def _axis(bearing: int | None, toward: str | None) -> str:
+def _axis(bearing: float | None, toward: str | None) -> str:
     return f"toward {toward}" if toward is not None else f"bearing {bearing}°"
+
+
+def _held_enemies(state: SkiState, action: r.EstablishArc) -> str:
+    """Which enemies in action the arc would hold where they stand now."""
+    t = state.troopers[action.unit]
+    arc = Arc(action.width, action.bearing, action.toward, 0, t.active)
+    here = state.lattice.trooper(action.unit).dot
+    held = [e.id for e in state.alive() if e.side != t.side and e.id in state.lattice.troopers
+            and holds_dot(state, here, arc, state.lattice.trooper(e.id).dot)]
+    return f"it holds {', '.join(held)} now" if held else "it holds no enemy now"
 
 
 def describe_action(state: SkiState, action: Action) -> str:
@@ -56,8 +66,8 @@ def describe_action(state: SkiState, action: Action) -> str:
     if isinstance(action, r.MovementFire):
         return f"{a.unit} fires on the move at {a.target} (2 AP)"
     if isinstance(action, r.EstablishArc):
-        _, ap = ARC_SIZES[a.width]
-        return f"{a.unit} establishes a {a.width}° arc {_axis(a.bearing, a.toward)} ({ap} AP)"
+        cost = f" ({ARC_SIZES[a.width][1]} AP)" if a.width in ARC_SIZES else ""
+        return f"{a.unit} establishes a {a.width}° arc {_axis(a.bearing, a.toward)}{cost}"
     if isinstance(action, r.Melee):
         return f"{a.unit} attacks {a.target} in melee with {_name(state, a.weapon)} (5 AP)"
     if isinstance(action, r.Throw):
@@ -181,7 +191,7 @@ def explain_action(state: SkiState, action: Action) -> list[str]:
         shots = base * weapon.shots if weapon else base
         return [f"{_count(base, 'base shot')} x{weapon.shots if weapon else 1} = "
                 f"{_count(shots, 'shot')}, {ap} AP "
-                f"of {state.available(t)}"]
+                f"of {state.available(t)}", _held_enemies(state, a)]
     if isinstance(action, r.Activate | r.StandUp):
         from tactica.rulesets.skirmishers.arcs import eligible_firers
 

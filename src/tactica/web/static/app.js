@@ -73,6 +73,7 @@ function renderQuestion(req) {
       }
       box.append(line);
     }
+    if (req.aimable.length) box.append(aimForm(req));
   } else if (req.kind === "roll") {
     box.append(el("h2", {text: `Roll for ${req.label}`}));
     box.append(el("div", {class: "hint", text: req.dice}));
@@ -98,6 +99,27 @@ function renderQuestion(req) {
   } else {
     box.append(el("div", {class: "over", id: "over", text: req.text}));
   }
+}
+
+// An action the question lists as aimable (a firing arc) at any bearing typed in degrees.
+function aimForm(req) {
+  const choice = el("select", {id: "aim-action", "aria-label": "action to aim"},
+    ...req.aimable.map((i) => el("option", {value: String(i)}, req.texts[i])));
+  const input = el("input", {type: "number", id: "aim-bearing", step: "any", min: "0",
+    max: "359.999", placeholder: "degrees", "aria-label": "bearing in degrees"});
+  const form = el("form", {id: "aim-form", class: "group"},
+    el("span", {class: "head", text: "or aim at a bearing (degrees clockwise from east)"}),
+    choice, " ", input, " ", el("button", {type: "submit", id: "aim-enter"}, "Aim"));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const bearing = Number(input.value);
+    if (input.value.trim() === "" || !Number.isFinite(bearing)) {
+      showError("type a bearing in degrees, such as 37.5");
+      return;
+    }
+    send("/api/action", {key: req.key, index: Number(choice.value), bearing: bearing});
+  });
+  return form;
 }
 
 // -- units, turn, feed -------------------------------------------------------------------
@@ -143,6 +165,9 @@ function render(s) {
   renderUnits();
   renderFeed();
   $("footer").textContent = `${s.steps} steps · saved after every event in ${s.log}`;
+  $("notice").textContent = s.notice || "";  // why the fight was reloaded from its log
+  $("notice").hidden = !s.notice;
+  if (s.notice && $("error").textContent === s.notice) showError("");  // said once is enough
   if (picked.length === 2 && sightVersion !== s.version) showSight();  // the fight moved on
   else refreshMap();
 }
@@ -162,10 +187,30 @@ async function refreshMap() {
   mapKey = key;
   const response = await fetch("/api/map.svg" + pair);
   if (!response.ok) return;
-  const text = await response.text();
+  const svg = parseSvg(await response.text());
   const box = $("map");
-  box.innerHTML = text.replace(/^<\?xml[^>]*>\s*/, "");
-  decorateMap(box.querySelector("svg"));
+  box.replaceChildren(...(svg ? [svg] : []));
+  decorateMap(svg);
+}
+
+// The map is parsed as an SVG document, never as HTML: the server escapes every name it
+// draws, and what could still run (scripts, event handlers, links, foreign HTML) is removed.
+function parseSvg(text) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const root = doc.documentElement;
+  if (!root || root.localName !== "svg" || root.namespaceURI !== "http://www.w3.org/2000/svg") {
+    return null;
+  }
+  for (const node of root.querySelectorAll("script, foreignObject, iframe, a, use, image")) {
+    node.remove();
+  }
+  for (const node of [root, ...root.querySelectorAll("*")]) {
+    for (const attr of [...node.attributes]) {
+      const name = attr.name.toLowerCase();
+      if (name.startsWith("on") || name.endsWith("href")) node.removeAttribute(attr.name);
+    }
+  }
+  return document.importNode(root, true);
 }
 
 function decorateMap(svg) {
