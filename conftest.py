@@ -15,7 +15,7 @@ from hypothesis import settings
 settings.register_profile("tactica", deadline=None)
 settings.load_profile("tactica")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parent
 #: What tools (not tests) may create: caches, and the long fuzzing run's report.
 _TOOLS = {".hypothesis", ".pytest_cache", ".mypy_cache", ".ruff_cache", "__pycache__",
           "fuzz-report.json", ".coverage"}
