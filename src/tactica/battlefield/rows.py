@@ -295,9 +295,6 @@ class _RowsSpec(BaseModel):
 def _spec_problems(spec: _RowsSpec) -> Iterator[str]:
     first: dict[str, str] = {}
     for side, rows in spec.sides.items():
-        if ":" in side or not side.strip():
-            yield (f"sides.{side}: a side's name is not empty and has no ':' (a place is "
-                   "written side:row)")
         for row in ROWS:
             for i, char in enumerate(getattr(rows, row)):
                 where = f"sides.{side}.{row}[{i}]"
