@@ -11,12 +11,17 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(BASE): pyproject.toml | $(BIN)/python
+# The compiled simulation kernels (setup.py, optional Cython extensions) are built by the
+# editable install, again whenever their sources change; tests/nebulia/test_neb_kernel.py fails
+# when one did not build (TACTICA_KERNELS_OPTIONAL=1: a machine without a C compiler).
+KERNELS := setup.py $(wildcard src/tactica/rulesets/*/_kernel.pyx src/tactica/sim/*.pxi)
+
+$(BASE): pyproject.toml $(KERNELS) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[designer,plot,web]'
 	touch $@
 
 # The tests run simulations on a Dask LocalCluster too: the 'sim' extra comes with them.
-$(DEV): pyproject.toml | $(BIN)/python
+$(DEV): pyproject.toml $(KERNELS) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,sim]'
 	touch $(BASE) $@
 
@@ -57,3 +62,4 @@ fuzz: $(DEV)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info
+	rm -f src/tactica/rulesets/*/_kernel.c src/tactica/rulesets/*/_kernel.*.so

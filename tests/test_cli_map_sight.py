@@ -117,3 +117,18 @@ def test_sight_unknown_occupant(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "sight", CORRIDOR, "E", "Q")
     assert code == 2
     assert "no occupant 'Q' on the map (occupants: A, B, C, D, E)" in err
+
+
+def test_sight_says_when_unhex_sight_is_symmetric_by_ruling_or_literal(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    club = str(EXAMPLES / "unhex" / "nightclub-fight.yaml")
+    code, out, _ = run(capsys, "sight", club, "Vince", "Kitchen")
+    assert code == 0 and out.startswith("Vince -> Kitchen: visible, in cover")
+    assert "one-way by the literal count" in out and "symmetric by ruling" in out
+    assert "UNH-28 (one-way sight) is either" in out
+    code, out, _ = run(capsys, "sight", club, "Vince", "Kitchen", "-r", "UNH-28=literal")
+    assert code == 0 and out.startswith("Vince -> Kitchen: not visible")
+    assert "UNH-28 (one-way sight) is literal" in out
+    code, out, _ = run(capsys, "sight", NIGHTCLUB, "Dance Floor",
+                       "Kitchen", "-o", "symmetry=literal")
+    assert "not visible" in out and "symmetry=literal" in out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Any
@@ -13,16 +14,23 @@ from tactica.policies import RandomPolicy
 from tactica.ruleset import register, unregister
 from tactica.scenario import scenario_from_mapping
 from tactica.stats import battle_stats
+from tactica.testing import check_game
 
 GUIDE = Path(__file__).resolve().parents[1] / "docs" / "adding-a-game.md"
 
 
-def test_the_guides_minimal_game_registers_loads_and_plays_to_the_end() -> None:
+@functools.cache
+def guide_game() -> Any:
+    """The guide's minimal game, run once (its records may be declared only once)."""
     code = re.search(r"```python\n(.*?)```", GUIDE.read_text(), flags=re.S)
     assert code is not None
     namespace: dict[str, Any] = {}
     exec(compile(code.group(1), str(GUIDE), "exec"), namespace)
-    game = register(namespace["DUEL"])
+    return namespace["DUEL"]
+
+
+def test_the_guides_minimal_game_registers_loads_and_plays_to_the_end() -> None:
+    game = register(guide_game())
     try:
         sc = scenario_from_mapping({"game": "duel", "fighters": {"Lee": 3, "Van": 3}},
                                    source="guide.yaml")
@@ -38,3 +46,10 @@ def test_the_guides_minimal_game_registers_loads_and_plays_to_the_end() -> None:
         assert stats.units[loser].damage_taken == 3 and stats.units[winner].damage_dealt == 3
     finally:
         unregister("duel")
+
+
+def test_the_guides_minimal_game_passes_the_conformance_sweep(tmp_path: Path) -> None:
+    scenario = tmp_path / "noon.yaml"
+    scenario.write_text("game: duel\nname: Noon\nfighters: {Lee: 3, Van: 3}\n")
+    report = check_game(guide_game(), scenarios=[scenario], workdir=tmp_path)
+    assert "play and resume: noon.yaml" in report.passed

@@ -19,6 +19,7 @@ import pytest
 
 from tactica.cli import main
 from tactica.cli.simulate_cmd import ProgressLine
+from tactica.policies import default_policy
 from tactica.ruleset import example_scenarios, rulesets
 from tactica.scenario import load_scenario
 from tactica.simulate import compare, logged_battle, play_battle, simulate
@@ -50,9 +51,11 @@ def _examples() -> list[Path]:
 
 
 @pytest.mark.parametrize("path", _examples(), ids=lambda p: p.stem)
-@pytest.mark.parametrize("policy", ["greedy", "random"])
+@pytest.mark.parametrize("policy", ["default", "random"])
 def test_a_simulated_battle_is_the_logged_battle(path: Path, policy: str) -> None:
     sc = load_scenario(path)
+    if policy == "default":  # greedy, or first-option for a game without a policy part
+        policy = default_policy(sc.ruleset)
     sides = sc.ruleset.sides_of(sc.new_state())
     policies = dict.fromkeys(sides, policy)
     for index in range(2):

@@ -9,35 +9,38 @@ Fraction(1, 6)
 >>> report = tactica.odds(duel, "A", "B")
 >>> report.numbers["p_hit"], report.numbers["p_out_of_action"]
 (Fraction(3, 5), Fraction(21, 50))
+
+The names are imported on first use, so ``import tactica`` (and ``tactica --version``) stays
+quick: nothing heavy (numpy, the games) is loaded until something needs it.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _version
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
 
-from tactica.api import compare, example, examples, load, odds, odds_of, simulate
-from tactica.dice import Dist, evaluate
-from tactica.errors import (
-    CapabilityError,
-    ContentError,
-    DiceError,
-    IllegalActionError,
-    MapError,
-    RulingError,
-    ScenarioError,
-    ScriptError,
-    TacticaError,
-)
-from tactica.odds import OddsReport
-from tactica.ruleset import get_ruleset, register, rulesets
-from tactica.scenario import Scenario, load_scenario
-from tactica.simulate import SimulationReport
+if TYPE_CHECKING:
+    from tactica.api import compare, example, examples, load, odds, odds_of, simulate
+    from tactica.dice import Dist, evaluate
+    from tactica.errors import (
+        CapabilityError,
+        ContentError,
+        DiceError,
+        IllegalActionError,
+        MapError,
+        RulingError,
+        ScenarioError,
+        ScriptError,
+        TacticaError,
+    )
+    from tactica.odds import OddsReport
+    from tactica.ruleset import get_ruleset, register, rulesets
+    from tactica.scenario import Scenario, load_scenario
+    from tactica.simulate import SimulationReport
 
-try:
-    __version__ = _version("tactica")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+    __version__: str
 
 __all__ = [
     "CapabilityError",
@@ -67,3 +70,54 @@ __all__ = [
     "rulesets",
     "simulate",
 ]
+
+#: Where each public name lives (imported on first use by :func:`__getattr__`).
+_HOMES: dict[str, str] = {
+    **dict.fromkeys(("compare", "example", "examples", "load", "odds", "odds_of", "simulate"),
+                    "tactica.api"),
+    **dict.fromkeys(("Dist", "evaluate"), "tactica.dice"),
+    **dict.fromkeys(("CapabilityError", "ContentError", "DiceError", "IllegalActionError",
+                     "MapError", "RulingError", "ScenarioError", "ScriptError", "TacticaError"),
+                    "tactica.errors"),
+    "OddsReport": "tactica.odds",
+    **dict.fromkeys(("get_ruleset", "register", "rulesets"), "tactica.ruleset"),
+    **dict.fromkeys(("Scenario", "load_scenario"), "tactica.scenario"),
+    "SimulationReport": "tactica.simulate",
+}
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tactica")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0+unknown"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        value: Any = _version()
+    elif name in _HOMES:
+        value = getattr(importlib.import_module(_HOMES[name]), name)
+    else:
+        raise AttributeError(f"module 'tactica' has no attribute {name!r}")
+    globals()[name] = value  # found once, then an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+class _Package(types.ModuleType):
+    """``tactica.odds`` and ``tactica.simulate`` are functions, though modules of those names
+    exist: importing such a module must not put it in the function's place."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _HOMES and isinstance(value, types.ModuleType):
+            return  # the module stays reachable as sys.modules["tactica." + name]
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

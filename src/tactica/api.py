@@ -77,7 +77,7 @@ def odds(scenario: Scenario, attacker: str, target: str, means: str | None = Non
 
 
 def simulate(scenario: Scenario, battles: int = 1000, *, seed: int = 1,
-             policies: Mapping[str, str] | str = "greedy",
+             policies: Mapping[str, str] | str | None = None,
              workers: int | None = 1) -> SimulationReport:
     """Play ``battles`` seeded battles of the scenario; win rates with 95% intervals.
 
@@ -90,7 +90,7 @@ def simulate(scenario: Scenario, battles: int = 1000, *, seed: int = 1,
 
 
 def compare(scenario: Scenario, spec: str, battles: int = 1000, *, seed: int = 1,
-            policies: Mapping[str, str] | str = "greedy",
+            policies: Mapping[str, str] | str | None = None,
             workers: int | None = 1) -> ComparisonReport:
     """Play every battle under each variant of ``spec`` (``"ABC-6=die,characteristic"``, or a
     field such as ``"units.A.defense=2,3"``) with the same dice; the paired differences come

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 from tactica.battlefield.base import Battlefield, SightReport
 from tactica.errors import MapError, TacticaError
+from tactica.plugins import load_plugins
 from tactica.validation import load_yaml
 
 __all__ = [
@@ -69,19 +69,13 @@ def _discover() -> None:
     if _DISCOVERED:
         return
     _DISCOVERED = True
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            found = ep.load()
-        except Exception as exc:  # a broken plug-in must not break the others
-            raise TacticaError(
-                f"map kind plug-in {ep.name!r} ({ep.value}) failed to load: {exc}"
-            ) from None
-        if not isinstance(found, MapKind):
-            raise TacticaError(
-                f"map kind plug-in {ep.name!r} ({ep.value}) is not a MapKind "
-                f"(got {type(found).__name__})"
-            )
-        _KINDS.setdefault(found.name, found)
+    load_plugins(ENTRY_POINT_GROUP, _accept)  # a broken one is skipped (tactica games says so)
+
+
+def _accept(found: object) -> None:
+    if not isinstance(found, MapKind):
+        raise TacticaError(f"not a MapKind (got {type(found).__name__})")
+    _KINDS.setdefault(found.name, found)
 
 
 def map_kinds() -> tuple[MapKind, ...]:

@@ -4,7 +4,12 @@ Every policy is a :class:`tactica.chance.Policy`: it answers every decision of i
 choice of the next action (a decision labelled ``"action"``) and any decision inside an action
 (a reaction, a die assignment). Policies see a game only through its declared policy hooks
 (:class:`tactica.ruleset.PolicyHooks`): ``rank_actions`` for the actions and
-``choose_decision`` for decisions inside an action. A game without them gets the first option.
+``choose_decision`` for decisions inside an action.
+
+The policies a game offers follow from what it declares (:func:`policy_names`): ``greedy``
+needs the game's policy part; a game without one offers ``first-option`` (what its computer
+does: the first option of every decision) and ``random``. :func:`default_policy` is the one a
+command uses when none is named, and reports name the policy that actually played.
 """
 
 from __future__ import annotations
@@ -20,10 +25,14 @@ from tactica.ruleset import PolicyHooks, Ruleset, policy_hooks
 
 __all__ = [
     "POLICIES",
+    "FirstOptionPolicy",
     "GreedyPolicy",
     "RandomPolicy",
     "ScriptedPolicy",
+    "default_policy",
     "make_policy",
+    "policy_names",
+    "resolve_policy",
 ]
 
 
@@ -46,6 +55,19 @@ class RandomPolicy:
         if rng is None:
             return decision.options[0]
         return decision.options[int(rng.integers(len(decision.options)))]
+
+
+class FirstOptionPolicy:
+    """The first option of every decision: the computer of a game that declares no policy
+    part (it has no values to rank its actions by)."""
+
+    name = "first-option"
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
+        return decision.options[0]
 
 
 class GreedyPolicy:
@@ -100,15 +122,39 @@ class ScriptedPolicy:
 POLICIES: Mapping[str, Callable[[Ruleset], Policy]] = {
     "greedy": GreedyPolicy,
     "random": RandomPolicy,
+    "first-option": FirstOptionPolicy,
 }
 
 
+def policy_names(ruleset: Ruleset) -> tuple[str, ...]:
+    """The policies ``ruleset`` offers, its default first: ``greedy`` only for a game with a
+    policy part."""
+    if policy_hooks(ruleset) is not None:
+        return ("greedy", "random", "first-option")
+    return ("first-option", "random")
+
+
+def default_policy(ruleset: Ruleset) -> str:
+    """The policy a command uses when none is named: ``greedy`` for a game with a policy
+    part, ``first-option`` for one without."""
+    return policy_names(ruleset)[0]
+
+
+def resolve_policy(name: str | None, ruleset: Ruleset) -> str:
+    """``name`` checked against what ``ruleset`` offers (``None``: its default); a
+    TacticaError names the policies it has."""
+    if name is None:
+        return default_policy(ruleset)
+    offered = policy_names(ruleset)
+    if name not in offered:
+        known = ", ".join(offered)
+        if name in POLICIES:
+            raise TacticaError(f"{ruleset.meta.title} declares no policy part, so it has no "
+                               f"{name!r} policy (its policies: {known})")
+        raise TacticaError(f"unknown policy {name!r} (expected one of {known})")
+    return name
+
+
 def make_policy(name: str, ruleset: Ruleset) -> Policy:
-    """A policy by name (``greedy`` or ``random``) for a battle of ``ruleset``."""
-    try:
-        factory = POLICIES[name]
-    except KeyError:
-        raise TacticaError(
-            f"unknown policy {name!r} (expected one of {', '.join(POLICIES)})"
-        ) from None
-    return factory(ruleset)
+    """A policy by name (one of :func:`policy_names`) for a battle of ``ruleset``."""
+    return POLICIES[resolve_policy(name, ruleset)](ruleset)

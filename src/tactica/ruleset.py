@@ -4,9 +4,9 @@ A game (a *ruleset*) is one object with a :class:`RulesetMeta` and the hooks of 
 below. The core never asks which game is running and never probes a game for a hook: it calls
 the :class:`Rules` hooks every game has, and reaches the optional ones only through
 :func:`setup_hooks`, :func:`odds_hooks`, :func:`sight_hooks`, :func:`explain_hooks`,
-:func:`policy_hooks` and :func:`matchup_hooks`, which answer from what the game *declares* in
-``meta.provides`` (and say plainly when it does not). :func:`register` checks a game against
-its declaration and refuses it with a message naming what is missing.
+:func:`policy_hooks`, :func:`matchup_hooks` and :func:`kernel_hooks`, which answer from what
+the game *declares* in ``meta.provides`` (and say plainly when it does not). :func:`register`
+checks a game against its declaration and refuses it with a message naming what is missing.
 
 Games are plug-ins: the built-in ones and any other package's are found through the Python
 entry point group ``tactica.rulesets`` (see :func:`rulesets`), so a sixth game is one package
@@ -30,7 +30,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
@@ -41,10 +40,12 @@ from tactica.chance import Decide, Step
 from tactica.errors import CapabilityError, TacticaError
 from tactica.events import Action, Event
 from tactica.odds import OddsReport
+from tactica.plugins import broken_plugins, load_plugins
 from tactica.rulings import Ruling, Rulings
 
 if TYPE_CHECKING:
     from tactica.scenario import Scenario
+    from tactica.sim.tally import BattleResult
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -55,15 +56,18 @@ __all__ = [
     "ChooseAction",
     "ExplainHooks",
     "Finished",
+    "KernelHooks",
     "Matchup",
     "MatchupHooks",
     "MatchupProfile",
+    "NotCovered",
     "OddsChoice",
     "OddsHooks",
     "OddsOption",
     "OddsValue",
     "Pending",
     "PolicyHooks",
+    "PreparedKernel",
     "Rules",
     "Ruleset",
     "RulesetMeta",
@@ -76,6 +80,7 @@ __all__ = [
     "example_scenarios",
     "explain_hooks",
     "get_ruleset",
+    "kernel_hooks",
     "matchup_hooks",
     "odds_hooks",
     "policy_hooks",
@@ -109,6 +114,9 @@ class Capability(enum.StrEnum):
     MATCHUP = "matchup"
     """One unit against another at a chosen range and cover, without a scenario file:
     :class:`MatchupHooks` (``tactica matrix``, matchup sweeps)."""
+    KERNEL = "kernel"
+    """A compiled simulation kernel that plays the reference's battles faster:
+    :class:`KernelHooks` (used by simulation whenever it covers a battle)."""
 
 
 #: The hooks each capability requires (checked by :func:`register`).
@@ -121,6 +129,7 @@ HOOKS: Mapping[Capability | None, tuple[str, ...]] = {
     Capability.EXPLAIN: ("explain_action", "describe_option"),
     Capability.POLICY: ("rank_actions", "choose_decision"),
     Capability.MATCHUP: ("matchup_profiles", "matchup"),
+    Capability.KERNEL: ("prepare_kernel",),
 }
 
 #: The value of a game-specific odds option (``--defend`` is ``True``, ``--aim 2`` is ``"2"``).
@@ -439,6 +448,39 @@ class MatchupHooks(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class NotCovered:
+    """What a simulation kernel answers for a scenario or a battle it does not play (a ruling
+    option, a map size, a policy, a content feature, or no compiled extension): the reference
+    plays it instead. ``reason`` says why, for people."""
+
+    reason: str
+
+
+@runtime_checkable
+class PreparedKernel(Protocol):
+    """A game's compiled kernel made ready for one scenario (its rulings included)."""
+
+    def play(self, policies: Mapping[str, str], seed: int, index: int,
+             max_steps: int) -> BattleResult | NotCovered:
+        """Battle ``index`` of a run seeded with ``seed``, each side played by the policy named
+        in ``policies`` (``greedy``, ``random``), stopped after ``max_steps`` steps: exactly
+        the :class:`~tactica.sim.tally.BattleResult` the reference gives
+        (:func:`tactica.sim.play.play_battle`), or :class:`NotCovered`."""
+        ...
+
+
+@runtime_checkable
+class KernelHooks(Protocol):
+    """A compiled simulation kernel (see ``docs/simulation.md``): bulk simulation only; the
+    Python rules stay the reference, and an equivalence test keeps the two in step."""
+
+    def prepare_kernel(self, scenario: Scenario) -> PreparedKernel | NotCovered:
+        """Tables built once for ``scenario`` (from the reference's own geometry, content and
+        odds), or :class:`NotCovered` when the kernel cannot play its battles."""
+        ...
+
+
 #: A registered game, whatever its state type.
 Ruleset = Rules[Any]
 
@@ -492,6 +534,14 @@ def matchup_hooks(ruleset: Ruleset) -> MatchupHooks:
     """The game's matchup hooks, or a CapabilityError ("X has no matchups")."""
     _require(ruleset, Capability.MATCHUP, "matchups (the 'matchup' hooks of tactica matrix)")
     assert isinstance(ruleset, MatchupHooks)
+    return ruleset
+
+
+def kernel_hooks(ruleset: Ruleset) -> KernelHooks | None:
+    """The game's simulation kernel hooks, or ``None`` (the reference plays every battle)."""
+    if Capability.KERNEL not in ruleset.meta.provides:
+        return None
+    assert isinstance(ruleset, KernelHooks)
     return ruleset
 
 
@@ -570,20 +620,20 @@ def unregister(name: str) -> None:
         _ALIASES.pop(alias.lower(), None)
 
 
+def _accept(found: object) -> None:
+    meta = getattr(type(found), "meta", None)
+    if isinstance(meta, RulesetMeta) and meta.name in _RULESETS:
+        return  # registered already (by import, or by a test under the same name)
+    register(found)
+
+
 def _discover() -> None:
     global _DISCOVERED
     if _DISCOVERED:
         return
     _DISCOVERED = True
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            found = ep.load()
-        except Exception as exc:  # a broken plug-in is reported, not a traceback
-            raise TacticaError(f"game plug-in {ep.name!r} ({ep.value}) failed to load: "
-                               f"{type(exc).__name__}: {exc}") from None
-        if getattr(type(found), "meta", None) is not None and found.meta.name in _RULESETS:
-            continue
-        register(found)
+    # A game that fails to import or to register is skipped (tactica games reports it).
+    load_plugins(ENTRY_POINT_GROUP, _accept)
 
 
 def rulesets() -> tuple[Ruleset, ...]:
@@ -598,7 +648,9 @@ def get_ruleset(name: str, *, where: str = "game") -> Ruleset:
     key = _ALIASES.get(str(name).lower())
     if key is None:
         known = ", ".join(sorted(_RULESETS))
-        raise TacticaError(f"{where}: unknown game {name!r} (expected one of {known})")
+        broken = [b for b in broken_plugins(ENTRY_POINT_GROUP) if b.name == str(name).lower()]
+        why = f"; the {broken[0]}" if broken else ""
+        raise TacticaError(f"{where}: unknown game {name!r} (expected one of {known}){why}")
     return _RULESETS[key]
 
 

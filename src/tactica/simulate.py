@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tactica.errors import TacticaError
-from tactica.policies import make_policy
+from tactica.policies import default_policy, make_policy
 from tactica.rulings import Ruling
 from tactica.scenario import Scenario
 from tactica.sim.executors import Job, Plan, make_executor
@@ -98,6 +98,18 @@ class SimulationReport:
         return units
 
     @property
+    def engine(self) -> dict[str, int]:
+        """Battles played by the compiled kernel and by the reference."""
+        return self.tally.engine()
+
+    def engine_line(self) -> str:
+        """Who played the battles, in one line (with the reasons the reference played)."""
+        from tactica.sim.kernels import engine_line
+
+        t = self.tally
+        return engine_line(t.kernel, t.reference, t.not_covered)
+
+    @property
     def mean_rounds(self) -> float:
         """The mean number of rounds."""
         return self.tally.rounds_sum / self.battles if self.battles else 0.0
@@ -125,6 +137,7 @@ class SimulationReport:
         out = {"battles": self.battles, **out}
         if self.precision is not None:
             out["precision"] = dict(self.precision)
+        out["engine"] = self.engine
         if self.interrupted:
             out["interrupted"] = True
         return out
@@ -169,6 +182,23 @@ class ComparisonReport:
         mean, (lo, hi) = self.paired.interval(variant, outcome)
         return mean, (lo, hi), (lo > 0 or hi < 0)
 
+    @property
+    def engine(self) -> dict[str, int]:
+        """Battles played by the compiled kernel and by the reference, over every variant."""
+        return {"kernel": sum(r.tally.kernel for r in self.reports),
+                "reference": sum(r.tally.reference for r in self.reports)}
+
+    def engine_line(self) -> str:
+        """Who played the battles of every variant, in one line."""
+        from tactica.sim.kernels import engine_line
+
+        reasons: dict[str, int] = {}
+        for r in self.reports:
+            for reason, k in r.tally.not_covered.items():
+                reasons[reason] = reasons.get(reason, 0) + k
+        e = self.engine
+        return engine_line(e["kernel"], e["reference"], reasons)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the variants' figures and the paired differences against the first."""
         diffs: list[dict[str, Any]] = []
@@ -191,6 +221,7 @@ class ComparisonReport:
         }
         if self.precision is not None:
             out["precision"] = dict(self.precision)
+        out["engine"] = self.engine
         if self.interrupted:
             out["interrupted"] = True
         return out
@@ -203,8 +234,11 @@ def _r(x: float) -> float | None:
 # --------------------------------------------------------------------------------------------
 
 
-def _policies_for(scenario: Scenario, policies: Mapping[str, str] | str) -> dict[str, str]:
+def _policies_for(scenario: Scenario,
+                  policies: Mapping[str, str] | str | None) -> dict[str, str]:
     sides = scenario.ruleset.sides_of(scenario.new_state())
+    if policies is None:  # the game's default, by the name of what it does
+        policies = default_policy(scenario.ruleset)
     chosen = dict.fromkeys(sides, policies) if isinstance(policies, str) else dict(policies)
     for s in sides:
         if s not in chosen:
@@ -321,7 +355,7 @@ def simulate(
     *,
     battles: int | None = 1000,
     seed: int,
-    policies: Mapping[str, str] | str = "greedy",
+    policies: Mapping[str, str] | str | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
     precision: float | None = None,
@@ -350,7 +384,7 @@ def compare(
     *,
     battles: int | None = 1000,
     seed: int,
-    policies: Mapping[str, str] | str = "greedy",
+    policies: Mapping[str, str] | str | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
     precision: float | None = None,

@@ -112,7 +112,7 @@ class SweepSpec:
     seed: int = 1
     workers: int | None = 1
     executor: str | None = None
-    policies: str = "greedy"
+    policies: str | None = None  # None: the game's default policy
     range: int | None = None
     cover: int | None = None
 

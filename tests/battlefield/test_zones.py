@@ -138,11 +138,38 @@ def test_catwalk_and_dance_floor_see_each_other_but_cannot_move_directly(club: Z
     assert club.move_path("Catwalk", "Dance Floor") == ("Catwalk", "DJ Booth", "Dance Floor")
 
 
-def test_sight_is_not_always_symmetric(club: ZoneGraph) -> None:
+def test_the_literal_count_is_not_always_symmetric(club: ZoneGraph) -> None:
     # A consequence of "not including your area": from the Kitchen its own mark on Bar - Kitchen
     # is skipped (one mark counted, at the Bar), from the Dance Floor it is not (two marks).
-    assert club.sight_report("Kitchen", "Dance Floor").visible
-    assert not club.sight_report("Dance Floor", "Kitchen").visible
+    for far in ("Dance Floor", "Entrance"):
+        assert club.sight_report("Kitchen", far, symmetry="literal").visible
+        back = club.sight_report(far, "Kitchen", symmetry="literal")
+        assert not back.visible
+        assert any("one-way by the literal count" in r and "symmetry=literal" in r
+                   for r in back.reasons)
+
+
+def test_sight_is_symmetric_by_default_whoever_is_seen_sees_back(club: ZoneGraph) -> None:
+    # "I advise against making a one-way line of sight": symmetry=either (the default).
+    for far in ("Dance Floor", "Entrance"):
+        there, back = club.sight_report("Kitchen", far), club.sight_report(far, "Kitchen")
+        assert there.visible and back.visible
+        assert back.cover == 1  # the Kitchen's mark on Bar - Kitchen still gives it cover
+        assert any("symmetric by ruling (symmetry=either" in r for r in back.reasons)
+        assert back.details["pairs"][0]["one_way"] is True
+
+
+def test_symmetry_both_denies_sight_the_count_gives_one_way(club: ZoneGraph) -> None:
+    assert not club.sight_report("Kitchen", "Dance Floor", symmetry="both").visible
+    assert not club.sight_report("Dance Floor", "Kitchen", symmetry="both").visible
+
+
+def test_every_pair_of_nightclub_areas_sees_both_ways_or_neither(club: ZoneGraph) -> None:
+    for mode in ("either", "both"):
+        for a in club.areas:
+            for b in club.areas:
+                assert (club.sight_report(a, b, symmetry=mode).visible
+                        == club.sight_report(b, a, symmetry=mode).visible), (mode, a, b)
 
 
 def test_report_to_dict_has_the_evidence(club: ZoneGraph) -> None:
@@ -150,7 +177,8 @@ def test_report_to_dict_has_the_evidence(club: ZoneGraph) -> None:
     assert {"visible", "cover", "range", "paths", "options", "from", "to"} <= set(data)
     assert data["range"] == 2 and data["distance"] == 2
     assert data["options"] == {"sight_only_range": "yes", "blocked_if": "any",
-                               "closed_doors": "block", "x_lines": "veto"}
+                               "closed_doors": "block", "x_lines": "veto",
+                               "symmetry": "either"}
     mark = data["paths"][0]["marks"][0]
     assert mark == {"between": ["Alley", "Kitchen"], "at": "Kitchen", "counted": True}
     assert "blocks sight" in club.sight_report("Alley", "Bar").explain()

@@ -1,4 +1,5 @@
-"""The conformance suite also runs over two toy games registered from the test tree."""
+"""Two toy games registered from the test tree, as a sixth game's author would write them
+(``toy_games.py``); ``test_toy_games.py`` runs the conformance sweep over them."""
 
 from __future__ import annotations
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -27,10 +26,10 @@ from tactica import events
 from tactica.battlefield.base import Battlefield, SightOption, SightReport
 from tactica.battlefield.rows import Rows
 from tactica.chance import Decide, Done, Emit, Observe, Roll, Step, emit_all, run_exact
-from tactica.dice import Dist, die, two_d6
+from tactica.dice import die, two_d6
 from tactica.errors import IllegalActionError, ScenarioError
 from tactica.events import Action, Event, record
-from tactica.odds import OddsReport
+from tactica.odds import OddsReport, damage_dealt
 from tactica.ruleset import (
     Automatic,
     Capability,
@@ -134,7 +133,7 @@ class ToyRows:
         title="Toy Rows",
         battlefield="rows",
         rulings=TOY_ROWS_RULINGS,
-        provides=frozenset(Capability) - {Capability.MATCHUP},
+        provides=frozenset(Capability) - {Capability.MATCHUP, Capability.KERNEL},
         summary="a d6 for each blow, rows decide who reaches whom",
         examples="toys",
     )
@@ -259,17 +258,10 @@ class ToyRows:
         assert isinstance(action, Strike)
         outcomes = run_exact(self.resolve(state, action), events=True, world=self,
                              state=state)
-        damage: dict[int, Fraction] = {}
-        out = Fraction(0)
-        for (_, evs), p in outcomes.items():
-            amount = sum(e.amount for e in evs if isinstance(e, Hurt))
-            damage[amount] = damage.get(amount, Fraction(0)) + p
-            out += p if any(isinstance(e, Down) for e in evs) else 0
-        dmg = Dist.from_probs(damage)
-        return OddsReport(action.unit, action.target, self.describe_action(state, action),
-                          {"damage": dmg}, {"p_hit": dmg.p(1), "expected_damage": dmg.mean(),
-                                            "p_out_of_action": out},
-                          (f"needs {_need(state, action.unit)}+ on a d6",))
+        return OddsReport.from_outcomes(
+            outcomes, attacker=action.unit, target=action.target,
+            action=self.describe_action(state, action), hit=lambda o: damage_dealt(o) > 0,
+            reasons=(f"needs {_need(state, action.unit)}+ on a d6",))
 
     # -- sight and explanations
     def battlefield_of(self, state: RowsState) -> Rows:
@@ -490,18 +482,10 @@ class ToyDuel:
         if options.get("braced"):
             work.braced.add(action.target)
         outcomes = run_exact(self.resolve(work, action), events=True)
-        damage: dict[int, Fraction] = {}
-        out = Fraction(0)
-        for (_, evs), p in outcomes.items():
-            amount = sum(e.amount for e in evs if isinstance(e, Wound))
-            damage[amount] = damage.get(amount, Fraction(0)) + p
-            out += p if any(isinstance(e, Fallen) for e in evs) else 0
-        dmg = Dist.from_probs(damage)
-        return OddsReport(action.unit, action.target, self.describe_action(state, action),
-                          {"damage": dmg}, {"p_hit": 1 - dmg.p(0),
-                                            "expected_damage": dmg.mean(),
-                                            "p_out_of_action": out},
-                          (f"2d6 at {self._need(work, action.target)} or more",))
+        return OddsReport.from_outcomes(
+            outcomes, attacker=action.unit, target=action.target,
+            action=self.describe_action(state, action), hit=lambda o: damage_dealt(o) > 0,
+            reasons=(f"2d6 at {self._need(work, action.target)} or more",))
 
 
 TOY_DUEL = ToyDuel()

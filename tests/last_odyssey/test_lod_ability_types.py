@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from lod_builders import act, battle, enemy, make, of, to_turn
 
-from tactica.rulesets.last_odyssey.content import builtin_pack
+from tactica.battle import Battle
+from tactica.errors import ContentError
+from tactica.rulesets.last_odyssey.content import builtin_pack, load_packs
 from tactica.rulesets.last_odyssey.records import (
     AbilityUsed,
     APSpent,
@@ -95,3 +98,67 @@ def test_lod_19_unstated_costs_are_1_ap_and_no_mp(tmp_path: Path) -> None:
     events = act(b, UseAbility("A", "detonate", ("T",)), 5)
     assert of(events, APSpent) == [APSpent("A", 1, 1)]
     assert of(events, AbilityUsed)[0].mp == 0
+
+
+# -- Reaction: "cannot be used as an action, but triggers automatically when certain
+# conditions are met": a pack declares the condition (trigger) and what it does (reaction).
+
+SPIKES = {"name": "Spikes", "type": "reaction", "trigger": "hit-in-melee",
+          "reaction": "prick"}
+PRICK = {"name": "Prick", "type": "self", "hurt": 2}
+RIPOSTE = {"name": "Riposte", "type": "reaction", "trigger": "missed-in-melee",
+           "reaction": "fists"}
+
+
+def _reactor(tmp_path: Path, *reactions: str) -> Battle:
+    pack = {"abilities": {"spikes": SPIKES, "prick": PRICK, "riposte": RIPOSTE},
+            "enemies": {"hedgehog": enemy("Hedgehog", hp=30, init=0, pacc=20,
+                                          abilities=("fists", *reactions)),
+                        "t": enemy(hp=30, init=9, pacc=3)}}
+    sc = make(tmp_path, {"T": {"enemy": "t"}, "H": {"enemy": "hedgehog"}},
+              {"us": "T", "them": "H"}, pack=pack)
+    return to_turn(battle(sc), "T")
+
+
+def test_a_declared_reaction_fires_when_its_trigger_is_met(tmp_path: Path) -> None:
+    b = _reactor(tmp_path, "spikes")
+    assert "spikes" not in {x.ability for x in legal_actions(b.state, "H")
+                            if isinstance(x, UseAbility)}
+    events = act(b, UseAbility("T", "fists", ("H",)), 2)  # hits: 2 - 3 + 0 <= 7
+    assert of(events, AttackResolved)[0].hit
+    used = of(events, AbilityUsed)
+    assert used[-1] == AbilityUsed("H", "prick", ("T",), 0, 0, "", False, True)
+    assert b.state.fighters["T"].hp == 28  # the Prick hurts the attacker for 2
+
+
+def test_a_reaction_whose_trigger_is_not_met_does_not_fire(tmp_path: Path) -> None:
+    b = _reactor(tmp_path, "riposte")
+    events = act(b, UseAbility("T", "fists", ("H",)), 2)  # a hit: Riposte waits for a miss
+    assert [e.ability for e in of(events, AbilityUsed)] == ["fists"]
+
+
+def test_a_missed_in_melee_reaction_attacks_back(tmp_path: Path) -> None:
+    pack_t = enemy(hp=30, init=9, pacc=0, eva=0)
+    pack = {"abilities": {"riposte": RIPOSTE},
+            "enemies": {"hedgehog": enemy("Hedgehog", hp=30, init=0, pacc=20, eva=9,
+                                          abilities=("fists", "riposte")), "t": pack_t}}
+    sc = make(tmp_path, {"T": {"enemy": "t"}, "H": {"enemy": "hedgehog"}},
+              {"us": "T", "them": "H"}, pack=pack)
+    b = to_turn(battle(sc), "T")
+    events = act(b, UseAbility("T", "fists", ("H",)), 5, 4)  # 5 + 9 > 7 misses; then 4
+    hits = of(events, AttackResolved)
+    assert [(h.unit, h.hit) for h in hits] == [("T", False), ("H", True)]
+
+
+def test_a_reaction_without_its_trigger_is_refused_at_load(tmp_path: Path) -> None:
+    bad = {"abilities": {"r": {"name": "R", "type": "reaction"},
+                         "s": {"name": "S", "type": "ranged", "trigger": "hit-in-melee",
+                               "attack": "physical"}}}
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(bad), encoding="utf-8")
+    with pytest.raises(ContentError) as err:
+        load_packs((tmp_path / "bad.yaml",))
+    text = str(err.value)
+    assert "bad.yaml" in text
+    assert "abilities.r.trigger: field required for a reaction ability" in text
+    assert "abilities.r.reaction: field required for a reaction ability" in text
+    assert "abilities.s.trigger: only a reaction ability has a trigger" in text

@@ -18,6 +18,7 @@ from tactica.rulesets.last_odyssey.records import (
     Damaged,
     Downed,
     Healed,
+    HeldOn,
     Intercepted,
     ItemStolen,
     ManaChanged,
@@ -297,3 +298,35 @@ def test_lod_18_enemies_without_a_named_basic_attack(tmp_path: Path, ruling: str
     assert ("basic-attack" in names) is basic
     # A Cop's basic attack is its Truncheon either way.
     assert "basic-attack" not in b.state.fighters["Arsonist"].abilities or basic
+
+
+def _rook_vs_boar(tmp_path: Path) -> Battle:
+    pack = {"enemies": {"t": enemy(init=0, hp=60)}}
+    sc = make(tmp_path, {"Rook": {"character": "rook"}, "Boar": {"enemy": "boar-rider"},
+                         "T": {"enemy": "t"}},
+              {"party": "Rook", "fairies": "Boar, T"}, pack=pack)
+    b = to_turn(battle(sc), "Rook")
+    boar = b.state.fighters["Boar"]
+    boar.hp, boar.shells = 1, ()
+    return b
+
+
+def test_a_knock_out_blow_that_takes_a_boar_rider_to_0_hp_knocks_it_out(tmp_path: Path) -> None:
+    # "If the enemy is downed, they will be temporarily incapacitated instead of killed":
+    # Too Stupid to Die delays the fall to the Effect phase, and the fall is a knock-out.
+    b = _rook_vs_boar(tmp_path)
+    events = act(b, UseAbility("Rook", "basic-attack", ("Boar",), "", True), 1)
+    assert of(events, HeldOn) == [HeldOn("Boar", True, "Rook")] and not of(events, Downed)
+    fallen = next_turn(b, "Rook")  # the Effect phase of round 1 passed
+    boar = fallen.state.fighters["Boar"]
+    assert boar.downed and boar.knocked_out
+    assert Downed("Boar", True, "") in fallen.events()
+
+
+def test_a_lethal_blow_on_a_boar_rider_still_kills_it_in_the_effect_phase(
+        tmp_path: Path) -> None:
+    b = _rook_vs_boar(tmp_path)
+    events = act(b, UseAbility("Rook", "basic-attack", ("Boar",)), 1)
+    assert of(events, HeldOn) == [HeldOn("Boar", False, "Rook")]
+    boar = next_turn(b, "Rook").state.fighters["Boar"]
+    assert boar.downed and not boar.knocked_out

@@ -188,3 +188,31 @@ def test_odds_and_a_seeded_battle_agree_on_the_boar_rider_at_0_hp(tmp_path: Path
     p = float(n["p_zero_hp"])
     assert out == 0  # odds: never out of action now
     assert abs(zero / trials - p) <= 4 * math.sqrt(p * (1 - p) / trials) + 1e-9
+
+
+def test_the_listed_damage_factors_multiply_to_the_multiplier_shown() -> None:
+    # "the base damage ... multiplied by any relevant modifiers": the explanation lists every
+    # one, Dragonslayer's x4 at full HP and the Shell's x2 included, and they multiply to it.
+    from tactica.rulesets.last_odyssey.odds import attack_options
+    from tactica.rulesets.last_odyssey.targeting import multiplier_factors, target_setup
+
+    sc = example("police.yaml")
+    state = sc.new_state()
+    for unit in ("Vesper", "Lark", "Rook"):
+        for opt in attack_options(state, unit):
+            ability = next(state.ability(a) for a in state.fighters[unit].abilities
+                           if state.ability(a).name == opt.weapon.split("/")[0])
+            if ability.attack in (None, "status"):
+                continue
+            element = opt.weapon.split("/")[1] if "/" in opt.weapon else ""
+            for tid in opt.target.split(","):
+                factors = multiplier_factors(state, unit, ability, tid, element)
+                setup = target_setup(state, unit, ability, tid, element)
+                assert math.prod(v for _, v in factors) == setup.multiplier, (unit, tid)
+    report = odds_of(sc.ruleset, state, "Vesper", "Cop 1", "Dragonslayer")
+    line = next(r for r in report.reasons if "damage:" in r)
+    assert ("x 4 (Dragonslayer (Cop 1 at full HP) x4, colorless vs colorless x1, "
+            "physical vs a Shell up x1)") in line
+    report = odds_of(sc.ruleset, state, "Lark", "Cop 1", "Elemental Bolt/fire")
+    line = next(r for r in report.reasons if "damage:" in r)
+    assert "x 2 (" in line and "magical vs a Shell up x2" in line

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from lod_builders import act, battle, enemy, make, of, to_turn
 
+from tactica import odds_of
 from tactica.battle import Battle
 from tactica.rulesets.last_odyssey.records import (
     AttackResolved,
@@ -149,3 +150,20 @@ def test_tactical_retreat_when_shellbroken(tmp_path: Path, shell: int, retreats:
     assert (b.state.fighters["G"].shell == 0) is retreats
     assert (of(events, Moved) == [Moved("G", "back", True)]) is retreats
     assert b.state.rows.row_of("G") == ("back" if retreats else "front")
+
+
+def test_a_broken_shell_is_not_reported_as_shell_0_while_another_lies_beneath(
+        tmp_path: Path) -> None:
+    pack = {"enemies": {"a": ATTACKER, "t": enemy(hp=10)}}
+    sc = make(tmp_path, {"A": {"enemy": "a"},
+                         "T": {"enemy": "t", "shells": {"water": 4, "fire": 3}}},
+              {"left": "A", "right": "T"}, pack=pack)
+    b = to_turn(battle(sc), "A")
+    report = odds_of(sc.ruleset, b.state, "A", "T", "fists")
+    # Every hit breaks the fire Shell of 3; the water Shell of 4 is still there.
+    assert min(report.distributions["shell_left"].outcomes) == 4
+    assert any("Shells of 4 more lie beneath" in r for r in report.reasons)
+    events = act(b, UseAbility("A", "fists", ("T",)), 1)
+    damaged = of(events, Damaged)[0]
+    words = sc.ruleset.describe_event(b.state, damaged)
+    assert "Shell 0" not in words and "the Shell breaks" in words

@@ -211,7 +211,7 @@ def _broken(ruling: str) -> Battle:
 
 def test_unh_27_wounded_npcs_retreat_where_they_can_and_surrender_when_attacked() -> None:
     b = _broken("break")
-    assert b.state.broken == frozenset({"npcs"})
+    assert b.state.broken == frozenset({"B"})
     greedy = GreedyPolicy(UNHEX)
     ranks = dict(zip(b.legal_actions(), UNHEX.rank_actions(b.state, b.legal_actions()),
                      strict=True))
@@ -230,6 +230,21 @@ def test_unh_27_wounded_npcs_retreat_where_they_can_and_surrender_when_attacked(
     ranks = dict(zip(b.legal_actions(), UNHEX.rank_actions(b.state, b.legal_actions()),
                      strict=True))
     assert max(ranks, key=ranks.__getitem__) != Retreat("B")
+
+
+def test_unh_27_an_npc_wounded_after_the_roll_in_the_same_round_does_not_break() -> None:
+    # "If the NPCs have been wounded in prior rounds and roll a critical failure for
+    # initiative": C, unhurt when the roll fails, is shot later in the round and fights on.
+    b = _broken("break")
+    act(b, EndTurn("npcs"))
+    act(b, Attack("A", "pistol", "C"), rolls=[(3, 4)],
+        decisions={"npcs": [Reaction("none")], "pcs": [lambda o: o.damage == 3]})
+    assert b.state.chars["C"].wounded and b.state.broken == frozenset({"B"})
+    decision = Decide(
+        "npcs", "react", (Reaction("none"), Reaction("surrender")), lambda r: None,
+        {"kind": "react", "attack": Attack("A", "pistol", "C")})
+    assert GreedyPolicy(UNHEX).choose(decision, b.state,
+                                      np.random.default_rng(0)) == Reaction("none")
 
 
 def test_unh_27_fewer_nightclub_fights_run_to_the_round_limit() -> None:

@@ -208,3 +208,38 @@ def test_the_round_limit_is_a_draw() -> None:
 def test_a_round_starts_with_initiative_and_nothing_else(zones: dict[str, object]) -> None:
     b = battle({"A": pc("Entrance"), "B": npc("Alley")}, zones=zones)
     assert isinstance(b.pending, Automatic) and b.pending.label == "round 1"
+
+
+def _npcs_hold_after_round_one(rulings: dict[str, str] | None = None) -> Battle:
+    b = battle(TEAMS, rulings=rulings)
+    advance(b, rolls=[(9, 1), (2, 1)], decisions={"npcs": [("npcs", "pcs")]})
+    for side in ("npcs", "pcs"):
+        act(b, EndTurn(side))
+    return b
+
+
+def test_a_tie_of_equal_successes_stays_with_the_team_that_had_it_prior_round() -> None:
+    # "If there's a tie for initiative, initiative stays with the team that had it prior
+    # round": the NPCs won round 1; in round 2 both roll 32 and the NPCs keep it.
+    b = _npcs_hold_after_round_one()
+    won = _won(advance(b, rolls=[(3, 2), (3, 2)], decisions={"npcs": [("npcs", "pcs")]}))
+    assert won.side == "npcs"
+    assert "tie" in won.reason and "32" in won.reason and "prior round" in won.reason
+
+
+def test_a_tie_in_round_one_goes_to_the_pcs_and_says_so() -> None:
+    won = _won(advance(battle(TEAMS), rolls=[(3, 2), (3, 2)],
+                       decisions={"pcs": [("pcs", "npcs")]}))
+    assert won.side == "pcs" and "tie" in won.reason and "first round" in won.reason
+
+
+def test_unh3_pcs_win_equal_gives_equal_successes_to_the_pcs() -> None:
+    b = _npcs_hold_after_round_one({"UNH-3": "pcs-win-equal"})
+    won = _won(advance(b, rolls=[(3, 2), (3, 2)], decisions={"pcs": [("pcs", "npcs")]}))
+    assert won.side == "pcs" and "tie" in won.reason and "UNH-3" in won.reason
+
+
+def test_a_win_names_both_rolls() -> None:
+    won = _won(advance(battle(TEAMS), rolls=[(3, 2), (2, 1)],
+                       decisions={"pcs": [("pcs", "npcs")]}))
+    assert won.side == "pcs" and won.reason == "highest success (pcs 32 and npcs 21)"

@@ -97,7 +97,7 @@ def test_unhex_needs_a_zone_map() -> None:
 
 def test_every_ruling_has_a_default_and_unknown_options_are_refused() -> None:
     ids = [r.id for r in RULINGS]
-    assert ids == [f"UNH-{i}" for i in range(1, 28)]
+    assert ids == [f"UNH-{i}" for i in range(1, 29)]
     with pytest.raises(ScenarioError, match="UNH-6: unknown option 'best'"):
         scenario({"A": pc("Bar"), "B": npc("Bar")}, rulings={"UNH-6": "best"})
 
@@ -116,10 +116,25 @@ def test_unh_2_every_path_must_be_blocked() -> None:
         {"between": ["S", "A"], "cover": ["A"]}, {"between": ["A", "T"], "cover": ["T"]},
         {"between": ["S", "B"]}, {"between": ["B", "T"]}]}
     units = {"X": pc("S", items=["shotgun"]), "Y": npc("T")}
-    b = ready(units, zones=zones)
+    # Counted from T (its own mark at T not counted) the path over A is clear: the literal
+    # count (UNH-28) keeps this test about UNH-2 alone.
+    b = ready(units, zones=zones, rulings={"UNH-28": "literal"})
     assert attacks(b.state, b.state.chars["X"]) == []
-    b = ready(units, zones=zones, rulings={"UNH-2": "every"})
+    b = ready(units, zones=zones, rulings={"UNH-2": "every", "UNH-28": "literal"})
     assert attacks(b.state, b.state.chars["X"]) != []
+
+
+def test_unh_28_sight_is_symmetric_unless_the_literal_count_is_chosen() -> None:
+    # On the nightclub the literal count lets the Kitchen see the Dance Floor but not back.
+    units = {"A": pc("Dance Floor", items=["rifle"]), "B": npc("Kitchen")}
+    b = ready(units)
+    assert b.state.view.look("Dance Floor", "Kitchen").visible
+    assert attacks(b.state, b.state.chars["A"]) != []
+    b = ready(units, rulings={"UNH-28": "literal"})
+    assert not b.state.view.look("Dance Floor", "Kitchen").visible
+    assert attacks(b.state, b.state.chars["A"]) == []
+    b = ready(units, rulings={"UNH-28": "both"})
+    assert not b.state.view.look("Kitchen", "Dance Floor").visible
 
 
 def test_unh_4_later_rules_have_fewer_boxes() -> None:

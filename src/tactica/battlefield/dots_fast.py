@@ -35,6 +35,7 @@ from tactica.battlefield.dots_geometry import (
     offset_to_axial,
 )
 from tactica.battlefield.dots_sight import SightOptions
+from tactica.caching import Cache
 from tactica.errors import MapError
 
 if TYPE_CHECKING:
@@ -224,7 +225,7 @@ class _Table:
         )
 
 
-_TABLES: dict[tuple[int, int], _Table] = {}
+_TABLES: Cache[tuple[int, int], _Table] = Cache("dots.sight-tables", maxsize=64)
 _TABLES_LOCK = threading.Lock()
 
 
@@ -232,7 +233,7 @@ def _table(width: int, height: int) -> _Table:
     with _TABLES_LOCK:
         found = _TABLES.get((width, height))
         if found is None:
-            found = _TABLES[(width, height)] = _Table(width, height)
+            found = _TABLES.put((width, height), _Table(width, height))
         return found
 
 

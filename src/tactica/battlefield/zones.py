@@ -36,6 +36,10 @@ default); a game maps its rulings to them:
 * ``closed_doors``: ``block`` | ``see``: a closed door blocks sight, or only movement;
 * ``x_lines``: ``veto`` | ``edge``: an X line denies sight between its two areas whatever
   the path (it is drawn to forbid a sight that other paths would give), or only removes itself.
+* ``symmetry``: ``either`` | ``both`` | ``literal``: because the viewer's own marks are not
+  counted, the count can give one-way sight (see below). ``either``: two areas see each other
+  if the count from either end is clear; ``both``: only if it is clear from both ends;
+  ``literal``: the count from the viewer's end alone, one-way sight and all.
 
 Whatever the options, doors and X lines never change range: range counts solid and one-way
 connections (doors open or closed) and, with ``sight_only_range=yes``, dashed ones; X lines
@@ -43,8 +47,11 @@ never count. Sight always travels along sight-carrying connections, so with
 ``sight_only_range=no`` the Catwalk still sees the Dance Floor over the dashed line although
 the range between them is 2.
 
-Consequences worth knowing. Sight is not always symmetric: because the attacker's own marks
-are skipped, on the nightclub the Kitchen sees the Dance Floor but not the other way round.
+Consequences worth knowing. The literal count is not always symmetric: because the attacker's
+own marks are skipped, on the nightclub the Kitchen sees the Dance Floor but not the other way
+round (and the Entrance the Kitchen). The seed advises against one-way sight, so by default
+(``symmetry=either``) sight is symmetric: whoever is seen sees back, and the report says when
+the literal count would have been one-way.
 Under ``blocked_if=every`` a target has cover if any shortest path (even one too marked to see
 along) ends with a mark at it, as the seed's "at least one of the shortest paths" reads. A
 moving character's two ends may be at the same range: both are judged, and either one giving
@@ -111,6 +118,7 @@ SIGHT_OPTIONS: Mapping[str, tuple[str, ...]] = {
     "blocked_if": ("any", "every"),
     "closed_doors": ("block", "see"),
     "x_lines": ("veto", "edge"),
+    "symmetry": ("either", "both", "literal"),
 }
 
 #: Separates the two areas of a character moving between them: ``"Catwalk>Dance Floor"``.
@@ -191,6 +199,7 @@ class _PairSight:
     cover: bool
     paths: tuple[dict[str, Any], ...]
     reasons: tuple[str, ...]
+    one_way: bool = False
 
 
 @dataclass(frozen=True)
@@ -413,7 +422,8 @@ class ZoneGraph:
 
         ``details`` holds ``range`` (``None`` if unreachable), ``options`` (name -> value),
         ``moving`` (the pair of each moving character, else ``None``), ``pairs`` (the area
-        pairs judged: the nearest ends of a moving character) and ``paths``: each shortest
+        pairs judged: the nearest ends of a moving character; ``one_way`` where the literal
+        count differs from the other end, see ``symmetry``) and ``paths``: each shortest
         sight path
         with its ``areas``, its ``marks`` (``between``, ``at``, ``counted``),
         ``cover_marks_counted``, ``blocks_sight`` and ``target_cover``.
@@ -424,7 +434,7 @@ class ZoneGraph:
         finite = [r for _, _, r in ranges if r is not None]
         rng = min(finite) if finite else None
         pairs = [(s, t) for s, t, r in ranges if r == rng]
-        judged = [(s, t, self._sight_between(s, t, opts)) for s, t in pairs]
+        judged = [(s, t, self._judged(s, t, opts)) for s, t in pairs]
         visible = any(j.visible for _, _, j in judged)
         cover = any(j.visible and j.cover for _, _, j in judged)
         reasons: list[str] = []
@@ -445,7 +455,8 @@ class ZoneGraph:
                 "target": None if isinstance(tgt, str) else list(tgt),
             },
             "pairs": [
-                {"from": s, "to": t, "visible": j.visible, "cover": j.cover} for s, t, j in judged
+                {"from": s, "to": t, "visible": j.visible, "cover": j.cover,
+                 **({"one_way": True} if j.one_way else {})} for s, t, j in judged
             ],
             "paths": [p for _, _, j in judged for p in j.paths],
         }
@@ -460,6 +471,37 @@ class ZoneGraph:
             details=details,
             reasons=tuple(reasons),
         )
+
+    def _judged(self, s: str, t: str, opts: Mapping[str, str]) -> _PairSight:
+        """Sight from ``s`` to ``t`` under the ``symmetry`` option: the literal count from
+        ``s``, made symmetric with the count from ``t`` unless the option is ``literal``."""
+        there = self._sight_between(s, t, opts)
+        if s == t:
+            return there
+        back = self._sight_between(t, s, opts)
+        if back.visible == there.visible:
+            return there
+        mode = opts["symmetry"]
+        sees = "sees" if back.visible else "does not see"
+        one_way = (f"one-way by the literal count: {s} " + ("sees" if there.visible else
+                   "does not see") + f" {t}, but counted from {t} (its own marks not counted) "
+                   f"{t} {sees} {s}")
+        if mode == "literal":
+            return replace(there, reasons=(*there.reasons, one_way + " (symmetry=literal: "
+                                           "the count from the viewer's end decides)"),
+                           one_way=True)
+        visible = there.visible or back.visible if mode == "either" else (
+            there.visible and back.visible)
+        cover = visible and any(p["target_cover"] for p in there.paths)
+        rule = ("either end's count is clear" if mode == "either"
+                else "only if both ends' counts are clear")
+        reasons = [_path_reason(p) for p in there.paths]
+        reasons.append(one_way)
+        reasons.append(f"sight is symmetric by ruling (symmetry={mode}: {rule}): "
+                       + (f"{s} sees {t}" if visible else "no line of sight"))
+        if cover:
+            reasons.append(f"{t} has cover: a shortest path ends with a cover mark at {t}")
+        return _PairSight(visible, cover, there.paths, tuple(reasons), one_way=True)
 
     def _sight_between(self, s: str, t: str, opts: Mapping[str, str]) -> _PairSight:
         if s == t:

@@ -1,7 +1,8 @@
 """``tactica games``: every game tactica knows, with its map kind, rulings and examples.
 
 Games are plug-ins (the entry point group ``tactica.rulesets``): a game installed from another
-package appears here as the built-in ones do.
+package appears here as the built-in ones do. A plug-in that fails to import or to register is
+skipped by every command; this one names it, and why, on standard error.
 """
 
 from __future__ import annotations
@@ -15,8 +16,12 @@ from rich.table import Table
 from rich.text import Text
 
 from tactica.cli.app import app
-from tactica.cli.common import console, print_json
+from tactica.cli.common import console, err_console, print_json
 from tactica.cli.output import CsvOpt, MarkdownOpt, show_tables
+from tactica.errors import bounded_message
+from tactica.maps import map_kinds
+from tactica.plugins import broken_plugins
+from tactica.policies import policy_names
 from tactica.ruleset import Ruleset, example_scenarios, rulesets
 from tactica.tables import Column, NumberFormat
 from tactica.tables import Table as DataTable
@@ -43,6 +48,7 @@ def game_summary(ruleset: Ruleset) -> dict[str, Any]:
         "summary": meta.summary,
         "source": meta.source,
         "provides": sorted(c.value for c in meta.provides),
+        "policies": list(policy_names(ruleset)),
         "odds_options": [{"name": o.name, "help": o.help, "takes_value": o.takes_value}
                          for o in meta.odds_options],
         "rulings": [{"id": r.id, "question": r.question, "default": r.default,
@@ -77,6 +83,10 @@ def games(
 ) -> None:
     """Every game tactica knows: its map kind, its rulings and its example scenarios."""
     found = [game_summary(rs) for rs in rulesets()]
+    map_kinds()  # so that a broken map kind plug-in is reported too
+    for broken in broken_plugins():
+        err_console.print(f"warning: {bounded_message(str(broken))}", markup=False,
+                          highlight=False)
     if csv is not None or markdown:
         show_tables(games_tables(found, rulings=rulings), NumberFormat(), csv=csv,
                     markdown=markdown, quiet=json_out)

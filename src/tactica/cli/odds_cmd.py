@@ -57,6 +57,8 @@ def print_report(report: OddsReport) -> None:
         console.print(table)
     for name, value in report.numbers.items():
         console.print(f"{name.replace('_', ' ')}: {float(value):.4f} ({value})")
+        if report.why.get(name):
+            console.print(f"  why: {report.why[name]}")
 
 
 def parse_game_options(meta: RulesetMeta, args: Sequence[str]) -> dict[str, OddsValue]:

@@ -58,14 +58,15 @@ def default_log_path(scenario: Path) -> Path:
     return Path(f"{scenario.stem}.log.jsonl")
 
 
-def parse_computer(values: list[str] | None) -> dict[str, str]:
-    """``["red", "blue=random"]`` -> ``{"red": "greedy", "blue": "random"}``."""
-    out: dict[str, str] = {}
+def parse_computer(values: list[str] | None) -> dict[str, str | None]:
+    """``["red", "blue=random"]`` -> ``{"red": None, "blue": "random"}`` (``None``: the
+    game's default policy, ``greedy`` for a game with a policy part)."""
+    out: dict[str, str | None] = {}
     for item in values or []:
         side, sep, name = item.partition("=")
         if not side.strip() or (sep and not name.strip()):
             raise TacticaError(f"--computer: expected SIDE or SIDE=POLICY, got {item!r}")
-        out[side.strip()] = name.strip() if sep else "greedy"
+        out[side.strip()] = name.strip() if sep else None
     return out
 
 
@@ -99,7 +100,7 @@ def play(
     scenario: Annotated[Path | None, typer.Argument(help="A scenario file (with --resume: only if the log's own cannot be found).")] = None,
     log: Annotated[Path | None, typer.Option("--log", "-l", help="Where to log a new fight (default: SCENARIO's name + .log.jsonl, here).")] = None,
     resume: Annotated[Path | None, typer.Option("--resume", metavar="LOG", help="Continue the fight in LOG where it stopped.")] = None,
-    computer: Annotated[list[str] | None, typer.Option("--computer", "-c", help="The computer plays SIDE (greedy), or SIDE=POLICY (repeatable).")] = None,
+    computer: Annotated[list[str] | None, typer.Option("--computer", "-c", help="The computer plays SIDE (with the game's default policy, greedy where it has one), or SIDE=POLICY (repeatable).")] = None,
     auto_dice: Annotated[bool, typer.Option("--auto-dice", help="Roll every die virtually instead of asking.")] = False,
     seed: Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Seed of the virtual dice and the computer's choices (recorded in the log).")] = None,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable; not with --resume).")] = None,

@@ -226,7 +226,7 @@ class FightController:
 
     @classmethod
     def start(cls, scenario: Scenario, log: str | Path, *, seed: int | None = None,
-              computer: Mapping[str, str] | None = None, ask_dice: bool = True,
+              computer: Mapping[str, str | None] | None = None, ask_dice: bool = True,
               durable: bool = True, replace_empty: bool = False) -> FightController:
         """A new fight logged to ``log`` (which must not exist yet): see
         :func:`tactica.play.fight.new_fight`."""
@@ -237,7 +237,7 @@ class FightController:
 
     @classmethod
     def resume(cls, log: str | Path, *, scenario: Scenario | None = None,
-               computer: Mapping[str, str] | None = None, ask_dice: bool = True,
+               computer: Mapping[str, str | None] | None = None, ask_dice: bool = True,
                durable: bool = True, seed: int | None = None) -> FightController:
         """Continue the fight in ``log``: see :func:`tactica.play.fight.resume_fight`."""
         built = resume_fight(Path(log), scenario=scenario, computer=computer, durable=durable,

@@ -20,7 +20,7 @@ from tactica.battle import Battle, ReplayError
 from tactica.errors import TacticaError
 from tactica.limits import MAX_SEED
 from tactica.play.logfile import LogHeader, LogWriter, create_log, digest_of, repair_log
-from tactica.policies import POLICIES, make_policy
+from tactica.policies import resolve_policy
 from tactica.ruleset import Ruleset
 from tactica.scenario import Scenario, load_scenario
 
@@ -55,7 +55,7 @@ def _new_seed() -> int:
 
 
 def new_fight(scenario: Scenario, log: Path, *, seed: int | None = None,
-              computer: Mapping[str, str] | None = None, durable: bool = True,
+              computer: Mapping[str, str | None] | None = None, durable: bool = True,
               replace_empty: bool = False) -> OpenFight:
     """A new fight logged to ``log`` (which must not exist yet).
 
@@ -70,7 +70,7 @@ def new_fight(scenario: Scenario, log: Path, *, seed: int | None = None,
 
 
 def resume_fight(path: Path, *, scenario: Scenario | None = None,
-                 computer: Mapping[str, str] | None = None, durable: bool = True,
+                 computer: Mapping[str, str | None] | None = None, durable: bool = True,
                  seed: int | None = None) -> OpenFight:
     """Continue the fight in ``path``.
 
@@ -96,7 +96,7 @@ def resume_fight(path: Path, *, scenario: Scenario | None = None,
 
 
 def _resume(path: Path, writer: LogWriter, *, scenario: Scenario | None,
-            computer: Mapping[str, str] | None, seed: int | None) -> OpenFight:
+            computer: Mapping[str, str | None] | None, seed: int | None) -> OpenFight:
     contents = repair_log(path, durable=writer.durable, writer=writer)
     header = contents.header
     if header is None:
@@ -145,7 +145,7 @@ def _resume(path: Path, writer: LogWriter, *, scenario: Scenario | None,
 
 
 def _header(scenario: Scenario, log: Path, seed: int | None,
-            computer: Mapping[str, str] | None) -> tuple[Any, LogHeader]:
+            computer: Mapping[str, str | None] | None) -> tuple[Any, LogHeader]:
     """A fresh state and the header of a new fight's log."""
     state = scenario.new_state()
     rs = scenario.ruleset
@@ -167,16 +167,15 @@ def _header(scenario: Scenario, log: Path, seed: int | None,
 
 
 def checked_computer(ruleset: Ruleset, sides: Sequence[str],
-                     computer: Mapping[str, str]) -> dict[str, str]:
-    """The computer's sides, each a side of the battle with a known policy."""
+                     computer: Mapping[str, str | None]) -> dict[str, str]:
+    """The computer's sides, each a side of the battle with a policy the game offers
+    (``None``: the game's default)."""
     out: dict[str, str] = {}
     for side, name in computer.items():
         if side not in sides:
             raise TacticaError(f"computer: no side {side!r} in this battle "
                                f"(sides: {', '.join(sides)})")
-        if name not in POLICIES:
-            make_policy(name, ruleset)  # raises, naming the known policies
-        out[side] = name
+        out[side] = resolve_policy(name, ruleset)  # raises, naming the game's policies
     return out
 
 

@@ -105,7 +105,7 @@ class PlaySession:
 
     @classmethod
     def start(cls, scenario: Scenario, log: str | Path, terminal: Terminal, *,
-              seed: int | None = None, computer: Mapping[str, str] | None = None,
+              seed: int | None = None, computer: Mapping[str, str | None] | None = None,
               ask_dice: bool = True, durable: bool = True,
               replace_empty: bool = False) -> PlaySession:
         """A new fight logged to ``log`` (which must not exist yet); see
@@ -118,7 +118,7 @@ class PlaySession:
 
     @classmethod
     def resume(cls, log: str | Path, terminal: Terminal, *, scenario: Scenario | None = None,
-               computer: Mapping[str, str] | None = None, ask_dice: bool = True,
+               computer: Mapping[str, str | None] | None = None, ask_dice: bool = True,
                durable: bool = True, seed: int | None = None) -> PlaySession:
         """Continue the fight in ``log`` (see :func:`tactica.play.fight.resume_fight`)."""
         ctl = FightController.resume(log, scenario=scenario, computer=computer,

@@ -141,11 +141,14 @@ def _percent(p: Fraction | float) -> str:
     return f"{float(p):.2%}"
 
 
-def _numbers_line(numbers: Mapping[str, Fraction]) -> list[str]:
+def _numbers_line(numbers: Mapping[str, Fraction],
+                  why: Mapping[str, str] | None = None) -> list[str]:
     out = []
     for name, value in numbers.items():
         shown = _percent(value) if name.startswith("p_") else f"{float(value):.3f}"
         out.append(f"{number_name(name)}: {shown}")
+        if why and why.get(name):
+            out.append(f"  why: {why[name]}")
     return out
 
 
@@ -182,7 +185,7 @@ def odds_lines(report: OddsReport, desc: str) -> list[str]:
         else:
             shown = f"{items[0][0]} to {items[-1][0]}, {float(dist.mean()):.2f} on average"
         lines.append(f"  {name.replace('_', ' ')}: {shown}")
-    lines.extend(f"  {line}" for line in _numbers_line(report.numbers))
+    lines.extend(f"  {line}" for line in _numbers_line(report.numbers, report.why))
     return lines
 
 

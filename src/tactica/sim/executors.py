@@ -22,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
+from tactica.caching import Cache
 from tactica.errors import TacticaError
 from tactica.scenario import Scenario, scenario_from_mapping
 from tactica.sim.play import play_chunk
@@ -70,18 +71,16 @@ class Plan:
 
 
 # Scenarios built in this process, by plan token (workers build a plan's scenarios once).
-_BUILT: dict[str, list[Scenario]] = {}
+_BUILT: Cache[str, list[Scenario]] = Cache("simulate.built-scenarios", maxsize=9)
 
 
 def _scenarios(plan: Plan) -> list[Scenario]:
     found = _BUILT.get(plan.token)
     if found is None:
-        if len(_BUILT) > 8:
-            _BUILT.clear()
         found = [scenario_from_mapping(data, source=source, base_dir=Path(base),
                                        content_folders=tuple(Path(f) for f in folders))
                  for data, source, base, folders in plan.variants]
-        _BUILT[plan.token] = found
+        _BUILT.put(plan.token, found)
     return found
 
 

@@ -24,6 +24,7 @@ from typing import Any, cast
 import numpy as np
 
 from tactica.battle import Battle, Dice, Entry
+from tactica.caching import Cache
 from tactica.chance import Decide, Policy
 from tactica.events import Event
 from tactica.policies import make_policy
@@ -74,14 +75,14 @@ class _OwnStream:
 _UNUSED = np.random.default_rng(0)
 
 # Policies hold no state between decisions: one per game, policy name and ruleset object.
-_POLICIES: dict[tuple[int, str], Policy] = {}
+_POLICIES: Cache[tuple[int, str], Policy] = Cache("simulate.policies", maxsize=64)
 
 
 def _policy(scenario: Scenario, name: str) -> Policy:
     key = (id(scenario.ruleset), name)
     found = _POLICIES.get(key)
     if found is None:
-        found = _POLICIES[key] = make_policy(name, scenario.ruleset)
+        found = _POLICIES.put(key, make_policy(name, scenario.ruleset))
     return found
 
 
@@ -130,14 +131,20 @@ def logged_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, in
 def play_chunk(scenarios: Sequence[Scenario], policies: Mapping[str, str], seed: int,
                start: int, stop: int, *, max_steps: int = DEFAULT_MAX_STEPS
                ) -> tuple[list[Tally], PairedTally | None]:
-    """Battles ``start`` .. ``stop - 1`` under every scenario (variant), tallied."""
+    """Battles ``start`` .. ``stop - 1`` under every scenario (variant), tallied; each is
+    played by the game's compiled kernel where it covers it (:mod:`tactica.sim.kernels`),
+    else by the reference, with the same result."""
+    from tactica.sim.kernels import simulated_battle
+
     sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
     tallies = [Tally(sides) for _ in scenarios]
     paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
     for i in range(start, stop):
-        results = [play_battle(sc, policies, seed, i, max_steps=max_steps) for sc in scenarios]
-        for tally, r in zip(tallies, results, strict=True):
+        played = [simulated_battle(sc, policies, seed, i, max_steps) for sc in scenarios]
+        results = [r for r, _ in played]
+        for tally, (r, engine) in zip(tallies, played, strict=True):
             tally.add(r)
+            tally.count_engine(engine.reason)
         if paired is not None:
             paired.add(results)
     return tallies, paired

@@ -27,6 +27,7 @@ from typing import Any, cast
 import numpy as np
 
 from tactica.battle import Battle
+from tactica.caching import Cache
 from tactica.chance import Roll
 
 __all__ = ["KeyedDice"]
@@ -59,7 +60,7 @@ class _KeyedGenerator:
 
 
 #: Per type of step: whether it is a dataclass with a ``unit`` field (looked up once).
-_HAS_UNIT: dict[type, bool] = {}
+_HAS_UNIT: Cache[type, bool] = Cache("simulate.step-types", maxsize=1024)
 
 
 def _actor(step: object) -> str:
@@ -67,9 +68,9 @@ def _actor(step: object) -> str:
     kind = type(step)
     has_unit = _HAS_UNIT.get(kind)
     if has_unit is None:
-        has_unit = _HAS_UNIT[kind] = (
+        has_unit = _HAS_UNIT.put(kind, (
             dataclasses.is_dataclass(step) and not isinstance(step, type)
-            and any(f.name == "unit" for f in dataclasses.fields(step)))
+            and any(f.name == "unit" for f in dataclasses.fields(step))))
     return f"unit {getattr(step, 'unit')!r}" if has_unit else repr(step)  # noqa: B009
 
 

@@ -85,10 +85,27 @@ class Tally:
     rounds_min: int = 0
     rounds_max: int = 0
     units: dict[str, _Unit] = field(default_factory=dict)
+    #: Battles played by a compiled kernel and by the reference (see :mod:`tactica.sim.kernels`).
+    kernel: int = 0
+    reference: int = 0
+    #: Why the reference played: battles per reason.
+    not_covered: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for s in self.sides:
             self.wins.setdefault(s, 0)
+
+    def count_engine(self, reason: str | None) -> None:
+        """Count who played one battle: the kernel (``reason`` None) or the reference."""
+        if reason is None:
+            self.kernel += 1
+        else:
+            self.reference += 1
+            self.not_covered[reason] = self.not_covered.get(reason, 0) + 1
+
+    def engine(self) -> dict[str, int]:
+        """Battles played by each engine: ``{"kernel": N, "reference": M}``."""
+        return {"kernel": self.kernel, "reference": self.reference}
 
     def add(self, r: BattleResult) -> None:
         """Count one battle."""
@@ -124,6 +141,10 @@ class Tally:
             self.rounds_min = min(self.rounds_min, other.rounds_min)
             self.rounds_max = max(self.rounds_max, other.rounds_max)
         self.battles += other.battles
+        self.kernel += other.kernel
+        self.reference += other.reference
+        for reason, k in other.not_covered.items():
+            self.not_covered[reason] = self.not_covered.get(reason, 0) + k
         for s, n in other.wins.items():
             self.wins[s] = self.wins.get(s, 0) + n
         self.draws += other.draws

@@ -87,7 +87,8 @@ def _report_json(report: OddsReport, desc: str) -> dict[str, Any]:
     return {"action": desc, "lines": odds_lines(report, desc),
             "numbers": {number_name(k): float(v) for k, v in report.numbers.items()},
             "exact": {number_name(k): f"{v.numerator}/{v.denominator}"
-                      for k, v in report.numbers.items()}}
+                      for k, v in report.numbers.items()},
+            "why": {number_name(k): v for k, v in report.why.items()}}
 
 
 def odds_between(ctl: FightController, source: str, target: str) -> list[dict[str, Any]]:

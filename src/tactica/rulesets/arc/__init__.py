@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ARC", "Arc"]
 
-_PROVIDES = frozenset(Capability)
+_PROVIDES = frozenset(Capability) - {Capability.KERNEL}
 
 
 class Arc:

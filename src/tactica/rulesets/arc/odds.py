@@ -14,7 +14,8 @@ from typing import Any
 from tactica.chance import run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError, TacticaError
-from tactica.odds import OddsReport, outcome_report
+from tactica.odds import OddsNumbers, OddsReport, outcome_report
+from tactica.odds_why import with_why
 from tactica.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.arc import text
 from tactica.rulesets.arc.attack import attack_process, can_evade
@@ -30,6 +31,7 @@ from tactica.rulesets.arc.records import (
     Wounded,
 )
 from tactica.rulesets.arc.state import ArcState
+from tactica.rulesets.arc.why import explain_numbers
 
 __all__ = ["attack_odds", "odds", "odds_action", "odds_choices"]
 
@@ -162,6 +164,7 @@ def attack_odds(state: ArcState, action: Attack, *, evade: bool = False) -> Odds
                                            " (hypothetically: it could not now)"))
     else:
         reasons.append(f"{t.id} does not evade")
-    return OddsReport(a.id, t.id, text.describe_action(state, action), dists,
-                      {**head, **numbers}, tuple(reasons),
-                      extra={"weapon": w.name, "aim": action.aim, "evade": evade})
+    report = OddsReport(a.id, t.id, text.describe_action(state, action), dists,
+                        OddsNumbers(**head, **numbers), tuple(reasons),
+                        extra={"weapon": w.name, "aim": action.aim, "evade": evade})
+    return with_why(report, explain_numbers(state, action, report, evade=evade))

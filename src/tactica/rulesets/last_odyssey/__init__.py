@@ -52,7 +52,7 @@ class LastOdyssey:
         title="Last Odyssey",
         battlefield="rows",
         rulings=RULINGS,
-        provides=frozenset(Capability),
+        provides=frozenset(Capability) - {Capability.KERNEL},
         odds_options=(
             OddsOption("knockout", "a player's attack meant to knock out rather than kill"),
             OddsOption("element", "the element of an ability that lets its user choose one",

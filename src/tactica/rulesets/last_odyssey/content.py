@@ -72,6 +72,10 @@ def _fraction(value: Number) -> Fraction:
 # Runtime content (immutable)
 
 
+#: When a ``reaction`` ability fires: an enemy's melee attack on its holder that misses, that
+#: hits (and leaves the holder standing), or either.
+TRIGGERS: tuple[str, ...] = ("missed-in-melee", "hit-in-melee", "attacked-in-melee")
+
 @dataclass(frozen=True)
 class Ability:
     """An ability (or a battle item): how it targets, what it rolls, what it costs and does."""
@@ -108,6 +112,8 @@ class Ability:
     passive: str | None = None
     protects: str | None = None
     reaction: str | None = None
+    #: For a ``reaction`` ability: when it fires (see :data:`TRIGGERS`).
+    trigger: str | None = None
     illustrative: bool = False
 
     @property
@@ -266,7 +272,7 @@ def _ability(aid: str, m: AbilityModel, illustrative: bool) -> Ability:
         restore_mp=m.restore_mp, user_mp=m.user_mp, hurt=m.hurt, shell=m.shell,
         gain_ammo=m.gain_ammo, steal=m.steal, disarm=m.disarm, cure=tuple(m.cure),
         user_dies=m.user_dies, passive=m.passive, protects=m.protects, reaction=m.reaction,
-        illustrative=illustrative,
+        trigger=m.trigger, illustrative=illustrative,
     )
 
 
@@ -291,6 +297,18 @@ def _ability_problems(where: str, a: Ability, elements: set[str], statuses: Mapp
         out.append(f"{where}.area: a multi ability needs an area")
     if a.reaction is not None and a.reaction not in abilities:
         out.append(f"{where}.reaction: unknown ability {a.reaction!r}")
+    if a.type == "reaction":
+        # "Reaction. This ability cannot be used as an action, but triggers automatically when
+        # certain conditions are met": the pack names the conditions and what it does.
+        if a.trigger is None:
+            out.append(f"{where}.trigger: field required for a reaction ability (when it "
+                       f"fires: {', '.join(TRIGGERS)})")
+        if a.reaction is None:
+            out.append(f"{where}.reaction: field required for a reaction ability (the "
+                       "ability it uses on the attacker)")
+    elif a.trigger is not None:
+        out.append(f"{where}.trigger: only a reaction ability has a trigger (this one is "
+                   f"{a.type})")
     return out
 
 

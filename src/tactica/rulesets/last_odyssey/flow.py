@@ -29,6 +29,7 @@ from tactica.rulesets.last_odyssey.records import (
     Advanced,
     Damaged,
     Downed,
+    HeldOn,
     InitiativeRolled,
     PhaseStarted,
     RoundEnded,
@@ -121,8 +122,9 @@ def _poison_events(w: LodState, f: Fighter) -> list[Any]:
         a = absorb(0, f.hp, amount)
         a = Absorbed(0, a.to_hp, f.shell, a.hp, False, a.downed)
     out: list[Any] = [Damaged(f.id, "poison", a.to_shell, a.to_hp, a.shell, a.hp, a.broken)]
-    if a.downed and "too-stupid-to-die" not in f.passives:
-        out.append(Downed(f.id, False, "poison"))
+    if a.downed:
+        out.append(HeldOn(f.id, False, "poison") if "too-stupid-to-die" in f.passives
+                   else Downed(f.id, False, "poison"))
     return out
 
 
@@ -139,7 +141,7 @@ def effect_phase(state: LodState) -> Step:
         return emit(_poison_events(w, f), lambda w2: poison(w2, i + 1))
 
     def falls(w: LodState) -> Step:
-        out = [Downed(f.id, False, "") for f in w.fighters.values()
+        out = [Downed(f.id, f.held_knocked_out, "") for f in w.fighters.values()
                if f.standing and f.hp == 0 and "too-stupid-to-die" in f.passives]
         return emit(out, advance)
 

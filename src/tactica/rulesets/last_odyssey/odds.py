@@ -17,7 +17,8 @@ from typing import Any
 from tactica.chance import Done, run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError
-from tactica.odds import OddsReport
+from tactica.odds import OddsNumbers, OddsReport
+from tactica.odds_why import with_why
 from tactica.ruleset import OddsChoice
 from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.content import Ability
@@ -28,9 +29,11 @@ from tactica.rulesets.last_odyssey.state import WORLD, Fighter, LodState, elemen
 from tactica.rulesets.last_odyssey.targeting import (
     area_targets,
     mp_cost,
+    multiplier_factors,
     reachable,
     target_setup,
 )
+from tactica.rulesets.last_odyssey.why import explain_numbers
 
 __all__ = [
     "AttackOption",
@@ -155,16 +158,16 @@ def _reasons(state: LodState, f: Fighter, ability: Ability, tid: str, element: s
     if s.auto_fail:
         out.append(f"  {f.id} is " + ("Paralyzed" if s.kind == "physical" else "Silenced")
                    + ": the roll fails automatically (LOD-11)")
-    el = element or ability.element
-    shell = f"a {element_of(t)} Shell of {t.shell}" if t.shell else "no Shell"
+    factors = multiplier_factors(state, f.id, ability, tid, element)
+    listed = ", ".join(f"{name} x{value}" for name, value in factors)
     out.append(f"  damage: max(1, attack {s.attack} - defense {s.defense} + "
                + ("1 (knock-out)" if knockout else "die") + f") x {s.multiplier} "
-               f"({ability.name} x{ability.multiplier}, {el} vs {element_of(t)} "
-               f"x{state.pack.multiplier(el, element_of(t))}, {shell}), rounded "
-               f"{state.rulings['LOD-2']}")
+               f"({listed}), rounded {state.rulings['LOD-2']}")
     if t.shell:
-        out.append(f"  the Shell takes damage first; breaking it downs {tid} only if the rest "
-                   f"exceeds its {t.hp} HP")
+        lower = t.shell_total - t.shell
+        out.append(f"  the {element_of(t)} Shell of {t.shell} takes damage first"
+                   + (f" (Shells of {lower} more lie beneath)" if lower else "")
+                   + f"; breaking it downs {tid} only if the rest exceeds its {t.hp} HP")
     if s.body_armor:
         out.append(f"  Body Armor: the first physical hit on {tid} deals no damage")
     return out
@@ -190,6 +193,11 @@ def _down_of(falls_now: Callable[[str, Outcome], bool], tid: str,
              to: tuple[str, Outcome]) -> bool:
     """``tid`` itself (not a Faithful protector) leaves the battle now."""
     return to[0] == tid and falls_now(*to)
+
+
+def _shells_left(lower: int, top: int, o: Outcome | None) -> int:
+    """Every Shell left: the one the attack hit (``o.shell``) and those beneath it."""
+    return lower + (top if o is None else o.shell)
 
 
 def _damage_taken(o: Outcome | None) -> int:
@@ -252,7 +260,8 @@ def attack_odds(state: LodState, action: UseAbility) -> OddsReport:
         own = _own(m, tid)
         damage = own.map(_damage_taken)
         hp_left = own.map(_left("hp", t.hp))
-        shell_left = own.map(_left("shell", t.shell))
+        # Every Shell left, not only the top one: a broken Shell may leave another beneath.
+        shell_left = own.map(partial(_shells_left, t.shell_total - t.shell, t.shell))
         hp_loss = own.map(lambda o: o.to_hp if o is not None else 0)
         distributions["damage" + suffix] = damage
         distributions["hp_loss" + suffix] = hp_loss
@@ -285,10 +294,13 @@ def attack_odds(state: LodState, action: UseAbility) -> OddsReport:
             if ability.attack != "status" else 0), **distributions}
     name = ability.name + (f" ({element})" if element else "") + (" to knock out"
                                                                   if knockout else "")
-    return OddsReport(attacker, ",".join(targets), f"{attacker} uses {name} on "
-                      f"{', '.join(targets)}", distributions, numbers, tuple(reasons),
-                      extra={"weapon": ability.name, "targets": list(targets),
-                             "kind": ability.attack, "element": element or ability.element})
+    report = OddsReport(attacker, ",".join(targets), f"{attacker} uses {name} on "
+                        f"{', '.join(targets)}", distributions, OddsNumbers(**numbers),
+                        tuple(reasons),
+                        extra={"weapon": ability.name, "targets": list(targets),
+                               "kind": ability.attack, "element": element or ability.element})
+    return with_why(report, explain_numbers(state, f.id, ability, targets, element, knockout,
+                                            report))
 
 
 def odds_choices(state: LodState, attacker: str) -> tuple[OddsChoice, ...]:

@@ -87,6 +87,7 @@ class AbilityModel(_Strict):
                      "too-stupid-to-die"] | None = None
     protects: str | None = None
     reaction: str | None = None
+    trigger: Literal["missed-in-melee", "hit-in-melee", "attacked-in-melee"] | None = None
 
 
 class EnemyModel(_Strict):

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from tactica.caching import Cache, SmallKeys
 from tactica.chance import Decide
 from tactica.rulesets.last_odyssey.content import Ability, stat_index
 from tactica.rulesets.last_odyssey.hitdie import D10, TargetSetup, outcome
@@ -64,18 +65,15 @@ def _summary(setup: TargetSetup) -> tuple[float, float, float]:
 Memo = dict[Any, Any]
 
 #: Target values across rankings and battles, by everything they depend on (see
-#: :func:`_signature`); objects named by their id are kept alive in ``_ALIVE``.
-_VALUES: dict[tuple[object, ...], float] = {}
-_ALIVE: dict[int, object] = {}
-_RULINGS: dict[tuple[tuple[str, str], ...], int] = {}
+#: :func:`_signature`); objects (templates, packs) and rulings enter keys by small numbers.
+_VALUES: Cache[tuple[object, ...], float] = Cache("last-odyssey.target-values", maxsize=200_000)
+_OBJECTS = SmallKeys("last-odyssey.objects", maxsize=4096)
+_RULINGS = SmallKeys("last-odyssey.rulings", maxsize=256, by_value=True)
 
 
 def _alive(obj: object) -> int:
-    """``id(obj)``, the object kept alive so that the id stays its own."""
-    key = id(obj)
-    if key not in _ALIVE:
-        _ALIVE[key] = obj
-    return key
+    """The number of ``obj`` in keys (never another object's, see SmallKeys)."""
+    return _OBJECTS.key_of(obj)
 
 
 def _signature(f: Fighter, memo: Memo) -> tuple[object, ...]:
@@ -96,10 +94,7 @@ def _context(state: LodState, memo: Memo) -> tuple[int, int]:
     found = memo.get("context")
     if found is None:
         rk = state.rulings.key()
-        ruling = _RULINGS.get(rk)
-        if ruling is None:
-            ruling = _RULINGS[rk] = len(_RULINGS)
-        found = memo["context"] = (_alive(state.pack), ruling)
+        found = memo["context"] = (_alive(state.pack), _RULINGS.key_of(rk))
     return found
 
 
@@ -116,9 +111,7 @@ def _target_value(state: LodState, f: Fighter, ability: Ability, tid: str, eleme
         value = _VALUES.get(wide)
         if value is None:
             value = _target_value_now(state, f, ability, tid, element, knockout)
-            if len(_VALUES) >= 200_000:
-                _VALUES.clear()
-            _VALUES[wide] = value
+            _VALUES.put(wide, value)
         found = memo[key] = (value, f, t)
     return found[0]
 

@@ -23,6 +23,7 @@ __all__ = [
     "Flee",
     "Healed",
     "HeldAP",
+    "HeldOn",
     "HoldAP",
     "InitiativeRolled",
     "Intercepted",
@@ -289,6 +290,18 @@ class Damaged(events.Damaged):
 class Downed(events.OutOfAction):
     """``unit`` is downed (``knocked_out``: temporarily incapacitated instead of killed)."""
 
+    knocked_out: bool = False
+    by: str = ""
+
+
+@record("lod.held-on")
+@dataclass(frozen=True)
+class HeldOn(Event):
+    """``unit`` is at 0 HP but Too Stupid to Die keeps it in the battle until the Effect
+    phase, where it falls; ``knocked_out``: the blow that took it to 0 HP was a player's
+    knock-out attack, so it will fall knocked out rather than killed."""
+
+    unit: str
     knocked_out: bool = False
     by: str = ""
 

@@ -30,6 +30,7 @@ from tactica.rulesets.last_odyssey.records import (
     Flee,
     Healed,
     HeldAP,
+    HeldOn,
     HoldAP,
     Intercepted,
     ItemStolen,
@@ -119,8 +120,9 @@ def effect_events(work: LodState, user_id: str, ability: Ability, target_id: str
     if ability.hurt:
         a = absorb(t.shell, t.hp, ability.hurt)
         out.append(Damaged(t.id, user_id, a.to_shell, a.to_hp, a.shell, a.hp, a.broken))
-        if a.downed and "too-stupid-to-die" not in t.passives:
-            out.append(Downed(t.id, False, user_id))
+        if a.downed:
+            out.append(HeldOn(t.id, False, user_id) if "too-stupid-to-die" in t.passives
+                       else Downed(t.id, False, user_id))
     if ability.user_mp:
         amount = min(ability.user_mp, u.max_mp - u.mp)
         if amount > 0:
@@ -159,8 +161,12 @@ def _outcome_events(work: LodState, user_id: str, ability: Ability, target_id: s
         out.append(StatusGained(target_id, status))
     if o.to_shell or o.to_hp or o.broken:
         out.append(Damaged(target_id, user_id, o.to_shell, o.to_hp, o.shell, o.hp, o.broken))
-    if o.downed and "too-stupid-to-die" not in t.passives:
-        ko = knockout and work.fighters[user_id].player
+    ko = knockout and work.fighters[user_id].player
+    stays = "too-stupid-to-die" in t.passives
+    if o.downed and stays:
+        # LOD-7: a knock-out blow that takes it to 0 HP makes its fall a knock-out too.
+        out.append(HeldOn(target_id, ko, user_id))
+    if o.downed and not stays:
         out.append(Downed(target_id, ko, user_id))
     elif o.broken and "tactical-retreat" in t.passives and work.rows.row_of(t.id) == "front":
         out.append(Moved(target_id, "back", True))
@@ -270,19 +276,58 @@ def _each(w: LodState, user_id: str, ability: Ability, targets: tuple[str, ...],
     return emit(events, next_target)
 
 
+def _triggered(trigger: str | None, hit: bool) -> bool:
+    return trigger == "attacked-in-melee" or trigger == ("hit-in-melee" if hit
+                                                         else "missed-in-melee")
+
+
+def _declared(w: LodState, tid: str, user_id: str, reacts: tuple[Ability, ...], j: int,
+              k: K) -> Step:
+    """The target's declared reactions (abilities of type ``reaction``) in pack order: each
+    uses its ``reaction`` ability on the attacker, paying its MP under LOD-15 ``costed``."""
+    t, u = w.fighters[tid], w.fighters[user_id]
+    if j == len(reacts) or not t.standing or not u.standing:
+        return k(w)
+    react = reacts[j]
+    assert react.reaction is not None
+    use = w.ability(react.reaction)
+
+    def nxt(w2: LodState) -> Step:
+        return _declared(w2, tid, user_id, reacts, j + 1, k)
+
+    cost = mp_cost(t, use) if w.rulings["LOD-15"] == "costed" else 0
+    if cost > t.mp:
+        return nxt(w)
+    used = AbilityUsed(tid, use.id, (user_id,), cost, 0, "", False, True)
+    if use.attack is not None:
+        return emit([used], lambda w2: attack(w2, tid, use, (user_id,), "", False,
+                                              lambda w3, _r: nxt(w3), reactions=False,
+                                              label=f"hit die ({react.name})"))
+    return emit([used], lambda w2: emit(effect_events(w2, tid, use, user_id), nxt))
+
+
 def _reactions(w: LodState, user_id: str, ability: Ability, results: Results, i: int,
                k: K) -> Step:
-    """Revenge and Quick Fingers of the targets that an attack missed in melee."""
+    """Revenge and Quick Fingers of the targets that an attack missed in melee, then the
+    reactions a content pack declares (type ``reaction`` with a ``trigger``)."""
     if i == len(results):
         return k(w)
     tid, o = results[i]
     t, u = w.fighters[tid], w.fighters[user_id]
 
-    def rest(w2: LodState) -> Step:
+    def after(w2: LodState) -> Step:
         return _reactions(w2, user_id, ability, results, i + 1, k)
 
-    if (o.hit or o.how == "gone" or not ability.is_melee or t.side == u.side
+    if (o.how == "gone" or not ability.is_melee or t.side == u.side
             or not t.standing or not u.standing):
+        return after(w)
+    reacts = tuple(a for a in (w.ability(n) for n in t.abilities)
+                   if a.type == "reaction" and _triggered(a.trigger, o.hit))
+
+    def rest(w2: LodState) -> Step:
+        return _declared(w2, tid, user_id, reacts, 0, after)
+
+    if o.hit:
         return rest(w)
     costed = w.rulings["LOD-15"] == "costed"
     if "revenge" in t.passives:

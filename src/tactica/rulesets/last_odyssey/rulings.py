@@ -40,7 +40,8 @@ RULINGS: tuple[Ruling, ...] = (
     }),
     Ruling("LOD-7", "Knock-out attacks", "declared", {
         "declared": "declared before the roll; the hit is decided by the real roll, the damage "
-                    "as if the die were 1",
+                    "as if the die were 1; a target it downs is knocked out, a Boar Rider it "
+                    "takes to 0 HP too when it falls in the Effect phase",
     }),
     Ruling("LOD-8", "Initiative calls (for simulation)", "call-one", {
         "call-one": "every player calls 1; the GM's 2d4 is rolled (a 1 is never exact, and "

@@ -37,6 +37,7 @@ from tactica.rulesets.last_odyssey.records import (
     Fled,
     Healed,
     HeldAP,
+    HeldOn,
     InitiativeRolled,
     Intercepted,
     ItemStolen,
@@ -94,6 +95,8 @@ class Fighter:
     body_armor_spent: bool = False
     downed: bool = False
     knocked_out: bool = False
+    #: At 0 HP with Too Stupid to Die, taken there by a knock-out attack (see HeldOn).
+    held_knocked_out: bool = False
     fled: bool = False
     stolen: tuple[str, ...] = ()
 
@@ -294,6 +297,10 @@ def _damaged(state: LodState, e: Damaged) -> None:
     f.hp = e.hp
 
 
+def _held_on(state: LodState, e: HeldOn) -> None:
+    _f(state, e.unit).held_knocked_out = e.knocked_out
+
+
 def _downed(state: LodState, e: Downed) -> None:
     f = _f(state, e.unit)
     f.downed = True
@@ -410,6 +417,7 @@ _HANDLERS: dict[type, Callable[[LodState, Any], None]] = {
     Intercepted: _nothing,
     Damaged: _damaged,
     Downed: _downed,
+    HeldOn: _held_on,
     Fled: _fled,
     StatusGained: _status,
     StatusesCured: _cured,

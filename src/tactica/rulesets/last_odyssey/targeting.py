@@ -123,6 +123,30 @@ def _product(ability: Ability, element: Fraction, doubled: bool, full: bool) -> 
     return m * element * (2 if doubled else 1)
 
 
+def multiplier_factors(state: LodState, user_id: str, ability: Ability, target_id: str,
+                       element: str = "") -> tuple[tuple[str, Fraction], ...]:
+    """Each damage multiplier with its name, as :func:`target_setup` multiplies them: the
+    ability's (Dragonslayer's at full HP, LOD-22 says whose), the element chart's, and the
+    Shell's (LOD-5). Their product is the setup's ``multiplier``."""
+    u, t = state.fighters[user_id], state.fighters[target_id]
+    defender = element_of(t)
+    physical = ability.attack == "physical"
+    whose = u if state.rulings["LOD-22"] == "user" else t
+    full = ability.full_hp_multiplier is not None and whose.hp >= whose.max_hp
+    out: list[tuple[str, Fraction]] = []
+    if full and ability.full_hp_multiplier:
+        out.append((f"{ability.name} ({whose.id} at full HP)", ability.full_hp_multiplier))
+    else:
+        out.append((ability.name, ability.multiplier))
+    el = element or ability.element
+    out.append((f"{el} vs {defender}", state.pack.multiplier(el, defender)))
+    shell = "a Shell up" if t.shell > 0 else "no Shell"
+    doubled = (physical and t.shell == 0) or (not physical and t.shell > 0)
+    out.append((f"{'physical' if physical else 'magical'} vs {shell}",
+                Fraction(2 if doubled else 1)))
+    return tuple(out)
+
+
 def target_setup(state: LodState, user_id: str, ability: Ability, target_id: str,
                  element: str = "", knockout: bool = False) -> TargetSetup:
     """The numbers of one target of an attack or status roll, as they count now."""

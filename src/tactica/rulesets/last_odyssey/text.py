@@ -62,6 +62,17 @@ def _attack(state: LodState, e: r.AttackResolved) -> str:
             f"{e.multiplier} = {e.damage} damage.")
 
 
+def _damaged(e: r.Damaged) -> str:
+    """A broken Shell is not "Shell 0": another Shell may lie beneath (the event carries only
+    the one it hit), so the line says what the event knows."""
+    head = f"{e.unit} takes {e.to_shell + e.to_hp} ({e.to_shell} to the Shell, {e.to_hp} HP)"
+    if e.broken:
+        return f"{head}: the Shell breaks, HP {e.hp} - Shellbroken!"
+    if e.to_shell:
+        return f"{head}: {e.shell} left in the Shell, HP {e.hp}."
+    return f"{head}: HP {e.hp}."
+
+
 _SIMPLE: dict[type, Callable[[Any], str]] = {
     r.InitiativeRolled: lambda e: "Initiative: " + ", ".join(e.order) + (
         f" (GM rolled {e.roll}" + (f"; exact call: {', '.join(e.boosted)}" if e.boosted else "")
@@ -79,9 +90,10 @@ _SIMPLE: dict[type, Callable[[Any], str]] = {
     r.Retargeted: lambda e: f"{e.side} sends {e.unit}'s action to {e.target}.",
     r.Intercepted: lambda e: f"{e.protector} is Faithful and takes the blow meant for "
                              f"{e.protected}.",
-    r.Damaged: lambda e: f"{e.unit} takes {e.to_shell + e.to_hp} ({e.to_shell} to the Shell, "
-                         f"{e.to_hp} HP): Shell {e.shell}, HP {e.hp}"
-                         + (" - Shellbroken!" if e.broken else "."),
+    r.Damaged: _damaged,
+    r.HeldOn: lambda e: f"{e.unit} is at 0 HP but Too Stupid to Die: it stays until the "
+                        "Effect phase" + (", then falls knocked out." if e.knocked_out
+                                          else ", then falls."),
     r.Downed: lambda e: f"{e.unit} is " + ("knocked out." if e.knocked_out else "downed."),
     r.StatusGained: lambda e: f"{e.unit} is {e.status.capitalize()}.",
     r.StatusesCured: lambda e: f"{e.unit} is cured of {', '.join(e.statuses)}.",

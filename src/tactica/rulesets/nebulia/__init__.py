@@ -24,8 +24,10 @@ from tactica.ruleset import (
     Capability,
     Matchup,
     MatchupProfile,
+    NotCovered,
     OddsChoice,
     OddsValue,
+    PreparedKernel,
     RulesetMeta,
     UnitStatus,
 )
@@ -284,6 +286,14 @@ class NebuliaOperations:
                         rng: np.random.Generator | None) -> object:
         # Nebulia asks no decision inside an action.
         return decision.options[0]
+
+    # -- simulation kernel ---------------------------------------------------------------------
+
+    def prepare_kernel(self, scenario: Scenario) -> PreparedKernel | NotCovered:
+        """The compiled kernel of ``scenario`` (:mod:`~tactica.rulesets.nebulia.kernel`)."""
+        from tactica.rulesets.nebulia.kernel import prepare
+
+        return prepare(scenario)
 
 
 NEBULIA = NebuliaOperations()

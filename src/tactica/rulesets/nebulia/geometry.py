@@ -14,6 +14,7 @@ from tactica.battlefield.base import SightOption
 from tactica.battlefield.grid import GridSight, is_within
 from tactica.battlefield.grid_fast import offset_geometry
 from tactica.battlefield.search import breadth_first_path
+from tactica.caching import Cache
 
 if TYPE_CHECKING:
     from tactica.rulesets.nebulia.rules import NebState, Operator
@@ -126,17 +127,13 @@ def _local_key(state: NebState, mover: Operator) -> tuple[object, ...]:
 
 
 # Reachable tiles and paths by what they depend on (kept across battles: positions recur).
-_REACH: dict[tuple[object, ...], tuple[Tile, ...]] = {}
-_PATHS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
-_CACHE_LIMIT = 200_000
+_REACH: Cache[tuple[object, ...], tuple[Tile, ...]] = Cache("nebulia.reach", maxsize=200_000)
+_PATHS: Cache[tuple[object, ...], tuple[Tile, ...]] = Cache("nebulia.paths", maxsize=200_000)
 
 
-def _remember(cache: dict[tuple[object, ...], tuple[Tile, ...]], key: tuple[object, ...],
+def _remember(cache: Cache[tuple[object, ...], tuple[Tile, ...]], key: tuple[object, ...],
               value: tuple[Tile, ...]) -> tuple[Tile, ...]:
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
-    cache[key] = value
-    return value
+    return cache.put(key, value)
 
 
 def reachable(state: NebState, mover: Operator) -> list[Tile]:

@@ -9,16 +9,19 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from tactica.caching import Cache
 from tactica.chance import Done, run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError
 from tactica.events import Action
-from tactica.odds import OddsReport
+from tactica.odds import OddsNumbers, OddsReport
+from tactica.odds_why import with_why
 from tactica.ruleset import Rulings
 from tactica.rulesets.nebulia import geometry, rules
 from tactica.rulesets.nebulia.content import Weapon
 from tactica.rulesets.nebulia.records import Attack, Move
 from tactica.rulesets.nebulia.sighttable import TargetSight, sight_table
+from tactica.rulesets.nebulia.why import explain_numbers
 
 if TYPE_CHECKING:
     from tactica.rulesets.nebulia import NebuliaOperations
@@ -129,12 +132,13 @@ def attack_odds(ruleset: NebuliaOperations, state: rules.NebState, action: Attac
         "p_hit_each_die": d10_chance(w.accuracy),
         "p_save_each_die": d10_chance(armor, modifier),
     }
-    return OddsReport(
+    report = OddsReport(
         attacker, target, f"{attacker} attacks {target} with {w.name}",
-        {"damage": dmg, "defense_left": left}, numbers, tuple(reasons),
+        {"damage": dmg, "defense_left": left}, OddsNumbers(**numbers), tuple(reasons),
         extra={"weapon": w.name, "cover": setup.cover, "clear_lines": seen.clear_lines,
                "distance": seen.distance},
     )
+    return with_why(report, explain_numbers(state, report))
 
 
 def _score(ruleset: NebuliaOperations, state: rules.NebState, weapon: Weapon, armor: int,
@@ -152,11 +156,11 @@ def _score_key(weapon: Weapon, armor: int, cover: bool, defense: int,
         rulings = Rulings(RULINGS, dict(rulings_key))
         dmg = _damage(weapon, armor, cover, rulings)
         found = float(dmg.mean()) + KNOCKOUT_WEIGHT * float(dmg.at_least(defense))
-        _SCORES[key] = found
+        _SCORES.put(key, found)
     return found
 
 
-_SCORES: dict[tuple[Any, ...], float] = {}
+_SCORES: Cache[tuple[Any, ...], float] = Cache("nebulia.attack-scores", maxsize=100_000)
 
 
 def _damage(weapon: Weapon, armor: int, cover: bool, rulings: Rulings) -> Dist[int]:
@@ -182,14 +186,12 @@ def _move_values(ruleset: NebuliaOperations, state: rules.NebState, me: rules.Op
            tuple(tiles), tuple(dynamic), tuple((e.pos, e.armor, e.defense) for e in enemies))
     found = _MOVE_VALUES.get(key)
     if found is None:
-        found = _compute_move_values(state, me, tiles, enemies, dynamic)
-        if len(_MOVE_VALUES) >= 100_000:
-            _MOVE_VALUES.clear()
-        _MOVE_VALUES[key] = found
+        found = _MOVE_VALUES.put(key, _compute_move_values(state, me, tiles, enemies, dynamic))
     return list(found)
 
 
-_MOVE_VALUES: dict[tuple[object, ...], tuple[float, ...]] = {}
+_MOVE_VALUES: Cache[tuple[object, ...], tuple[float, ...]] = Cache("nebulia.move-values",
+                                                                    maxsize=100_000)
 
 
 def _compute_move_values(state: rules.NebState, me: rules.Operator,

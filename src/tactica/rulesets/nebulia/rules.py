@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from tactica.battlefield.grid import TileGrid
+from tactica.caching import Cache
 from tactica.chance import Done, Emit, Roll, Step, and_then, emit_all
 from tactica.dice import Dist, d10_target_successes
 from tactica.ruleset import Automatic, ChooseAction, Finished, Pending, Rulings
@@ -244,24 +245,23 @@ def legal_moves(state: NebState, unit: str) -> list[Move]:
     key = (unit, geometry.reachable_tiles(state, a))
     found = _MOVES.get(key)
     if found is None:
-        if len(_MOVES) >= 100_000:
-            _MOVES.clear()
-        found = _MOVES[key] = tuple(_move(unit, tile) for tile in key[1])
+        found = _MOVES.put(key, tuple(_move(unit, tile) for tile in key[1]))
     return list(found)
 
 
 def _move(unit: str, tile: Tile) -> Move:
     found = _MOVE.get((unit, tile))
     if found is None:
-        found = _MOVE[(unit, tile)] = Move(unit, tile)
+        found = _MOVE.put((unit, tile), Move(unit, tile))
     return found
 
 
-_MOVE: dict[tuple[str, Tile], Move] = {}
+_MOVE: Cache[tuple[str, Tile], Move] = Cache("nebulia.move-actions", maxsize=100_000)
 
 
 # The moves of a unit over the same tiles (frozen records, shared across battles).
-_MOVES: dict[tuple[str, tuple[Tile, ...]], tuple[Move, ...]] = {}
+_MOVES: Cache[tuple[str, tuple[Tile, ...]], tuple[Move, ...]] = Cache(
+    "nebulia.move-lists", maxsize=100_000)
 
 
 # --------------------------------------------------------------------------------------------

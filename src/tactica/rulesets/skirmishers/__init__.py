@@ -86,7 +86,7 @@ class Skirmishers:
         title="Skirmishers",
         battlefield="dots",
         rulings=RULINGS,
-        provides=frozenset(Capability),
+        provides=frozenset(Capability) - {Capability.KERNEL},
         odds_options=(
             OddsOption("spent", "the AP the target has already spent this turn (a mover shot "
                        "mid-move falls prone when its new maximum no longer covers them)",

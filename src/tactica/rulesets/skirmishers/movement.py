@@ -32,6 +32,7 @@ from typing import Any, Final
 from tactica.battlefield.dots import DotLattice
 from tactica.battlefield.dots_geometry import DIRECTIONS, Axial, offset_to_axial
 from tactica.battlefield.dots_move import MOVE_CAP, moves
+from tactica.caching import Cache
 from tactica.chance import Decide, Done, Emit, Observe, Step, emit_all
 from tactica.events import Action
 from tactica.rulesets.skirmishers import records as r
@@ -65,7 +66,7 @@ STAY_UP: Final = "stay standing"
 
 Spot = tuple[Axial, int]
 Graph = dict[Spot, tuple[tuple[Spot, int], ...]]
-_GRAPHS: dict[int, tuple[Any, Graph]] = {}
+_GRAPHS: Cache[int, tuple[Any, Graph]] = Cache("skirmishers.move-graphs", maxsize=33)
 
 
 def move_graph(lat: DotLattice) -> Graph:
@@ -82,9 +83,7 @@ def move_graph(lat: DotLattice) -> Graph:
                 dot = offset_to_axial(col, row)
                 if lat.has_dot(dot, lvl):
                     graph[(dot, lvl)] = tuple(moves(lat, (dot, lvl)))
-    if len(_GRAPHS) > 32:
-        _GRAPHS.clear()
-    _GRAPHS[key] = (lat.features, graph)
+    _GRAPHS.put(key, (lat.features, graph))
     return graph
 
 

@@ -22,7 +22,8 @@ from tactica.chance import Done, Step, run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError, TacticaError
 from tactica.events import Action
-from tactica.odds import OddsReport, outcome_report
+from tactica.odds import OddsNumbers, OddsReport, outcome_report
+from tactica.odds_why import with_why
 from tactica.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.explosives import (
@@ -36,6 +37,7 @@ from tactica.rulesets.skirmishers.explosives import (
 from tactica.rulesets.skirmishers.fire import damage, explosive_tn, melee_tn, ranged_tn, shot
 from tactica.rulesets.skirmishers.melee import attack, can_reach, melee_weapons
 from tactica.rulesets.skirmishers.state import PendingMelee, SkiState, Token, copy_state, spot_text
+from tactica.rulesets.skirmishers.why import explain_numbers
 from tactica.validation import whole_number
 
 if TYPE_CHECKING:
@@ -208,7 +210,8 @@ def _report(state: SkiState, attacker: str, target: str, what: str, p_hit: Fract
         "p_falls_prone": sum((p for o, p in cards.items() if o[3]), Fraction(0)),
         "expected_hp": cards.map(lambda o: o[0]).mean(),
     }
-    return OddsReport(attacker, target, what, dists, numbers, tuple(reasons), extra=extra)
+    return OddsReport(attacker, target, what, dists, OddsNumbers(**numbers), tuple(reasons),
+                      extra=extra)
 
 
 def _run(rules: Skirmishers, state: SkiState, process: Step) -> Dist[Any]:
@@ -310,14 +313,25 @@ def explosive_report(rules: Skirmishers, state: SkiState, action: r.Throw,
                      tn.p_hit, Dist.from_probs(per[victim]), reasons,
                      {"weapon": action.explosive, "tn": tn.tn, "at": action.at,
                       "cover": tn.cover, "p_out_of_action_each": extra_out}, more)
-    numbers = dict(report.numbers)
-    numbers["expected_enemy_damage"] = enemy_damage
-    numbers["expected_friendly_damage"] = friend_damage
-    return replace(report, numbers=numbers)
+    return replace(report, numbers=report.numbers.with_more(
+        expected_enemy_damage=enemy_damage, expected_friendly_damage=friend_damage))
 
 
 def odds(rules: Skirmishers, state: SkiState, action: Action, **options: OddsValue
          ) -> OddsReport:
+    """The exact outcome of an action (see :func:`action_odds`), with the reasons for its
+    zeros and certainties."""
+    report = action_odds(rules, state, action, **options)
+    spent = options.get("spent")
+    target = getattr(action, "target", None)
+    if spent not in (None, False) and target in state.troopers:
+        state = copy_state(state)
+        state.troopers[target] = replace(state.troopers[target], ap_spent=int(str(spent)))
+    return with_why(report, explain_numbers(state, action, report))
+
+
+def action_odds(rules: Skirmishers, state: SkiState, action: Action, **options: OddsValue
+                ) -> OddsReport:
     """The exact outcome of an action; options ``spent`` (the target's AP already spent this
     turn) and ``at`` (an explosive's dot)."""
     spent = options.get("spent")
@@ -417,7 +431,7 @@ def _threat_report(rules: Skirmishers, state: SkiState, action: Action,
                    "now: a lower bound, as hits add up; for one shot's whole outcome ask "
                    "'tactica odds -a FIRER -t TARGET'")
     return OddsReport(uid, uid, describe_action(state, action), {},
-                      {"p_hit": 1 - miss_all,
-                       "expected_hits": sum((p for *_, p in threats), Fraction(0)),
-                       "expected_damage": hurt, "p_out_of_action": 1 - stay_in},
+                      OddsNumbers(p_hit=1 - miss_all,
+                                  expected_hits=sum((p for *_, p in threats), Fraction(0)),
+                                  expected_damage=hurt, p_out_of_action=1 - stay_in),
                       tuple(reasons), extra={"shots": len(threats), "lower_bound": True})

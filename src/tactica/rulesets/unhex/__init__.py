@@ -2,7 +2,7 @@
 
 Source: the Unhex combat chapter (the seed) and the Unhex rulebook (dice, characters, the first
 filled-in damage, hit location and first aid sections). Items and profiles are tactica's
-illustrative content. Every ambiguity is a ruling (UNH-1 .. UNH-21, see
+illustrative content. Every ambiguity is a ruling (UNH-1 .. UNH-28, see
 ``docs/rulesets/unhex.md``).
 """
 
@@ -62,7 +62,7 @@ class Unhex:
         title="Unhex",
         battlefield="zones",
         rulings=RULINGS,
-        provides=frozenset(Capability),
+        provides=frozenset(Capability) - {Capability.KERNEL},
         odds_options=(
             OddsOption("defend", "the target defends (an opposed roll; against ranged attacks "
                                  "only from cover)"),
@@ -173,12 +173,19 @@ class Unhex:
                   for ref in (source, target)]
         chosen = {**dict(state.view.options), **options}
         report = state.view.graph.sight_report(places[0], places[1], **chosen)
-        if places == [source, target]:
+        notes: list[str] = []
+        if places != [source, target]:
+            notes.append(f"{source} is in {places[0]}, {target} in {places[1]}")
+        pairs = report.details.get("pairs")
+        if isinstance(pairs, list) and any(p.get("one_way") for p in pairs):
+            reasons = (*report.reasons, f"UNH-28 (one-way sight) is {chosen['symmetry']!s}"
+                       + (" by this command's option" if "symmetry" in options else ""))
+        else:
+            reasons = report.reasons
+        if not notes and reasons is report.reasons:
             return report
         return SightReport(source, target, report.visible, report.cover, report.distance,
-                           report.details,
-                           (f"{source} is in {places[0]}, {target} in {places[1]}",
-                            *report.reasons))
+                           report.details, (*notes, *reasons))
 
     def explain_action(self, state: UnhexState, action: Action) -> list[str]:
         if isinstance(action, Attack):

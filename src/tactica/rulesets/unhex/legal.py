@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tactica.battlefield.zones import Place
+from tactica.caching import Cache
 from tactica.rulesets.unhex.content import SLOTS, Item
 from tactica.rulesets.unhex.records import (
     Arrange,
@@ -110,15 +111,14 @@ def arrangements(state: UnhexState, c: Character) -> list[Arrange]:
            c.body.hand_usable("left"), state.rulings["UNH-19"])
     found = _ARRANGEMENTS.get(key)
     if found is None or found[0] is not catalog:
-        if len(_ARRANGEMENTS) >= 100_000:
-            _ARRANGEMENTS.clear()
-        found = _ARRANGEMENTS[key] = (catalog, tuple(_arrangements(state, c, floor)))
+        found = _ARRANGEMENTS.put(key, (catalog, tuple(_arrangements(state, c, floor))))
     return list(found[1])
 
 
 #: Arrangements by what they depend on, with the catalog they were read from (its id is only
 #: trusted while it is that very object).
-_ARRANGEMENTS: dict[tuple[object, ...], tuple[object, tuple[Arrange, ...]]] = {}
+_ARRANGEMENTS: Cache[tuple[object, ...], tuple[object, tuple[Arrange, ...]]] = Cache(
+    "unhex.arrangements", maxsize=100_000)
 
 
 def _arrangements(state: UnhexState, c: Character, floor: tuple[str, ...]) -> list[Arrange]:

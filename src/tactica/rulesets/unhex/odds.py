@@ -15,13 +15,15 @@ import numpy as np
 from tactica.chance import Decide, Done, Step, and_then, run_exact
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError
-from tactica.odds import OddsReport
+from tactica.odds import OddsNumbers, OddsReport
+from tactica.odds_why import with_why
 from tactica.rulesets.unhex.attack import AttackOutcome, AttackPlan, Fighter, attack_roll
 from tactica.rulesets.unhex.legal import can_be_attacked, weapons_in_hand
 from tactica.rulesets.unhex.policy import decide
 from tactica.rulesets.unhex.records import Attack
 from tactica.rulesets.unhex.rules import attack_plan
 from tactica.rulesets.unhex.state import UnhexState
+from tactica.rulesets.unhex.why import explain_numbers
 
 __all__ = ["Summary", "attack_odds", "choose_attack", "exact_outcomes", "summary"]
 
@@ -146,13 +148,14 @@ def attack_odds(state: UnhexState, action: Attack, *, defend: bool = False) -> O
     }
     if defend:
         numbers["p_defended"] = hit.p("defended")
-    return OddsReport(
+    report = OddsReport(
         attacker, target, f"{attacker} attacks {target} with the {name}"
         + (f" ({target} defends)" if defend else ""),
         {"outcome": hit, "level_lost": level_lost, "hit_location": location,
          "damage": damage},
-        numbers, tuple(reasons),
+        OddsNumbers(**numbers), tuple(reasons),
         extra={"weapon": name, "cover": look.cover, "distance": look.distance,
                "defend": defend, "shield": plan.shield,
                "assigned_by": plan.assigner.id},
     )
+    return with_why(report, explain_numbers(state, action, report))

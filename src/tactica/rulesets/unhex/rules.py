@@ -150,18 +150,36 @@ def first_holder(state: UnhexState, standing: list[str]) -> str:
 
 def initiative_winner(state: UnhexState, sides: list[str], results: list[CheckResult],
                       holder: str) -> tuple[str, str]:
-    """The winning team and why: highest success; PCs win ties against NPCs; otherwise a tie
-    or all failing leaves it with the holder (UNH-3, UNH-14)."""
-    top = opposed_winner(results, [s in state.pcs for s in sides])
+    """The winning team and why: the highest success wins; a tie (equal highest successes, or
+    every roll failing) stays with the team that held the initiative in the prior round, the
+    PCs in the first (UNH-3). Under UNH-3 ``pcs-win-equal`` equal successes go to the PCs as in
+    any opposed roll. A tie the holder is not part of goes to the PCs among the tied, else to
+    the first team listed (UNH-14)."""
+    held = "held it in the prior round and keeps it" if state.holder == holder else (
+        "gets the first round's tie as the PCs" if holder in state.pcs
+        else "gets the first round's tie as the first team listed")
+    numbers = " and ".join(f"{s} {r.number}" for s, r in zip(sides, results, strict=True))
+    top = opposed_winner(results, [s in state.pcs for s in sides]
+                         if state.rulings["UNH-3"] == "pcs-win-equal"
+                         else [False] * len(sides))
     if not top:
-        return holder, f"every roll failed: {holder} keeps the initiative"
+        return holder, f"a tie, every roll failed ({numbers}): {holder} {held} (UNH-3)"
     best = results[top[0]].number
+    equal = [sides[i] for i, r in enumerate(results) if r.success and r.number == best]
     if len(top) == 1:
-        return sides[top[0]], f"highest success ({best})"
+        if len(equal) > 1:
+            return sides[top[0]], (f"a tie, equal successes of {best}: the PCs, "
+                                   f"{sides[top[0]]}, win it (UNH-3 pcs-win-equal)")
+        return sides[top[0]], f"highest success ({numbers})"
     tied = [sides[i] for i in top]
     if holder in tied:
-        return holder, f"equal successes ({best}): {holder} keeps the initiative"
-    return tied[0], f"equal successes ({best}): the first team listed, {tied[0]}"
+        return holder, f"a tie, equal successes of {best}: {holder} {held} (UNH-3)"
+    pcs = [s for s in tied if s in state.pcs]
+    if pcs and len(pcs) < len(tied):
+        return pcs[0], (f"a tie, equal successes of {best} without the holder: the PCs, "
+                        f"{pcs[0]}, win it")
+    return tied[0], (f"a tie, equal successes of {best} without the holder: the first team "
+                     f"listed, {tied[0]}")
 
 
 def _by_roll(state: UnhexState, sides: list[str], results: list[CheckResult],

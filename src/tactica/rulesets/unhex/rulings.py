@@ -23,10 +23,13 @@ RULINGS: tuple[Ruling, ...] = (
         "any": "blocked if any shortest path crosses 2+ marks not at the attacker's end",
         "every": "blocked only if every shortest path does",
     }),
-    Ruling("UNH-3", "Initiative ties", "holder", {
-        "holder": "both fail: the previous holder keeps it (PCs in round 1); equal successes: "
-                  "PCs win",
-    }),
+    Ruling("UNH-3", "Initiative ties ('stays with the team that had it prior round')",
+           "holder", {
+               "holder": "every tie, equal successes or all failing, stays with the previous "
+                         "holder (the PCs in round 1)",
+               "pcs-win-equal": "all failing: the previous holder keeps it; equal successes: "
+                                "the PCs win, as in any opposed roll",
+           }),
     Ruling("UNH-4", "Which damage rules?", "first", {
         "first": "the first filled-in version: 5/5/5/15/10/10 boxes, a location that fills "
                  "lowers level by its box count",
@@ -142,6 +145,14 @@ RULINGS: tuple[Ruling, ...] = (
                         "surrender when next attacked, for the round",
                "fight-on": "they fight on",
            }),
+    Ruling("UNH-28", "One-way sight: the count skips the viewer's own marks, so on the "
+           "nightclub the Kitchen sees the Dance Floor but not back ('I advise against making "
+           "a one-way line of sight')", "either", {
+               "either": "sight is symmetric: two areas see each other if the count from "
+                         "either end is clear",
+               "both": "sight is symmetric: only if the count from both ends is clear",
+               "literal": "the count from the viewer's end alone (one-way sight stays)",
+           }),
 )
 
 #: Rulings that are options of the zone map's sight queries, by option name.
@@ -150,6 +161,7 @@ SIGHT_RULINGS: tuple[tuple[str, str], ...] = (
     ("blocked_if", "UNH-2"),
     ("closed_doors", "UNH-9"),
     ("x_lines", "UNH-10"),
+    ("symmetry", "UNH-28"),
 )
 
 

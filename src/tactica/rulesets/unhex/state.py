@@ -215,6 +215,8 @@ class UnhexState:
     holder: str | None = None
     fixtures: tuple[tuple[str, str], ...] = ()
     used: frozenset[tuple[str, str]] = frozenset()
+    #: NPCs that break this round (UNH-27): wounded before their team's initiative roll
+    #: failed critically.
     broken: frozenset[str] = frozenset()
     ended: tuple[str | None, str] | None = None
 
@@ -274,10 +276,11 @@ def apply_event(state: UnhexState, event: Any) -> None:
     elif isinstance(event, InitiativeWon):
         state.holder = event.side
     elif isinstance(event, InitiativeRolled):
-        # NPCs wounded in earlier rounds whose roll fails critically break (UNH-27).
-        if (event.critical == "failure" and event.side not in state.pcs
-                and any(c.wounded for c in state.fighters(event.side))):
-            state.broken = state.broken | {event.side}
+        # NPCs wounded in earlier rounds whose team's roll fails critically break (UNH-27):
+        # those wounded when the roll is made, not those wounded later in the round.
+        if event.critical == "failure" and event.side not in state.pcs:
+            state.broken = state.broken | {c.id for c in state.fighters(event.side)
+                                           if c.wounded}
     elif isinstance(event, Attacked):
         if state.item(event.weapon).uses_ammo:
             c = ch[event.unit]

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from tactica.caching import Cache
 from tactica.dice import Dist
 from tactica.rulesets.unhex.attack import AttackPlan, assignments
 from tactica.rulesets.unhex.body import Body, DamageRules, Wound, wound
@@ -243,13 +244,11 @@ def quick_estimate(attacker: Body, target: Body, rules: DamageRules, rule: str, 
         losses = defence_losses(target.level, target.max_level, edge) if defend else None
         found = _estimate(attacker.level, attacker.max_level,
                           hit_table(target, rules, rule, not cover), losses, crit_rule)
-        if len(_QUICK) >= 1 << 16:
-            _QUICK.clear()
-        _QUICK[key] = found
+        _QUICK.put(key, found)
     return found
 
 
-_QUICK: dict[tuple[object, ...], Estimate] = {}
+_QUICK: Cache[tuple[object, ...], Estimate] = Cache("unhex.quick-estimates", maxsize=1 << 16)
 
 
 def crit_takes_set(plan: AttackPlan, pair: Pair, rule: str, crit_rule: str) -> bool:

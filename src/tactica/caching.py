@@ -1,0 +1,157 @@
+"""Bounded caches with explicit keys and statistics: the one way the engine remembers answers.
+
+Speed caches keep answers across battles (reachable tiles, move values, target values), keyed
+by *everything the answer depends on*, spelled out by the caller. A :class:`Cache` holds at
+most ``maxsize`` answers and empties itself whole when full (an answer is cheap to recompute,
+and a cache that clears costs nothing per hit), and counts its hits, misses and clears;
+:func:`cache_stats` lists every cache of the process and :func:`clear_caches` empties them
+(a benchmark's cold start, a test that wants no history).
+
+An object compared by identity (a content pack, a fighter's template) enters a key through
+:class:`SmallKeys`, which gives it a number never given to another object, so that an entry
+made for one object can never answer for another (an ``id()`` can be reused once its object
+is gone; these numbers are not).
+
+>>> squares = Cache[int, int]("doc.squares", maxsize=2)
+>>> squares.get(3) is None, squares.put(3, 9), squares.get(3)
+(True, 9, 9)
+>>> squares.put(4, 16), squares.put(5, 25), len(squares)
+(16, 25, 1)
+>>> stats = squares.stats()
+>>> stats.hits, stats.misses, stats.clears
+(1, 1, 1)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+__all__ = ["Cache", "CacheStats", "SmallKeys", "cache_stats", "clear_caches"]
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    """One cache's figures: entries now, the bound, hits, misses and how often it was full."""
+
+    name: str
+    size: int
+    maxsize: int
+    hits: int
+    misses: int
+    clears: int
+
+
+#: Every cache of the process by name (a registry of caches, not itself a cache).
+_CACHES: dict[str, Cache[object, object] | SmallKeys] = {}
+
+
+class Cache(Generic[K, V]):
+    """At most ``maxsize`` values by explicit keys; emptied whole when full. Values are never
+    ``None`` (``get`` answers ``None`` for a key it does not hold)."""
+
+    __slots__ = ("_data", "clears", "hits", "maxsize", "misses", "name")
+
+    def __init__(self, name: str, *, maxsize: int) -> None:
+        if maxsize < 1:
+            raise ValueError(f"cache {name!r}: maxsize must be at least 1, got {maxsize}")
+        self.name = name
+        self.maxsize = maxsize
+        self._data: dict[K, V] = {}
+        self.hits = self.misses = self.clears = 0
+        _CACHES[name] = self  # type: ignore[assignment]
+
+    def get(self, key: K) -> V | None:
+        """The value remembered for ``key``, or ``None``."""
+        found = self._data.get(key)
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return found
+
+    def put(self, key: K, value: V) -> V:
+        """Remember ``value`` for ``key`` (emptying the cache first if it is full); returns
+        ``value``."""
+        data = self._data
+        if len(data) >= self.maxsize and key not in data:
+            data.clear()
+            self.clears += 1
+        data[key] = value
+        return value
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def clear(self) -> None:
+        """Forget every value (the statistics stay)."""
+        self._data.clear()
+
+    def stats(self) -> CacheStats:
+        """This cache's figures now."""
+        return CacheStats(self.name, len(self._data), self.maxsize, self.hits, self.misses,
+                          self.clears)
+
+
+class SmallKeys:
+    """Small numbers for objects, to put in cache keys: the same object gets the same number
+    while this table holds it (and keeps it alive), and a number is never given twice, so
+    forgetting (when ``maxsize`` objects are held, or on :meth:`clear`) cannot mix objects up.
+
+    By default an object is recognised by identity (for objects that are costly to hash or
+    compare); ``by_value=True`` recognises equal values (small hashable keys such as a ruling
+    set)."""
+
+    __slots__ = ("_counter", "_held", "by_value", "clears", "hits", "maxsize", "misses", "name")
+
+    def __init__(self, name: str, *, maxsize: int, by_value: bool = False) -> None:
+        self.name = name
+        self.maxsize = maxsize
+        self.by_value = by_value
+        self._held: dict[object, tuple[object, int]] = {}
+        self._counter = itertools.count()
+        self.hits = self.misses = self.clears = 0
+        _CACHES[name] = self
+
+    def key_of(self, obj: object) -> int:
+        """The number of ``obj``."""
+        ref = obj if self.by_value else id(obj)
+        found = self._held.get(ref)
+        if found is not None:
+            self.hits += 1
+            return found[1]
+        self.misses += 1
+        if len(self._held) >= self.maxsize:
+            self._held.clear()
+            self.clears += 1
+        number = next(self._counter)
+        self._held[ref] = (obj, number)
+        return number
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def clear(self) -> None:
+        """Forget every object (numbers already given stay unique)."""
+        self._held.clear()
+
+    def stats(self) -> CacheStats:
+        """This table's figures now."""
+        return CacheStats(self.name, len(self._held), self.maxsize, self.hits, self.misses,
+                          self.clears)
+
+
+def cache_stats() -> list[CacheStats]:
+    """The figures of every cache of the process, by name."""
+    return [_CACHES[name].stats() for name in sorted(_CACHES)]
+
+
+def clear_caches() -> None:
+    """Empty every cache of the process."""
+    for cache in _CACHES.values():
+        cache.clear()

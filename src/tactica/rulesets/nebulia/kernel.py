@@ -1,0 +1,258 @@
+"""Nebulia Operations' compiled simulation kernel: its tables, built from the reference.
+
+:func:`prepare` reads a scenario once and builds, with the reference's own functions, every
+table the compiled battle loop (``_kernel.pyx``) needs: the exact blocking geometry of sight
+lines per offset (:func:`~tactica.battlefield.grid_fast.offset_geometry`), the cover-cancel
+distance per offset (:func:`~tactica.battlefield.grid_metrics.is_within` under NEB-3), the
+exact samplers of every dice pool an attack can roll (:func:`rules._pool_dist`), the greedy
+policy's attack scores (:func:`odds._score_key`) and the order of the "first side" roll's
+outcomes. It answers :class:`~tactica.ruleset.NotCovered` for what the kernel does not play:
+a ruling or an option it does not know, a map above :data:`MAX_TILES` tiles, more operators,
+weapons or sides than its arrays hold, a dice pool too large for one 64-bit draw, a policy
+other than greedy and random, or a missing compiled extension.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from tactica.battlefield.grid import TileGrid
+from tactica.battlefield.grid_fast import offset_geometry
+from tactica.battlefield.grid_metrics import is_within
+from tactica.dice import Dist
+from tactica.ruleset import NotCovered
+from tactica.rulesets.nebulia import geometry, odds, rules
+from tactica.scenario import Scenario
+from tactica.sim.tally import BattleResult
+from tactica.stats import UnitStats
+
+__all__ = ["COVERED_RULINGS", "MAX_TILES", "NebuliaKernel", "compiled", "prepare"]
+
+#: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not covered).
+COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
+    "NEB-1": ("zero-to-nine", "one-to-ten"),  # the faces' display: the same draws
+    "NEB-2": ("not-visible",),
+    "NEB-3": ("chebyshev", "manhattan", "euclidean"),
+    "NEB-4": ("inset", "touch", "interior"),
+    "NEB-5": ("all", "foes"),
+    "NEB-6": ("die", "characteristic"),
+    "NEB-7": ("adjacent", "adjacent-and-visible"),
+    "NEB-8": ("removed",),
+    "NEB-9": ("alternate", "igougo"),
+    "NEB-10": ("illustrative",),
+    "NEB-11": ("alternate", "random", "fixed"),
+    "NEB-12": ("enemies", "any"),
+    "NEB-13": ("no-squeeze", "free", "no-corner-cutting"),
+}
+
+#: The largest map the kernel plays (its sight tables hold every offset of the map).
+MAX_TILES = 1024
+_MAX_OPS, _MAX_WEAPONS, _MAX_SIDES, _MAX_POOL = 32, 8, 8, 128
+_POLICIES = {"greedy": 0, "random": 1}
+_TWO64 = 1 << 64
+
+
+def compiled() -> Any:
+    """The compiled extension module, or ``None`` when it was not built."""
+    try:
+        from tactica.rulesets.nebulia import _kernel  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _kernel
+
+
+NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
+
+
+class NebuliaKernel:
+    """The compiled kernel prepared for one scenario."""
+
+    def __init__(self, engine: Any, ids: tuple[str, ...], sides: tuple[str, ...],
+                 op_sides: tuple[str, ...]) -> None:
+        self.engine = engine
+        self.ids = ids
+        self.sides = sides
+        self.op_sides = op_sides
+
+    def play(self, policies: Mapping[str, str], seed: int, index: int,
+             max_steps: int) -> BattleResult | NotCovered:
+        """The reference's :func:`~tactica.sim.play.play_battle`, compiled."""
+        codes = []
+        for side in self.sides:
+            code = _POLICIES.get(policies.get(side, ""))
+            if code is None:
+                return NotCovered(f"the policy {policies.get(side)!r} (the kernel plays "
+                                  "greedy and random)")
+            codes.append(code)
+        if not 0 <= seed < _TWO64 or not 0 <= index < _TWO64:
+            return NotCovered("a seed or battle index beyond 64 bits")
+        winner, finished, rounds, steps, units = self.engine.play(
+            tuple(codes), f"{seed}|{index}|".encode(), seed, index, max_steps)
+        stats = {
+            uid: UnitStats(uid, side, bool(alive), dealt, taken, moves, {"defense": defense})
+            for uid, side, (alive, dealt, taken, moves, defense)
+            in zip(self.ids, self.op_sides, units, strict=True)
+        }
+        return BattleResult(self.sides[winner] if winner >= 0 else None, rounds, stats, steps,
+                            bool(finished))
+
+
+def prepare(scenario: Scenario) -> NebuliaKernel | NotCovered:
+    """The kernel of ``scenario`` (tables built from the reference), or why there is none."""
+    module = compiled()
+    if module is None:
+        return NotCovered(NOT_BUILT)
+    rulings = scenario.rulings
+    for ruling in rulings.declared():
+        covered = COVERED_RULINGS.get(ruling.id)
+        if covered is None:
+            return NotCovered(f"ruling {ruling.id} (the kernel does not know it)")
+        if rulings[ruling.id] not in covered:
+            return NotCovered(f"{ruling.id}={rulings[ruling.id]}")
+    state: rules.NebState = scenario.new_state()
+    grid = state.grid
+    assert isinstance(grid, TileGrid)
+    w, h = grid.width, grid.height
+    if w * h > MAX_TILES:
+        return NotCovered(f"a map of {w} x {h} tiles (the kernel plays up to {MAX_TILES})")
+    ops = list(state.ops.values())
+    if len(ops) > _MAX_OPS or len(state.sides) > _MAX_SIDES:
+        return NotCovered(f"{len(ops)} operators on {len(state.sides)} sides (the kernel "
+                          f"plays up to {_MAX_OPS} on {_MAX_SIDES})")
+    if any(len(o.weapons) > _MAX_WEAPONS for o in ops):
+        return NotCovered(f"an operator with more than {_MAX_WEAPONS} weapons")
+    if any(o.out for o in ops):
+        return NotCovered("an operator out of action from the start")
+    if any(len(f"unit {o.id!r}|to hit|".encode()) > 900 for o in ops):
+        return NotCovered("a unit id too long for the kernel's dice keys")
+    try:
+        tables = _tables(state, scenario.max_rounds)
+    except _Uncovered as exc:
+        return NotCovered(str(exc))
+    engine = module.Kernel(tables)
+    return NebuliaKernel(engine, tuple(o.id for o in ops), state.sides,
+                         tuple(o.side for o in ops))
+
+
+class _Uncovered(Exception):
+    pass
+
+
+def _sight_tables(w: int, h: int, policy: str, metric: str) -> dict[str, Any]:
+    """Per offset (dx, dy) of the map, at index ``(dy + h - 1) * (2w - 1) + dx + w - 1``: the
+    tiles (relative to the source) that block each of the four lines alone, the pairs that
+    block together (:func:`offset_geometry`), and whether cover is cancelled (NEB-3)."""
+    n = (2 * w - 1) * (2 * h - 1)
+    sstart, slen = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    pstart, plen = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    near = np.zeros(n, np.uint8)
+    singles: list[tuple[int, int, int]] = []
+    pairs: list[tuple[int, int, int, int, int]] = []
+    for dy in range(-(h - 1), h):
+        for dx in range(-(w - 1), w):
+            i = (dy + h - 1) * (2 * w - 1) + dx + w - 1
+            near[i] = is_within((0, 0), (dx, dy), geometry.COVER_CANCEL, metric)
+            sstart[i], pstart[i] = len(singles), len(pairs)
+            if dx or dy:
+                geo = offset_geometry(policy, dx, dy)
+                singles.extend(geo.singles)
+                pairs.extend(geo.pairs)
+            slen[i], plen[i] = len(singles) - sstart[i], len(pairs) - pstart[i]
+    s = np.array(singles, dtype=np.int64).reshape(-1, 3)
+    p = np.array(pairs, dtype=np.int64).reshape(-1, 5)
+    return {
+        "near": near, "sstart": sstart, "slen": slen, "pstart": pstart, "plen": plen,
+        "srx": np.ascontiguousarray(s[:, 0]), "sry": np.ascontiguousarray(s[:, 1]),
+        "smask": np.ascontiguousarray(s[:, 2].astype(np.uint8)),
+        "pax": np.ascontiguousarray(p[:, 0]), "pay": np.ascontiguousarray(p[:, 1]),
+        "pbx": np.ascontiguousarray(p[:, 2]), "pby": np.ascontiguousarray(p[:, 3]),
+        "pmask": np.ascontiguousarray(p[:, 4].astype(np.uint8)),
+    }
+
+
+def _tables(state: rules.NebState, max_rounds: int) -> dict[str, Any]:
+    grid = state.grid
+    w, h = grid.width, grid.height
+    r = state.rulings
+    ops = list(state.ops.values())
+    index = {o.id: i for i, o in enumerate(ops)}
+    sides = state.sides
+    pools: list[tuple[list[int], list[int], int]] = []
+    pool_index: dict[tuple[int, int, int], int] = {}
+
+    def pool(n: int, target: int, modifier: int) -> int:
+        """rules.d10_pool's distribution (rules._pool_dist), as its exact sampler's table."""
+        key = (n, target, modifier)
+        found = pool_index.get(key)
+        if found is None:
+            dist: Dist[int] = rules._pool_dist(n, target, modifier)
+            if dist.total >= _TWO64 or len(dist.outcomes) > _MAX_POOL:
+                raise _Uncovered(f"a pool of {n} dice (one draw needs more than 64 bits)")
+            cum, acc = [], 0
+            for weight in dist.weights:
+                acc += weight
+                cum.append(acc)
+            found = pool_index[key] = len(pools)
+            pools.append((list(dist.outcomes), cum, dist.total))
+        return found
+
+    weapons = [(o, wpn) for o in ops for wpn in o.weapons]
+    maxdice = max((wpn.dice for _, wpn in weapons), default=0)
+    maxdef = max(o.max_defense for o in ops)
+    if any(o.defense > maxdef for o in ops):
+        maxdef = max(o.defense for o in ops)
+    nw, no = len(weapons), len(ops)
+    armor_pool = np.zeros(nw * no * 2 * (maxdice + 1), np.int64)
+    score = np.zeros(nw * no * 2 * (maxdef + 1), np.float64)
+    rk = r.key()
+    op_tables = []
+    for i, o in enumerate(ops):
+        own = []
+        for wpn in o.weapons:
+            own.append({"melee": int(wpn.is_melee), "dice": wpn.dice,
+                        "accuracy": wpn.accuracy, "damage": wpn.damage,
+                        "tohit_pool": pool(wpn.dice, wpn.accuracy, 0) if wpn.dice else 0})
+        op_tables.append({"side": sides.index(o.side), "defense": o.defense,
+                          "max_defense": o.max_defense, "armor": o.armor, "move": o.move,
+                          "pos": o.pos[1] * w + o.pos[0], "weapons": own})
+        del i
+    for wi, (_, wpn) in enumerate(weapons):
+        for t, target in enumerate(ops):
+            for cover in (0, 1):
+                armor, modifier = rules.cover_armor(target.armor, bool(cover), r["NEB-6"])
+                for hits in range(1, wpn.dice + 1):
+                    armor_pool[((wi * no + t) * 2 + cover) * (maxdice + 1) + hits] = pool(
+                        hits, armor, modifier)
+                for defense in range(maxdef + 1):
+                    score[((wi * no + t) * 2 + cover) * (maxdef + 1) + defense] = (
+                        odds._score_key(wpn, target.armor, bool(cover), defense, rk))
+    # The "first side" roll (NEB-11 random): Dist.uniform(standing)'s outcome order.
+    first_outcomes = np.zeros((1 << len(sides)) * _MAX_SIDES, np.int64)
+    for mask in range(1, 1 << len(sides)):
+        standing = [s for k, s in enumerate(sides) if (mask >> k) & 1]
+        for k, s in enumerate(Dist.uniform(standing).outcomes):
+            first_outcomes[mask * _MAX_SIDES + k] = sides.index(s)
+    wall = np.zeros(w * h, np.uint8)
+    for x, y in grid.blockers:
+        wall[y * w + x] = 1
+    tables: dict[str, Any] = {
+        "width": w, "height": h, "wall": wall, "ops": op_tables, "nsides": len(sides),
+        "first": sides.index(state.first), "max_rounds": max_rounds, "pools": pools,
+        "armor_pool": armor_pool, "score": score, "maxdice": maxdice, "maxdef": maxdef,
+        "first_outcomes": first_outcomes,
+        "block": 0 if r["NEB-5"] == "all" else 1,
+        "diagonal": {"no-squeeze": 0, "free": 1, "no-corner-cutting": 2}[r["NEB-13"]],
+        "cover_on_die": int(r["NEB-6"] == "die"),
+        "melee_sight": int(r["NEB-7"] != "adjacent"),
+        "alternate": int(r["NEB-9"] == "alternate"),
+        "first_rule": {"alternate": 0, "random": 1, "fixed": 2}[r["NEB-11"]],
+        "enemies_only": int(r["NEB-12"] == "enemies"),
+        "hit_slots": [f"unit {o.id!r}|to hit|".encode() for o in ops],
+        "armor_slots": [f"unit {o.id!r}|armor|".encode() for o in ops],
+    }
+    tables.update(_sight_tables(w, h, r["NEB-4"], r["NEB-3"]))
+    del index
+    return tables
