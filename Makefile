@@ -53,9 +53,10 @@ bench: $(DEV)
 	$(BIN)/python bench/dice.py
 	$(BIN)/python bench/battle.py
 
-# The long fuzzing run (not part of `make test`): 100,000 inputs over the scenario files of every
-# game, the dice language, fight logs and play's input, 5 s and 3 GB at most each; it reports
-# crashes, hangs and peak memory (see tests/fuzz/long_run.py; FUZZ_ARGS="--inputs 1000").
+# The long fuzzing run (not part of `make test`): 100,000 inputs over the scenario and map files
+# of the five games, the dice language, every game's fight logs and play's input, 5 s and 3 GB
+# at most each; it reports crashes, hangs and memory, in all and per game (see
+# tests/fuzz/long_run.py; FUZZ_ARGS="--inputs 1000").
 fuzz: $(DEV)
 	$(BIN)/python tests/fuzz/long_run.py --inputs 100000 --report fuzz-report.json $(FUZZ_ARGS)
 

@@ -10,18 +10,24 @@ from __future__ import annotations
 __all__ = [
     "CONTENT_PATH_ENV",
     "MAX_AREAS",
+    "MAX_BUILDINGS",
     "MAX_CONNECTIONS",
+    "MAX_DOTS_SIDE",
     "MAX_ERROR_LINES",
     "MAX_ERROR_LINE_CHARS",
     "MAX_GRID_SIDE",
     "MAX_INT",
     "MAX_INT_DIGITS",
+    "MAX_LEVELS",
     "MAX_LOG_BYTES",
     "MAX_LOG_LINE_BYTES",
+    "MAX_MAP_FEATURES",
+    "MAX_ODDS_TABLE",
     "MAX_QUOTE_CHARS",
     "MAX_ROUNDS",
     "MAX_SEED",
     "MAX_UNITS",
+    "MAX_WALLS",
     "MAX_YAML_BYTES",
     "MAX_YAML_DEPTH",
     "MAX_YAML_NODES",
@@ -49,6 +55,20 @@ MAX_GRID_SIDE = 100
 #: The most areas, and connections, of a zone map (each game may allow fewer).
 MAX_AREAS = 200
 MAX_CONNECTIONS = 1000
+#: The most dots along either side of a dot lattice map (``kind: dots``): 100 columns by 100
+#: rows; every coordinate of the map's features must be on it.
+MAX_DOTS_SIDE = 100
+#: The most levels (floors) of a dot lattice map, a building's ``floors`` included.
+MAX_LEVELS = 10
+#: The most entries of a dot lattice map's lists: ``walls``, ``buildings``, and ``features``
+#: (the sides that carry one, ``stairs`` and a building's openings too).
+MAX_WALLS = 500
+MAX_BUILDINGS = 100
+MAX_MAP_FEATURES = 2000
+
+#: The most attacks ``tactica odds --table`` works out (each an exact distribution); more is
+#: an error saying how to narrow the table (``--attacker``, ``--target``).
+MAX_ODDS_TABLE = 500
 
 #: The largest fight log read; a fight of many thousands of steps is far smaller.
 MAX_LOG_BYTES = 256 * 1024 * 1024

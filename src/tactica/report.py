@@ -113,9 +113,15 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
     sections.append(("Units", _tables([units], fmt)))
     sections.append(("Rulings", _tables([_rulings_table(scenario)], fmt)))
     if rs.meta.has(Capability.ODDS):
-        rows = attack_rows(rs, state, None, {})
-        odds_html = _tables([attack_table("every attack from the starting position", rows)],
-                            fmt)
+        odds_html: list[Child]
+        try:
+            rows = attack_rows(rs, state, None, {})
+            odds_html = _tables([attack_table("every attack from the starting position",
+                                              rows)], fmt)
+        except TacticaError as exc:  # too many attacks: the table is left out, and why
+            rows = []
+            odds_html = [Element("p", f"{str(exc).removeprefix('odds --table: ')} (tactica "
+                                      "odds SCENARIO --table --attacker ID).")]
         if plots and rows:
             from tactica.render.plots import dist_plot
             from tactica.ruleset import odds_hooks

@@ -38,6 +38,7 @@ from tactica.rulings import Rulings
 from tactica.scenario import Scenario, scenario_from_mapping
 from tactica.simulate import simulate, wilson
 from tactica.tables import Column, Table, require
+from tactica.validation import load_yaml
 
 __all__ = ["Parameter", "SweepSpec", "column_name", "parse_vary", "query", "read_meta",
            "run_sweep", "write_parquet"]
@@ -161,8 +162,8 @@ def _set(data: dict[str, Any], keys: Sequence[str], value: Any, *, path: str,
 def _pack_holding(packs: Sequence[Path], keys: Sequence[str], path: str) -> tuple[Path, Any]:
     for pack in reversed(packs):
         try:
-            doc = yaml.safe_load(pack.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
+            doc = load_yaml(pack)
+        except TacticaError:
             continue
         here = doc
         for key in keys:

@@ -45,6 +45,7 @@ __all__ = [
     "read_bounded",
     "validate",
     "validate_units",
+    "whole_number",
 ]
 
 M = TypeVar("M", bound=BaseModel)
@@ -77,6 +78,19 @@ def format_location(loc: tuple[int | str, ...]) -> str:
         else:
             out += ("." if out else "") + _part(part)
     return out or "(top level)"
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number if it is one written with at most 18 of the digits 0-9
+    (``str.isdigit`` accepts ``²``, which ``int`` refuses, and ``int`` refuses more than 4,300
+    digits), else None.
+
+    >>> whole_number("42"), whole_number("²"), whole_number("9" * 5000), whole_number("-1")
+    (42, None, None, None)
+    """
+    if 0 < len(text) <= 18 and text.isascii() and text.isdecimal():
+        return int(text)
+    return None
 
 
 def read_bounded(path: Path, *, limit: int, what: str,
@@ -191,6 +205,27 @@ class _Bounds(Composer):
             self._sizes[id(node)] = size
         self._count(1, getattr(node, "start_mark", None))
         return node
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        """A mapping, refusing a key given twice (YAML's merge key ``<<`` may still be
+        overridden: that is what it is for)."""
+        if isinstance(node, yaml.MappingNode):
+            first: dict[Any, Any] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge" or not isinstance(
+                        key_node, yaml.ScalarNode):
+                    continue
+                key = self.construct_object(key_node)  # type: ignore[attr-defined]
+                try:
+                    earlier = first.setdefault(key, key_node)
+                except TypeError:  # pragma: no cover - a scalar key is always hashable
+                    continue
+                if earlier is not key_node:
+                    raise _TooBig(f"duplicate key {quote(key)} (first on line "
+                                  f"{earlier.start_mark.line + 1}); give each key once",
+                                  key_node.start_mark)
+        value: Any = SafeConstructor.construct_mapping(self, node, deep)  # type: ignore[arg-type]
+        return value
 
     def construct_yaml_int(self, node: Any) -> int:
         digits = str(node.value).replace("_", "").lstrip("+-")

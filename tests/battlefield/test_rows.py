@@ -145,3 +145,12 @@ def test_the_battlefield_vocabulary() -> None:
     assert path is not None and path.cost == 1 and path.entered == ("party:front",)
     assert r.path("Ada", "Cop") is None and r.levels() == ()
     assert r.with_all_in_front("enemies").side("enemies").front == ("Shaman", "Cop")
+
+
+def test_a_side_named_with_a_colon_holds_its_places() -> None:
+    """A place is written side:row: found by the fuzzer (a side named 'goblins:' crashed)."""
+    rows = Rows.from_mapping({"kind": "rows", "sides": {"police": {"front": ["Cop"]},
+                                                        "goblins:": {"front": ["Goblin"]}}})
+    assert rows.locate("Goblin") == "goblins::front"
+    assert rows.distance("Cop", "Goblin") == 1
+    assert rows.sight_report("Cop", "Goblin").visible

@@ -1,10 +1,9 @@
-"""Hostile or huge inputs get one clear error, quickly, with bounded output (docs/limits.md)."""
+"""Hostile or huge inputs get one clear error, with bounded output (docs/limits.md)."""
 
 from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -24,21 +23,20 @@ DUEL = ROOT / "examples" / "nebulia" / "duel.yaml"
 COMMANDS = (["validate"], ["odds", "--table"], ["simulate", "--battles", "2", "--workers", "1"])
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str, float]:
-    start = time.perf_counter()
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     out, err = capsys.readouterr()
-    return code, out, err, time.perf_counter() - start
+    return code, out, err
 
 
-def refused(capsys: pytest.CaptureFixture[str], *args: str, within: float = 10.0) -> str:
+def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     """Run a command that must refuse its input: exit 2, ``error: ...``, no traceback,
-    bounded output, in time."""
-    code, out, err, took = run(capsys, *args)
+    bounded output. (How much work the refusal takes is bounded by the checks that come before
+    anything is built; see tests/engine/test_map_bounds.py. No test here measures time.)"""
+    code, out, err = run(capsys, *args)
     assert code == 2, (out, err)
     assert err.startswith("error: ") and "Traceback" not in err
     assert len(err.splitlines()) <= MAX_ERROR_LINES + 1 and len(err) < 20_000
-    assert took < within, took
     return err
 
 
@@ -83,16 +81,16 @@ def _bomb(levels: int) -> str:
 def test_an_alias_bomb_is_refused_before_it_is_expanded(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], levels: int) -> None:
     path = duel_with(tmp_path, _bomb(levels))
-    err = refused(capsys, "validate", str(path), within=5.0)
+    err = refused(capsys, "validate", str(path))
     assert "aliases counted as many times as they repeat" in err
 
 
 def test_many_unknown_keys_are_counted_not_all_printed(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = duel_with(tmp_path, "".join(f"k{i}: 1\n" for i in range(200_000)))
-    refused(capsys, "validate", str(path), within=10.0)
+    refused(capsys, "validate", str(path))
     path = duel_with(tmp_path, "".join(f"k{i}: 1\n" for i in range(20_000)))
-    err = refused(capsys, "validate", str(path), within=10.0)
+    err = refused(capsys, "validate", str(path))
     assert "k0: unknown field" in err and "more problem(s)" in err
 
 
@@ -161,7 +159,7 @@ def test_content_paths_stay_under_the_scenario_folder(
     folder.mkdir()
     (tmp_path / "pack.yaml").write_text("weapons: {}\n")
     path = duel_with(folder, f"\ncontent: [{where}]\n")
-    err = refused(capsys, "validate", str(path), within=5.0)
+    err = refused(capsys, "validate", str(path))
     assert "outside the scenario's folder" in err and CONTENT_PATH_ENV in err
     assert "root:" not in err
 
@@ -177,7 +175,7 @@ def test_more_content_folders_are_allowed_by_the_user(
     path = duel_with(folder, "\ncontent: [../packs/pack.yaml]\n")
     refused(capsys, "validate", str(path))
     monkeypatch.setenv(CONTENT_PATH_ENV, str(packs))
-    code, _, err, _ = run(capsys, "validate", str(path))
+    code, _, err = run(capsys, "validate", str(path))
     assert code == 0, err
 
 
@@ -186,12 +184,12 @@ def test_only_regular_files_of_bounded_size_are_read(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(CONTENT_PATH_ENV, "/dev")
     path = duel_with(tmp_path, "\ncontent: [/dev/zero]\n")
-    assert "not a regular file" in refused(capsys, "validate", str(path), within=5.0)
+    assert "not a regular file" in refused(capsys, "validate", str(path))
     big = tmp_path / "big.yaml"
     with open(big, "wb") as f:
         f.truncate(3 * 1024 * 1024)
     assert "more than a YAML file may hold" in refused(capsys, "validate", str(big))
-    assert "not a regular file" in refused(capsys, "validate", "/dev/urandom", within=5.0)
+    assert "not a regular file" in refused(capsys, "validate", "/dev/urandom")
 
 
 def test_a_log_header_naming_a_device_is_refused(tmp_path: Path,
@@ -201,11 +199,11 @@ def test_a_log_header_naming_a_device_is_refused(tmp_path: Path,
               "scenario": "/dev/zero", "digest": "0", "rulings": {}, "seed": 1,
               "computer": {}}
     log.write_text(json.dumps(header) + "\n")
-    err = refused(capsys, "play", "--resume", str(log), within=5.0)
+    err = refused(capsys, "play", "--resume", str(log))
     assert "not a regular file" in err
     header["scenario"] = str(Path(os.path.relpath("/etc/shadow", tmp_path)))
     log.write_text(json.dumps(header) + "\n")
-    err = refused(capsys, "play", "--resume", str(log), within=5.0)
+    err = refused(capsys, "play", "--resume", str(log))
     assert "root:" not in err
 
 

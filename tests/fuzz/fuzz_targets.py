@@ -1,18 +1,22 @@
 """What the fuzzing suite throws inputs at, and how it makes inputs.
 
-Four targets, each a function of one input that must end, quickly, either normally or with a
+Five targets, each a function of one input that must end, quickly, either normally or with a
 :class:`~tactica.errors.TacticaError` (the clear ``error: ...`` of the command line); any other
 exception is a crash:
 
-* :func:`run_scenario_text`: a scenario file of any game (YAML text): loaded with every bound,
-  validated, its state built, the odds of a few actions, a few random steps of a battle;
+* :func:`run_scenario_text`: a scenario file of any of the five games (YAML text): loaded with
+  every bound, validated, its state built, the odds of a few actions, a few random steps;
+* :func:`run_map_text`: a map file of any kind (grid, zones, rows, dots): loaded, previewed,
+  drawn as SVG, the sight between two of its occupants;
 * :func:`run_dice`: the dice language;
-* :func:`run_log`: a fight log (bytes), resumed by ``play --resume``;
-* :func:`run_play`: the lines a game master types at ``play``.
+* :func:`run_log`: a fight log of any game (bytes), resumed by ``play --resume``;
+* :func:`run_play`: the lines a game master types at ``play``, in a fight of any game.
 
-Inputs come from seeds (the example scenarios, a real log) changed by :class:`Mutator`, a
-seeded random mutator of data and text; the Hypothesis tests draw its seeds, the long run
-(``make fuzz``, :mod:`long_run`) draws many.
+Inputs come from seeds (every game's example scenarios and map files, a real log of each game)
+changed by :class:`Mutator`, a seeded random mutator of data and text that also writes huge
+extents (coordinates, counts, floors of a billion) and hostile names (markup, terminal escapes,
+control characters, very long); the Hypothesis tests draw its seeds, the long run (``make
+fuzz``, :mod:`long_run`) draws many and reports per game.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import yaml
 from tactica.battle import Battle, SampledDice
 from tactica.dice import evaluate
 from tactica.errors import TacticaError
+from tactica.maps import map_from_mapping, to_svg
 from tactica.play import PlaySession
 from tactica.policies import RandomPolicy
 from tactica.ruleset import Capability, Finished, example_scenarios, odds_hooks
@@ -48,14 +53,21 @@ __all__ = [
     "Mutator",
     "Seeds",
     "make_input",
+    "make_labelled",
+    "mutated_yaml",
     "run_dice",
     "run_log",
+    "run_map_text",
     "run_play",
     "run_scenario_text",
     "seeds",
 ]
 
-GAMES = ("nebulia-operations", "unhex", "last-odyssey")
+GAMES = ("nebulia-operations", "unhex", "last-odyssey", "skirmishers", "arc")
+#: The scenario of each game whose fight makes the seed log and that ``play`` inputs play.
+PLAYED = {"nebulia-operations": "duel.yaml", "unhex": "nightclub-fight.yaml",
+          "last-odyssey": "cop-vs-goblin.yaml", "skirmishers": "shot.yaml",
+          "arc": "pistol-duel.yaml"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -66,29 +78,52 @@ GAMES = ("nebulia-operations", "unhex", "last-odyssey")
 class Seeds:
     """The material inputs are made from."""
 
-    scenarios: tuple[tuple[str, str], ...]  # (name, YAML text) of every example scenario
-    log_lines: tuple[str, ...]  # a whole fight's log (duel, both sides played by the computer)
-    folder: Path  # a folder holding the examples (a log's scenario is found there)
+    scenarios: tuple[tuple[str, str], ...]  # (game/file, YAML text) of every example scenario
+    maps: tuple[tuple[str, str], ...]  # (game/file, YAML text) of every map, files and inline
+    logs: tuple[tuple[str, tuple[str, ...]], ...]  # (game, a whole fight's log) of each game
+    folder: Path  # a folder per game holding its examples (a log's scenario is found there)
+
+    @property
+    def log_lines(self) -> tuple[str, ...]:
+        """The Nebulia Operations log (a duel, both sides played by the computer)."""
+        return dict(self.logs)["nebulia-operations"]
 
 
 @cache
 def seeds() -> Seeds:
-    """The example scenarios of the three games and a real log (built once a process)."""
+    """The example scenarios and maps of the five games and a real log of each (built once a
+    process)."""
     folder = Path(tempfile.mkdtemp(prefix="tactica-fuzz-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    scenarios = []
+    scenarios: list[tuple[str, str]] = []
+    maps: list[tuple[str, str]] = []
+    logs: list[tuple[str, tuple[str, ...]]] = []
     for rs in all_rulesets():
-        if rs.meta.name not in GAMES:
+        game = rs.meta.name
+        if game not in GAMES:
             continue
-        for path in example_scenarios(rs):
+        here = folder / game
+        here.mkdir()
+        examples = example_scenarios(rs)
+        for path in sorted(examples[0].parent.glob("*.yaml")):
             text = path.read_text(encoding="utf-8")
-            scenarios.append((f"{rs.meta.name}/{path.name}", text))
-            shutil.copy(path, folder / path.name)
-    log = folder / "seed.jsonl"
-    PlaySession.start(load_scenario(folder / "duel.yaml"), log, _Lines([]), seed=3,
-                      computer={"red": "greedy", "blue": "greedy"}, ask_dice=False,
-                      durable=False).run()
-    return Seeds(tuple(scenarios), tuple(log.read_text().splitlines()), folder)
+            shutil.copy(path, here / path.name)
+            data = yaml.safe_load(text)
+            if path in examples:
+                scenarios.append((f"{game}/{path.name}", text))
+                if isinstance(data.get("map"), dict):
+                    maps.append((f"{game}/{path.name}#map",
+                                 yaml.safe_dump(data["map"], sort_keys=False)))
+            elif isinstance(data, dict) and "kind" in data:
+                maps.append((f"{game}/{path.name}", text))
+        log = here / "seed.jsonl"
+        sc = load_scenario(here / PLAYED[game])
+        sides = sc.ruleset.sides_of(sc.new_state())
+        PlaySession.start(sc, log, _Lines([]), seed=3,
+                          computer={side: "greedy" for side in sides}, ask_dice=False,
+                          durable=False).run()
+        logs.append((game, tuple(log.read_text().splitlines())))
+    return Seeds(tuple(scenarios), tuple(maps), tuple(logs), folder)
 
 
 class _Lines:
@@ -135,22 +170,38 @@ def run_scenario_text(text: str, *, steps: int = 40, seed: int = 0) -> str:
     return "played"
 
 
+def run_map_text(text: str) -> str:
+    """Load a map file from YAML text, preview it, draw it, and the sight between two of its
+    occupants (drawn too)."""
+    data = parse_yaml(text, source="fuzz-map.yaml")
+    field = map_from_mapping(data, source="fuzz-map.yaml")
+    field.preview()
+    to_svg(field)
+    who = list(field.occupants)[:2]
+    if len(who) == 2:
+        report = field.sight_report(who[0], who[1])
+        to_svg(field, sight=report)
+        return "sight"
+    return "drawn"
+
+
 def run_dice(text: str) -> str:
     """The exact distribution of a dice expression."""
     dist = evaluate(text)
     return f"{len(dist.outcomes)} outcomes"
 
 
-def run_log(data: bytes, *, scenario_given: bool = False) -> str:
+def run_log(data: bytes, *, scenario_given: bool = False,
+            game: str = "nebulia-operations") -> str:
     """Resume the fight of a log file holding ``data`` (the scenario is the one the log names,
-    beside it, unless ``scenario_given``)."""
-    folder = seeds().folder
+    beside it in the game's folder, unless ``scenario_given``)."""
+    folder = seeds().folder / game
     fd, name = tempfile.mkstemp(suffix=".jsonl", dir=folder)
     log = Path(name)
     try:
         with open(fd, "wb") as f:
             f.write(data)
-        scenario = load_scenario(folder / "duel.yaml") if scenario_given else None
+        scenario = load_scenario(folder / PLAYED[game]) if scenario_given else None
         PlaySession.resume(log, _Lines(["quit"]), scenario=scenario, durable=False,
                            ask_dice=False, computer={}).run()
     finally:
@@ -159,7 +210,7 @@ def run_log(data: bytes, *, scenario_given: bool = False) -> str:
 
 
 def run_play(scenario: str, lines: Sequence[str]) -> str:
-    """A game master typing ``lines`` at ``play`` on an example scenario (by file name)."""
+    """A game master typing ``lines`` at ``play`` on an example scenario (``game/file``)."""
     folder = seeds().folder
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         sc = load_scenario(folder / scenario)
@@ -181,6 +232,16 @@ _WEIRD: tuple[Any, ...] = (
     {"profile": "trooper"},
 )
 
+#: Names no file should be able to smuggle into an output: markup, terminal escapes, control
+#: characters, bidirectional overrides, very long ones.
+HOSTILE_NAMES = (
+    '"><img src=x onerror=alert(1)>', "<script>alert(1)</script>", "\x1b[2J\x1b[31mred",
+    "\x1b]0;title\x07", "a\rb\nc", "\x00\x01\x7f", "\u202eevil", "&amp;&lt;", "${x}{0}%s",
+    "x" * 5000, "é" * 300, " ", "-", "A,B", "a|b", "[1, 2]",
+)
+#: Extents that would take a machine's memory if anything expanded them.
+HUGE = (10**9, 10**12, 10**18, -(10**9), 2**63 - 1, 99_999)
+
 
 def _deep(n: int) -> Any:
     value: Any = []
@@ -194,12 +255,17 @@ class Mutator:
 
     def __init__(self, rng: random.Random):
         self.rng = rng
+        self.game = "any"  # the game of the input made (for reports)
 
     # -- values ----------------------------------------------------------------------------
 
     def value(self, near: Any = None) -> Any:
         r = self.rng
         roll = r.random()
+        if roll < 0.1:
+            return r.choice(HOSTILE_NAMES)
+        if roll < 0.2:
+            return self.huge(near)
         if roll < 0.55:
             return copy.deepcopy(r.choice(_WEIRD))
         if roll < 0.7 and isinstance(near, int) and not isinstance(near, bool):
@@ -209,6 +275,18 @@ class Mutator:
         if roll < 0.9:
             return _deep(r.choice((3, 30, 49, 51, 60)))
         return [self.value() for _ in range(r.randint(0, 4))]
+
+    def huge(self, near: Any = None) -> Any:
+        """A huge extent: a coordinate pair with one huge end, or a huge number."""
+        big = self.rng.choice(HUGE)
+        if isinstance(near, list) and len(near) == 2 and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in near):
+            out = list(near)
+            out[self.rng.randrange(2)] = big
+            return out
+        if isinstance(near, list) and len(near) == 2 and all(isinstance(v, list) for v in near):
+            return [near[0], self.huge(near[1])]
+        return big
 
     def _paths(self, data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         out = [prefix]
@@ -237,7 +315,12 @@ class Mutator:
             key = path[-1]
             op = self.rng.random()
             current = parent[key]
-            if op < 0.45:
+            if op < 0.1:
+                parent[key] = self.huge(current)
+            elif op < 0.17 and isinstance(parent, dict):  # a name (unit, area, level) renamed
+                del parent[key]
+                parent[self.rng.choice(HOSTILE_NAMES)] = current
+            elif op < 0.45:
                 parent[key] = self.value(current)
             elif op < 0.6 and isinstance(parent, dict):
                 del parent[key]
@@ -323,7 +406,8 @@ class Mutator:
               "map", "sight A B", "sight A", "sight Bar Kitchen", "sight Cop Goblin",
               "dice auto", "dice ask", "dice", "help", "?", "", "   ", "4 7", "=3", "=x",
               "5", "0 0", "9 9", "1,2", "attack", "move", "end", "Cop", "Goblin", "A", "B",
-              "\x00", "é", "q")
+              "\x00", "é", "q", "sight Francis Jane", "sight A C", "Francis", "Jane", "C",
+              "3,4", "3,4@first", "99999,99999", "-1,-1", "1e9", "\x1b[2J", "<b>x</b>")
 
     def lines(self) -> list[str]:
         r = self.rng
@@ -343,9 +427,9 @@ class Mutator:
 # One input of a kind, made from a seed number
 
 
-def _scenario_input(m: Mutator) -> str:
-    s = seeds()
-    _, text = m.rng.choice(s.scenarios)
+def mutated_yaml(m: Mutator, name: str, text: str) -> str:
+    """``text`` (the seed ``name``, game/file) changed: its YAML data or its text."""
+    m.game = name.split("/")[0]
     times = 1 if m.rng.random() < 0.6 else m.rng.randint(2, 4)
     if m.rng.random() < 0.3:
         return m.text(text, times)
@@ -358,6 +442,14 @@ def _scenario_input(m: Mutator) -> str:
         return yaml.safe_dump(changed, sort_keys=False, allow_unicode=True)
     except (yaml.YAMLError, RecursionError):
         return text
+
+
+def _scenario_input(m: Mutator) -> str:
+    return mutated_yaml(m, *m.rng.choice(seeds().scenarios))
+
+
+def _map_input(m: Mutator) -> str:
+    return mutated_yaml(m, *m.rng.choice(seeds().maps))
 
 
 def _dice_term(r: random.Random, depth: int = 0) -> str:
@@ -387,19 +479,34 @@ def _dice_input(m: Mutator) -> str:
     return m.text(text, m.rng.randint(1, 2)) if m.rng.random() < 0.3 else text
 
 
-def _log_input(m: Mutator) -> bytes:
-    return m.log(seeds().log_lines)
+def _log_input(m: Mutator) -> tuple[str, bytes]:
+    game, lines = m.rng.choice(seeds().logs)
+    m.game = game
+    return game, m.log(lines)
 
 
 def _play_input(m: Mutator) -> tuple[str, list[str]]:
-    return (m.rng.choice(("duel.yaml", "cop-vs-goblin.yaml", "nightclub-fight.yaml")),
-            m.lines())
+    m.game = m.rng.choice(GAMES)
+    return f"{m.game}/{PLAYED[m.game]}", m.lines()
+
+
+def make_labelled(kind: str, seed: int) -> tuple[str, Any]:
+    """Input number ``seed`` of ``kind`` (``scenario``, ``map``, ``dice``, ``log``, ``play``)
+    and the game it belongs to (``dice`` for a dice expression)."""
+    m = Mutator(random.Random(f"{kind}:{seed}"))
+    value = _MAKERS[kind](m)
+    return ("dice" if kind == "dice" else m.game), value
 
 
 def make_input(kind: str, seed: int) -> Any:
-    """Input number ``seed`` of ``kind`` (``scenario``, ``dice``, ``log``, ``play``)."""
-    m = Mutator(random.Random(f"{kind}:{seed}"))
-    return _MAKERS[kind](m)
+    """Input number ``seed`` of ``kind`` (``scenario``, ``map``, ``dice``, ``log``, ``play``)."""
+    return make_labelled(kind, seed)[1]
+
+
+def _run_log_input(value: Any) -> str:
+    if isinstance(value, tuple):
+        return run_log(value[1], game=value[0])
+    return run_log(value)
 
 
 def run_input(kind: str, value: Any) -> str:
@@ -412,6 +519,7 @@ def run_input(kind: str, value: Any) -> str:
 
 _MAKERS: dict[str, Callable[[Mutator], Any]] = {
     "scenario": _scenario_input,
+    "map": _map_input,
     "dice": _dice_input,
     "log": _log_input,
     "play": _play_input,
@@ -419,7 +527,8 @@ _MAKERS: dict[str, Callable[[Mutator], Any]] = {
 
 TARGETS: dict[str, Callable[[Any], str]] = {
     "scenario": run_scenario_text,
+    "map": run_map_text,
     "dice": run_dice,
-    "log": lambda data: run_log(data),
+    "log": _run_log_input,
     "play": lambda value: run_play(value[0], value[1]),
 }

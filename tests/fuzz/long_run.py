@@ -6,9 +6,13 @@ and number) and run in a worker process:
 
 * a *crash* is any exception but a :class:`~tactica.errors.TacticaError` (the clear ``error:``
   of the command line), a MemoryError included (the worker's address space is limited);
-* a *hang* is an input that takes longer than ``--timeout`` seconds (the worker interrupts it;
-  a worker that does not answer a few seconds later is killed and replaced);
-* memory is the peak resident size of the workers.
+* a *hang* is an input that takes more than ``--timeout`` seconds of CPU time (the worker
+  interrupts it; CPU time, not the clock, so that a machine busy with other work reports no
+  false hang; a worker that does not answer long after is killed and replaced);
+* memory is the peak resident size of the workers, and per game the most one input raised it.
+
+Every figure is given per game too (the five games, and ``dice`` for dice expressions): each
+input belongs to the game of the seed it was made from (a scenario, a map, a log, a session).
 
 Usage::
 
@@ -42,7 +46,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 #: How inputs are shared among the targets (out of 20).
-MIX = (("scenario", 9), ("dice", 4), ("log", 4), ("play", 3))
+MIX = (("scenario", 8), ("map", 3), ("dice", 3), ("log", 3), ("play", 3))
+#: The games inputs belong to, in the order of the report.
+GAMES = ("nebulia-operations", "unhex", "last-odyssey", "skirmishers", "arc", "dice")
 
 
 class _Hang(Exception):
@@ -69,8 +75,9 @@ def _worker(conn: Connection, timeout: float, memory_mb: int) -> None:
 
     from tactica.errors import TacticaError
 
-    folder = ft.seeds().folder
-    signal.signal(signal.SIGALRM, _alarm)
+    folder = ft.seeds().folder  # built before the first input: its time is no input's
+    signal.signal(signal.SIGPROF, _alarm)
+    conn.send("ready")
     try:
         _serve(conn, timeout, ft, TacticaError)
     finally:  # a forked worker runs no atexit hooks
@@ -86,28 +93,29 @@ def _serve(conn: Connection, timeout: float, ft: Any, refusal: type[Exception]) 
         if job is None:
             return
         kind, seed = job
-        start = time.perf_counter()
-        outcome, detail = "ok", ""
+        start = time.process_time()
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        outcome, detail, game = "ok", "", "?"
         try:
-            value = ft.make_input(kind, seed)
-            signal.setitimer(signal.ITIMER_REAL, timeout)
+            game, value = ft.make_labelled(kind, seed)
+            signal.setitimer(signal.ITIMER_PROF, timeout)
             try:
                 ft.TARGETS[kind](value)
             finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.setitimer(signal.ITIMER_PROF, 0)
         except refusal:
             outcome = "refused"
         except _Hang:
-            outcome, detail = "hang", f"more than {timeout} s"
+            outcome, detail = "hang", f"more than {timeout} s of CPU time"
         except BaseException as exc:  # the point: anything else is a crash
             frames = traceback.extract_tb(exc.__traceback__)
             where = next((f"{Path(f.filename).name}:{f.lineno}" for f in reversed(frames)
                           if "tactica" in f.filename), "?")
             outcome = "crash"
             detail = f"{type(exc).__name__} at {where}: {str(exc)[:200]}"
-        took = time.perf_counter() - start
+        took = time.process_time() - start
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        conn.send((kind, seed, outcome, detail, took, peak))
+        conn.send((kind, seed, outcome, detail, took, peak, peak - before, game))
 
 
 class _Pool:
@@ -125,6 +133,10 @@ class _Pool:
                                 daemon=True)
         proc.start()
         child.close()
+        # Wait until the worker has built its seeds (a few fights played: slow on a loaded
+        # machine); only then does an input's time start.
+        if not parent.poll(600) or parent.recv() != "ready":
+            raise RuntimeError(f"a fuzzing worker did not start (exit code {proc.exitcode})")
         return proc, parent, None
 
     def run(self, jobs: Iterator[tuple[str, int]]) -> Iterator[tuple[Any, ...]]:
@@ -146,15 +158,15 @@ class _Pool:
                         answer = conn.recv()
                     except EOFError:  # the worker died (killed by the system?)
                         answer = (*job, "crash", f"the worker died ({proc.exitcode})",
-                                  time.monotonic() - since, 0.0)
+                                  time.monotonic() - since, 0.0, 0.0, "?")
                         self._replace(i)
                     del busy[i]
                     yield answer
-                elif time.monotonic() - since > self.timeout + 10:
+                elif time.monotonic() - since > self.timeout * 10 + 60:  # stuck, not busy
                     self._replace(i)
                     del busy[i]
                     yield (*job, "hang", "no answer: the worker was killed",
-                           time.monotonic() - since, 0.0)
+                           time.monotonic() - since, 0.0, 0.0, "?")
 
     def _replace(self, i: int) -> None:
         proc, conn, _ = self.slots[i]
@@ -172,25 +184,66 @@ class _Pool:
                 proc.kill()
 
 
+class _Game:
+    """What the run saw of one game's inputs."""
+
+    def __init__(self) -> None:
+        self.outcomes: Counter[str] = Counter()
+        self.peak = 0.0
+        self.growth = 0.0
+        self.slowest = (0.0, "")
+
+    def add(self, kind: str, seed: int, outcome: str, took: float, rss: float,
+            growth: float) -> None:
+        self.outcomes[outcome] += 1
+        self.peak = max(self.peak, rss)
+        self.growth = max(self.growth, growth)
+        if took > self.slowest[0]:
+            self.slowest = (took, f"{kind}:{seed}")
+
+    def summary(self) -> dict[str, Any]:
+        return {"inputs": sum(self.outcomes.values()), "crashes": self.outcomes["crash"],
+                "hangs": self.outcomes["hang"],
+                "outcomes": dict(sorted(self.outcomes.items())),
+                "peak_worker_rss_mb": round(self.peak, 1),
+                "most_one_input_raised_the_peak_mb": round(self.growth, 1),
+                "slowest": {"input": self.slowest[1], "seconds": round(self.slowest[0], 3)}}
+
+
+def _table(games: dict[str, dict[str, Any]]) -> str:
+    head = f"{'game':<20} {'inputs':>7} {'crashes':>7} {'hangs':>5} {'refused':>7} " \
+           f"{'peak MB':>8} {'+MB max':>7} {'slowest':>8}"
+    lines = [head]
+    for game, g in games.items():
+        lines.append(f"{game:<20} {g['inputs']:>7} {g['crashes']:>7} {g['hangs']:>5} "
+                     f"{g['outcomes'].get('refused', 0):>7} {g['peak_worker_rss_mb']:>8.0f} "
+                     f"{g['most_one_input_raised_the_peak_mb']:>7.0f} "
+                     f"{g['slowest']['seconds']:>7.2f}s")
+    return "\n".join(lines)
+
+
 def run(inputs: int, start: int, workers: int, timeout: float, memory_mb: int,
         report: Path | None) -> int:
     began = time.perf_counter()
     pool = _Pool(workers, timeout, memory_mb)
     counts: Counter[tuple[str, str]] = Counter()
+    by_game: dict[str, _Game] = {game: _Game() for game in GAMES}
     problems: list[dict[str, Any]] = []
     slowest: list[tuple[float, str, int]] = []
     peak = 0.0
     done = 0
     try:
-        for kind, seed, outcome, detail, took, rss in pool.run(kinds(inputs, start)):
+        for kind, seed, outcome, detail, took, rss, growth, game in pool.run(
+                kinds(inputs, start)):
             done += 1
             counts[(kind, outcome)] += 1
+            by_game.setdefault(game, _Game()).add(kind, seed, outcome, took, rss, growth)
             peak = max(peak, rss)
             slowest = sorted([*slowest, (took, kind, seed)], reverse=True)[:10]
             if outcome in ("crash", "hang"):
-                problems.append({"input": f"{kind}:{seed}", "outcome": outcome,
+                problems.append({"input": f"{kind}:{seed}", "game": game, "outcome": outcome,
                                  "detail": detail, "seconds": round(took, 2)})
-                print(f"  {outcome}: {kind}:{seed} {detail}", flush=True)
+                print(f"  {outcome}: {kind}:{seed} ({game}) {detail}", flush=True)
             if done % 5000 == 0:
                 rate = done / (time.perf_counter() - began)
                 print(f"{done} inputs, {rate:.0f}/s, peak {peak:.0f} MB, "
@@ -200,6 +253,7 @@ def run(inputs: int, start: int, workers: int, timeout: float, memory_mb: int,
     elapsed = time.perf_counter() - began
     crashes = sum(1 for p in problems if p["outcome"] == "crash")
     hangs = sum(1 for p in problems if p["outcome"] == "hang")
+    games = {game: g.summary() for game, g in by_game.items() if g.outcomes}
     summary = {
         "inputs": done,
         "crashes": crashes,
@@ -210,10 +264,13 @@ def run(inputs: int, start: int, workers: int, timeout: float, memory_mb: int,
         "seconds": round(elapsed, 1),
         "by_kind": {kind: {o: n for (k, o), n in sorted(counts.items()) if k == kind}
                     for kind, _ in MIX},
+        "by_game": games,
         "slowest": [{"input": f"{k}:{s}", "seconds": round(t, 3)} for t, k, s in slowest],
         "problems": problems[:200],
     }
-    print(json.dumps({k: v for k, v in summary.items() if k != "problems"}, indent=2))
+    print(json.dumps({k: v for k, v in summary.items() if k not in ("problems", "by_game")},
+                     indent=2))
+    print(_table(games))
     if report is not None:
         report.write_text(json.dumps(summary, indent=2) + "\n")
     return 1 if problems else 0
@@ -235,7 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--inputs", type=int, default=100_000)
     parser.add_argument("--start", type=int, default=0, help="number of the first input")
     parser.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
-    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per input")
+    parser.add_argument("--timeout", type=float, default=5.0,
+                        help="seconds of CPU time per input")
     parser.add_argument("--memory-mb", type=int, default=3072,
                         help="address space limit of a worker")
     parser.add_argument("--report", type=Path, default=None, help="write the summary here")

@@ -9,7 +9,7 @@ time and memory limit each (``tests/fuzz/long_run.py``).
 from __future__ import annotations
 
 import json
-import time
+import random
 
 import fuzz_targets as ft
 from hypothesis import HealthCheck, given, settings
@@ -24,18 +24,37 @@ def bounded(examples: int) -> settings:
 
 
 def _bounded(kind: str, value: object) -> str:
-    """Run one input: it ends in time (a generous bound on a shared machine) and only a
-    TacticaError refuses it."""
-    start = time.perf_counter()
-    outcome = ft.run_input(kind, value)
-    assert time.perf_counter() - start < 30, (kind, value)
-    return outcome
+    """Run one input: only a TacticaError refuses it. Its time is not measured here (a shared
+    machine may be slow at any moment): the inputs' work is bounded by the limits, and the
+    long run (``make fuzz``) stops and reports any input that hangs."""
+    return ft.run_input(kind, value)
 
 
 @bounded(120)
-@given(st.sampled_from(["scenario", "dice", "log", "play"]), st.integers(0, 2**32))
+@given(st.sampled_from(["scenario", "map", "dice", "log", "play"]), st.integers(0, 2**32))
 def test_mutated_inputs_of_every_kind(kind: str, seed: int) -> None:
     _bounded(kind, ft.make_input(kind, seed))
+
+
+@bounded(60)
+@given(st.sampled_from(ft.GAMES), st.integers(0, 2**32))
+def test_mutated_scenarios_and_maps_of_every_game(game: str, seed: int) -> None:
+    """Every game's scenarios and maps, changed (huge extents, hostile names among the
+    changes): a clean refusal or a battle, never a crash."""
+    mine = [(n, t) for n, t in ft.seeds().scenarios if n.startswith(game + "/")]
+    maps = [(n, t) for n, t in ft.seeds().maps if n.startswith(game + "/")]
+    m = ft.Mutator(random.Random(seed))
+    _bounded("scenario", ft.mutated_yaml(m, *m.rng.choice(mine)))
+    if maps:
+        _bounded("map", ft.mutated_yaml(m, *m.rng.choice(maps)))
+
+
+def test_the_seeds_hold_all_five_games() -> None:
+    s = ft.seeds()
+    for game in ft.GAMES:
+        assert any(n.startswith(game + "/") for n, _ in s.scenarios), game
+        assert any(n.startswith(game + "/") for n, _ in s.maps), game
+        assert dict(s.logs)[game], game
 
 
 _YAML_BITS = st.sampled_from(["game: ", "unhex", "last-odyssey", "nebulia-operations", "map:",
@@ -88,7 +107,15 @@ def test_any_log_bytes(data: bytes) -> None:
 
 
 @bounded(40)
-@given(st.sampled_from(["duel.yaml", "cop-vs-goblin.yaml", "nightclub-fight.yaml"]),
+@given(st.sampled_from([f"{game}/{file}" for game, file in ft.PLAYED.items()]),
        st.lists(st.text(max_size=15), max_size=20))
 def test_any_lines_typed_at_play(scenario: str, lines: list[str]) -> None:
     _bounded("play", (scenario, lines))
+
+
+def test_digits_that_are_not_0_to_9_are_not_numbers_at_play() -> None:
+    """``str.isdigit`` accepts ``²`` and 5,000 nines, which ``int`` refuses: found by the fuzzer
+    (a crash at the first prompt of every game)."""
+    typed = ["²", "9" * 5000, "odds ²", "odds " + "9" * 5000, "history ³", "1" + "٣", "quit"]
+    for game, file in ft.PLAYED.items():
+        assert ft.run_play(f"{game}/{file}", typed) in ("stopped", "finished"), game

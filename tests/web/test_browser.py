@@ -25,7 +25,7 @@ from tactica.events import ActionTaken, BattleEnded, Rolled
 from tactica.play import FightController, read_log
 from tactica.scenario import load_scenario
 
-TIMEOUT = 20_000
+TIMEOUT = 120_000  # ms: generous waits for events, a loaded machine may be slow
 
 
 @pytest.fixture

@@ -54,10 +54,12 @@ class Server:
             [sys.executable, "-c", code, "serve", *args, "--port", str(port)],
             cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.printed: list[str] = []
-        self.url = self._printed_url(deadline=time.monotonic() + 60)
+        # Generous waits for events (the URL printed, the first answer): a loaded machine
+        # starts slowly; they are safety nets, not measures.
+        self.url = self._printed_url(deadline=time.monotonic() + 300)
         self.base, _, self.token = self.url.partition("/?token=")
         self.port = int(self.base.rsplit(":", 1)[1])
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 300
         while True:
             try:
                 self.state()
@@ -102,7 +104,7 @@ class Server:
         sent.update(headers or {})
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.base + path, data=data, method=method, headers=sent)
-        return urllib.request.urlopen(req, timeout=10)
+        return urllib.request.urlopen(req, timeout=60)
 
     def state(self) -> dict:  # type: ignore[type-arg]
         with self.request("/api/state") as r:
@@ -112,7 +114,7 @@ class Server:
         """Kill it at once (as a crash would), and wait until it is gone."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
+        self.proc.wait(timeout=60)
 
 
 def launch_browser() -> Any:

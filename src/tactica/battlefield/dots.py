@@ -49,6 +49,7 @@ from tactica.battlefield.dots_geometry import (
     steps,
 )
 from tactica.errors import MapError
+from tactica.validation import whole_number
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -369,7 +370,7 @@ class DotLattice:
         elif isinstance(level, str):
             if level in self.level_names:
                 return self.level_names.index(level)
-            if level.isdigit() and int(level) < len(self.level_names):
+            if whole_number(level) is not None and int(level) < len(self.level_names):
                 return int(level)
         known = ", ".join(self.level_names)
         raise MapError(

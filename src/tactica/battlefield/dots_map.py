@@ -39,6 +39,13 @@ Friendlier forms:
 
 ``sides: {A: red, B: blue}`` gives troopers' sides, ``prone: [X]`` the prone ones. Every problem
 of a file is reported at once, each naming the file and the field.
+
+Everything is bounded before anything is built (see :mod:`tactica.limits` and
+``docs/limits.md``): a level's rows are counted before a dot is read (at most
+``MAX_DOTS_SIDE`` x ``MAX_DOTS_SIDE``), levels and floors, walls, buildings and features are
+counted, and every coordinate (a wall's ``along``, a building's ``from`` and ``to``, a
+feature's ``between``, stairs' and troopers' ``at``) must be on the map: one off it is an error
+naming the field, never dropped, and no rectangle or line is expanded before it is checked.
 """
 
 from __future__ import annotations
@@ -68,6 +75,14 @@ from tactica.battlefield.dots_geometry import (
     side_dots,
 )
 from tactica.errors import MapError
+from tactica.limits import (
+    MAX_BUILDINGS,
+    MAX_DOTS_SIDE,
+    MAX_LEVELS,
+    MAX_MAP_FEATURES,
+    MAX_UNITS,
+    MAX_WALLS,
+)
 from tactica.validation import validate
 
 __all__ = ["DotsMapModel", "dots_from_mapping", "parse_level", "preview_text"]
@@ -111,12 +126,14 @@ class _Building(BaseModel):
     name: str = ""
     start: Pair = Field(alias="from")
     end: Pair = Field(alias="to")
-    floors: int = Field(1, ge=1)
+    floors: int = Field(1, ge=1, le=MAX_LEVELS)
     wall: str = "wall"
-    doors: list[tuple[Pair, Pair] | _Opening] = Field(default_factory=list)
-    windows: list[tuple[Pair, Pair] | _Opening] = Field(default_factory=list)
-    stairs: list[Pair] = Field(default_factory=list)
-    ladders: list[Pair] = Field(default_factory=list)
+    doors: list[tuple[Pair, Pair] | _Opening] = Field(default_factory=list,
+                                                      max_length=MAX_MAP_FEATURES)
+    windows: list[tuple[Pair, Pair] | _Opening] = Field(default_factory=list,
+                                                        max_length=MAX_MAP_FEATURES)
+    stairs: list[Pair] = Field(default_factory=list, max_length=MAX_MAP_FEATURES)
+    ladders: list[Pair] = Field(default_factory=list, max_length=MAX_MAP_FEATURES)
 
 
 class _Stairs(BaseModel):
@@ -141,14 +158,14 @@ class DotsMapModel(BaseModel):
 
     kind: Literal["dots"]
     name: str = ""
-    levels: dict[str, str | list[str] | None]
-    features: list[_Feature] = Field(default_factory=list)
-    walls: list[_Wall] = Field(default_factory=list)
-    buildings: list[_Building] = Field(default_factory=list)
-    stairs: list[_Stairs] = Field(default_factory=list)
-    troopers: dict[str, _Trooper] = Field(default_factory=dict)
-    sides: dict[str, str] = Field(default_factory=dict)
-    prone: list[str] = Field(default_factory=list)
+    levels: dict[str, str | list[str] | None] = Field(max_length=MAX_LEVELS)
+    features: list[_Feature] = Field(default_factory=list, max_length=MAX_MAP_FEATURES)
+    walls: list[_Wall] = Field(default_factory=list, max_length=MAX_WALLS)
+    buildings: list[_Building] = Field(default_factory=list, max_length=MAX_BUILDINGS)
+    stairs: list[_Stairs] = Field(default_factory=list, max_length=MAX_MAP_FEATURES)
+    troopers: dict[str, _Trooper] = Field(default_factory=dict, max_length=MAX_UNITS)
+    sides: dict[str, str] = Field(default_factory=dict, max_length=MAX_UNITS)
+    prone: list[str] = Field(default_factory=list, max_length=MAX_UNITS)
 
 
 def _rows(text: str | Iterable[str]) -> list[str]:
@@ -185,6 +202,10 @@ def parse_level(
         if upper:
             return cols or 0, rows or 0, set(), {}
         raise MapError(f"{where}: the level is empty; draw its rows of dots ('.' or a trooper)")
+    widest = (max(len(line) for line in lines) + 1) // 2
+    if len(lines) > MAX_DOTS_SIDE or widest > MAX_DOTS_SIDE:
+        raise MapError(f"{where}: the level is {widest} x {len(lines)} dots; a dot map has at "
+                       f"most {MAX_DOTS_SIDE} x {MAX_DOTS_SIDE}")
     problems: list[str] = []
     dots: set[Axial] = set()
     troopers: dict[str, Axial] = {}
@@ -334,6 +355,16 @@ class _Builder:
         self.features[key] = kind
         self.where_feature[key] = where
 
+    def on_map(self, dots: Iterable[Pair], where: str, cols: int, rows: int) -> bool:
+        """Whether every dot is on the ``cols`` x ``rows`` map; a problem naming ``where``
+        (the field) for the first that is not."""
+        for c, r in dots:
+            if not (0 <= c < cols and 0 <= r < rows):
+                self.problems.append(f"{where}: dot {c},{r} is off the {cols}x{rows} map "
+                                     f"(columns 0 to {cols - 1}, rows 0 to {rows - 1})")
+                return False
+        return True
+
     def kind(self, value: str, where: str) -> str | None:
         try:
             return feature_kind(value, where=where).name
@@ -349,7 +380,10 @@ class _Builder:
                                             field=self.names[0])
         self.troopers.update({k: Trooper(v, 0) for k, v in placed.items()})
         for b_index, b in enumerate(m.buildings):
-            self.building(b, f"{src}: buildings[{b_index}]", cols, rows)
+            where = f"{src}: buildings[{b_index}]"
+            if self.on_map([b.start], where + ".from", cols, rows) and \
+                    self.on_map([b.end], where + ".to", cols, rows):
+                self.building(b, where, cols, rows)
         for i, name in enumerate(self.names[1:], start=1):
             try:
                 _, _, dots, placed = parse_level(m.levels.get(name), source=src, field=name,
@@ -366,20 +400,32 @@ class _Builder:
         for i, w in enumerate(m.walls):
             where = f"{src}: walls[{i}]"
             lvl, kind = self.level(w.level, where + ".level"), self.kind(w.kind, where + ".kind")
-            for side in _wall_sides(w, where, self.problems):
-                if lvl is not None and kind is not None and all(
-                    0 <= axial_to_offset(*d)[0] < cols and 0 <= axial_to_offset(*d)[1] < rows
-                    for d in side_dots(side)
-                ):
+            if not self.on_map(w.along, where + ".along", cols, rows):
+                continue
+            before = len(self.problems)
+            sides = [side for side in _wall_sides(w, where, self.problems) if all(
+                0 <= axial_to_offset(*d)[0] < cols and 0 <= axial_to_offset(*d)[1] < rows
+                for d in side_dots(side))]
+            if not sides and len(self.problems) == before:
+                (c1, r1), (c2, r2) = w.along
+                self.problems.append(f"{where}.side: the wall along [[{c1}, {r1}], [{c2}, {r2}]] "
+                                     f"on its {w.side} side is on the edge of the map, with no "
+                                     "dot beyond it")
+            for side in sides:
+                if lvl is not None and kind is not None:
                     self.add_feature(lvl, side, kind, f"walls[{i}]")
         for i, f in enumerate(m.features):
             where = f"{src}: features[{i}]"
+            if not self.on_map(f.between, where + ".between", cols, rows):
+                continue
             found = _side(*f.between, where, self.problems)
             lvl, kind = self.level(f.level, where + ".level"), self.kind(f.kind, where + ".kind")
             if found is not None and lvl is not None and kind is not None:
                 self.add_feature(lvl, found, kind, f"features[{i}]")
         for i, s in enumerate(m.stairs):
             where = f"{src}: stairs[{i}]"
+            if not self.on_map([s.at], where + ".at", cols, rows):
+                continue
             dot = offset_to_axial(*s.at)
             if s.levels is None:
                 top = max([0, *(lv for lv, ds in self.floors.items() if dot in ds)])
@@ -399,7 +445,7 @@ class _Builder:
             lvl = self.level(spec.level, where + ".level")
             if k in self.troopers:
                 self.problems.append(f"{where}: trooper {k!r} is already drawn on the map")
-            elif lvl is not None:
+            elif lvl is not None and self.on_map([spec.at], where + ".at", cols, rows):
                 self.troopers[k] = Trooper(offset_to_axial(*spec.at), lvl, spec.prone)
                 if spec.side is not None:
                     self.sides[k] = spec.side

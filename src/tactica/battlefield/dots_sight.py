@@ -66,6 +66,7 @@ from tactica.battlefield.dots_geometry import (
     steps,
 )
 from tactica.errors import MapError
+from tactica.validation import whole_number
 
 if TYPE_CHECKING:
     from tactica.battlefield.dots import DotLattice
@@ -150,7 +151,7 @@ def _count(key: str, value: object) -> int:
         raise MapError(f"sight option {key}: expected a whole number of dots, got {value!r}")
     if isinstance(value, int) and value >= 0:
         return value
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and whole_number(value.strip()) is not None:
         return int(value)
     raise MapError(f"sight option {key}: expected a whole number of dots, got {value!r}")
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,7 +37,10 @@ from tactica.errors import MapError
 from tactica.limits import MAX_AREAS, MAX_CONNECTIONS
 from tactica.validation import validate
 
-__all__ = ["auto_layout", "preview_text", "zones_from_mapping"]
+__all__ = ["MAX_LAYOUT", "auto_layout", "preview_text", "zones_from_mapping"]
+
+#: The largest drawing position of an area (``layout``), either way.
+MAX_LAYOUT = 1000
 
 
 def zones_from_mapping(data: Any, *, source: str) -> ZoneGraph:
@@ -102,7 +105,9 @@ class _ZonesSpec(BaseModel):
     areas: list[str] = Field(min_length=1, max_length=MAX_AREAS)
     connections: list[_ConnectionSpec] = Field(default_factory=list,
                                                max_length=MAX_CONNECTIONS)
-    layout: dict[str, tuple[float, float]] = Field(default_factory=dict)
+    layout: dict[str, tuple[Annotated[float, Field(ge=-MAX_LAYOUT, le=MAX_LAYOUT)],
+                            Annotated[float, Field(ge=-MAX_LAYOUT, le=MAX_LAYOUT)]]] = \
+        Field(default_factory=dict)
 
 
 def _spec_problems(spec: _ZonesSpec) -> Iterator[str]:

@@ -26,6 +26,7 @@ from tactica.cli.output import (
     show_tables,
 )
 from tactica.errors import IllegalActionError, TacticaError
+from tactica.limits import MAX_ODDS_TABLE
 from tactica.odds import OddsReport
 from tactica.render.plots import dist_plot
 from tactica.ruleset import OddsValue, Ruleset, RulesetMeta, odds_hooks
@@ -93,19 +94,28 @@ def parse_game_options(meta: RulesetMeta, args: Sequence[str]) -> dict[str, Odds
 
 
 def attack_rows(ruleset: Ruleset, state: Any, attacker: str | None,
-                options: Mapping[str, OddsValue]) -> list[dict[str, Any]]:
-    """One row per action any unit (or ``attacker``) could take odds of, with its report."""
+                options: Mapping[str, OddsValue], *, target: str | None = None,
+                limit: int | None = MAX_ODDS_TABLE) -> list[dict[str, Any]]:
+    """One row per action any unit (or ``attacker``) could take odds of (against ``target``
+    when given), with its report. More than ``limit`` actions is a :class:`TacticaError`
+    saying how to narrow the table, raised before any of them is worked out."""
     hooks = odds_hooks(ruleset)
-    rows = []
     units = [attacker] if attacker else [u.id for u in ruleset.units(state) if u.in_action]
-    for uid in units:
-        for choice in hooks.odds_choices(state, uid):
-            try:
-                report = hooks.odds(state, choice.action, **options)
-            except IllegalActionError:
-                continue  # an option that does not apply to this action (no cover to defend)
-            rows.append({"attacker": choice.unit, "weapon": choice.means,
-                         "target": ",".join(choice.targets), **report.to_dict()})
+    choices = [choice for uid in units for choice in hooks.odds_choices(state, uid)
+               if target is None or target in choice.targets]
+    if limit is not None and len(choices) > limit:
+        raise TacticaError(
+            f"odds --table: {len(choices)} attacks to work out, more than {limit} (each is an "
+            "exact distribution); narrow the table with --attacker ID (one unit's attacks) "
+            "or --target ID (the attacks on one unit)")
+    rows = []
+    for choice in choices:
+        try:
+            report = hooks.odds(state, choice.action, **options)
+        except IllegalActionError:
+            continue  # an option that does not apply to this action (no cover to defend)
+        rows.append({"attacker": choice.unit, "weapon": choice.means,
+                     "target": ",".join(choice.targets), **report.to_dict()})
     return rows
 
 
@@ -132,7 +142,7 @@ def odds(
     attacker: Annotated[str | None, typer.Option("--attacker", "-a", help="Acting unit id.")] = None,
     target: Annotated[str | None, typer.Option("--target", "-t", help="Target unit id (several, comma separated, for an action on several targets).")] = None,
     weapon: Annotated[str | None, typer.Option("--weapon", "-w", help="Weapon or ability (default: the game's choice, e.g. the best weapon).")] = None,
-    table: Annotated[bool, typer.Option("--table", help="Every action of every unit against every target it can reach.")] = False,
+    table: Annotated[bool, typer.Option("--table", help="Every action of every unit (or of --attacker) against every target it can reach (or --target).")] = False,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     csv: CsvOpt = None,
@@ -161,7 +171,10 @@ def odds(
     fmt = NumberFormat(decimals, exact)
     styled = csv is not None or markdown or decimals != 1 or exact
     if table:
-        rows = attack_rows(rs, state, attacker, options)
+        if len(targets) > 1:
+            raise TacticaError("--table takes one --target (the attacks on that unit)")
+        rows = attack_rows(rs, state, attacker, options,
+                           target=targets[0] if targets else None)
         if json_out:
             print_json(rows)
         elif not styled:

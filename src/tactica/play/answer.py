@@ -19,6 +19,7 @@ from tactica.battle import Policy
 from tactica.chance import Decide, Roll
 from tactica.dice import Dist
 from tactica.errors import ScriptError
+from tactica.validation import whole_number
 
 __all__ = [
     "ACTIONS",
@@ -177,7 +178,7 @@ def _faces_of(request: Roll[Any], token: str) -> tuple[int, ...] | None:
     """One typed number read as the faces of several dice, as players type them: ``37`` for
     a d100 (``100`` too, read as 00 and 0), ``25`` for two six-sided dice."""
     n = len(request.dice)
-    if n < 2 or not token.isdigit():
+    if n < 2 or whole_number(token) is None:
         return None
     if _is_percentile(request):
         if token == "100":

@@ -56,6 +56,7 @@ from tactica.play.words import (
 )
 from tactica.scenario import Scenario
 from tactica.stats import battle_stats
+from tactica.validation import whole_number
 
 __all__ = ["COMMANDS", "HELP", "PlayResult", "PlaySession", "scenario_digest"]
 
@@ -206,7 +207,7 @@ class PlaySession:
         while True:
             text = self._ask(f"{req.side}> ")
             words = text.split()
-            if len(words) == 1 and words[0].isdigit():
+            if len(words) == 1 and whole_number(words[0]) is not None:
                 k = int(words[0])
                 if 1 <= k <= n:
                     self.controller.take(k - 1, key=req.key)
@@ -282,7 +283,7 @@ class PlaySession:
             text = self._ask(f"{req.side} decides> ").strip()
             if not text:
                 continue
-            if text.isdigit() and 1 <= int(text) <= n:
+            if whole_number(text) is not None and 1 <= int(text) <= n:
                 self.controller.decide(int(text) - 1, key=req.key)
                 return
             exact = [i for i, t in enumerate(req.texts) if norm(t) == norm(text)]
@@ -313,7 +314,7 @@ class PlaySession:
                 self.terminal.say("  no actions to list now: " + _waiting(req))
             else:
                 self._list(actions.texts, rest)
-        elif cmd == "odds" and len(rest) == 1 and rest[0].isdigit():
+        elif cmd == "odds" and len(rest) == 1 and whole_number(rest[0]) is not None:
             self._odds(actions, int(rest[0]), req)
         elif cmd in ("suggest", "hint") and not rest:
             if actions is None:
@@ -323,7 +324,8 @@ class PlaySession:
                 self.terminal.say(f"  suggestion: [{pick + 1}] {actions.texts[pick]}")
         elif cmd == "status" and not rest:
             self._status()
-        elif cmd == "history" and len(rest) <= 1 and all(r.isdigit() for r in rest):
+        elif cmd == "history" and len(rest) <= 1 and all(
+                whole_number(r) is not None for r in rest):
             lines = self.controller.history(int(rest[0]) if rest else 10)
             self.terminal.say("\n".join(f"  {e}" for e in lines) if lines
                               else "  nothing has happened yet")

@@ -52,6 +52,7 @@ from starlette.staticfiles import StaticFiles
 from tactica.errors import ScriptError, TacticaError
 from tactica.play.controller import FightController, Note
 from tactica.play.queries import sight_of, svg_of
+from tactica.validation import whole_number
 from tactica.web.guard import SECURITY_HEADERS, OwnerGuard
 from tactica.web.listen import Limits
 from tactica.web.snapshot import odds_between, snapshot
@@ -183,7 +184,7 @@ async def _body(request: Request, model: type[_Body], timeout: float) -> Any:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise WebError(415, "send the request as JSON (Content-Type: application/json)")
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and (whole_number(length) is None or int(length) > MAX_BODY):
         raise WebError(413, f"the request is larger than {MAX_BODY} bytes")
     data = b""
     try:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -47,6 +47,24 @@ BUILTIN_PACK = Path(__file__).with_name("content.yaml")
 DAMAGE_TYPES = ("ballistic", "melee", "shock", "energy", "thermal", "toxic")
 #: The skills a unit may give (``guns`` stands for both Small and Big Guns).
 SKILLS = ("guns", "small_guns", "big_guns", "melee", "evade", "medicine")
+
+# tactica's bounds on Arc's numbers (docs/limits.md): far above what the source's tables hold,
+# low enough that no number of a pack or a scenario can make a battle's work or memory explode.
+#: The highest whole rate of fire, and the largest n of a fractional one (1/n).
+MAX_ROF = 100
+#: The most rounds a magazine holds.
+MAX_CAPACITY = 1000
+#: The largest accuracy modifier (either way), skill and focus.
+MAX_ACCURACY = 20
+MAX_SKILL = 40
+MAX_FOCUS = 20
+#: The largest rank of a spread, the AP of an item's cost, the steps an item removes.
+MAX_SPREAD = 20
+MAX_ITEM_AP = 20
+#: The most items of one kind a character carries.
+MAX_ITEMS = 99
+#: The longest range between two combatants, in metres.
+MAX_METRES = 10_000
 
 _DICE = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$", re.IGNORECASE)
 
@@ -118,6 +136,9 @@ def _rof(value: object) -> Fraction:
     if not (rof >= 1 and rof.denominator == 1) and not (0 < rof < 1 and rof.numerator == 1):
         raise ValueError(f"expected a whole rate of fire of 1 or more, or a fraction 1/n, "
                          f"got {value!r}")
+    if rof > MAX_ROF or rof.denominator > MAX_ROF:
+        raise ValueError(f"expected a rate of fire of at most {MAX_ROF} (or 1/{MAX_ROF}), "
+                         f"got {value!r}")
     return rof
 
 
@@ -155,7 +176,7 @@ class WeaponModel(_Strict):
     swap: int = Field(default=2, ge=0, le=20)
     reload: int = Field(default=4, ge=0, le=20)
     capacity: int | str | None = None
-    range: float | None = Field(default=None, gt=0)
+    range: float | None = Field(default=None, gt=0, le=MAX_METRES)
     melee: bool = False
     hardware_degree: int | None = Field(default=None, ge=0, le=10)
     example: list[str] = Field(default_factory=list)
@@ -176,8 +197,10 @@ class WeaponModel(_Strict):
     @field_validator("spread")
     @classmethod
     def _spread(cls, value: int | str | tuple[int, int]) -> int | str | tuple[int, int]:
-        if _quiet(parse_score, value).rank < 1:
-            raise ValueError("a spread needs a rank of 1 or more")
+        score = _quiet(parse_score, value)
+        if not 1 <= score.rank <= MAX_SPREAD or not 0 <= score.progress <= MAX_SPREAD:
+            raise ValueError(f"a spread needs a rank of 1 to {MAX_SPREAD} (and a progress of 0 "
+                             f"to {MAX_SPREAD})")
         return value
 
     @field_validator("accuracy")
@@ -185,6 +208,9 @@ class WeaponModel(_Strict):
     def _accuracy(cls, value: tuple[int, int]) -> tuple[int, int]:
         if value[0] > value[1]:
             raise ValueError("expected [unaimed, maximum] with unaimed <= maximum")
+        if not all(-MAX_ACCURACY <= v <= MAX_ACCURACY for v in value):
+            raise ValueError(f"expected accuracy modifiers from -{MAX_ACCURACY} to "
+                             f"{MAX_ACCURACY}")
         return value
 
     @field_validator("failure")
@@ -197,8 +223,8 @@ class WeaponModel(_Strict):
     @field_validator("capacity")
     @classmethod
     def _capacity(cls, value: int | str | None) -> int | str | None:
-        if isinstance(value, int) and value < 1:
-            raise ValueError("expected at least 1 round")
+        if isinstance(value, int) and not 1 <= value <= MAX_CAPACITY:
+            raise ValueError(f"expected 1 to {MAX_CAPACITY} rounds")
         if isinstance(value, str):
             d = _quiet(parse_damage, value)
             if d.n != 1 or d.bonus:
@@ -233,10 +259,11 @@ class ItemModel(_Strict):
     """A healing item of the actions chapter."""
 
     name: str
-    cost: tuple[int, int]
+    cost: tuple[Annotated[int, Field(ge=0, le=MAX_ITEM_AP)],
+                Annotated[int, Field(ge=0, le=MAX_ITEM_AP)]]
     check: Literal["medicine"] | None = None
     heal: str | None = None
-    remove_steps: int | str | None = None
+    remove_steps: Annotated[int, Field(ge=0, le=MAX_ITEM_AP)] | str | None = None
     plus_degree: bool = False
     raise_on_failure: bool = False
     example: list[str] = Field(default_factory=list)
@@ -255,15 +282,15 @@ class CharacterModel(_Strict):
     name: str = ""
     attributes: dict[str, int] = Field(default_factory=dict)
     skills: dict[Literal["guns", "small_guns", "big_guns", "melee", "evade", "medicine"],
-                 int] = Field(default_factory=dict)
+                 Annotated[int, Field(ge=0, le=MAX_SKILL)]] = Field(default_factory=dict)
     focuses: dict[Literal["guns", "small_guns", "big_guns", "melee", "evade", "medicine"],
-                  int] = Field(default_factory=dict)
+                  Annotated[int, Field(ge=0, le=MAX_FOCUS)]] = Field(default_factory=dict)
     health: int | None = Field(default=None, ge=1, le=200)
     speed: int | str | tuple[int, int] | None = None
     initiative: InitiativeModel | None = None
     weapons: list[Any] = Field(default_factory=list)
     armor: list[Any] = Field(default_factory=list)
-    items: dict[str, int] = Field(default_factory=dict)
+    items: dict[str, Annotated[int, Field(ge=0, le=MAX_ITEMS)]] = Field(default_factory=dict)
     example: bool = False
 
     @field_validator("attributes")
@@ -286,7 +313,7 @@ class CharacterModel(_Strict):
 class PackModel(_Strict):
     """A content pack: any of these sections."""
 
-    ammo_classes: dict[int, str] = Field(default_factory=dict)
+    ammo_classes: dict[Annotated[int, Field(ge=1, le=10)], str] = Field(default_factory=dict)
     guns: dict[str, WeaponModel] = Field(default_factory=dict)
     armor: dict[str, ArmorModel] = Field(default_factory=dict)
     items: dict[str, ItemModel] = Field(default_factory=dict)

@@ -41,6 +41,7 @@ from tactica.battlefield.grid import Tile, TileGrid
 from tactica.errors import ScenarioError, TacticaError
 from tactica.rulesets.arc.checks import parse_score, speed_of
 from tactica.rulesets.arc.content import (
+    MAX_METRES,
     ArmorDie,
     ArmorDieModel,
     CharacterModel,
@@ -70,7 +71,7 @@ class UnitModel(CharacterModel):
 class RangeModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     between: tuple[str, str]
-    metres: float = Field(gt=0)
+    metres: float = Field(gt=0, le=MAX_METRES)
 
 
 class SetupModel(BaseModel):

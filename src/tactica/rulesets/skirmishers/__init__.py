@@ -48,7 +48,10 @@ from tactica.rulings import Rulings
 if TYPE_CHECKING:
     from tactica.scenario import Scenario
 
-__all__ = ["RULINGS", "SKIRMISHERS", "Skirmishers", "new_state"]
+__all__ = ["MAX_DOTS_SIDE", "RULINGS", "SKIRMISHERS", "Skirmishers", "new_state"]
+
+#: The largest lattice a Skirmishers battle is played on (a battle's work grows with the map).
+MAX_DOTS_SIDE = 50
 
 
 def new_state(sc_setup: setup.Setup, lattice: DotLattice, rulings: Rulings,
@@ -140,6 +143,11 @@ class Skirmishers:
                     base_dir: Path) -> setup.Setup:
         if not isinstance(battlefield, DotLattice):
             raise ScenarioError(f"{source}: map: Skirmishers is played on a dots map")
+        if battlefield.cols > MAX_DOTS_SIDE or battlefield.rows > MAX_DOTS_SIDE:
+            raise ScenarioError(
+                f"{source}: map: a lattice of {battlefield.cols} x {battlefield.rows} dots; "
+                f"Skirmishers is played on at most {MAX_DOTS_SIDE} x {MAX_DOTS_SIDE} (the work "
+                "of a battle grows with the map: see docs/limits.md)")
         return setup.build_setup(data, source=source, lattice=battlefield, base_dir=base_dir)
 
     # -- odds ----------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -137,7 +138,7 @@ class FirearmModel(_Strict):
     shots: int = Field(ge=1, le=10, description="the firing arc multiplier")
     short: int = Field(ge=1, le=1000)
     long: int = Field(ge=1, le=1000)
-    points: int = Field(default=0, ge=0)
+    points: int = Field(default=0, ge=0, le=10_000)
     bayonet: bool = False
 
     @model_validator(mode="after")
@@ -156,11 +157,11 @@ class MeleeModel(_Strict):
 
 class ExplosiveModel(_Strict):
     name: str
-    rings: list[int] = Field(min_length=1, max_length=5)
+    rings: list[Annotated[int, Field(ge=0, le=40)]] = Field(min_length=1, max_length=5)
     ap_per_dot: int = Field(ge=1, le=8)
     stairwell_ap: int = Field(default=3, ge=1, le=8)
     ammo: int = Field(default=1, ge=0, le=20)
-    points: int = Field(default=0, ge=0)
+    points: int = Field(default=0, ge=0, le=10_000)
     secondary: bool = False
 
 
@@ -178,8 +179,8 @@ class ExperienceModel(_Strict):
 class CardModel(_Strict):
     name: str
     ap: int = Field(ge=1, le=20)
-    ap_change: dict[int, int]
-    modifier: dict[int, int]
+    ap_change: dict[int, Annotated[int, Field(ge=-20, le=20)]]
+    modifier: dict[int, Annotated[int, Field(ge=-20, le=20)]]
 
     @model_validator(mode="after")
     def _every_hp(self) -> CardModel:
@@ -262,8 +263,8 @@ def _build(files: Sequence[tuple[str, PackModel]]) -> ContentPack:
     for key, value in kit.items():
         if key not in melee and key not in explosives and key != "helmet":
             problems.append(f"{files[-1][0]}: kit.{key}: not a melee weapon or explosive")
-        elif key in explosives and (isinstance(value, bool) or value < 0):
-            problems.append(f"{files[-1][0]}: kit.{key}: expected a number carried")
+        elif key in explosives and (isinstance(value, bool) or not 0 <= value <= 20):
+            problems.append(f"{files[-1][0]}: kit.{key}: expected a number carried (0 to 20)")
     if problems:
         raise ContentError("\n".join(problems))
     source = "; ".join(dict.fromkeys(m.source or path for path, m in files))

@@ -38,6 +38,7 @@ from tactica.rulesets.skirmishers.fire import damage, explosive_tn, melee_tn, ra
 from tactica.rulesets.skirmishers.melee import attack, can_reach, melee_weapons
 from tactica.rulesets.skirmishers.state import PendingMelee, SkiState, Token, copy_state, spot_text
 from tactica.rulesets.skirmishers.why import explain_numbers
+from tactica.validation import whole_number
 
 if TYPE_CHECKING:
     from tactica.rulesets.skirmishers import Skirmishers
@@ -337,7 +338,7 @@ def action_odds(rules: Skirmishers, state: SkiState, action: Action, **options: 
     if spent is not None and spent is not False:
         text = str(spent)
         target = getattr(action, "target", None)
-        if not text.isdigit():
+        if whole_number(text) is None:
             raise TacticaError(f"--spent: expected a whole number of AP, got {text!r}")
         if target in state.troopers:
             state = copy_state(state)

@@ -1,0 +1,38 @@
+"""Every test writes only under its temporary folders: a test that leaves a file in the
+repository (or in the folder the tests run from) fails, naming the file. And no test depends on
+the machine's speed: Hypothesis has no deadline per example (a loaded machine is slow at
+times)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+settings.register_profile("tactica", deadline=None)
+settings.load_profile("tactica")
+
+ROOT = Path(__file__).resolve().parent
+#: What tools (not tests) may create: caches, and the long fuzzing run's report.
+_TOOLS = {".hypothesis", ".pytest_cache", ".mypy_cache", ".ruff_cache", "__pycache__",
+          "fuzz-report.json", ".coverage"}
+
+
+def _entries(folder: Path) -> set[str]:
+    try:
+        return {name for name in os.listdir(folder) if name not in _TOOLS}
+    except OSError:
+        return set()
+
+
+@pytest.fixture(autouse=True)
+def _writes_only_under_tmp_path() -> Iterator[None]:
+    folders = {ROOT, ROOT / "examples", ROOT / "tests", Path.cwd()}
+    before = {folder: _entries(folder) for folder in folders}
+    yield
+    left = sorted(str(folder / name) for folder in folders
+                  for name in _entries(folder) - before[folder])
+    assert not left, f"the test left files outside its temporary folder: {left}"
