@@ -264,10 +264,7 @@ class Func(Expr):
         return acc
 
     def clean(self) -> Fraction:
-        p = Fraction(1)
-        for a in self.args:
-            p *= a.clean()
-        return p
+        return math.prod((a.clean() for a in self.args), start=Fraction(1))
 
     def __str__(self) -> str:
         return f"{self.name}({', '.join(map(str, self.args))})"
@@ -350,10 +347,7 @@ class Group(Expr):
         return state.map(sum)
 
     def clean(self) -> Fraction:
-        p = Fraction(1)
-        for a in self.args:
-            p *= a.clean()
-        return p
+        return math.prod((a.clean() for a in self.args), start=Fraction(1))
 
     def __str__(self) -> str:
         keep = self.keep
