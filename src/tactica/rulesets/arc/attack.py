@@ -143,11 +143,20 @@ def _roll_check(label: str, check: Check, rulings: Mapping[str, str],
         return k(face, read_check(face, check.target, check.increment, rulings,
                                   combat=check.combat))
 
-    twenty = "a 20 always fails" if check.combat else "a 20 fails under a target of 20"
-    hint = (f"{check.target} or under succeeds (degrees: the roll // {check.increment}); "
-            f"a 1 always succeeds, {twenty} (ARC-9: {rulings['ARC-9']})")
     return Roll(f"{label} ({check.label()})", check.die, read, (check.die,), _first,
-                hint=hint)
+                hint=check_hint(check, rulings))
+
+
+def check_hint(check: Check, rulings: Mapping[str, str]) -> str:
+    """What a check's roll needs, in words: the target, how the degrees are counted, and what
+    a 1 (and, on a d20, a 20) does; the rule ids stay in the odds and the help."""
+    plus = ", plus one" if rulings["ARC-2"] == "floor-plus-one" else ""
+    text = (f"{check.target} or under succeeds; the degrees are the roll divided by "
+            f"{check.increment}, rounded down{plus}; a 1 always succeeds")
+    if check.sides >= 20:
+        text += (", a 20 always fails" if check.combat
+                 else ", a 20 fails unless the target is 20 or more")
+    return text
 
 
 def _first(faces: tuple[int, ...]) -> int:
