@@ -57,7 +57,8 @@ from tactica.play.words import (
 from tactica.scenario import Scenario
 from tactica.stats import battle_stats
 
-__all__ = ["COMMANDS", "HELP", "PlayResult", "PlaySession", "scenario_digest"]
+__all__ = ["COMMANDS", "HELP", "PlayResult", "PlaySession", "number_range",
+           "scenario_digest"]
 
 HELP = """\
   N              take action number N (or option N when a side decides)
@@ -274,6 +275,10 @@ class PlaySession:
                 self.terminal.say(f"  {exc}")
 
     def _decision(self, req: DecisionRequest) -> None:
+        span = number_range(req.decision.options)
+        if span is not None:
+            self._range(req, *span)
+            return
         lines = [f"{req.side} decides {req.decision.label!r}:"]
         lines.extend(f"  [{i}] {t}" for i, t in enumerate(req.texts, start=1))
         self.terminal.say("\n".join(lines))
@@ -294,6 +299,27 @@ class PlaySession:
                 return
             self.terminal.say(f"  {text!r} is not one of the options: type 1 to {n} "
                               "('help' for the commands, 'quit' to stop)")
+
+    def _range(self, req: DecisionRequest, low: int, high: int) -> None:
+        """A decision among many consecutive whole numbers, asked as the range it is."""
+        self.terminal.say(f"{req.side} decides {req.decision.label!r}: a number from {low} "
+                          f"to {high}")
+        while True:
+            text = self._ask(f"{req.side} decides ({low}-{high})> ").strip()
+            if not text:
+                continue
+            if text.lstrip("-").isdigit():
+                value = int(text)
+                if low <= value <= high:
+                    self.controller.decide(value - low, key=req.key)
+                    return
+                self.terminal.say(f"  {value} is not from {low} to {high}: type a number "
+                                  f"from {low} to {high}")
+                continue
+            if self._command(text, req):
+                continue
+            self.terminal.say(f"  {text!r} is not a number: type a number from {low} to "
+                              f"{high} ('help' for the commands, 'quit' to stop)")
 
     # -- the game master's commands -------------------------------------------------------------
 
@@ -435,6 +461,25 @@ class PlaySession:
             if u.side in out:
                 out[u.id] = out[u.side]
         return out
+
+
+def number_range(options: Sequence[Any]) -> tuple[int, int] | None:
+    """``(low, high)`` when the options are more than a screen of consecutive whole numbers
+    in order (a number to set), else ``None``: those are asked as a range, not listed.
+
+    >>> number_range(tuple(range(1, 56)))
+    (1, 55)
+    >>> number_range((1, 2, 3)) is None
+    True
+    """
+    if len(options) <= _LIST_ALL:
+        return None
+    if not all(isinstance(o, int) and not isinstance(o, bool) for o in options):
+        return None
+    low = options[0]
+    if any(o != low + k for k, o in enumerate(options)):
+        return None
+    return low, low + len(options) - 1
 
 
 def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:
