@@ -65,6 +65,7 @@ HELP = """\
   TEXT           take the action described so: 'A moves to 2,3', or any part only it has
   aim N DEGREES  take action N (a firing arc) aimed at any bearing instead: degrees
                  clockwise from east on the map ('aim 7 37.5')
+  actions        the actions open now, grouped by unit and kind
   list [WORDS]   every action, numbered (only those with every word: 'list A moves')
   odds N         what could happen if action N is taken, and why
   suggest        the action the computer would choose
@@ -77,8 +78,8 @@ At a dice prompt type the faces as rolled ('37' for a d100, '2 5' for two dice, 
 the result itself) or press Enter to let tactica roll."""
 
 #: The words that start a command, for completion.
-COMMANDS = ("help", "list", "aim", "odds", "suggest", "sight", "map", "status", "history",
-            "dice", "quit")
+COMMANDS = ("help", "actions", "list", "aim", "odds", "suggest", "sight", "map", "status",
+            "history", "dice", "quit")
 
 _LIST_ALL = 12
 _GROUP_LISTED = 3
@@ -103,6 +104,7 @@ class PlaySession:
         self.controller = controller
         self.terminal = terminal
         self._shown_map = ""
+        self._last_turn: tuple[str, str] | None = None
 
     @classmethod
     def start(cls, scenario: Scenario, log: str | Path, terminal: Terminal, *,
@@ -203,7 +205,13 @@ class PlaySession:
         what = f": {req.prompt}" if req.prompt else ""
         n = len(req.texts)
         self.terminal.say(f"{req.side} to choose{what} ({n} action{'s' if n != 1 else ''})")
-        self._overview(req)
+        turn = (req.side, req.prompt.split(":")[0]) if ":" in req.prompt else None
+        if turn is not None and turn == self._last_turn and req.menu is None \
+                and n > _LIST_ALL:
+            self.terminal.say(self._summary(req))
+        else:
+            self._overview(req)
+        self._last_turn = turn
         while True:
             text = self._ask(f"{req.side}> ")
             words = text.split()
@@ -334,6 +342,11 @@ class PlaySession:
             raise LeaveTable
         if cmd in ("help", "?") and not rest:
             self.terminal.say(HELP)
+        elif cmd == "actions" and not rest:
+            if actions is None:
+                self.terminal.say("  no actions to show now: " + _waiting(req))
+            else:
+                self._overview(actions)
         elif cmd in ("list", "ls"):
             if actions is None:
                 self.terminal.say("  no actions to list now: " + _waiting(req))
@@ -364,6 +377,26 @@ class PlaySession:
         else:
             return False
         return True
+
+    def _summary(self, req: ActionRequest) -> str:
+        """The same unit's turn goes on: its actions counted by kind, the list on request."""
+        units = [u.id for u in self.battle.ruleset.units(self.battle.state)]
+        kinds: dict[str, list[int]] = {}
+        for g in group_actions(req.texts, units):
+            kinds.setdefault(g.verb, []).extend(g.numbers)
+        pieces = []
+        for verb, numbers in kinds.items():
+            if len(numbers) == 1:
+                text = req.texts[numbers[0] - 1]
+                unit = next((u for u in units if text.startswith(u + " ")), "")
+                pieces.append(f"[{numbers[0]}] {text[len(unit):].strip()},")
+            else:
+                span = (f"[{numbers[0]}-{numbers[-1]}] "
+                        if numbers[-1] - numbers[0] == len(numbers) - 1 else "")
+                pieces.append(f"{span}{verb} ({len(numbers)}),")
+        pieces[-1] = pieces[-1].rstrip(",") + ";"
+        return _wrapped("  ", [*pieces, "'actions' shows them all, 'list WORDS' numbers "
+                                        "them, or type an action's words"])
 
     def _overview(self, req: ActionRequest) -> None:
         """The actions grouped by unit and kind: a large group reads as one line."""
