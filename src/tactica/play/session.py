@@ -526,7 +526,11 @@ def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:
         return [f"  [{n}] {t}" for n, t in zip(g.numbers, g.texts, strict=True)]
     if short:
         examples.append(f"{g.head} {g.tails[len(g.tails) // 2]}")
-        return [_wrapped(f"  {span}{g.head} ({len(g.numbers)}): ", g.tails)]
+        if span:
+            return [_wrapped(f"  {span}{g.head} ({len(g.numbers)}): ", g.tails)]
+        # not in one run: each destination carries its own number
+        return [_wrapped(f"  {g.head} ({len(g.numbers)}): ",
+                         [f"[{n}] {t}" for n, t in zip(g.numbers, g.tails, strict=True)])]
     if depth == 0:
         subs: dict[str, list[int]] = {}
         for k, tail in enumerate(g.tails):
