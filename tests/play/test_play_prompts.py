@@ -98,7 +98,7 @@ def test_an_arc_roll_on_a_d10_does_not_speak_of_a_20() -> None:
 
 
 def test_arc_shows_the_scenarios_names(tmp_path: Path) -> None:
-    t = Answering(12)
+    t = Answering(40)
     _play(load_scenario(EXAMPLES / "arc" / "warehouse.yaml"), tmp_path / "w.jsonl", t)
     said = "\n".join(t.said)
     assert "Ivy (A): 8 or under succeeds; who succeeds acts before who fails" in said
@@ -106,6 +106,11 @@ def test_arc_shows_the_scenarios_names(tmp_path: Path) -> None:
     assert "Initiative order: Dee (D), Jane (F), Francis (B), Bobby (E), Sam (C), Ivy (A)." \
         in said
     assert "blue to choose: Dee (D)'s turn, round 1: 6 AP" in said
+    # the roll's label (kept in the log) has the ids; what it is for, the names
+    k = t.said.index("roll for 'F attacks A (Small Guns 11º2 on a d20)': one 20-sided die")
+    assert t.said[k + 1].startswith("  Jane (F) attacks Ivy (A): 11 or under succeeds;")
+    k = t.said.index("roll for 'A evades (Evade 8º5 on a d20)': one 20-sided die")
+    assert t.said[k + 1].startswith("  Ivy (A) evades: 8 or under succeeds;")
 
 
 def test_unhex_asks_a_number_to_set_as_a_range(tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ from tactica.rulesets.arc.records import (
     RoundsFired,
     Wounded,
 )
-from tactica.rulesets.arc.state import ArcState, Fighter
+from tactica.rulesets.arc.state import ArcState, Fighter, who
 from tactica.rulesets.arc.steps import fall_events
 
 __all__ = [
@@ -138,13 +138,16 @@ def attack_plan(state: ArcState, action: Attack) -> AttackPlan:
 
 
 def _roll_check(label: str, check: Check, rulings: Mapping[str, str],
-                k: Callable[[int, CheckResult], Step]) -> Step:
+                k: Callable[[int, CheckResult], Step], named: str = "") -> Step:
     def read(face: int) -> Step:
         return k(face, read_check(face, check.target, check.increment, rulings,
                                   combat=check.combat))
 
+    hint = check_hint(check, rulings)
+    if named and named != label:  # the label (in the log) has the ids, the hint the names
+        hint = f"{named}: {hint}"
     return Roll(f"{label} ({check.label()})", check.die, read, (check.die,), _first,
-                hint=check_hint(check, rulings))
+                hint=hint)
 
 
 def check_hint(check: Check, rulings: Mapping[str, str]) -> str:
@@ -191,7 +194,8 @@ def attack_process(state: ArcState, action: Attack, *, reaction: str = "",
             if not evading:
                 return jam(face, result, None)
             return _roll_check(f"{t.id} evades", plan.evade, rulings,
-                               lambda _f, ev: jam(face, result, ev))
+                               lambda _f, ev: jam(face, result, ev),
+                               f"{who(state, t.id)} evades")
 
         def jam(face: int, result: CheckResult, ev: CheckResult | None) -> Step:
             if w.failure is not None and face >= w.failure[0]:
@@ -235,7 +239,8 @@ def attack_process(state: ArcState, action: Attack, *, reaction: str = "",
         taken = take_one(plan.check.target) if plan.take_one else None
         if taken is not None:
             return attacked(0, taken)
-        return _roll_check(f"{a.id} attacks {t.id}", plan.check, rulings, attacked)
+        return _roll_check(f"{a.id} attacks {t.id}", plan.check, rulings, attacked,
+                           f"{who(state, a.id)} attacks {who(state, t.id)}")
 
     if evade is not None:
         return declared(evade)
