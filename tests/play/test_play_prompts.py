@@ -67,7 +67,7 @@ def test_every_example_is_found() -> None:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_no_prompt_shows_a_rule_id_code_or_a_die_not_rolled(path: Path, seed: int,
                                                             tmp_path: Path) -> None:
-    t = Answering(30)
+    t = Answering(120)
     _play(load_scenario(path), tmp_path / "fight.jsonl", t, seed)
     shown = t.said + t.prompts
     assert len(t.prompts) > 5
@@ -181,3 +181,12 @@ def test_last_odyssey_lists_a_long_turns_actions_on_request(tmp_path: Path) -> N
         "  [2] Vesper uses Basic Attack on Skirmisher 2 to knock out"]
     first = next(i for i, s in enumerate(said) if s.startswith("party to choose: Lark's turn"))
     assert said[first + 1].startswith("  [1-56] Lark uses Elemental ... (56 ways")
+
+
+def test_last_odyssey_shows_an_attacks_reasons_without_their_rule_ids(tmp_path: Path) -> None:
+    t = Answering(200)
+    _play(load_scenario(EXAMPLES / "last-odyssey" / "police.yaml"), tmp_path / "p.jsonl", t,
+          seed=3)
+    faithful = [s for s in t.said if "Faithful: a downing blow on Captain" in s]
+    assert faithful
+    assert all(s.endswith("goes to Lieutenant") for s in faithful)
