@@ -104,7 +104,7 @@ class PlaySession:
         self.controller = controller
         self.terminal = terminal
         self._shown_map = ""
-        self._last_turn: tuple[str, str] | None = None
+        self._last_turn: tuple[str, str, int] | None = None
 
     @classmethod
     def start(cls, scenario: Scenario, log: str | Path, terminal: Terminal, *,
@@ -205,9 +205,12 @@ class PlaySession:
         what = f": {req.prompt}" if req.prompt else ""
         n = len(req.texts)
         self.terminal.say(f"{req.side} to choose{what} ({n} action{'s' if n != 1 else ''})")
-        turn = (req.side, req.prompt.split(":")[0]) if ":" in req.prompt else None
-        if turn is not None and turn == self._last_turn and req.menu is None \
-                and n > _LIST_ALL:
+        # the same unit's turn goes on when only the action it took came between
+        turn = ((req.side, req.prompt.split(":")[0], self.controller.steps)
+                if ":" in req.prompt else None)
+        last = self._last_turn
+        if turn is not None and last is not None and turn[:2] == last[:2] \
+                and turn[2] == last[2] + 1 and req.menu is None and n > _LIST_ALL:
             self.terminal.say(self._summary(req))
         else:
             self._overview(req)
