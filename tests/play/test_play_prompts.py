@@ -193,3 +193,12 @@ def test_last_odyssey_shows_an_attacks_reasons_without_their_rule_ids(tmp_path: 
     faithful = [s for s in t.said if "Faithful: a downing blow on Captain" in s]
     assert faithful
     assert all(s.endswith("goes to Lieutenant") for s in faithful)
+
+
+def test_the_rulings_behind_the_prompts_are_one_command_away(tmp_path: Path) -> None:
+    t = ScriptedTerminal(["rulings 20 combat", "rulings nothing-like-this", "quit"])
+    _play(load_scenario(EXAMPLES / "arc" / "warehouse.yaml"), tmp_path / "w.jsonl", t)
+    assert t.prompts[0].startswith("dice for initiative of A")
+    shown = [s for s in t.said if s.startswith("  ARC-9 ")]
+    assert len(shown) == 1 and ": combat (" in shown[0]
+    assert "  no ruling matches" in t.said

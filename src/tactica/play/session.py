@@ -68,6 +68,7 @@ HELP = """\
   actions        the actions open now, grouped by unit and kind
   list [WORDS]   every action, numbered (only those with every word: 'list A moves')
   odds N         what could happen if action N is taken, and why
+  rulings        the rulings in force, with their ids ('rulings 20': those with every word)
   suggest        the action the computer would choose
   sight A B      can A see B now, is B in cover, and why
   map            the battlefield and who stands where;  status: every unit
@@ -78,8 +79,8 @@ At a dice prompt type the faces as rolled ('37' for a d100, '2 5' for two dice, 
 the result itself) or press Enter to let tactica roll."""
 
 #: The words that start a command, for completion.
-COMMANDS = ("help", "actions", "list", "aim", "odds", "suggest", "sight", "map", "status",
-            "history", "dice", "quit")
+COMMANDS = ("help", "actions", "list", "aim", "odds", "rulings", "suggest", "sight", "map",
+            "status", "history", "dice", "quit")
 
 _LIST_ALL = 12
 _GROUP_LISTED = 3
@@ -363,6 +364,8 @@ class PlaySession:
             else:
                 pick = self.controller.suggestion()
                 self.terminal.say(f"  suggestion: [{pick + 1}] {actions.texts[pick]}")
+        elif cmd == "rulings":
+            self._rulings(rest)
         elif cmd == "status" and not rest:
             self._status()
         elif cmd == "history" and len(rest) <= 1 and all(r.isdigit() for r in rest):
@@ -447,6 +450,19 @@ class PlaySession:
             return
         report = odds_of(self.battle, actions.actions[n - 1])
         self.terminal.say("\n".join(odds_lines(report, actions.texts[n - 1])))
+
+    def _rulings(self, words: Sequence[str]) -> None:
+        """The rulings behind the prompts (which keep to words): id, question, the value in
+        force and what it means."""
+        rulings = self.controller.scenario.rulings
+        keys = [norm(w) for w in words]
+        lines = []
+        for r in rulings.declared():
+            value = rulings[r.id]
+            line = f"  {r.id} {r.question}: {value} ({r.options.get(value, '')})"
+            if all(k in norm(line) for k in keys):
+                lines.append(line)
+        self.terminal.say("\n".join(lines) if lines else "  no ruling matches")
 
     def _status(self) -> None:
         rs, state = self.battle.ruleset, self.battle.state
