@@ -165,6 +165,10 @@ class Battle(Generic[S]):
         #: The step under way: the action taken, or the automatic step's label (simulation's
         #: dice key their draws by it).
         self.step_key: object = None
+        #: The rule events of the step under way so far (those of the last step once it is
+        #: over): a step stopped for a person's answer leaves here what came before the
+        #: question, so that a front end shows it first.
+        self.emitting: list[Event] = []
         self._pending: Pending | None = None
         self._ended = any(isinstance(e, BattleEnded) for e in self.log)
 
@@ -288,6 +292,7 @@ class Battle(Generic[S]):
     ) -> list[Event]:
         self.steps += 1
         emitted: list[Event] = []
+        self.emitting = emitted
         working = chance.Working(self.ruleset, self.state)
         made: list[np.random.Generator] = []
 
@@ -441,6 +446,7 @@ class Battle(Generic[S]):
             inputs_end += 1
         answers = RecordedAnswers(log, start, inputs_end)
         emitted: list[Event] = []
+        self.emitting = emitted
         working = chance.Working(self.ruleset, self.state)
         try:
             chance.run(

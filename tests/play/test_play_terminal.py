@@ -37,7 +37,9 @@ def test_many_actions_read_as_one_line_per_unit_and_kind(tmp_path: Path) -> None
     assert "red to choose: red activates an operator (73 actions)" in said
     assert "  [1] A stays at 0,0" in said
     assert "  [2-11] A moves to (10): 0,2  1,0  1,1  1,2  1,3  2,0  2,1  2,3  3,0  3,1" in said
-    assert "[73]" not in said  # not one line per tile
+    assert "\n  [73] " not in said  # not one line per tile
+    # a group whose numbers are not one run numbers each destination
+    assert "  C moves to (11): [27] 0,2  [29] 0,4  [30] 1,1" in said
     assert "red: C moves to 2,4" in said  # 'C 2,4' matches one action only: it is taken
 
 

@@ -221,6 +221,7 @@ class FightController:
         self._queued: _Queued | None = None
         self._request: Request | None = None
         self._keys = itertools.count(1)
+        self._told = 0
         self._listeners: list[Callable[[Note], None]] = []
         self.feed: list[Note] = [Note("info", n) for n in notes]
         self.version = 0
@@ -324,6 +325,7 @@ class FightController:
         self._open = log[k:]
         del log[k:]
         self._in_step = True
+        self._tell_so_far()
         key = next(self._keys)
         if ask.kind == "roll":
             return RollRequest(key, ask.request, ask.index)
@@ -485,9 +487,21 @@ class FightController:
         return [rs.describe_event(state, e) for e in events]
 
     def _tell(self, events: Sequence[Any]) -> None:
+        """The events of a finished step, but those told before one of its questions."""
+        told, self._told = self._told, 0
         rs, state = self.battle.ruleset, self.battle.state
-        for e in events:
+        for e in events[told:]:
             self._note("event", rs.describe_event(state, e))
+
+    def _tell_so_far(self) -> None:
+        """The events a step stopped for a question has made so far and not told yet: what
+        happened comes before the question that depends on it (the initiative's winner before
+        the order of the teams)."""
+        so_far = self.battle.emitting
+        rs, state = self.battle.ruleset, self.battle.state
+        for e in so_far[self._told:]:
+            self._note("event", rs.describe_event(state, e))
+        self._told = max(self._told, len(so_far))
 
     def _announce_cut(self, cut: Sequence[Any]) -> None:
         rolls = [r for r in cut if isinstance(r, Rolled)]

@@ -58,15 +58,18 @@ from tactica.scenario import Scenario
 from tactica.stats import battle_stats
 from tactica.validation import whole_number
 
-__all__ = ["COMMANDS", "HELP", "PlayResult", "PlaySession", "scenario_digest"]
+__all__ = ["COMMANDS", "HELP", "PlayResult", "PlaySession", "number_range",
+           "scenario_digest"]
 
 HELP = """\
   N              take action number N (or option N when a side decides)
   TEXT           take the action described so: 'A moves to 2,3', or any part only it has
   aim N DEGREES  take action N (a firing arc) aimed at any bearing instead: degrees
                  clockwise from east on the map ('aim 7 37.5')
+  actions        the actions open now, grouped by unit and kind
   list [WORDS]   every action, numbered (only those with every word: 'list A moves')
   odds N         what could happen if action N is taken, and why
+  rulings        the rulings in force, with their ids ('rulings 20': those with every word)
   suggest        the action the computer would choose
   sight A B      can A see B now, is B in cover, and why
   map            the battlefield and who stands where;  status: every unit
@@ -77,8 +80,8 @@ At a dice prompt type the faces as rolled ('37' for a d100, '2 5' for two dice, 
 the result itself) or press Enter to let tactica roll."""
 
 #: The words that start a command, for completion.
-COMMANDS = ("help", "list", "aim", "odds", "suggest", "sight", "map", "status", "history",
-            "dice", "quit")
+COMMANDS = ("help", "actions", "list", "aim", "odds", "rulings", "suggest", "sight", "map",
+            "status", "history", "dice", "quit")
 
 _LIST_ALL = 12
 _GROUP_LISTED = 3
@@ -103,6 +106,7 @@ class PlaySession:
         self.controller = controller
         self.terminal = terminal
         self._shown_map = ""
+        self._last_turn: tuple[str, str, int] | None = None
 
     @classmethod
     def start(cls, scenario: Scenario, log: str | Path, terminal: Terminal, *,
@@ -203,7 +207,16 @@ class PlaySession:
         what = f": {req.prompt}" if req.prompt else ""
         n = len(req.texts)
         self.terminal.say(f"{req.side} to choose{what} ({n} action{'s' if n != 1 else ''})")
-        self._overview(req)
+        # the same unit's turn goes on when only the action it took came between
+        turn = ((req.side, req.prompt.split(":")[0], self.controller.steps)
+                if ":" in req.prompt else None)
+        last = self._last_turn
+        if turn is not None and last is not None and turn[:2] == last[:2] \
+                and turn[2] == last[2] + 1 and req.menu is None and n > _LIST_ALL:
+            self.terminal.say(self._summary(req))
+        else:
+            self._overview(req)
+        self._last_turn = turn
         while True:
             text = self._ask(f"{req.side}> ")
             words = text.split()
@@ -275,6 +288,10 @@ class PlaySession:
                 self.terminal.say(f"  {exc}")
 
     def _decision(self, req: DecisionRequest) -> None:
+        span = number_range(req.decision.options)
+        if span is not None:
+            self._range(req, *span)
+            return
         lines = [f"{req.side} decides {req.decision.label!r}:"]
         lines.extend(f"  [{i}] {t}" for i, t in enumerate(req.texts, start=1))
         self.terminal.say("\n".join(lines))
@@ -296,6 +313,27 @@ class PlaySession:
             self.terminal.say(f"  {text!r} is not one of the options: type 1 to {n} "
                               "('help' for the commands, 'quit' to stop)")
 
+    def _range(self, req: DecisionRequest, low: int, high: int) -> None:
+        """A decision among many consecutive whole numbers, asked as the range it is."""
+        self.terminal.say(f"{req.side} decides {req.decision.label!r}: a number from {low} "
+                          f"to {high}")
+        while True:
+            text = self._ask(f"{req.side} decides ({low}-{high})> ").strip()
+            if not text:
+                continue
+            if text.lstrip("-").isdigit():
+                value = int(text)
+                if low <= value <= high:
+                    self.controller.decide(value - low, key=req.key)
+                    return
+                self.terminal.say(f"  {value} is not from {low} to {high}: type a number "
+                                  f"from {low} to {high}")
+                continue
+            if self._command(text, req):
+                continue
+            self.terminal.say(f"  {text!r} is not a number: type a number from {low} to "
+                              f"{high} ('help' for the commands, 'quit' to stop)")
+
     # -- the game master's commands -------------------------------------------------------------
 
     def _command(self, text: str, req: Request) -> bool:
@@ -309,6 +347,11 @@ class PlaySession:
             raise LeaveTable
         if cmd in ("help", "?") and not rest:
             self.terminal.say(HELP)
+        elif cmd == "actions" and not rest:
+            if actions is None:
+                self.terminal.say("  no actions to show now: " + _waiting(req))
+            else:
+                self._overview(actions)
         elif cmd in ("list", "ls"):
             if actions is None:
                 self.terminal.say("  no actions to list now: " + _waiting(req))
@@ -322,6 +365,8 @@ class PlaySession:
             else:
                 pick = self.controller.suggestion()
                 self.terminal.say(f"  suggestion: [{pick + 1}] {actions.texts[pick]}")
+        elif cmd == "rulings":
+            self._rulings(rest)
         elif cmd == "status" and not rest:
             self._status()
         elif cmd == "history" and len(rest) <= 1 and all(
@@ -340,6 +385,26 @@ class PlaySession:
         else:
             return False
         return True
+
+    def _summary(self, req: ActionRequest) -> str:
+        """The same unit's turn goes on: its actions counted by kind, the list on request."""
+        units = [u.id for u in self.battle.ruleset.units(self.battle.state)]
+        kinds: dict[str, list[int]] = {}
+        for g in group_actions(req.texts, units):
+            kinds.setdefault(g.verb, []).extend(g.numbers)
+        pieces = []
+        for verb, numbers in kinds.items():
+            if len(numbers) == 1:
+                text = req.texts[numbers[0] - 1]
+                unit = next((u for u in units if text.startswith(u + " ")), "")
+                pieces.append(f"[{numbers[0]}] {text[len(unit):].strip()},")
+            else:
+                span = (f"[{numbers[0]}-{numbers[-1]}] "
+                        if numbers[-1] - numbers[0] == len(numbers) - 1 else "")
+                pieces.append(f"{span}{verb} ({len(numbers)}),")
+        pieces[-1] = pieces[-1].rstrip(",") + ";"
+        return _wrapped("  ", [*pieces, "'actions' shows them all, 'list WORDS' numbers "
+                                        "them, or type an action's words"])
 
     def _overview(self, req: ActionRequest) -> None:
         """The actions grouped by unit and kind: a large group reads as one line."""
@@ -387,6 +452,19 @@ class PlaySession:
             return
         report = odds_of(self.battle, actions.actions[n - 1])
         self.terminal.say("\n".join(odds_lines(report, actions.texts[n - 1])))
+
+    def _rulings(self, words: Sequence[str]) -> None:
+        """The rulings behind the prompts (which keep to words): id, question, the value in
+        force and what it means."""
+        rulings = self.controller.scenario.rulings
+        keys = [norm(w) for w in words]
+        lines = []
+        for r in rulings.declared():
+            value = rulings[r.id]
+            line = f"  {r.id} {r.question}: {value} ({r.options.get(value, '')})"
+            if all(k in norm(line) for k in keys):
+                lines.append(line)
+        self.terminal.say("\n".join(lines) if lines else "  no ruling matches")
 
     def _status(self) -> None:
         rs, state = self.battle.ruleset, self.battle.state
@@ -439,6 +517,25 @@ class PlaySession:
         return out
 
 
+def number_range(options: Sequence[Any]) -> tuple[int, int] | None:
+    """``(low, high)`` when the options are more than a screen of consecutive whole numbers
+    in order (a number to set), else ``None``: those are asked as a range, not listed.
+
+    >>> number_range(tuple(range(1, 56)))
+    (1, 55)
+    >>> number_range((1, 2, 3)) is None
+    True
+    """
+    if len(options) <= _LIST_ALL:
+        return None
+    if not all(isinstance(o, int) and not isinstance(o, bool) for o in options):
+        return None
+    low = options[0]
+    if any(o != low + k for k, o in enumerate(options)):
+        return None
+    return low, low + len(options) - 1
+
+
 def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:
     """One group of actions for people: each action when few, one line of what tells them
     apart when those are short words, else one line per next word (``uses Dragonslayer on``,
@@ -450,7 +547,11 @@ def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:
         return [f"  [{n}] {t}" for n, t in zip(g.numbers, g.texts, strict=True)]
     if short:
         examples.append(f"{g.head} {g.tails[len(g.tails) // 2]}")
-        return [_wrapped(f"  {span}{g.head} ({len(g.numbers)}): ", g.tails)]
+        if span:
+            return [_wrapped(f"  {span}{g.head} ({len(g.numbers)}): ", g.tails)]
+        # not in one run: each destination carries its own number
+        return [_wrapped(f"  {g.head} ({len(g.numbers)}): ",
+                         [f"[{n}] {t}" for n, t in zip(g.numbers, g.tails, strict=True)])]
     if depth == 0:
         subs: dict[str, list[int]] = {}
         for k, tail in enumerate(g.tails):

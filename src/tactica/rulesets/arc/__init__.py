@@ -93,7 +93,10 @@ class Arc:
     def units(self, state: ArcState) -> tuple[UnitStatus, ...]:
         out = []
         for f in state.fighters.values():
-            details: dict[str, str | int | bool] = {
+            details: dict[str, str | int | bool] = {}
+            if f.profile.name and f.profile.name != f.id:
+                details["name"] = f.profile.name
+            details |= {
                 "health": f.health,
                 "armor": text.armor_text(f),
                 "wounds": text.wounds_text(f.wounds),

@@ -237,7 +237,7 @@ def _suppress(state: ArcState, action: Watch) -> Step:
     return Roll(f"{f.id} suppresses ({check.label()})", check.die, read, (check.die,),
                 lambda faces: faces[0],
                 hint=f"{check.target} or under succeeds; the degree serves every attack the "
-                     "suppression triggers (ARC-32)")
+                     "suppression triggers")
 
 
 def _reload(state: ArcState, action: Reload) -> Step:

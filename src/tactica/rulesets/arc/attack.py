@@ -37,7 +37,7 @@ from tactica.rulesets.arc.records import (
     RoundsFired,
     Wounded,
 )
-from tactica.rulesets.arc.state import ArcState, Fighter
+from tactica.rulesets.arc.state import ArcState, Fighter, who
 from tactica.rulesets.arc.steps import fall_events
 
 __all__ = [
@@ -138,16 +138,28 @@ def attack_plan(state: ArcState, action: Attack) -> AttackPlan:
 
 
 def _roll_check(label: str, check: Check, rulings: Mapping[str, str],
-                k: Callable[[int, CheckResult], Step]) -> Step:
+                k: Callable[[int, CheckResult], Step], named: str = "") -> Step:
     def read(face: int) -> Step:
         return k(face, read_check(face, check.target, check.increment, rulings,
                                   combat=check.combat))
 
-    twenty = "a 20 always fails" if check.combat else "a 20 fails under a target of 20"
-    hint = (f"{check.target} or under succeeds (degrees: the roll // {check.increment}); "
-            f"a 1 always succeeds, {twenty} (ARC-9: {rulings['ARC-9']})")
+    hint = check_hint(check, rulings)
+    if named and named != label:  # the label (in the log) has the ids, the hint the names
+        hint = f"{named}: {hint}"
     return Roll(f"{label} ({check.label()})", check.die, read, (check.die,), _first,
                 hint=hint)
+
+
+def check_hint(check: Check, rulings: Mapping[str, str]) -> str:
+    """What a check's roll needs, in words: the target, how the degrees are counted, and what
+    a 1 (and, on a d20, a 20) does; the rule ids stay in the odds and the help."""
+    plus = ", plus one" if rulings["ARC-2"] == "floor-plus-one" else ""
+    text = (f"{check.target} or under succeeds; the degrees are the roll divided by "
+            f"{check.increment}, rounded down{plus}; a 1 always succeeds")
+    if check.sides >= 20:
+        text += (", a 20 always fails" if check.combat
+                 else ", a 20 fails unless the target is 20 or more")
+    return text
 
 
 def _first(faces: tuple[int, ...]) -> int:
@@ -182,7 +194,8 @@ def attack_process(state: ArcState, action: Attack, *, reaction: str = "",
             if not evading:
                 return jam(face, result, None)
             return _roll_check(f"{t.id} evades", plan.evade, rulings,
-                               lambda _f, ev: jam(face, result, ev))
+                               lambda _f, ev: jam(face, result, ev),
+                               f"{who(state, t.id)} evades")
 
         def jam(face: int, result: CheckResult, ev: CheckResult | None) -> Step:
             if w.failure is not None and face >= w.failure[0]:
@@ -226,7 +239,8 @@ def attack_process(state: ArcState, action: Attack, *, reaction: str = "",
         taken = take_one(plan.check.target) if plan.take_one else None
         if taken is not None:
             return attacked(0, taken)
-        return _roll_check(f"{a.id} attacks {t.id}", plan.check, rulings, attacked)
+        return _roll_check(f"{a.id} attacks {t.id}", plan.check, rulings, attacked,
+                           f"{who(state, a.id)} attacks {who(state, t.id)}")
 
     if evade is not None:
         return declared(evade)

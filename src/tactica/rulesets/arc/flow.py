@@ -33,7 +33,7 @@ from tactica.rulesets.arc.records import (
     RoundEnded,
     TurnEnded,
 )
-from tactica.rulesets.arc.state import ArcState
+from tactica.rulesets.arc.state import ArcState, who
 from tactica.rulesets.arc.steps import bleed, done, emit, end_turn, sweep_events
 
 __all__ = ["end_of_round", "finished", "initiative", "initiative_check", "initiative_order",
@@ -95,11 +95,12 @@ def initiative_check(state: ArcState, unit: str) -> Step:
         d = DamageDice(1, w.capacity_die or 0)
         return Roll(f"{unit}'s {w.name} magazine ({d})", d.dist(),
                     lambda v: loads(i + 1, [*out, Loaded(unit, w.name, v)]), d.faces, d.read,
-                    hint=f"the rounds in the {w.name}'s magazine (ARC-23)")
+                    hint=f"the rounds in the {w.name}'s magazine")
 
     return Roll(f"initiative of {unit} (d20 under {target})", d20, read, (d20,),
                 lambda faces: faces[0],
-                hint=f"{target} or under succeeds; the order of turns follows ARC-1")
+                hint=f"{who(state, unit)}: {target} or under succeeds; who succeeds acts "
+                     "before who fails")
 
 
 def initiative(state: ArcState) -> Step:
@@ -176,7 +177,7 @@ def pending(state: ArcState) -> Pending:
             return Automatic(f"{f.id} has no AP left", end_turn(state, f.id))
         first = " (d10 on its checks with AGI)" if f.id in state.d10 else ""
         return ChooseAction(f.side, legal_actions(state, f.id),
-                            f"{f.id}'s turn, round {state.round}: {f.ap} AP{first}")
+                            f"{who(state, f.id)}'s turn, round {state.round}: {f.ap} AP{first}")
     if state.phase == "round":
         bleeding = _to_bleed(state)
         if bleeding:

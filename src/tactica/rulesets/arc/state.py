@@ -28,6 +28,7 @@ __all__ = [
     "apply_event",
     "copy_state",
     "tile_text",
+    "who",
 ]
 
 
@@ -453,3 +454,11 @@ def copy_state(state: ArcState) -> ArcState:
     new = copy.copy(state)
     new.fighters = {k: copy.copy(v) for k, v in state.fighters.items()}
     return new
+
+
+def who(state: ArcState, uid: str) -> str:
+    """A character for people: ``Ivy (A)`` when the scenario names it other than by its id,
+    else the id."""
+    f = state.fighters.get(uid)
+    name = f.profile.name if f is not None else ""
+    return f"{name} ({uid})" if name and name != uid else uid

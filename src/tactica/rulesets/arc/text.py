@@ -11,10 +11,10 @@ from tactica.rulesets.arc import records as r
 from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade
 from tactica.rulesets.arc.checks import check_dist, hits_of
 from tactica.rulesets.arc.movement import metres_text, path_to, reposition_metres, sees
-from tactica.rulesets.arc.state import ArcState, Fighter
+from tactica.rulesets.arc.state import ArcState, Fighter, who
 
 __all__ = ["armor_text", "describe_action", "describe_event", "describe_option",
-           "explain_action", "wounds_text"]
+           "explain_action", "who", "wounds_text"]
 
 
 def wounds_text(wounds: tuple[int, ...]) -> str:
@@ -84,13 +84,14 @@ def _attacked(state: ArcState, e: r.Attacked) -> str:
     how = f" ({e.how})" if e.how else ""
     check = (f"{e.target_number}º{e.increment} on a d{e.die}"
              if e.how not in ("fixed", "take 1") else e.how)
-    head = f"{e.unit} attacks {e.target} with the {e.weapon}"
+    unit, target = who(state, e.unit), who(state, e.target)
+    head = f"{unit} attacks {target} with the {e.weapon}"
     if e.reaction:
-        head = f"{e.unit} fires ({e.reaction}) at {e.target} with the {e.weapon}"
+        head = f"{unit} fires ({e.reaction}) at {target} with the {e.weapon}"
     text = f"{head}: {check}, {_signed(e.degree, e.success)}{how}"
     if e.evade is not None:
         ok, deg = e.evade
-        text += f"; {e.target} evades: {_signed(deg, ok)}"
+        text += f"; {target} evades: {_signed(deg, ok)}"
         if e.evaded:
             text += ", the attack misses (the AP comes back)"
     if e.success and not e.evaded:
@@ -101,54 +102,59 @@ def _attacked(state: ArcState, e: r.Attacked) -> str:
 
 
 _EVENTS: dict[type, Callable[[ArcState, Any], str]] = {
-    r.InitiativeChecked: lambda s, e: f"{e.unit}'s initiative: {e.roll}, "
+    r.InitiativeChecked: lambda s, e: f"{who(s, e.unit)}'s initiative: {e.roll}, "
         f"{_signed(e.degree, e.success)}.",
-    r.InitiativeRolled: lambda s, e: f"Initiative order: {', '.join(e.order)}."
+    r.InitiativeRolled: lambda s, e: f"Initiative order: {', '.join(who(s, u) for u in e.order)}."
         + (f" A d10 on the first turn's checks with AGI (or the attribute swapped in): "
-           f"{', '.join(e.d10)}." if e.d10 else ""),
+           f"{', '.join(who(s, u) for u in e.d10)}." if e.d10 else ""),
     r.RoundBegan: lambda s, e: f"Round {e.round}: "
-        + ", ".join(f"{u} {ap} AP" for u, ap in e.ap) + ".",
+        + ", ".join(f"{who(s, u)} {ap} AP" for u, ap in e.ap) + ".",
     r.RoundEnded: lambda s, e: f"Round {e.round} is over.",
-    r.Held: lambda s, e: f"{e.unit} holds its turn until after {e.after}'s.",
-    r.TurnEnded: lambda s, e: f"{e.unit}'s turn ends.",
-    r.APSpent: lambda s, e: f"{e.unit} spends {e.ap} AP on {e.what or 'an action'}"
+    r.Held: lambda s, e: f"{who(s, e.unit)} holds its turn until after {who(s, e.after)}'s.",
+    r.TurnEnded: lambda s, e: f"{who(s, e.unit)}'s turn ends.",
+    r.APSpent: lambda s, e: f"{who(s, e.unit)} spends {e.ap} AP on {e.what or 'an action'}"
         + (f" ({e.borrowed} from next round's speed)" if e.borrowed else "")
         + f": {e.left} AP left.",
-    r.APRefunded: lambda s, e: f"{e.unit} gets its {e.ap} AP back ({e.left} AP).",
-    r.Loaded: lambda s, e: f"{e.unit}'s {e.weapon} "
+    r.APRefunded: lambda s, e: f"{who(s, e.unit)} gets its {e.ap} AP back ({e.left} AP).",
+    r.Loaded: lambda s, e: f"{who(s, e.unit)}'s {e.weapon} "
         + (f"holds {e.rounds} rounds." if e.rounds else "is cleared."),
-    r.RoundsFired: lambda s, e: f"{e.unit}'s {e.weapon} fires {e.fired} rounds "
+    r.RoundsFired: lambda s, e: f"{who(s, e.unit)}'s {e.weapon} fires {e.fired} rounds "
         f"({e.left} left).",
-    r.Jammed: lambda s, e: f"{e.unit}'s {e.weapon} jams.",
-    r.Swapped: lambda s, e: f"{e.unit} holds the {e.weapon}.",
+    r.Jammed: lambda s, e: f"{who(s, e.unit)}'s {e.weapon} jams.",
+    r.Swapped: lambda s, e: f"{who(s, e.unit)} holds the {e.weapon}.",
     r.Attacked: _attacked,
-    r.ArmorWorn: lambda s, e: f"{e.unit}'s armor: {armor_text(s.fighters[e.unit], e.armor)}"
+    r.ArmorWorn: lambda s, e: f"{who(s, e.unit)}'s armor: {armor_text(s.fighters[e.unit], e.armor)}"
         + (f" ({e.absorbed} absorbed)" if e.absorbed else "")
         + (f" ({e.degraded} dropped a step)" if e.degraded else "")
         + (" (destroyed by massive damage)" if e.destroyed else "") + ".",
-    r.Wounded: lambda s, e: f"{e.unit} takes {e.amount} damage: {e.health} health, wound "
+    r.Wounded: lambda s, e: f"{who(s, e.unit)} takes {e.amount} damage: {e.health} health, wound "
         f"dice {wounds_text(e.wounds)}.",
-    r.Bled: lambda s, e: f"{e.unit} bleeds {e.amount}: {e.health} health.",
-    r.Falling: lambda s, e: f"{e.unit} is at or under 0 health: it falls when its turn ends.",
-    r.Fell: lambda s, e: f"{e.unit} falls unconscious.",
-    r.Died: lambda s, e: f"{e.unit} dies ({e.reason}).",
-    r.Woke: lambda s, e: f"{e.unit} comes to.",
-    r.Checked: lambda s, e: f"{e.unit}'s {e.skill.title()} check against {e.target_number}: "
+    r.Bled: lambda s, e: f"{who(s, e.unit)} bleeds {e.amount}: {e.health} health.",
+    r.Falling: lambda s, e: f"{who(s, e.unit)} is at or under 0 health: it falls when "
+        "its turn ends.",
+    r.Fell: lambda s, e: f"{who(s, e.unit)} falls unconscious.",
+    r.Died: lambda s, e: f"{who(s, e.unit)} dies ({e.reason}).",
+    r.Woke: lambda s, e: f"{who(s, e.unit)} comes to.",
+    r.Checked: lambda s, e: f"{who(s, e.unit)}'s {e.skill.title()} check against "
+        f"{e.target_number}: "
         f"{_signed(e.degree, e.success)}.",
-    r.ItemUsed: lambda s, e: f"{e.unit} uses a {e.item} on {e.target} ({e.left} left).",
-    r.ItemBegun: lambda s, e: f"{e.unit} has begun the {e.item} on {e.target}: {e.owed} AP "
+    r.ItemUsed: lambda s, e: f"{who(s, e.unit)} uses a {e.item} on {who(s, e.target)} "
+        f"({e.left} left).",
+    r.ItemBegun: lambda s, e: f"{who(s, e.unit)} has begun the {e.item} on {who(s, e.target)}: "
+        f"{e.owed} AP "
         "more when its next turn starts (falling before then loses it).",
-    r.ItemFinished: lambda s, e: f"{e.unit} finishes the {e.item} on {e.target}"
+    r.ItemFinished: lambda s, e: f"{who(s, e.unit)} finishes the {e.item} on {who(s, e.target)}"
         + (f": it does nothing ({e.lost})." if e.lost else "."),
-    r.Healed: lambda s, e: f"{e.unit} regains {e.amount} health: {e.health}.",
-    r.WoundsTreated: lambda s, e: f"{e.unit}'s wound dice: {wounds_text(e.wounds)}.",
-    r.Stepped: lambda s, e: f"{e.unit} enters {e.to}.",
-    r.Repositioned: lambda s, e: f"{e.unit} and {e.other} are {float(Fraction(e.metres)):.1f} m "
+    r.Healed: lambda s, e: f"{who(s, e.unit)} regains {e.amount} health: {e.health}.",
+    r.WoundsTreated: lambda s, e: f"{who(s, e.unit)}'s wound dice: {wounds_text(e.wounds)}.",
+    r.Stepped: lambda s, e: f"{who(s, e.unit)} enters {e.to}.",
+    r.Repositioned: lambda s, e: f"{who(s, e.unit)} and {who(s, e.other)} are "
+        f"{float(Fraction(e.metres)):.1f} m "
         "apart.",
-    r.WatchSet: lambda s, e: f"{e.unit} watches ({e.kind}, {e.ap} AP"
+    r.WatchSet: lambda s, e: f"{who(s, e.unit)} watches ({e.kind}, {e.ap} AP"
         + (f"; +{e.degree}º for every attack it triggers, unopposed" if e.degree is not None
            else "") + ").",
-    r.WatchUsed: lambda s, e: f"{e.unit}'s watch fires"
+    r.WatchUsed: lambda s, e: f"{who(s, e.unit)}'s watch fires"
         + (f" ({e.left} AP left)." if e.left else "."),
 }
 
@@ -167,8 +173,9 @@ def describe_option(state: ArcState, decision: Decide[Any], option: object) -> s
         what = f" ({ev.label()})" if ev is not None else ""
         t = state.fighters.get(str(unit))
         pay = "1 AP" if t is None or t.ap > 0 else "1 speed from next round"
-        return (f"{unit} evades{what}, paying {pay} (back if it works)" if option
-                else f"{unit} does not evade")
+        named = who(state, str(unit))
+        return (f"{named} evades{what}, paying {pay} (back if it works)" if option
+                else f"{named} does not evade")
     return str(option)
 
 
@@ -183,7 +190,7 @@ def _explain_other(state: ArcState, action: Any) -> list[str]:
                    "square); enemies watching fire where they see the mover")
     elif isinstance(action, r.Reposition):
         out.append(f"{action.ap} AP of {f.ap}; without a map a move changes only the metres "
-                   f"to {action.other} (ARC-33): walk 1.5 m per 2 AP, slow 1.5 m per 3, run "
+                   f"to {action.other}: walk 1.5 m per 2 AP, slow 1.5 m per 3, run "
                    "3.0 m per 2, sprint 6.1 m per 2")
     elif isinstance(action, r.UseItem):
         item = state.items[action.item]
@@ -212,7 +219,7 @@ def _explain_other(state: ArcState, action: Any) -> list[str]:
     elif isinstance(action, r.Watch):
         if action.kind == "suppress" and state.rulings["ARC-32"] == "declared":
             out.append("one unaimed attack roll now (a failure ends it); its degree serves "
-                       "every attack the suppression triggers, which cannot be evaded (ARC-32)")
+                       "every attack the suppression triggers, which cannot be evaded")
         out.append("the turn ends; it lasts until this character's next turn")
     elif isinstance(action, r.EndTurn):
         out.append(f"{f.ap} AP left pay for evading until the round ends")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -9,6 +10,9 @@ from tactica.rulesets.last_odyssey import records as r
 from tactica.rulesets.last_odyssey.state import LodState
 
 __all__ = ["describe_action", "describe_event", "describe_option", "explain_action"]
+
+#: A rule id in brackets, as the odds' reasons give it.
+_RULE_ID = re.compile(r" \([A-Z]{3}-\d+\)")
 
 
 def _ability_name(state: LodState, name: str) -> str:
@@ -143,7 +147,8 @@ def explain_action(state: LodState, action: Any) -> list[str]:
                 report = attack_odds(state, action)
             except TacticaError as exc:
                 return [*lines, str(exc)]
-            lines += list(report.reasons)
+            # the rule ids stay in the odds report ('odds N'), not in what play shows
+            lines += [_RULE_ID.sub("", reason) for reason in report.reasons]
             lines += [f"{k.replace('_', ' ')}: {float(v):.3f}" for k, v in report.numbers.items()]
         return lines
     return [describe_action(state, action)]

@@ -189,7 +189,7 @@ class Unhex:
 
     def explain_action(self, state: UnhexState, action: Action) -> list[str]:
         if isinstance(action, Attack):
-            return list(self.odds(state, action).reasons)
+            return [text.plain(r) for r in self.odds(state, action).reasons]
         return []
 
     def describe_option(self, state: UnhexState, decision: Decide[Any], option: object) -> str:

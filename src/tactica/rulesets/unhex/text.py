@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tactica.rulesets.unhex.records import (
@@ -96,7 +97,12 @@ def describe_option(option: Any) -> str:
         return ", ".join(f"{n} on the {loc}" for loc, n in option.marks) or "none"
     if isinstance(option, tuple):
         return " then ".join(map(str, option))
-    return str(option)
+    return _WORDS.get(option, str(option)) if isinstance(option, str) else str(option)
+
+
+#: The options named by a code word, in words.
+_WORDS = {"extra-action": "an extra action this round",
+          "set-dice": "set the dice to a number of its choice"}
 
 
 def _crit(critical: str | None) -> str:
@@ -113,7 +119,7 @@ def describe_event(event: Any) -> str:
         ok = "success" if e.success else "failure"
         return f"{e.unit} rolls initiative for {e.side}: {e.roll}, {ok}{_crit(e.critical)}."
     if isinstance(e, InitiativeWon):
-        return f"{e.side} win the initiative ({e.reason})."
+        return f"{e.side} win the initiative ({plain(e.reason)})."
     if isinstance(e, TeamOrder):
         return "Teams act in this order: " + ", ".join(e.order) + "."
     if isinstance(e, TurnEnded):
@@ -177,3 +183,25 @@ def describe_event(event: Any) -> str:
     if isinstance(e, CombatEnded):
         return f"Combat ends: {e.reason}."
     return repr(e)
+
+
+_RULE_ID = re.compile(r",? ?\b[A-Z]{3}-\d+\b")
+_ASSIGNMENT = re.compile(r"^die assignment by (.+?): .*$")
+
+
+def plain(text: str) -> str:
+    """A reason for the table, without the rule ids a ruling is found by (the odds and
+    ``help`` keep them): ``keeps it (UNH-3)`` reads ``keeps it``.
+
+    >>> plain("crew keeps it (UNH-3)")
+    'crew keeps it'
+    >>> plain("Vince (behind a shield, UNH-25)")
+    'Vince (behind a shield)'
+    >>> plain("die assignment by Lola: worst (UNH-6); critical success: policy (UNH-7)")
+    'Lola picks which die is damage and which the location'
+    """
+    m = _ASSIGNMENT.match(text)
+    if m:
+        return f"{m.group(1)} picks which die is damage and which the location"
+    out = _RULE_ID.sub("", text).replace(" ()", "").replace("()", "")
+    return out.replace(" (;", " (").replace("; )", ")")
