@@ -72,6 +72,29 @@ class NumberFormat:
             return str(value)
         return f"{float(value):.{self.digits}f}"
 
+    def csv_cell(self, value: Any, kind: Kind) -> str:
+        """``value`` as a CSV field: numbers stay numbers a spreadsheet reads (a probability as
+        ``0.350``, never ``35.0%``; exact fractions as ``7/20`` only with ``exact``), nothing
+        is an empty field, and a text that a spreadsheet would run as a formula is quoted.
+
+        >>> f = NumberFormat()
+        >>> f.csv_cell(Fraction(7, 20), "p"), f.csv_cell(None, "num"), f.csv_cell("=1+2", "text")
+        ('0.350', '', "'=1+2")
+        """
+        if value is None:
+            return ""
+        if kind == "p":
+            if self.exact and isinstance(value, Fraction | int):
+                return str(Fraction(value))
+            return f"{float(value):.{self.precision + 2}f}"
+        if kind == "num":
+            return self.num(value)
+        text = self.cell(value, kind)
+        if text[:1] in ("=", "+", "@", "\t", "\r") or (
+                text[:1] == "-" and not text[1:2].isdigit()):
+            return "'" + text
+        return text
+
     def cell(self, value: Any, kind: Kind) -> str:
         """``value`` as the text of a column of ``kind``."""
         if kind == "p":
@@ -136,11 +159,13 @@ class Table:
         return table
 
     def to_csv(self, fmt: NumberFormat) -> str:
-        """CSV text: a heading row, then the rows in the chosen number format."""
+        """CSV text: a heading row, then the rows as numbers a spreadsheet reads (see
+        :meth:`NumberFormat.csv_cell`)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([c.name for c in self.columns])
-        writer.writerows(self.cells(fmt))
+        writer.writerow([fmt.csv_cell(c.name, "text") for c in self.columns])
+        writer.writerows([[fmt.csv_cell(v, c.kind) for v, c in zip(row, self.columns, strict=True)]
+                          for row in self.rows])
         return out.getvalue()
 
     def to_markdown(self, fmt: NumberFormat) -> str:

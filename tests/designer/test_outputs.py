@@ -21,8 +21,10 @@ def test_one_number_format_for_every_output() -> None:
                 [["a|b", Fraction(1, 3), Fraction(7, 2)], ["c", None, 2]], ["a note"])
     assert t.cells(NumberFormat(precision=2)) == [["a|b", "33.33%", "3.500"], ["c", "-", "2"]]
     assert t.cells(NumberFormat(exact=True))[0][1:] == ["1/3", "7/2"]
-    assert t.to_csv(NumberFormat(precision=0)).splitlines() == ["name,p,mean", "a|b,33%,3.500",
-                                                               "c,-,2"]
+    # CSV holds numbers a spreadsheet reads: a probability as a decimal, nothing as empty.
+    assert t.to_csv(NumberFormat(precision=0)).splitlines() == ["name,p,mean", "a|b,0.33,3.500",
+                                                               "c,,2"]
+    assert t.to_csv(NumberFormat(exact=True)).splitlines()[1] == "a|b,1/3,7/2"
     md = t.to_markdown(NumberFormat())
     assert "| a\\|b | 33.3% | 3.500 |" in md and md.endswith("* a note")
     assert "<caption>t</caption>" in t.to_html(NumberFormat())
