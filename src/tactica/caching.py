@@ -48,7 +48,7 @@ class CacheStats:
 
 
 #: Every cache of the process by name (a registry of caches, not itself a cache).
-_CACHES: dict[str, Cache[object, object] | SmallKeys] = {}
+_CACHES: dict[str, Cache[object, object]] = {}
 
 
 class Cache(Generic[K, V]):
@@ -98,52 +98,30 @@ class Cache(Generic[K, V]):
                           self.clears)
 
 
-class SmallKeys:
+class SmallKeys(Cache[Hashable, tuple[object, int]]):
     """Small numbers for objects, to put in cache keys: the same object gets the same number
     while this table holds it (and keeps it alive), and a number is never given twice, so
     forgetting (when ``maxsize`` objects are held, or on :meth:`clear`) cannot mix objects up.
 
     By default an object is recognised by identity (for objects that are costly to hash or
     compare); ``by_value=True`` recognises equal values (small hashable keys such as a ruling
-    set)."""
+    set). It is a :class:`Cache` of ``(object, number)`` by identity or value, with its
+    bound, clearing and statistics."""
 
-    __slots__ = ("_counter", "_held", "by_value", "clears", "hits", "maxsize", "misses", "name")
+    __slots__ = ("_counter", "by_value")
 
     def __init__(self, name: str, *, maxsize: int, by_value: bool = False) -> None:
-        self.name = name
-        self.maxsize = maxsize
+        super().__init__(name, maxsize=maxsize)
         self.by_value = by_value
-        self._held: dict[object, tuple[object, int]] = {}
         self._counter = itertools.count()
-        self.hits = self.misses = self.clears = 0
-        _CACHES[name] = self
 
     def key_of(self, obj: object) -> int:
         """The number of ``obj``."""
-        ref = obj if self.by_value else id(obj)
-        found = self._held.get(ref)
+        ref: Hashable = obj if self.by_value else id(obj)
+        found = self.get(ref)
         if found is not None:
-            self.hits += 1
             return found[1]
-        self.misses += 1
-        if len(self._held) >= self.maxsize:
-            self._held.clear()
-            self.clears += 1
-        number = next(self._counter)
-        self._held[ref] = (obj, number)
-        return number
-
-    def __len__(self) -> int:
-        return len(self._held)
-
-    def clear(self) -> None:
-        """Forget every object (numbers already given stay unique)."""
-        self._held.clear()
-
-    def stats(self) -> CacheStats:
-        """This table's figures now."""
-        return CacheStats(self.name, len(self._held), self.maxsize, self.hits, self.misses,
-                          self.clears)
+        return self.put(ref, (obj, next(self._counter)))[1]
 
 
 def cache_stats() -> list[CacheStats]:
