@@ -8,6 +8,7 @@ imports every kernel unless ``TACTICA_KERNELS_OPTIONAL=1``).
 """
 
 import os
+from pathlib import Path
 
 from setuptools import Extension, setup
 
@@ -21,15 +22,17 @@ def _kernels() -> list[Extension]:
         if REQUIRED:
             raise
         return []
+    # Every game's kernel is a ``_kernel.pyx`` beside its rules, found here by name.
+    # The greedy policies' values are compared as floats: no fused multiply-add, so the C
+    # arithmetic rounds exactly as the reference's numpy does.
     extensions = [
         Extension(
-            "tactica.rulesets.nebulia._kernel",
-            ["src/tactica/rulesets/nebulia/_kernel.pyx"],
-            # The greedy policy's values are compared as floats: no fused multiply-add, so
-            # the C arithmetic rounds exactly as the reference's numpy does.
+            "tactica.rulesets." + source.parent.name + "._kernel",
+            [source.as_posix()],
             extra_compile_args=["-O2", "-ffp-contract=off"],
             optional=not REQUIRED,
-        ),
+        )
+        for source in sorted(Path("src/tactica/rulesets").glob("*/_kernel.pyx"))
     ]
     try:
         built = cythonize(extensions, language_level=3, quiet=True, include_path=["src"])
