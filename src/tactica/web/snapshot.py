@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tactica.errors import TacticaError
-from tactica.odds import OddsReport
+from tactica.engine.errors import TacticaError
+from tactica.engine.odds import OddsReport
+from tactica.engine.ruleset import Capability, odds_hooks
 from tactica.play.answer import answer_example, chances_line, dice_words
 from tactica.play.controller import (
     ActionRequest,
@@ -23,8 +24,7 @@ from tactica.play.controller import (
 )
 from tactica.play.queries import has_map, no_map_sentence, odds_of
 from tactica.play.words import group_actions, number_name, odds_lines, shown_value, winner_line
-from tactica.render.svg import side_colour
-from tactica.ruleset import Capability, odds_hooks
+from tactica.presentation.render.svg import side_colour
 
 __all__ = ["odds_between", "request_json", "snapshot"]
 
