@@ -16,12 +16,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tactica.battlefield.base import Battlefield
+from tactica.battlefield.grid import TileGrid
 from tactica.content import ContentLoader
 from tactica.errors import ContentError, ScenarioError, TacticaError
+from tactica.rulings import Rulings
 from tactica.validation import quote, validate
 
 __all__ = [
     "BUILTIN_PACK",
+    "MAX_GRID_SIDE",
     "PACKS",
     "ContentPack",
     "Setup",
@@ -30,6 +34,7 @@ __all__ = [
     "build_setup",
     "builtin_pack",
     "load_pack",
+    "scenario_setup",
 ]
 
 BUILTIN_PACK = Path(__file__).with_name("content.yaml")
@@ -172,6 +177,26 @@ class Setup:
     sides: tuple[str, ...]
     first: str
     pack: ContentPack
+
+
+#: The largest grid a Nebulia battle is played on (a battle's work grows with the map).
+MAX_GRID_SIDE = 64
+
+
+def scenario_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlefield | None,
+                   rulings: Rulings, base_dir: Path) -> Setup:
+    """The game's part of a scenario, on a grid of at most :data:`MAX_GRID_SIDE` tiles."""
+    if not isinstance(battlefield, TileGrid):
+        raise ScenarioError(f"{source}: map: Nebulia Operations is played on a grid map")
+    grid = battlefield
+    if grid.width > MAX_GRID_SIDE or grid.height > MAX_GRID_SIDE:
+        raise ScenarioError(
+            f"{source}: map: a {grid.width} x {grid.height} grid; Nebulia Operations is "
+            f"played on at most {MAX_GRID_SIDE} x {MAX_GRID_SIDE} tiles (the work of a "
+            "battle grows with the map: see docs/limits.md)")
+    return build_setup(data, source=source, occupants=grid.occupants,
+                       is_open=lambda t: grid.in_bounds(t) and not grid.is_blocking(t),
+                       base_dir=base_dir)
 
 
 def build_setup(

@@ -12,11 +12,10 @@ by exact odds and by simulation.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tactica.battlefield.grid import TileGrid
 from tactica.caching import Cache
@@ -24,7 +23,7 @@ from tactica.chance import Done, Emit, Roll, Step, and_then, emit_all
 from tactica.dice import Dist, d10_target_successes
 from tactica.ruleset import Automatic, ChooseAction, Finished, Pending, Rulings
 from tactica.rulesets.nebulia import geometry
-from tactica.rulesets.nebulia.content import Weapon
+from tactica.rulesets.nebulia.content import Setup, Weapon
 from tactica.rulesets.nebulia.records import (
     ActivationEnded,
     Attack,
@@ -37,6 +36,9 @@ from tactica.rulesets.nebulia.records import (
     RoundStarted,
 )
 
+if TYPE_CHECKING:
+    from tactica.scenario import Scenario
+
 __all__ = [
     "AttackSetup",
     "NebState",
@@ -46,6 +48,7 @@ __all__ = [
     "d10_pool",
     "legal_attacks",
     "legal_moves",
+    "new_state",
 ]
 
 Tile = tuple[int, int]
@@ -398,9 +401,21 @@ def apply_event(state: NebState, event: Any) -> None:
         raise TypeError(f"not a Nebulia Operations event: {event!r}")
 
 
-def copy_state(state: NebState) -> NebState:
-    """An independent copy (operators copied; the grid and the rulings are immutable)."""
-    new = copy.copy(state)
-    new.ops = {k: copy.copy(v) for k, v in state.ops.items()}
-    new.ready = set(state.ready)
-    return new
+def new_state(scenario: Scenario) -> NebState:
+    """A new battle: the operators placed on the grid as the scenario sets them."""
+    setup = scenario.setup
+    grid = scenario.battlefield
+    assert isinstance(setup, Setup) and isinstance(grid, TileGrid)
+    ops = {
+        u.id: Operator(u.id, u.side, u.defense - u.defense_lost, u.defense, u.armor,
+                       u.move, u.weapons, u.at)
+        for u in setup.units
+    }
+    placed = grid
+    for oid in grid.occupants:
+        placed = placed.without_occupant(oid)
+    for u in setup.units:
+        placed = placed.with_occupant(u.id, u.at)
+    placed = placed.with_sides({u.id: u.side for u in setup.units})
+    return NebState(placed, ops, setup.sides, scenario.rulings, scenario.max_rounds,
+                    setup.first)
