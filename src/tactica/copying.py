@@ -7,7 +7,8 @@
 * a mutable dataclass is copied by the same rule;
 * everything else is shared: numbers, strings, tuples, frozen sets, frozen dataclasses, maps and
   other values a battle never changes, and read-only annotations (``Mapping``, ``Sequence``);
-* a field made with :func:`fresh` starts empty in the copy (a memo of answers about the state).
+* a field with the metadata :data:`FRESH` starts again in the copy (a memo of answers about
+  the state).
 
 A field added to a state is copied by the same rule without anyone writing it down; the plan of
 each class is worked out once.
@@ -29,28 +30,24 @@ from __future__ import annotations
 import dataclasses
 import sys
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from tactica.caching import Cache
 
-__all__ = ["copy_plan", "copy_state", "fresh"]
+__all__ = ["FRESH", "copy_plan", "copy_state"]
 
 T = TypeVar("T")
 
 #: How one field is copied.
 Copy = Callable[[Any], Any]
 
-_FRESH = "tactica.copying.fresh"
+#: The metadata of a field that starts again from its ``default_factory`` in every copy (a
+#: memo that answers for one state only):
+#: ``memo: dict[str, Any] = field(default_factory=dict, compare=False, metadata=FRESH)``.
+FRESH: Mapping[str, bool] = MappingProxyType({"tactica.copying.fresh": True})
 _PLANS = Cache[type, tuple[tuple[str, Copy], ...]]("copying.plans", maxsize=1024)
-
-
-def fresh(factory: Callable[[], T]) -> T:
-    """A field that starts as ``factory()`` and starts again so in every copy (a memo that
-    answers for one state only)."""
-    made: T = dataclasses.field(default_factory=factory, compare=False, repr=False,
-                                metadata={_FRESH: factory})
-    return made
 
 
 def _mutable_dataclass(tp: Any) -> bool:
@@ -105,9 +102,9 @@ def copy_plan(cls: type) -> tuple[tuple[str, Copy], ...]:
         hints = _hints(cls)
         steps: list[tuple[str, Copy]] = []
         for f in dataclasses.fields(cls):
-            factory = f.metadata.get(_FRESH)
-            if factory is not None:
-                steps.append((f.name, _remake(factory)))
+            if f.metadata.get("tactica.copying.fresh"):
+                assert callable(f.default_factory), f"{f.name}: a FRESH field needs a factory"
+                steps.append((f.name, _remake(f.default_factory)))
                 continue
             how = _value_copy(hints[f.name])
             if how is not None:

@@ -43,6 +43,7 @@ import numpy as np
 from tactica.battlefield.base import Battlefield, SightOption, SightReport
 from tactica.chance import Decide, Step
 from tactica.copying import copy_state
+from tactica.errors import MapError
 from tactica.events import Action, Event
 from tactica.odds import OddsReport, outcome_report
 from tactica.ruleset import (
@@ -207,7 +208,9 @@ class Sight(Generic[S]):
             report: SightReport = self.report(state, source, target, **options)
             return report
         where = self.battlefield(state)
-        assert where is not None
+        if where is None:
+            raise MapError("this scenario is played without a map: there is no sight to "
+                           "judge (everyone sees everyone)")
         return where.sight_report(source, target,
                                   **{**self.options(self.rulings(state)), **options})
 

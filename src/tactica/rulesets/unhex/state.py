@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
 from tactica.battlefield.base import SightReport
 from tactica.battlefield.zones import DoorState, Place, ZoneGraph
+from tactica.copying import copy_state
 from tactica.ruleset import Rulings
 from tactica.rulesets.unhex.body import Body, DamageRules, Marks
 from tactica.rulesets.unhex.content import Item, Objective
@@ -348,22 +349,3 @@ def apply_event(state: UnhexState, event: Any) -> None:
         pass
     else:
         raise TypeError(f"not an Unhex event: {event!r}")
-
-
-def copy_state(state: UnhexState) -> UnhexState:
-    """An independent copy (characters copied; bodies, the view and rulings are immutable)."""
-    new = _shallow(state)
-    new.chars = {k: _shallow(v) for k, v in state.chars.items()}
-    new.floor = dict(state.floor)
-    return new
-
-
-_T = TypeVar("_T")
-
-
-def _shallow(obj: _T) -> _T:
-    """What ``copy.copy`` makes of a plain dataclass instance, without its generic machinery
-    (processes that observe their state copy it at every step)."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
