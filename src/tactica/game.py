@@ -33,7 +33,7 @@ core's outcome report, and a decision inside an action is answered with its firs
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -192,7 +192,7 @@ class Sight(Generic[S]):
     battlefield with the rulings' options (``rulings`` reads a state's rulings)."""
 
     battlefield: Callable[[S], Battlefield | None]
-    options: Callable[[Rulings], Mapping[str, SightOption]]
+    options: Callable[[Rulings], Mapping[str, SightOption] | Iterable[tuple[str, SightOption]]]
     report: Callable[..., SightReport] | None = None
     rulings: Callable[[S], Rulings] = field(default=lambda state: state.rulings)
 
@@ -212,7 +212,7 @@ class Sight(Generic[S]):
             raise MapError("this scenario is played without a map: there is no sight to "
                            "judge (everyone sees everyone)")
         return where.sight_report(source, target,
-                                  **{**self.options(self.rulings(state)), **options})
+                                  **{**dict(self.options(self.rulings(state))), **options})
 
 
 def _first_option(state: Any, decision: Decide[Any], rng: np.random.Generator | None) -> object:

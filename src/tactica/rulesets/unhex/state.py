@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from tactica.battlefield.base import SightReport
+from tactica.battlefield.base import SightOption, SightReport
 from tactica.battlefield.zones import DoorState, Place, ZoneGraph
 from tactica.copying import copy_state
 from tactica.ruleset import Rulings
@@ -349,3 +349,24 @@ def apply_event(state: UnhexState, event: Any) -> None:
         pass
     else:
         raise TypeError(f"not an Unhex event: {event!r}")
+
+
+def sight_report(state: UnhexState, source: str, target: str,
+                 **options: SightOption) -> SightReport:
+    """Sight between two characters (where they stand now) or two areas."""
+    places = [state.chars[ref].area if ref in state.chars else ref for ref in (source, target)]
+    chosen = {**dict(state.view.options), **options}
+    report = state.view.graph.sight_report(places[0], places[1], **chosen)
+    notes: list[str] = []
+    if places != [source, target]:
+        notes.append(f"{source} is in {places[0]}, {target} in {places[1]}")
+    pairs = report.details.get("pairs")
+    if isinstance(pairs, list) and any(p.get("one_way") for p in pairs):
+        reasons = (*report.reasons, f"UNH-28 (one-way sight) is {chosen['symmetry']!s}"
+                   + (" by this command's option" if "symmetry" in options else ""))
+    else:
+        reasons = report.reasons
+    if not notes and reasons is report.reasons:
+        return report
+    return SightReport(source, target, report.visible, report.cover, report.distance,
+                       report.details, (*notes, *reasons))
