@@ -35,6 +35,7 @@ from tactica.rulesets.nebulia.records import (
     OutOfAction,
     RoundStarted,
 )
+from tactica.turns import last_side_standing, next_in_order, rotation, round_limit
 
 if TYPE_CHECKING:
     from tactica.scenario import Scenario
@@ -273,12 +274,7 @@ _MOVES: Cache[tuple[str, tuple[Tile, ...]], tuple[Move, ...]] = Cache(
 
 def winner_or_none(state: NebState) -> Finished | None:
     """Finished if at most one side has operators in action, or the round limit passed."""
-    standing = [s for s in state.sides if state.alive(s)]
-    if len(standing) == 1:
-        return Finished(standing[0], f"the only side left in action: {standing[0]}")
-    if not standing:
-        return Finished(None, "no operator is left in action")
-    return None
+    return last_side_standing(state.sides, state.alive, nobody="no operator is left in action")
 
 
 def _side_to_choose(state: NebState) -> str | None:
@@ -288,12 +284,7 @@ def _side_to_choose(state: NebState) -> str | None:
     if state.turn in ready_sides:
         return state.turn
     # The side to act has no ready operator: it passes to the next side in order.
-    i = state.sides.index(state.turn) if state.turn in state.sides else 0
-    for k in range(1, len(state.sides) + 1):
-        s = state.sides[(i + k) % len(state.sides)]
-        if s in ready_sides:
-            return s
-    return None
+    return next_in_order(state.sides, state.turn, ready_sides.__contains__)
 
 
 def round_start(state: NebState) -> Step:
@@ -307,9 +298,7 @@ def round_start(state: NebState) -> Step:
     if rule == "fixed":
         first = state.first if state.first in standing else standing[0]
     else:
-        start = state.sides.index(state.first)
-        order = [state.sides[(start + k) % len(state.sides)] for k in range(len(state.sides))]
-        order = [s for s in order if s in standing]
+        order = [s for s in rotation(state.sides, state.first) if s in standing]
         first = order[(nxt - 1) % len(order)]
     return emit_all([RoundStarted(nxt, first)], Done(None))
 
@@ -325,9 +314,8 @@ def pending(state: NebState) -> Pending:
         return ChooseAction(a.side, actions, f"{a.id} may attack")
     side = _side_to_choose(state) if state.round > 0 else None
     if side is None:
-        if state.round >= state.max_rounds:
-            return Finished(None, f"the round limit ({state.max_rounds}) was reached")
-        return Automatic(f"round {state.round + 1}", round_start(state))
+        return (round_limit(state.round, state.max_rounds)
+                or Automatic(f"round {state.round + 1}", round_start(state)))
     moves: list[Any] = []
     for o in state.alive(side):
         if o.id in state.ready:

@@ -29,6 +29,7 @@ from tactica.rulesets.skirmishers.melee import melee_actions, resolve_melee, res
 from tactica.rulesets.skirmishers.movement import movement_actions, resolve_movement
 from tactica.rulesets.skirmishers.state import Arc, SkiState, Soldier
 from tactica.rulings import Rulings
+from tactica.turns import last_side_standing, rotation, round_limit
 
 if TYPE_CHECKING:
     from tactica.scenario import Scenario
@@ -42,17 +43,13 @@ def _done(work: SkiState) -> Step:
 
 def finished(state: SkiState) -> Finished | None:
     """Finished when at most one side has troopers fighting."""
-    standing = [s for s in state.sides if state.alive(s)]
-    if len(standing) == 1:
-        return Finished(standing[0], f"{standing[0]} is the only side left fighting")
-    if not standing:
-        return Finished(None, "no trooper is left fighting")
-    return None
+    return last_side_standing(state.sides, state.alive,
+                              won=lambda side: f"{side} is the only side left fighting",
+                              nobody="no trooper is left fighting")
 
 
 def _order(state: SkiState, first: str) -> tuple[str, ...]:
-    i = state.sides.index(first)
-    return state.sides[i:] + state.sides[:i]
+    return rotation(state.sides, first)
 
 
 def leadership(state: SkiState, side: str) -> int:
@@ -150,8 +147,8 @@ def pending(state: SkiState) -> Pending:
         n = len(state.tokens)
         return Automatic(f"explosive ({n} to go off)", resolve_token(state))
     nxt = _next_turn(state)
-    if nxt is None:
-        return Finished(None, f"the round limit ({state.max_rounds}) was reached")
+    if nxt is None:  # after the last turn of the last round
+        return round_limit(state.round, state.max_rounds) or Finished(None, "")
     return Automatic("the next turn", nxt)
 
 

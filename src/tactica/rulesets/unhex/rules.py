@@ -71,6 +71,7 @@ from tactica.rulesets.unhex.records import (
 from tactica.rulesets.unhex.rulings import sight_options
 from tactica.rulesets.unhex.state import Character, UnhexState, damage_rules, view_for
 from tactica.rulings import Rulings
+from tactica.turns import last_side_standing, round_limit
 
 if TYPE_CHECKING:
     from tactica.scenario import Scenario
@@ -102,12 +103,9 @@ def finished(state: UnhexState) -> Finished | None:
         there = [c for c in state.fighters(ob.side) if c.area == ob.reach]
         if len(there) >= ob.count:
             return Finished(ob.side, f"objective met by {ob.side}: {ob.count} in {ob.reach}")
-    standing = state.standing()
-    if len(standing) == 1:
-        return Finished(standing[0], f"the only team left in the fight: {standing[0]}")
-    if not standing:
-        return Finished(None, "no one is left in the fight")
-    return None
+    return last_side_standing(state.standing(), lambda side: True,
+                              won=lambda side: f"the only team left in the fight: {side}",
+                              nobody="no one is left in the fight")
 
 
 def pending(state: UnhexState) -> Pending:
@@ -117,8 +115,8 @@ def pending(state: UnhexState) -> Pending:
         return Finished(*state.ended)
     fin = finished(state)
     side = state.current_side
-    if fin is None and side is None and state.round >= state.max_rounds:
-        fin = Finished(None, f"the round limit ({state.max_rounds}) was reached")
+    if fin is None and side is None:
+        fin = round_limit(state.round, state.max_rounds)
     if fin is not None:
         return Automatic("end of combat", end_of_combat(state, fin))
     if side is None:
