@@ -36,15 +36,15 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
 
 from tactica.battlefield.base import Battlefield, SightOption, SightReport
 from tactica.chance import Decide, Step
 from tactica.copying import copy_state
-from tactica.errors import MapError
-from tactica.events import Action, Event
+from tactica.errors import IllegalActionError, MapError
+from tactica.events import Action, Event, to_json
 from tactica.odds import OddsReport, outcome_report
 from tactica.ruleset import (
     Capability,
@@ -77,6 +77,7 @@ __all__ = [
     "Sight",
     "Text",
     "lazy",
+    "record_text",
 ]
 
 S = TypeVar("S")
@@ -139,13 +140,22 @@ class Rules(Generic[S, A, E]):
     sides: Callable[[S], tuple[str, ...]] = _sides
 
 
+def record_text(state: object, record: Action | Event) -> str:
+    """A record in plain words from its fields (``duel.shot: unit Lee, roll 8``): what a
+    game shows for an action or event it has no sentence for."""
+    fields = to_json(record)
+    kind = fields.pop("type")
+    return f"{kind}: " + ", ".join(f"{k} {v}" for k, v in fields.items())
+
+
 @dataclass(frozen=True)
 class Text(Generic[S, A, E]):
-    """What people read: one line per action and per event, and every unit as it stands."""
+    """What people read: every unit as it stands (``units``), and one line per action and per
+    event (by default :func:`record_text`, the record's fields)."""
 
-    action: Callable[[S, A], str]
-    event: Callable[[S, E], str]
     units: Callable[[S], tuple[UnitStatus, ...]]
+    action: Callable[[S, A], str] = record_text
+    event: Callable[[S, E], str] = record_text
 
 
 # --------------------------------------------------------------------------------------------
@@ -162,11 +172,12 @@ class OddsReportOf(Protocol[S_in, A_in]):
 @dataclass(frozen=True)
 class Odds(Generic[S, A]):
     """Exact odds: the actions worth asking about (``choices``), the action a command names
-    (``action``), and the report of one (``report``; ``None`` from it, or no ``report``, gives
-    the core's report of every outcome). ``options`` are the game's own odds options."""
+    (``action``; by default the one of ``choices`` on those targets, by that means if named),
+    and the report of one (``report``; ``None`` from it, or no ``report``, gives the core's
+    report of every outcome)."""
 
     choices: Callable[[S, str], tuple[OddsChoice, ...]]
-    action: Callable[[S, str, tuple[str, ...], str | None], A]
+    action: Callable[[S, str, tuple[str, ...], str | None], A] | None = None
     report: OddsReportOf[S, A] | None = None
     game: Game[Any, Any, Any] | None = field(default=None, compare=False, repr=False)
 
@@ -175,7 +186,17 @@ class Odds(Generic[S, A]):
 
     def odds_action(self, state: S, unit: str, targets: tuple[str, ...],
                     means: str | None) -> A:
-        return self.action(state, unit, targets, means)
+        if self.action is not None:
+            return self.action(state, unit, targets, means)
+        # No ``action``: the choice of ``unit`` on ``targets`` (by ``means``, if named).
+        options = self.choices(state, unit)
+        for choice in options:
+            if choice.targets == targets and means in (None, choice.means):
+                return cast(A, choice.action)
+        has = "; ".join(f"{' '.join(c.targets)} by {c.means}" for c in options) or "none"
+        by = f" by {means}" if means else ""
+        raise IllegalActionError(f"{unit} has no action on {' '.join(targets)}{by} "
+                                 f"(its choices: {has})")
 
     def odds(self, state: S, action: A, **options: OddsValue) -> OddsReport:
         own = self.report(state, action, **options) if self.report is not None else None
@@ -367,11 +388,14 @@ class Game(Generic[S, A, E]):
     def pending(self, state: S) -> Pending:
         return self.rules.pending(state)
 
-    def resolve(self, state: S, action: A) -> Step:
-        return self.rules.resolve(state, action)
+    # The core hands a game only its own actions and events (the legal ones it listed, the
+    # events its processes emit): the hooks take any, the parts the game's own types.
 
-    def apply_event(self, state: S, event: E) -> None:
-        self.rules.apply(state, event)
+    def resolve(self, state: S, action: Action) -> Step:
+        return self.rules.resolve(state, cast(A, action))
+
+    def apply_event(self, state: S, event: Event) -> None:
+        self.rules.apply(state, cast(E, event))
 
     def copy_state(self, state: S) -> S:
         return self.rules.copy(state)
@@ -379,11 +403,11 @@ class Game(Generic[S, A, E]):
     def sides_of(self, state: S) -> tuple[str, ...]:
         return self.rules.sides(state)
 
-    def describe_action(self, state: S, action: A) -> str:
-        return self.text.action(state, action)
+    def describe_action(self, state: S, action: Action) -> str:
+        return self.text.action(state, cast(A, action))
 
-    def describe_event(self, state: S, event: E) -> str:
-        return self.text.event(state, event)
+    def describe_event(self, state: S, event: Event) -> str:
+        return self.text.event(state, cast(E, event))
 
     def units(self, state: S) -> tuple[UnitStatus, ...]:
         return self.text.units(state)

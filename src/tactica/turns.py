@@ -16,6 +16,8 @@ Finished(winner=None, reason='the round limit (3) was reached')
 ('b', 'c', 'a')
 >>> next_in_order(("a", "b", "c"), "b", lambda who: who != "c")
 'a'
+>>> next_in_order(("a", "b", "c"), "", lambda who: True)
+'a'
 """
 
 from __future__ import annotations
@@ -63,9 +65,9 @@ def rotation(order: Sequence[T], first: T) -> tuple[T, ...]:
 
 def next_in_order(order: Sequence[T], after: T, eligible: Callable[[T], object]) -> T | None:
     """The first after ``after`` in ``order``, going round, that is ``eligible`` (``after``
-    itself last; from the start of ``order`` if ``after`` is not in it), or ``None``."""
+    itself last; the first eligible of ``order`` if ``after`` is not in it), or ``None``."""
     turn = rotation(order, after)
-    for who in (*turn[1:], turn[0]):
+    for who in (*turn[1:], turn[0]) if after in order else turn:
         if eligible(who):
             return who
     return None
