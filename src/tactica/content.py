@@ -147,6 +147,10 @@ class ContentLoader(Generic[M, P]):
         data = parse_yaml(text, source=str(path), error=ContentError)
         return validate(self.model, data, source=str(path), error=ContentError), digest
 
+    def load_one(self, path: Path) -> P:
+        """One pack file on its own, validated and built (no built-in pack under it)."""
+        return self.build([(str(path), self.read(path))])
+
     def load(self, extra: Sequence[Path] = ()) -> P:
         """The built-in packs merged with ``extra`` (in order; later ones win)."""
         reading = _READING.get()

@@ -40,7 +40,7 @@ from tactica.chance import Decide, Step
 from tactica.errors import CapabilityError, TacticaError
 from tactica.events import Action, Event
 from tactica.odds import OddsReport
-from tactica.plugins import broken_plugins, load_plugins
+from tactica.plugins import broken_plugins, discover
 from tactica.rulings import Ruling, Rulings
 
 if TYPE_CHECKING:
@@ -573,7 +573,6 @@ def kernel_hooks(ruleset: Ruleset) -> KernelHooks | None:
 
 _RULESETS: dict[str, Ruleset] = {}
 _ALIASES: dict[str, str] = {}
-_DISCOVERED = False
 
 
 def _missing(ruleset: object, names: tuple[str, ...]) -> list[str]:
@@ -658,12 +657,7 @@ def _accept(found: object) -> None:
 
 
 def _discover() -> None:
-    global _DISCOVERED
-    if _DISCOVERED:
-        return
-    _DISCOVERED = True
-    # A game that fails to import or to register is skipped (tactica games reports it).
-    load_plugins(ENTRY_POINT_GROUP, _accept)
+    discover(ENTRY_POINT_GROUP, _accept)  # a broken plug-in is skipped (tactica games says so)
 
 
 def rulesets() -> tuple[Ruleset, ...]:

@@ -145,14 +145,9 @@ def _build(files: Sequence[tuple[str, PackModel]]) -> ContentPack:
 PACKS = ContentLoader(PackModel, _build, builtin=(BUILTIN_PACK,))
 
 
-def load_pack(path: Path) -> ContentPack:
-    """Load and validate one content pack file on its own."""
-    return _build([(str(path), PACKS.read(path))])
-
-
-def builtin_pack() -> ContentPack:
-    """The built-in illustrative pack (loaded once)."""
-    return PACKS.load()
+#: One content pack file on its own, validated; the built-in pack (loaded once).
+load_pack = PACKS.load_one
+builtin_pack = PACKS.load
 
 
 @dataclass(frozen=True)
