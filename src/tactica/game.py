@@ -33,6 +33,7 @@ core's outcome report, and a decision inside an action is answered with its firs
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -414,3 +415,17 @@ class Game(Generic[S, A, E]):
 
     def __repr__(self) -> str:
         return f"Game({self.meta.name!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        # A game is pickled as where it is declared (a scenario sent to a worker process
+        # names its game; the parts are functions of the declaring module).
+        module = sys.modules.get(self.module)
+        for name, value in vars(module).items() if module is not None else ():
+            if value is self:
+                return _declared_at, (self.module, name)
+        raise TypeError(f"{self!r} is pickled by name: declare it at the top of {self.module}")
+
+
+def _declared_at(module: str, name: str) -> Game[Any, Any, Any]:
+    game: Game[Any, Any, Any] = getattr(importlib.import_module(module), name)
+    return game
