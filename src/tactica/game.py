@@ -311,7 +311,7 @@ class Kernel:
     ``prepare`` is the function, or the name of a module whose ``prepare(scenario)`` it is
     (imported at the first simulation, so that loading the game stays quick)::
 
-        kernel=Kernel("tactica.rulesets.nebulia.kernel")
+        kernel=Kernel("tactica.rulesets.my_game.kernel")
     """
 
     prepare: Callable[[Scenario], PreparedKernel | NotCovered] | str
