@@ -18,8 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tactica.battlefield.base import Battlefield
 from tactica.battlefield.grid import TileGrid
-from tactica.content import ContentLoader
-from tactica.errors import ContentError, ScenarioError, TacticaError
+from tactica.content import ContentLoader, check_references
+from tactica.errors import ScenarioError, TacticaError
 from tactica.rulings import Rulings
 from tactica.validation import quote, validate
 
@@ -128,15 +128,7 @@ def _build(files: Sequence[tuple[str, PackModel]]) -> ContentPack:
     for source, model in files:
         weapons.update({name: _weapon(name, w) for name, w in model.weapons.items()})
         profiles.update({name: (source, pm) for name, pm in model.profiles.items()})
-    problems = [
-        f"{source}: profiles.{pname}.weapons[{i}]: unknown weapon {ref!r} "
-        f"(known: {', '.join(sorted(weapons))})"
-        for pname, (source, profile) in profiles.items()
-        for i, ref in enumerate(profile.weapons)
-        if isinstance(ref, str) and ref not in weapons
-    ]
-    if problems:
-        raise ContentError("\n".join(problems))
+    check_references(profiles, weapons, fields=("weapons",), what="weapon")
     return ContentPack(weapons, {k: pm for k, (_, pm) in profiles.items()},
                        any(m.illustrative for _, m in files), ", ".join(s for s, _ in files))
 

@@ -16,8 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tactica.content import ContentLoader
-from tactica.errors import ContentError, ScenarioError, TacticaError
+from tactica.content import ContentLoader, check_references
+from tactica.errors import ScenarioError, TacticaError
 from tactica.limits import MAX_UNITS
 from tactica.rulesets.unhex.body import BOXES, LOCATIONS, Marks
 from tactica.validation import validate, validate_units
@@ -179,16 +179,7 @@ def _build(files: Sequence[tuple[str, PackModel]]) -> ContentPack:
                                  m.ammo if m.ammo is not None else m.kind == "ranged")
                       for name, m in model.items.items()})
         profiles.update({name: (source, pm) for name, pm in model.profiles.items()})
-    problems = [
-        f"{source}: profiles.{pname}.{field_name}[{i}]: unknown item {ref!r} "
-        f"(known: {', '.join(sorted(items))})"
-        for pname, (source, profile) in profiles.items()
-        for field_name in ("items", "hold")
-        for i, ref in enumerate(getattr(profile, field_name))
-        if ref not in items
-    ]
-    if problems:
-        raise ContentError("\n".join(problems))
+    check_references(profiles, items, fields=("items", "hold"), what="item")
     return ContentPack(items, {k: pm for k, (_, pm) in profiles.items()},
                        any(m.illustrative for _, m in files), ", ".join(s for s, _ in files))
 
