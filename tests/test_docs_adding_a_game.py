@@ -80,3 +80,28 @@ def test_the_guides_package_passes_the_conformance_sweep(tmp_path: Path) -> None
     report = check_game(guide_game(), workdir=tmp_path)
     assert "play and resume: noon.yaml" in report.passed
     assert "odds: noon.yaml" in report.passed
+
+
+def test_the_guides_game_type_checks_and_a_left_out_odds_field_is_a_type_error(
+        tmp_path: Path) -> None:
+    """mypy (strict) accepts the guide's game as written, and names what a game leaves out of
+    its odds: a headline number of the report, or a required field of the Odds part."""
+    from mypy import api
+
+    (tmp_path / "duel_ok.py").write_text(guide_code(), encoding="utf-8")
+    broken = guide_code().replace(
+        "    outcomes = run_exact(resolve(state, action), events=True)\n",
+        "    outcomes = run_exact(resolve(state, action), events=True)\n"
+        "    OddsNumbers(p_hit=Fraction(1), p_out_of_action=Fraction(0))\n"
+    ).replace("odds=Odds(choices=choices, report=odds)", "odds=Odds(report=odds)")
+    broken = ("from fractions import Fraction\n\nfrom tactica.odds import OddsNumbers\n"
+              + broken)
+    (tmp_path / "duel_broken.py").write_text(broken, encoding="utf-8")
+    out, _, status = api.run(["--strict", "--no-error-summary", "--cache-dir",
+                              str(tmp_path / "cache"), "--follow-imports", "silent",
+                              str(tmp_path / "duel_ok.py"), str(tmp_path / "duel_broken.py")])
+    assert status == 1
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert all("duel_broken.py" in line for line in errors), out
+    assert any('Missing named argument "expected_damage"' in line for line in errors), out
+    assert any('argument "choices" in call to "Odds"' in line for line in errors), out
