@@ -36,7 +36,7 @@ def rifle_damage() -> Dist[int]:
 def test_guns_16_with_the_rifle_hits_4_times_in_5_and_its_damage_is_exact() -> None:
     sc = example("firefight.yaml")
     state = sc.new_state()
-    report = ARC.odds(state, ARC.odds_action(state, "Foo", ("Bar",), None))
+    report = ARC.odds.odds(state, ARC.odds.odds_action(state, "Foo", ("Bar",), None))
     assert report.numbers["p_hit"] == Fraction(4, 5)
     assert report.distributions["hits"] == Dist.from_probs(
         {0: Fraction(1, 5), 1: Fraction(7, 20), 2: Fraction(1, 5), 3: Fraction(1, 4)})
@@ -51,7 +51,7 @@ def test_guns_16_with_the_rifle_hits_4_times_in_5_and_its_damage_is_exact() -> N
 def test_with_an_evade_the_hits_fall_by_the_degree_comparison() -> None:
     state = example("firefight.yaml").new_state()
     action = Attack("Foo", "Bar", "rifle")
-    report = ARC.odds(state, action, evade=True)
+    report = ARC.odds.odds(state, action, evade=True)
     attack, evade = check_dist(Check("Guns", 16, 4), state.rulings), \
         check_dist(Check("Evade", 12, 5), state.rulings)
     expected = sum((p * q for a, p in attack.items() for e, q in evade.items()
@@ -66,19 +66,19 @@ def test_with_an_evade_the_hits_fall_by_the_degree_comparison() -> None:
 def test_aiming_raises_the_target_number() -> None:
     state = duel(gunner("red", weapons=[SMG])).new_state()
     action = Attack("Foo", "Bar", "smg")
-    plain = ARC.odds(state, action)
-    aimed = ARC.odds(state, action, aim="4")
+    plain = ARC.odds.odds(state, action)
+    aimed = ARC.odds.odds(state, action, aim="4")
     assert plain.numbers["p_hit"] == Fraction(14, 20)        # 16 - 2 unaimed
     assert aimed.numbers["p_hit"] == Fraction(18, 20)        # 16 + 2 at most
     with pytest.raises(TacticaError, match="--aim"):
-        ARC.odds(state, action, aim="lots")
+        ARC.odds.odds(state, action, aim="lots")
 
 
 def test_against_armor_the_report_shows_the_armor_left_die_by_die() -> None:
     plates = [{"die": "d8", "against": ["ballistic"], "name": "plate"},
               {"die": "d4", "against": ["ballistic"], "name": "vest"}]
     state = duel(b=gunner("blue", armor=plates)).new_state()
-    report = ARC.odds(state, Attack("Foo", "Bar", "rifle"))
+    report = ARC.odds.odds(state, Attack("Foo", "Bar", "rifle"))
     armor = report.distributions["armor_left"]
     assert sum(p for _, p in armor.items()) == 1
     assert armor.p("d8 (plate), d4 (vest)") > 0           # untouched (misses, absorbed)
@@ -93,7 +93,7 @@ def test_the_exact_odds_agree_with_seeded_sampling(arc5: str) -> None:
     state = duel(b=gunner("blue", armor=[{"die": "d6", "against": ["ballistic"]}]),
                  rulings={"ARC-5": arc5}).new_state()
     action = Attack("Foo", "Bar", "rifle")
-    exact = float(ARC.odds(state, action).numbers["expected_damage"])
+    exact = float(ARC.odds.odds(state, action).numbers["expected_damage"])
     rng = np.random.default_rng(11)
     draws = []
     for _ in range(3000):
@@ -107,12 +107,12 @@ def test_the_exact_odds_agree_with_seeded_sampling(arc5: str) -> None:
 def test_odds_choices_list_every_weapon_on_every_enemy_in_reach() -> None:
     state = duel(gunner("red", weapons=[RIFLE, "pistol-concealable"]),
                  ranges=[{"between": ["Foo", "Bar"], "metres": 20}]).new_state()
-    choices = ARC.odds_choices(state, "Foo")
+    choices = ARC.odds.odds_choices(state, "Foo")
     assert [(c.means, c.targets) for c in choices] == [("rifle", ("Bar",))]
     with pytest.raises(IllegalActionError, match="does not reach"):
-        ARC.odds_action(state, "Foo", ("Bar",), "Pistol, concealable")
+        ARC.odds.odds_action(state, "Foo", ("Bar",), "Pistol, concealable")
     with pytest.raises(IllegalActionError, match="no weapon"):
-        ARC.odds_action(state, "Foo", ("Bar",), "bazooka")
+        ARC.odds.odds_action(state, "Foo", ("Bar",), "bazooka")
 
 
 def test_the_command_line_odds_keep_the_common_keys(capsys: pytest.CaptureFixture[str]) -> None:

@@ -51,27 +51,23 @@ __all__ = ["TOY_DUEL", "TOY_ROWS", "ToyDuel", "ToyRows"]
 # Toy Rows
 
 
-@record("toy-rows.strike")
-@dataclass(frozen=True, order=True)
+@record("toy-rows.strike", order=True)
 class Strike(Action):
     unit: str
     target: str
 
 
-@record("toy-rows.step")
-@dataclass(frozen=True, order=True)
+@record("toy-rows.step", order=True)
 class Step_(Action):
     unit: str
 
 
 @record("toy-rows.round")
-@dataclass(frozen=True)
 class RoundBegan(events.RoundStarted):
     pass
 
 
 @record("toy-rows.struck")
-@dataclass(frozen=True)
 class Struck(Event):
     unit: str
     target: str
@@ -79,19 +75,16 @@ class Struck(Event):
 
 
 @record("toy-rows.hurt")
-@dataclass(frozen=True)
 class Hurt(events.Damaged):
     left: int
 
 
 @record("toy-rows.down")
-@dataclass(frozen=True)
 class Down(events.OutOfAction):
     pass
 
 
 @record("toy-rows.stepped")
-@dataclass(frozen=True)
 class Stepped(events.Moved):
     row: str
 
@@ -299,27 +292,23 @@ TOY_ROWS = ToyRows()
 # Toy Duel: no map
 
 
-@record("toy-duel.shoot")
-@dataclass(frozen=True, order=True)
+@record("toy-duel.shoot", order=True)
 class Shoot(Action):
     unit: str
     target: str
 
 
-@record("toy-duel.brace")
-@dataclass(frozen=True, order=True)
+@record("toy-duel.brace", order=True)
 class Brace(Action):
     unit: str
 
 
 @record("toy-duel.turn")
-@dataclass(frozen=True)
 class TurnBegan(events.RoundStarted):
     unit: str
 
 
 @record("toy-duel.shot")
-@dataclass(frozen=True)
 class Shot(Event):
     unit: str
     target: str
@@ -328,19 +317,16 @@ class Shot(Event):
 
 
 @record("toy-duel.wound")
-@dataclass(frozen=True)
 class Wound(events.Damaged):
     left: int
 
 
 @record("toy-duel.fallen")
-@dataclass(frozen=True)
 class Fallen(events.OutOfAction):
     pass
 
 
 @record("toy-duel.braced")
-@dataclass(frozen=True)
 class Braced(Event):
     unit: str
 

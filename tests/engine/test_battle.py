@@ -39,32 +39,27 @@ D6 = Dist.uniform(range(1, 7))
 
 
 @record("test-battle.shoot")
-@dataclass(frozen=True)
 class Shoot:
     side: str
 
 
 @record("test-battle.wait")
-@dataclass(frozen=True)
 class Wait:
     side: str
 
 
 @record("test-battle.round")
-@dataclass(frozen=True)
 class RoundBegan:
     first: str
 
 
 @record("test-battle.hit")
-@dataclass(frozen=True)
 class Hit:
     target: str
     amount: int
 
 
 @record("test-battle.turn-over")
-@dataclass(frozen=True)
 class TurnOver:
     side: str
 

@@ -246,13 +246,13 @@ def test_odds_table_bounds_its_work_and_says_how_to_narrow_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     worked = [0]
-    real = type(ARC).odds
+    real = type(ARC.odds).odds
 
     def counted(self: Any, state: Any, action: Any, **options: Any) -> Any:
         worked[0] += 1
         return real(self, state, action, **options)
 
-    monkeypatch.setattr(type(ARC), "odds", counted)
+    monkeypatch.setattr(type(ARC.odds), "odds", counted)
     path = arc_crowd(tmp_path, 100)
     err = refused(capsys, "odds", str(path), "--table")
     assert f"more than {MAX_ODDS_TABLE}" in err and "--attacker ID" in err and "--target" in err

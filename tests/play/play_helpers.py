@@ -65,25 +65,21 @@ class ScriptedTerminal:
 
 
 @record("toy.shoot")
-@dataclass(frozen=True)
 class Shoot:
     side: str
 
 
 @record("toy.wait")
-@dataclass(frozen=True)
 class Wait:
     side: str
 
 
 @record("toy.started")
-@dataclass(frozen=True)
 class Started:
     first: str
 
 
 @record("toy.hit")
-@dataclass(frozen=True)
 class Hit:
     target: str
     damage: int
@@ -91,7 +87,6 @@ class Hit:
 
 
 @record("toy.turn-ended")
-@dataclass(frozen=True)
 class TurnEnded:
     side: str
 

@@ -67,12 +67,12 @@ def test_a_stun_baton_never_kills_a_fresh_trooper_a_vibroblade_does_11_in_144() 
     from start cells 2 to 6 (5 in 12)."""
     kit = {"melee": ["stun-baton", "vibroblade"]}
     b = ready(PAIR, A=trooper("red", **kit), B=trooper("blue"))
-    baton = SKIRMISHERS.odds(b.state, r.Melee("A", "B", "stun-baton"))
-    blade = SKIRMISHERS.odds(b.state, r.Melee("A", "B", "vibroblade"))
+    baton = SKIRMISHERS.odds.odds(b.state, r.Melee("A", "B", "stun-baton"))
+    blade = SKIRMISHERS.odds.odds(b.state, r.Melee("A", "B", "vibroblade"))
     assert baton.numbers["p_dead"] == 0 and baton.numbers["p_out_of_action"] == 0
     assert blade.numbers["p_dead"] == Fraction(11, 144)
     old = ready(PAIR, rulings={"SKI-40": "dead"}, A=trooper("red", **kit), B=trooper("blue"))
-    assert SKIRMISHERS.odds(old.state, r.Melee("A", "B", "stun-baton")).numbers["p_dead"] \
+    assert SKIRMISHERS.odds.odds(old.state, r.Melee("A", "B", "stun-baton")).numbers["p_dead"] \
         == Fraction(11, 12) * Fraction(5, 12)
 
 

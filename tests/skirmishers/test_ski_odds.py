@@ -21,8 +21,8 @@ from tactica.rulesets.skirmishers.fire import shot
 def shot_odds(target: str, **options: str) -> dict[str, object]:
     sc = example("shot.yaml")
     state = sc.new_state()
-    action = SKIRMISHERS.odds_action(state, "A", (target,), None)
-    return SKIRMISHERS.odds(state, action, **options).to_dict()
+    action = SKIRMISHERS.odds.odds_action(state, "A", (target,), None)
+    return SKIRMISHERS.odds.odds(state, action, **options).to_dict()
 
 
 def exact(rows: list[dict[str, object]]) -> dict[object, Fraction]:
@@ -57,19 +57,19 @@ def test_a_mover_shot_after_spending_ap_may_fall_prone() -> None:
 
 def test_the_odds_of_a_melee_attack() -> None:
     b = ready("A B .\n . . .", A=trooper("red"), B=trooper("blue", armor="basic"))
-    report = SKIRMISHERS.odds(b.state, r.Melee("A", "B", "bayonet"))
+    report = SKIRMISHERS.odds.odds(b.state, r.Melee("A", "B", "bayonet"))
     assert report.numbers["p_hit"] == Fraction(33, 36)
     # The bayonet's 3X: 2 to the basic armor, 1 to the card.
     assert report.distributions["armor"].outcomes == (0, 2)
-    fists = SKIRMISHERS.odds(b.state, r.Melee("A", "B", "fists"))
+    fists = SKIRMISHERS.odds.odds(b.state, r.Melee("A", "B", "fists"))
     assert fists.numbers["expected_damage"] == 0        # bludgeoning ignored while armor lasts
 
 
 def test_an_explosive_where_it_lands_and_each_troopers_outcome() -> None:
     sc = example("shot.yaml")
     state = sc.new_state()
-    action = SKIRMISHERS.odds_action(state, "A", ("B",), "hand-grenade")
-    report = SKIRMISHERS.odds(state, action)
+    action = SKIRMISHERS.odds.odds_action(state, "A", ("B",), "hand-grenade")
+    report = SKIRMISHERS.odds.odds(state, action)
     landing = report.distributions["landing"]
     assert sum(p for _, p in landing.items()) == 1
     # 6 dots: 2D6 >= 6 lands on target; a miss scatters one dot, six ways alike.
@@ -82,8 +82,8 @@ def test_an_explosive_where_it_lands_and_each_troopers_outcome() -> None:
 def test_an_explosive_at_another_dot() -> None:
     sc = example("shot.yaml")
     state = sc.new_state()
-    action = SKIRMISHERS.odds_action(state, "A", ("B",), "hand-grenade")
-    near = SKIRMISHERS.odds(state, action, at="6,1")
+    action = SKIRMISHERS.odds.odds_action(state, "A", ("B",), "hand-grenade")
+    near = SKIRMISHERS.odds.odds(state, action, at="6,1")
     assert near.distributions["landing"].p("6,1") == Fraction(30, 36)  # 5 dots: 2D6 >= 5
     assert near.target == "B"
 
@@ -92,7 +92,7 @@ def test_exact_odds_agree_with_sampling() -> None:
     b = ready("A . . . . B\n . . . . . .", A=trooper("red"), B=trooper("blue"))
     rifle = b.state.setup.pack.weapons["rifle"]
     process = shot(b.state, "A", "B", rifle, 7, "shot", lambda w: Done(None))
-    report = SKIRMISHERS.odds(b.state, r.Shoot("A", "B", "rifle"), spent="0")
+    report = SKIRMISHERS.odds.odds(b.state, r.Shoot("A", "B", "rifle"), spent="0")
     rng = np.random.default_rng(5)
     n = 4000
     total = 0
@@ -121,9 +121,9 @@ def test_odds_refuse_an_attack_that_cannot_be_made() -> None:
 
     b = ready("A . . B\n . . . .", A=trooper("red"), B=trooper("blue"))
     with pytest.raises(IllegalActionError, match="not next to"):
-        SKIRMISHERS.odds_action(b.state, "A", ("B",), "knife")
+        SKIRMISHERS.odds.odds_action(b.state, "A", ("B",), "knife")
     with pytest.raises(IllegalActionError, match="unknown weapon"):
-        SKIRMISHERS.odds_action(b.state, "A", ("B",), "bazooka")
+        SKIRMISHERS.odds.odds_action(b.state, "A", ("B",), "bazooka")
 
 
 def test_the_odds_of_a_move_through_an_arc() -> None:
@@ -132,9 +132,9 @@ def test_the_odds_of_a_move_through_an_arc() -> None:
     b = ready("A . . . . . B\n . . . . . . .", A=trooper("red"),
               B=trooper("blue", "smg", arc=60, bearing=180))
     take(b, r.Activate("A"), decisions=[HOLD])
-    short = SKIRMISHERS.odds(b.state, r.Move("A", "1,0"))
+    short = SKIRMISHERS.odds.odds(b.state, r.Move("A", "1,0"))
     assert sum(p for _, p in short.distributions["damage"].items()) == 1
-    far = SKIRMISHERS.odds(b.state, r.Move("A", "5,0"))
+    far = SKIRMISHERS.odds.odds(b.state, r.Move("A", "5,0"))
     assert far.extra["shots"] == 5 and far.extra["lower_bound"]
     p = far.numbers["p_hit"]
     assert 0 < p < 1 and "at 1,0: B's SMG" in "\n".join(far.reasons)

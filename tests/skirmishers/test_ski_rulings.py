@@ -32,5 +32,5 @@ def test_every_ruling_and_option_is_in_the_games_guide() -> None:
 
 def test_the_geometry_rulings_reach_the_lattice() -> None:
     rulings = Rulings(RULINGS, {"SKI-12": "tangent", "SKI-4": "block"})
-    opts = SKIRMISHERS.sight_options(rulings)
+    opts = SKIRMISHERS.sight.sight_options(rulings)
     assert opts["tangent"] == "counts" and opts["intervening"] == "block"

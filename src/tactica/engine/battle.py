@@ -30,7 +30,6 @@ same requests are answered by the same dice and policies in the same order.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import zip_longest
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -79,7 +78,6 @@ S = TypeVar("S")
 
 
 @record("resolved")
-@dataclass(frozen=True)
 class Resolved(LogRecord):
     """Closes one step of the battle in the log."""
 

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -36,7 +36,14 @@ from tactica.engine.errors import ContentError
 from tactica.engine.limits import CONTENT_PATH_ENV, MAX_YAML_BYTES
 from tactica.engine.validation import parse_yaml, read_bounded, validate
 
-__all__ = ["ContentLoader", "ContentReading", "Stamp", "allowed_roots", "reading_content"]
+__all__ = [
+    "ContentLoader",
+    "ContentReading",
+    "Stamp",
+    "allowed_roots",
+    "check_references",
+    "reading_content",
+]
 
 M = TypeVar("M", bound=BaseModel)
 P = TypeVar("P")
@@ -147,6 +154,10 @@ class ContentLoader(Generic[M, P]):
         data = parse_yaml(text, source=str(path), error=ContentError)
         return validate(self.model, data, source=str(path), error=ContentError), digest
 
+    def load_one(self, path: Path) -> P:
+        """One pack file on its own, validated and built (no built-in pack under it)."""
+        return self.build([(str(path), self.read(path))])
+
     def load(self, extra: Sequence[Path] = ()) -> P:
         """The built-in packs merged with ``extra`` (in order; later ones win)."""
         reading = _READING.get()
@@ -173,3 +184,21 @@ class ContentLoader(Generic[M, P]):
         if problems:
             raise ContentError("\n".join(problems))
         return self.build(files), tuple(digests)
+
+
+def check_references(profiles: Mapping[str, tuple[str, Any]], known: Mapping[str, object], *,
+                     fields: Sequence[str], what: str) -> None:
+    """Every name that a merged pack's profiles (``{name: (source file, profile)}``) use in
+    ``fields`` must be one of ``known`` (from any pack: later packs may use earlier ones'); a
+    ContentError lists each that is not, with its file, profile, field and index. Entries
+    that are not names (a weapon written out in full) are not references."""
+    problems = [
+        f"{source}: profiles.{pname}.{name}[{i}]: unknown {what} {ref!r} "
+        f"(known: {', '.join(sorted(known))})"
+        for pname, (source, profile) in profiles.items()
+        for name in fields
+        for i, ref in enumerate(getattr(profile, name))
+        if isinstance(ref, str) and ref not in known
+    ]
+    if problems:
+        raise ContentError("\n".join(problems))

@@ -1,11 +1,10 @@
 """Frozen, typed, serialisable records: the events of a battle and the actions chosen in it.
 
 Every event and action class is a frozen dataclass registered under a unique type name with
-:func:`record`. :func:`to_json` and :func:`from_json` turn them into plain JSON mappings and
-back, so a battle's log can be saved, diffed and replayed byte for byte.
+:func:`record`, which makes it one. :func:`to_json` and :func:`from_json` turn them into plain
+JSON mappings and back, so a battle's log can be saved, diffed and replayed byte for byte.
 
 >>> @record("example.hit")
-... @dataclass(frozen=True)
 ... class Hit:
 ...     unit: str
 ...     amount: int
@@ -23,7 +22,7 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, dataclass_transform
 
 from tactica.engine.errors import TacticaError
 
@@ -52,10 +51,19 @@ _REGISTRY: dict[str, type] = {}
 _NAMES: dict[type, str] = {}
 
 
-def record(name: str) -> Callable[[C], C]:
-    """Register a frozen dataclass as a serialisable record named ``name``."""
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
+def record(name: str, *, order: bool = False) -> Callable[[C], C]:
+    """Declare a record named ``name``: the class becomes a frozen dataclass (ordered with
+    ``order=True``) registered for logs, in one decorator. A class already made a dataclass
+    by hand is registered as it is."""
 
     def wrap(cls: C) -> C:
+        if "__dataclass_fields__" not in cls.__dict__:
+            try:
+                cls = dataclass(frozen=True, order=order)(cls)  # type: ignore[assignment]
+            except TypeError as exc:
+                raise TypeError(f"{cls.__name__} must be a dataclass to be a record: "
+                                f"{exc}") from None
         if not dataclasses.is_dataclass(cls):
             raise TypeError(f"{cls.__name__} must be a dataclass to be a record")
         if name in _REGISTRY and _REGISTRY[name] is not cls:
@@ -209,7 +217,6 @@ class OutOfAction(Event):
 
 
 @record("action")
-@dataclass(frozen=True)
 class ActionTaken(LogRecord):
     """A side chose an action (the action record is nested)."""
 
@@ -218,7 +225,6 @@ class ActionTaken(LogRecord):
 
 
 @record("rolled")
-@dataclass(frozen=True)
 class Rolled(LogRecord):
     """A roll was made: what it was for, the value read, and the faces if dice were rolled."""
 
@@ -228,7 +234,6 @@ class Rolled(LogRecord):
 
 
 @record("decided")
-@dataclass(frozen=True)
 class Decided(LogRecord):
     """A side took a decision inside an action (a reaction, a die assignment, ...)."""
 
@@ -238,7 +243,6 @@ class Decided(LogRecord):
 
 
 @record("battle-ended")
-@dataclass(frozen=True)
 class BattleEnded(LogRecord):
     """The battle is over: the winning side, or ``None`` for a draw, and why."""
 

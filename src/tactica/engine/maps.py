@@ -22,7 +22,7 @@ from typing import Any
 
 from tactica.battlefield.base import Battlefield, SightReport
 from tactica.engine.errors import MapError, TacticaError
-from tactica.engine.plugins import load_plugins
+from tactica.engine.plugins import discover
 from tactica.engine.validation import load_yaml
 
 __all__ = [
@@ -53,7 +53,6 @@ class MapKind:
 
 
 _KINDS: dict[str, MapKind] = {}
-_DISCOVERED = False
 
 
 def register_map_kind(kind: MapKind) -> MapKind:
@@ -65,11 +64,7 @@ def register_map_kind(kind: MapKind) -> MapKind:
 
 
 def _discover() -> None:
-    global _DISCOVERED
-    if _DISCOVERED:
-        return
-    _DISCOVERED = True
-    load_plugins(ENTRY_POINT_GROUP, _accept)  # a broken one is skipped (tactica games says so)
+    discover(ENTRY_POINT_GROUP, _accept)  # a broken plug-in is skipped (tactica games says so)
 
 
 def _accept(found: object) -> None:

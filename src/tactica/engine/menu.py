@@ -63,6 +63,9 @@ class MenuHooks(Protocol):
 
 def menu_of(ruleset: object, state: Any, actions: Sequence[Any]) -> ActionMenu | None:
     """The game's menu of ``actions``, or ``None`` if the game lays out none."""
-    if not isinstance(ruleset, MenuHooks):
+    from tactica.engine.game import Game
+
+    hooks = ruleset.menu if isinstance(ruleset, Game) else ruleset
+    if not isinstance(hooks, MenuHooks):
         return None
-    return ruleset.action_menu(state, actions)
+    return hooks.action_menu(state, actions)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 
-__all__ = ["BrokenPlugin", "broken_plugins", "load_plugins"]
+__all__ = ["BrokenPlugin", "broken_plugins", "discover", "load_plugins"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,17 @@ def load_plugins(group: str, accept: Callable[[object], object]) -> tuple[Broken
             _BROKEN[(group, ep.name)] = broken
             skipped.append(broken)
     return tuple(skipped)
+
+
+_LOADED: set[str] = set()
+
+
+def discover(group: str, accept: Callable[[object], object]) -> None:
+    """:func:`load_plugins` of ``group`` the first time it is asked for in this process (the
+    registries of games and map kinds call it before every look-up)."""
+    if group not in _LOADED:
+        _LOADED.add(group)
+        load_plugins(group, accept)
 
 
 def broken_plugins(group: str | None = None) -> tuple[BrokenPlugin, ...]:

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -41,7 +41,7 @@ from tactica.engine.chance import Decide, Step
 from tactica.engine.errors import CapabilityError, TacticaError
 from tactica.engine.events import Action, Event
 from tactica.engine.odds import OddsReport
-from tactica.engine.plugins import broken_plugins, load_plugins
+from tactica.engine.plugins import broken_plugins, discover
 from tactica.engine.rulings import Ruling, Rulings
 
 if TYPE_CHECKING:
@@ -303,7 +303,10 @@ class Matchup:
 class Rules(Protocol[S]):
     """The hooks every game has. ``S`` is the game's own (mutable, copyable) state type."""
 
-    meta: ClassVar[RulesetMeta]
+    @property
+    def meta(self) -> RulesetMeta:
+        """What the game declares about itself."""
+        ...
 
     def initial_state(self, scenario: Scenario) -> S:
         """A new battle state from a validated scenario."""
@@ -466,7 +469,7 @@ class PreparedKernel(Protocol):
              max_steps: int) -> BattleResult | NotCovered:
         """Battle ``index`` of a run seeded with ``seed``, each side played by the policy named
         in ``policies`` (``greedy``, ``random``), stopped after ``max_steps`` steps: exactly
-        the :class:`~tactica.engine.stats.BattleResult` the reference gives
+        the :class:`~tactica.analysis.sim.tally.BattleResult` the reference gives
         (:func:`tactica.analysis.sim.play.play_battle`), or :class:`NotCovered`."""
         ...
 
@@ -485,6 +488,19 @@ class KernelHooks(Protocol):
 #: A registered game, whatever its state type.
 Ruleset = Rules[Any]
 
+def _declared(ruleset: object) -> Any:
+    """The game as a :class:`tactica.engine.game.Game` declaration, or ``None`` (a game written as a
+    class with hook methods)."""
+    from tactica.engine.game import Game
+
+    return ruleset if isinstance(ruleset, Game) else None
+
+
+def _hooks(ruleset: Ruleset, capability: Capability) -> Any:
+    game = _declared(ruleset)
+    return ruleset if game is None else game.part(capability)
+
+
 def _require(ruleset: Ruleset, capability: Capability, what: str) -> None:
     if capability not in ruleset.meta.provides:
         has = ", ".join(sorted(c.value for c in ruleset.meta.provides)) or "none"
@@ -496,54 +512,61 @@ def _require(ruleset: Ruleset, capability: Capability, what: str) -> None:
 def setup_hooks(ruleset: Ruleset) -> SetupHooks:
     """The game's setup hooks, or a CapabilityError."""
     _require(ruleset, Capability.SETUP, "scenario setup")
-    assert isinstance(ruleset, SetupHooks)
-    return ruleset
+    hooks = _hooks(ruleset, Capability.SETUP)
+    assert isinstance(hooks, SetupHooks)
+    return hooks
 
 
 def odds_hooks(ruleset: Ruleset) -> OddsHooks[Any]:
     """The game's odds hooks, or a CapabilityError ("X has no odds")."""
     _require(ruleset, Capability.ODDS, "odds")
-    assert isinstance(ruleset, OddsHooks)
-    return ruleset
+    hooks = _hooks(ruleset, Capability.ODDS)
+    assert isinstance(hooks, OddsHooks)
+    return hooks
 
 
 def sight_hooks(ruleset: Ruleset) -> SightHooks[Any]:
     """The game's sight hooks, or a CapabilityError (a game without a map has none)."""
     _require(ruleset, Capability.SIGHT, "sight (it is played without a map)"
              if ruleset.meta.battlefield is None else "sight questions during a fight")
-    assert isinstance(ruleset, SightHooks)
-    return ruleset
+    hooks = _hooks(ruleset, Capability.SIGHT)
+    assert isinstance(hooks, SightHooks)
+    return hooks
 
 
 def explain_hooks(ruleset: Ruleset) -> ExplainHooks[Any] | None:
     """The game's explanations, or ``None`` if it declares none (people then see less)."""
     if Capability.EXPLAIN not in ruleset.meta.provides:
         return None
-    assert isinstance(ruleset, ExplainHooks)
-    return ruleset
+    hooks = _hooks(ruleset, Capability.EXPLAIN)
+    assert isinstance(hooks, ExplainHooks)
+    return hooks
 
 
 def policy_hooks(ruleset: Ruleset) -> PolicyHooks[Any] | None:
     """The game's policy hooks, or ``None`` (the computer then takes the first option)."""
     if Capability.POLICY not in ruleset.meta.provides:
         return None
-    assert isinstance(ruleset, PolicyHooks)
-    return ruleset
+    hooks = _hooks(ruleset, Capability.POLICY)
+    assert isinstance(hooks, PolicyHooks)
+    return hooks
 
 
 def matchup_hooks(ruleset: Ruleset) -> MatchupHooks:
     """The game's matchup hooks, or a CapabilityError ("X has no matchups")."""
     _require(ruleset, Capability.MATCHUP, "matchups (the 'matchup' hooks of tactica matrix)")
-    assert isinstance(ruleset, MatchupHooks)
-    return ruleset
+    hooks = _hooks(ruleset, Capability.MATCHUP)
+    assert isinstance(hooks, MatchupHooks)
+    return hooks
 
 
 def kernel_hooks(ruleset: Ruleset) -> KernelHooks | None:
     """The game's simulation kernel hooks, or ``None`` (the reference plays every battle)."""
     if Capability.KERNEL not in ruleset.meta.provides:
         return None
-    assert isinstance(ruleset, KernelHooks)
-    return ruleset
+    hooks = _hooks(ruleset, Capability.KERNEL)
+    assert isinstance(hooks, KernelHooks)
+    return hooks
 
 
 # --------------------------------------------------------------------------------------------
@@ -551,7 +574,6 @@ def kernel_hooks(ruleset: Ruleset) -> KernelHooks | None:
 
 _RULESETS: dict[str, Ruleset] = {}
 _ALIASES: dict[str, str] = {}
-_DISCOVERED = False
 
 
 def _missing(ruleset: object, names: tuple[str, ...]) -> list[str]:
@@ -562,6 +584,8 @@ def _missing(ruleset: object, names: tuple[str, ...]) -> list[str]:
 
 
 def _contract_problems(ruleset: object) -> list[str]:
+    if _declared(ruleset) is not None:
+        return _meta_problems(ruleset.meta)  # type: ignore[attr-defined]
     meta = getattr(type(ruleset), "meta", None)
     if not isinstance(meta, RulesetMeta):
         return ["it has no class attribute 'meta' holding a RulesetMeta"]
@@ -577,6 +601,11 @@ def _contract_problems(ruleset: object) -> list[str]:
                 f"it has every {label} hook ({', '.join(names)}) but does not declare "
                 f"Capability.{capability.name if capability else ''} in meta.provides"
             )
+    return problems + _meta_problems(meta)
+
+
+def _meta_problems(meta: RulesetMeta) -> list[str]:
+    problems: list[str] = []
     if not meta.name or meta.name != meta.name.strip().lower() or " " in meta.name:
         problems.append(f"meta.name {meta.name!r} must be lower-case without spaces")
     seen: set[str] = set()
@@ -599,7 +628,7 @@ def register(ruleset: Any) -> Ruleset:
     contract; a game that does not fit is refused with a TacticaError naming every problem."""
     problems = _contract_problems(ruleset)
     if problems:
-        name = type(ruleset).__name__
+        name = repr(ruleset) if _declared(ruleset) is not None else type(ruleset).__name__
         raise TacticaError(f"cannot register game {name}: " + "; ".join(problems))
     meta: RulesetMeta = ruleset.meta
     for alias in (meta.name, *meta.aliases):
@@ -622,19 +651,14 @@ def unregister(name: str) -> None:
 
 
 def _accept(found: object) -> None:
-    meta = getattr(type(found), "meta", None)
+    meta = getattr(found, "meta", None)
     if isinstance(meta, RulesetMeta) and meta.name in _RULESETS:
         return  # registered already (by import, or by a test under the same name)
     register(found)
 
 
 def _discover() -> None:
-    global _DISCOVERED
-    if _DISCOVERED:
-        return
-    _DISCOVERED = True
-    # A game that fails to import or to register is skipped (tactica games reports it).
-    load_plugins(ENTRY_POINT_GROUP, _accept)
+    discover(ENTRY_POINT_GROUP, _accept)  # a broken plug-in is skipped (tactica games says so)
 
 
 def rulesets() -> tuple[Ruleset, ...]:
@@ -659,8 +683,7 @@ def example_scenarios(ruleset: Ruleset) -> tuple[Path, ...]:
     """The example scenario files shipped with the game: the YAML files in the folder
     ``meta.examples`` beside the game's module whose ``game:`` names this game."""
     folder = ruleset.meta.examples
-    module = sys.modules.get(type(ruleset).__module__)
-    where = getattr(module, "__file__", None)
+    where = _module_file(ruleset)
     if folder is None or not where:
         return ()
     path = Path(where).parent / folder
@@ -672,11 +695,17 @@ def example_scenarios(ruleset: Ruleset) -> tuple[Path, ...]:
 
 def builtin_packs(ruleset: Ruleset) -> tuple[Path, ...]:
     """The game's built-in content pack files (``meta.content``, beside its module)."""
-    module = sys.modules.get(type(ruleset).__module__)
-    where = getattr(module, "__file__", None)
+    where = _module_file(ruleset)
     if not where:
         return ()
     return tuple(Path(where).parent / name for name in ruleset.meta.content)
+
+
+def _module_file(ruleset: Ruleset) -> str | None:
+    game = _declared(ruleset)
+    module = sys.modules.get(game.module if game is not None else type(ruleset).__module__)
+    where: str | None = getattr(module, "__file__", None)
+    return where
 
 
 def _game_named(path: Path) -> str | None:

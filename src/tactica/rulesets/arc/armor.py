@@ -142,8 +142,7 @@ class DamageResult:
     destroyed: bool = False
 
 
-@record("arc.volley")
-@dataclass(frozen=True, order=True)
+@record("arc.volley", order=True)
 class Volley:
     """Hits rolled together against no armor: the total and each hit's wound die."""
 

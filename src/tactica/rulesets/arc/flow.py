@@ -22,6 +22,7 @@ from typing import Any
 from tactica.dice import die
 from tactica.engine.chance import Done, Roll, Step, emit_all
 from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending
+from tactica.engine.turns import last_side_standing, round_limit
 from tactica.rulesets.arc.actions import finish_carried, legal_actions
 from tactica.rulesets.arc.checks import DEFAULT_INCREMENT, CheckResult, read_check
 from tactica.rulesets.arc.content import DamageDice
@@ -42,14 +43,12 @@ __all__ = ["end_of_round", "finished", "initiative", "initiative_check", "initia
 
 def finished(state: ArcState) -> Finished | None:
     """Finished when at most one side has anyone in action."""
-    standing = [s for s in state.sides if state.standing(s)]
-    if len(standing) == 1:
-        gone = ", ".join(s for s in state.sides if s != standing[0])
-        return Finished(standing[0], f"{standing[0]} is the only side still in action "
-                                     f"({gone}: unconscious or dead)")
-    if not standing:
-        return Finished(None, "nobody is left in action")
-    return None
+    def won(side: str) -> str:
+        gone = ", ".join(s for s in state.sides if s != side)
+        return f"{side} is the only side still in action ({gone}: unconscious or dead)"
+
+    return last_side_standing(state.sides, state.standing, won=won,
+                              nobody="nobody is left in action")
 
 
 # --------------------------------------------------------------------------------------------
@@ -183,6 +182,5 @@ def pending(state: ArcState) -> Pending:
         if bleeding:
             return Automatic(f"wound dice of {bleeding[0]}", bleed(state, bleeding[0], done))
         return Automatic(f"end of round {state.round}", end_of_round(state))
-    if state.round >= state.max_rounds:
-        return Finished(None, f"the round limit ({state.max_rounds}) was reached")
-    return Automatic(f"round {state.round + 1}", start_round(state, state.round + 1))
+    return (round_limit(state.round, state.max_rounds)
+            or Automatic(f"round {state.round + 1}", start_round(state, state.round + 1)))

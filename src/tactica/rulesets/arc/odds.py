@@ -14,7 +14,7 @@ from typing import Any
 from tactica.dice import Dist
 from tactica.engine.chance import run_exact
 from tactica.engine.errors import IllegalActionError, TacticaError
-from tactica.engine.odds import OddsNumbers, OddsReport, outcome_report
+from tactica.engine.odds import OddsNumbers, OddsReport
 from tactica.engine.odds_why import with_why
 from tactica.engine.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.arc import text
@@ -94,10 +94,11 @@ def _aim(value: OddsValue | None, default: int) -> int:
     return aim
 
 
-def odds(rules: Any, state: ArcState, action: Any, **options: OddsValue) -> OddsReport:
-    """The odds of any action: an attack in full, anything else as its outcomes."""
+def odds(state: ArcState, action: Any, **options: OddsValue) -> OddsReport | None:
+    """The odds of an attack in full (``None`` for another action: the core reports its
+    outcomes)."""
     if not isinstance(action, Attack):
-        return outcome_report(rules, state, action)
+        return None
     aim = _aim(options.get("aim"), action.aim)
     return attack_odds(state, replace(action, aim=aim), evade=bool(options.get("evade")))
 

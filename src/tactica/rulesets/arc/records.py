@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tactica.engine import events
 from tactica.engine.events import Action, Event, record
 
@@ -53,8 +51,7 @@ __all__ = [
 # -- actions ----------------------------------------------------------------------------------
 
 
-@record("arc.attack")
-@dataclass(frozen=True, order=True)
+@record("arc.attack", order=True)
 class Attack(Action):
     """``unit`` attacks ``target`` with the weapon in hand, aiming ``aim`` AP first;
     ``take_one`` takes an automatic 0º success (target number 20 or more)."""
@@ -66,8 +63,7 @@ class Attack(Action):
     take_one: bool = False
 
 
-@record("arc.reload")
-@dataclass(frozen=True, order=True)
+@record("arc.reload", order=True)
 class Reload(Action):
     """``unit`` reloads the weapon in hand (clearing a jam)."""
 
@@ -75,8 +71,7 @@ class Reload(Action):
     weapon: str
 
 
-@record("arc.swap")
-@dataclass(frozen=True, order=True)
+@record("arc.swap", order=True)
 class Swap(Action):
     """``unit`` takes ``weapon`` in hand."""
 
@@ -84,8 +79,7 @@ class Swap(Action):
     weapon: str
 
 
-@record("arc.use-item")
-@dataclass(frozen=True, order=True)
+@record("arc.use-item", order=True)
 class UseItem(Action):
     """``unit`` uses ``item`` on ``target`` (itself or an ally). An item that costs more AP
     than the turn has left is paid with speed (``pay="speed"``: that many AP fewer next
@@ -98,8 +92,7 @@ class UseItem(Action):
     pay: str = ""
 
 
-@record("arc.move")
-@dataclass(frozen=True, order=True)
+@record("arc.move", order=True)
 class Move(Action):
     """``unit`` moves to the square ``to`` (``"x,y"``) by ``mode``: walk, slow, run, sprint."""
 
@@ -108,8 +101,7 @@ class Move(Action):
     mode: str
 
 
-@record("arc.reposition")
-@dataclass(frozen=True, order=True)
+@record("arc.reposition", order=True)
 class Reposition(Action):
     """Without a map: ``unit`` spends ``ap`` AP moving by ``mode`` toward ``other`` (or away
     from it), which changes the metres between the two (ARC-33)."""
@@ -121,8 +113,7 @@ class Reposition(Action):
     away: bool = False
 
 
-@record("arc.watch")
-@dataclass(frozen=True, order=True)
+@record("arc.watch", order=True)
 class Watch(Action):
     """``unit`` commits ``ap`` AP to overwatch (one attack aimed ``aim`` AP) or to suppress
     (one unaimed attack per AP); its turn ends."""
@@ -133,8 +124,7 @@ class Watch(Action):
     aim: int = 0
 
 
-@record("arc.hold")
-@dataclass(frozen=True, order=True)
+@record("arc.hold", order=True)
 class Hold(Action):
     """``unit`` holds its turn until after ``after``'s turn this round."""
 
@@ -142,8 +132,7 @@ class Hold(Action):
     after: str
 
 
-@record("arc.end-turn")
-@dataclass(frozen=True, order=True)
+@record("arc.end-turn", order=True)
 class EndTurn(Action):
     """``unit`` ends its turn; AP left pays for reactions until the round ends."""
 
@@ -154,7 +143,6 @@ class EndTurn(Action):
 
 
 @record("arc.initiative-check")
-@dataclass(frozen=True)
 class InitiativeChecked(Event):
     """One character's initiative check: the roll, success and degree."""
 
@@ -165,7 +153,6 @@ class InitiativeChecked(Event):
 
 
 @record("arc.initiative")
-@dataclass(frozen=True)
 class InitiativeRolled(Event):
     """The order everyone's initiative checks give; ``d10``: who rolls a d10 on its first
     turn's checks."""
@@ -175,7 +162,6 @@ class InitiativeRolled(Event):
 
 
 @record("arc.round")
-@dataclass(frozen=True)
 class RoundBegan(events.RoundStarted):
     """A round begins: each character's AP (its speed, less speed spent in advance)."""
 
@@ -183,7 +169,6 @@ class RoundBegan(events.RoundStarted):
 
 
 @record("arc.round-ended")
-@dataclass(frozen=True)
 class RoundEnded(Event):
     """Everyone acted, the wound dice were rolled."""
 
@@ -191,7 +176,6 @@ class RoundEnded(Event):
 
 
 @record("arc.held")
-@dataclass(frozen=True)
 class Held(Event):
     """``unit`` holds its turn until after ``after``'s."""
 
@@ -200,7 +184,6 @@ class Held(Event):
 
 
 @record("arc.turn-ended")
-@dataclass(frozen=True)
 class TurnEnded(Event):
     """``unit``'s turn is over."""
 
@@ -208,7 +191,6 @@ class TurnEnded(Event):
 
 
 @record("arc.ap")
-@dataclass(frozen=True)
 class APSpent(Event):
     """``unit`` spent ``ap`` (``borrowed`` of them from its next round's speed) on ``what``;
     ``left``: its AP now."""
@@ -221,7 +203,6 @@ class APSpent(Event):
 
 
 @record("arc.refund")
-@dataclass(frozen=True)
 class APRefunded(Event):
     """A successful Evade gives back what it cost (``borrowed``: speed)."""
 
@@ -232,7 +213,6 @@ class APRefunded(Event):
 
 
 @record("arc.loaded")
-@dataclass(frozen=True)
 class Loaded(Event):
     """``unit``'s ``weapon`` holds ``rounds`` (a reload, or the first load); a jam is
     cleared."""
@@ -243,7 +223,6 @@ class Loaded(Event):
 
 
 @record("arc.swapped")
-@dataclass(frozen=True)
 class Swapped(Event):
     """``unit`` holds ``weapon`` now."""
 
@@ -252,7 +231,6 @@ class Swapped(Event):
 
 
 @record("arc.attacked")
-@dataclass(frozen=True)
 class Attacked(Event):
     """One attack: the check (target number, increment, die), its degree, the target's
     Evade if any (its degree and success), and the hits landed."""
@@ -274,7 +252,6 @@ class Attacked(Event):
 
 
 @record("arc.fired")
-@dataclass(frozen=True)
 class RoundsFired(Event):
     """``unit``'s ``weapon`` fired ``fired`` rounds; ``left`` remain."""
 
@@ -285,7 +262,6 @@ class RoundsFired(Event):
 
 
 @record("arc.jammed")
-@dataclass(frozen=True)
 class Jammed(Event):
     """``unit``'s ``weapon`` jammed: it must be cleared (a reload) before firing again."""
 
@@ -294,7 +270,6 @@ class Jammed(Event):
 
 
 @record("arc.armor")
-@dataclass(frozen=True)
 class ArmorWorn(Event):
     """``unit``'s armor dice now (0: gone), in the order of its armor; ``absorbed`` hits
     were stopped, ``degraded`` dropped a die a step, ``destroyed``: massive damage."""
@@ -307,7 +282,6 @@ class ArmorWorn(Event):
 
 
 @record("arc.wounded")
-@dataclass(frozen=True)
 class Wounded(events.Damaged):
     """Hits reached health: ``health`` left, the wound dice added and now."""
 
@@ -317,7 +291,6 @@ class Wounded(events.Damaged):
 
 
 @record("arc.bled")
-@dataclass(frozen=True)
 class Bled(events.Damaged):
     """The wound dice were rolled: ``health`` left."""
 
@@ -325,7 +298,6 @@ class Bled(events.Damaged):
 
 
 @record("arc.falling")
-@dataclass(frozen=True)
 class Falling(Event):
     """``unit`` is at or under 0 health in its own turn: it finishes the turn, then falls."""
 
@@ -333,13 +305,11 @@ class Falling(Event):
 
 
 @record("arc.fell")
-@dataclass(frozen=True)
 class Fell(events.OutOfAction):
     """``unit`` falls unconscious."""
 
 
 @record("arc.died")
-@dataclass(frozen=True)
 class Died(events.OutOfAction):
     """``unit`` is dead: ``reason`` says why."""
 
@@ -347,7 +317,6 @@ class Died(events.OutOfAction):
 
 
 @record("arc.woke")
-@dataclass(frozen=True)
 class Woke(Event):
     """``unit`` is back above 0 health and conscious."""
 
@@ -355,7 +324,6 @@ class Woke(Event):
 
 
 @record("arc.checked")
-@dataclass(frozen=True)
 class Checked(Event):
     """A check outside an attack (Medicine): who, which skill, the result."""
 
@@ -367,7 +335,6 @@ class Checked(Event):
 
 
 @record("arc.item-used")
-@dataclass(frozen=True)
 class ItemUsed(Event):
     """``unit`` used ``item`` on ``target``; ``left`` of them remain."""
 
@@ -378,7 +345,6 @@ class ItemUsed(Event):
 
 
 @record("arc.item-begun")
-@dataclass(frozen=True)
 class ItemBegun(Event):
     """``unit`` began ``item`` on ``target`` and owes ``owed`` AP: it finishes it when its
     next turn starts (falling before loses it)."""
@@ -390,7 +356,6 @@ class ItemBegun(Event):
 
 
 @record("arc.item-finished")
-@dataclass(frozen=True)
 class ItemFinished(Event):
     """``unit`` finishes the item it carried over (``lost``: why it does nothing)."""
 
@@ -401,7 +366,6 @@ class ItemFinished(Event):
 
 
 @record("arc.healed")
-@dataclass(frozen=True)
 class Healed(Event):
     """``unit`` regained ``amount`` health (``health`` now)."""
 
@@ -411,7 +375,6 @@ class Healed(Event):
 
 
 @record("arc.treated")
-@dataclass(frozen=True)
 class WoundsTreated(Event):
     """``unit``'s wound dice now (steps removed, or a step added by a failed bandage)."""
 
@@ -420,7 +383,6 @@ class WoundsTreated(Event):
 
 
 @record("arc.stepped")
-@dataclass(frozen=True)
 class Stepped(events.Moved):
     """``unit`` entered the square ``to``."""
 
@@ -428,7 +390,6 @@ class Stepped(events.Moved):
 
 
 @record("arc.repositioned")
-@dataclass(frozen=True)
 class Repositioned(events.Moved):
     """Without a map: the metres between ``unit`` and ``other`` are now ``metres`` (an exact
     fraction written as text, ``"2553/100"``)."""
@@ -438,7 +399,6 @@ class Repositioned(events.Moved):
 
 
 @record("arc.watch-set")
-@dataclass(frozen=True)
 class WatchSet(Event):
     """``unit`` watches (``overwatch`` or ``suppress``) with ``ap`` committed AP; a
     suppression rolled when declared (ARC-32 ``declared``) keeps that check's ``roll``,
@@ -454,7 +414,6 @@ class WatchSet(Event):
 
 
 @record("arc.watch-used")
-@dataclass(frozen=True)
 class WatchUsed(Event):
     """``unit``'s watch fired; ``left`` committed AP remain (0: it is over)."""
 

@@ -7,9 +7,10 @@ ARC-4, ARC-5 and ARC-12. ``docs/rulesets/arc.md`` has a paragraph for each.
 
 from __future__ import annotations
 
-from tactica.engine.ruleset import Ruling
+from tactica.battlefield.base import SightOption
+from tactica.engine.ruleset import Ruling, Rulings
 
-__all__ = ["RULINGS"]
+__all__ = ["RULINGS", "sight_options"]
 
 RULINGS: tuple[Ruling, ...] = (
     Ruling("ARC-1", "Initiative order (the source states it three ways)", "seed", {
@@ -206,3 +207,8 @@ RULINGS: tuple[Ruling, ...] = (
                     "stays as it was, for want of a map",
     }),
 )
+
+
+def sight_options(rulings: Rulings) -> dict[str, SightOption]:
+    """The grid's sight options: how many clear lines ARC-29 asks; cover is not modelled."""
+    return {"min_clear": 2 if rulings["ARC-29"] == "two-lines" else 1, "cover_range": 0}

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -56,7 +56,10 @@ from tactica.rulesets.arc.content import (
 )
 from tactica.rulesets.arc.state import ArcState, Fighter, Profile
 
-__all__ = ["Setup", "UnitModel", "build_setup", "new_state"]
+if TYPE_CHECKING:
+    from tactica.engine.scenario import Scenario
+
+__all__ = ["Setup", "UnitModel", "build_setup", "new_state", "start"]
 
 _COMMON = {"game", "name", "description", "rulings", "map", "max_rounds", "seed"}
 
@@ -252,7 +255,7 @@ def _tile(text: str) -> Tile:
 
 
 def build_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlefield | None,
-                base_dir: Path) -> Setup:
+                base_dir: Path, rulings: Rulings | None = None) -> Setup:
     """Validate the Arc part of a scenario; every problem is reported at once."""
     game_part = {k: v for k, v in data.items() if k in SetupModel.model_fields}
     problems = [f"{source}: {k}: unknown field (Arc scenarios have "
@@ -337,6 +340,12 @@ def new_state(setup: Setup, rulings: Rulings, max_rounds: int) -> ArcState:
         )
     return ArcState(rulings, fighters, setup.sides, setup.pack.items, max_rounds,
                     setup.grid, setup.ranges, setup.rough, setup.surprise)
+
+
+def start(scenario: Scenario) -> ArcState:
+    """A fresh battle of ``scenario`` (see :func:`new_state`)."""
+    assert isinstance(scenario.setup, Setup)
+    return new_state(scenario.setup, scenario.rulings, scenario.max_rounds)
 
 
 def describe_loc(loc: tuple[int | str, ...]) -> str:

@@ -8,7 +8,6 @@ field of a fighter is an immutable value, so copying a state copies a few small 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -16,6 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from tactica.battlefield.grid.tiles import Tile, TileGrid
+from tactica.engine.copying import copy_state
 from tactica.engine.rulings import Rulings
 from tactica.rulesets.arc import records as r
 from tactica.rulesets.arc.checks import SKILL_ATTRIBUTES, CheckResult, Score
@@ -447,13 +447,6 @@ def apply_event(state: ArcState, event: Any) -> None:
     if handler is None:
         raise TypeError(f"not an Arc event: {event!r}")
     handler(state, event)
-
-
-def copy_state(state: ArcState) -> ArcState:
-    """An independent copy (fighters copied; grid, rulings and content are immutable)."""
-    new = copy.copy(state)
-    new.fighters = {k: copy.copy(v) for k, v in state.fighters.items()}
-    return new
 
 
 def who(state: ArcState, uid: str) -> str:

@@ -7,19 +7,44 @@ from fractions import Fraction
 from typing import Any
 
 from tactica.engine.chance import Decide
+from tactica.engine.ruleset import UnitStatus
 from tactica.rulesets.arc import records as r
 from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade
 from tactica.rulesets.arc.checks import check_dist, hits_of
 from tactica.rulesets.arc.movement import metres_text, path_to, reposition_metres, sees
-from tactica.rulesets.arc.state import ArcState, Fighter, who
+from tactica.rulesets.arc.state import ArcState, Fighter, tile_text, who
 
 __all__ = ["armor_text", "describe_action", "describe_event", "describe_option",
-           "explain_action", "who", "wounds_text"]
+           "explain_action", "units", "who", "wounds_text"]
 
 
 def wounds_text(wounds: tuple[int, ...]) -> str:
     """``d8+d4``, or ``none``."""
     return "+".join(f"d{w}" for w in wounds) or "none"
+
+
+def units(state: ArcState) -> tuple[UnitStatus, ...]:
+    """Every character as it stands: health, armor dice, wounds, AP, weapon in hand."""
+    out = []
+    for f in state.fighters.values():
+        details: dict[str, str | int | bool] = {}
+        if f.profile.name and f.profile.name != f.id:
+            details["name"] = f.profile.name
+        details |= {
+            "health": f.health,
+            "armor": armor_text(f),
+            "wounds": wounds_text(f.wounds),
+            "ap": f.ap,
+            "weapon": f.hand,
+        }
+        if f.dead:
+            details["dead"] = True
+        elif not f.conscious:
+            details["unconscious"] = True
+        out.append(UnitStatus(f.id, f.side, f.in_action,
+                              tile_text(f.at) if f.at is not None else None, details,
+                              survived=not f.dead))
+    return tuple(out)
 
 
 def armor_text(f: Fighter, sizes: tuple[int, ...] | None = None) -> str:

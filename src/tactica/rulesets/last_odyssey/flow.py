@@ -23,6 +23,7 @@ from typing import Any
 from tactica.dice import die
 from tactica.engine.chance import Done, Step
 from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending
+from tactica.engine.turns import last_side_standing, round_limit
 from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.hitdie import Absorbed, absorb
 from tactica.rulesets.last_odyssey.records import (
@@ -45,16 +46,14 @@ __all__ = ["effect_phase", "finished", "first_strike_order", "initiative", "init
 
 def finished(state: LodState) -> Finished | None:
     """Finished when at most one side has anyone standing."""
-    standing = [s for s in state.sides if state.standing(s)]
-    if len(standing) == 1:
-        gone = [s for s in state.sides if s != standing[0]]
+    def won(side: str) -> str:
+        gone = [s for s in state.sides if s != side]
         fled = [s for s in gone if any(f.fled for f in state.fighters.values() if f.side == s)]
         how = "fled or downed" if fled else "downed"
-        return Finished(standing[0], f"the only side standing: {standing[0]} "
-                                     f"({', '.join(gone)}: {how})")
-    if not standing:
-        return Finished(None, "nobody is left standing")
-    return None
+        return f"the only side standing: {side} ({', '.join(gone)}: {how})"
+
+    return last_side_standing(state.sides, state.standing, won=won,
+                              nobody="nobody is left standing")
 
 
 # --------------------------------------------------------------------------------------------
@@ -191,9 +190,8 @@ def pending(state: LodState) -> Pending:
         return Automatic("initiative", initiative(state))
     if state.phase == "action":
         return Automatic(f"effect phase of round {state.round}", effect_phase(state))
-    if state.round >= state.max_rounds:
-        return Finished(None, f"the round limit ({state.max_rounds}) was reached")
-    return Automatic(f"round {state.round + 1}", _phase(state, state.round + 1, "action"))
+    return (round_limit(state.round, state.max_rounds)
+            or Automatic(f"round {state.round + 1}", _phase(state, state.round + 1, "action")))
 
 
 def _phase(state: LodState, r: int, phase: str) -> Step:

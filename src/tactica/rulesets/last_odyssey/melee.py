@@ -23,10 +23,23 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from tactica.battlefield.base import SightOption, SightReport
 from tactica.battlefield.rows import Rows
 from tactica.engine.errors import MapError
 
-__all__ = ["advance", "can_make_melee", "can_melee", "can_receive_melee", "needs_advance"]
+if TYPE_CHECKING:
+    from tactica.rulesets.last_odyssey.state import LodState
+
+__all__ = [
+    "advance",
+    "can_make_melee",
+    "can_melee",
+    "can_receive_melee",
+    "needs_advance",
+    "sight_report",
+]
 
 
 def can_make_melee(rows: Rows, char: str) -> bool:
@@ -70,3 +83,23 @@ def advance(rows: Rows, side: str, *, on: str | None = None) -> Rows:
             f"({', '.join(target.front) or 'nobody at all'})"
         )
     return rows.with_all_in_front(on)
+
+
+def sight_report(state: LodState, source: str, target: str,
+                 **options: SightOption) -> SightReport:
+    """Rows have no sight lines: everyone sees everyone; the reasons say who may reach whom
+    in melee from the current rows."""
+    report = state.rows.sight_report(source, target, **options)
+    makes = can_make_melee(state.rows, source)
+    receives = can_receive_melee(state.rows, target)
+    reasons = (
+        *report.reasons,
+        f"{source}: " + ("may use melee" if makes else "no melee from the back row"),
+        f"{target}: " + ("may be targeted in melee" if receives
+                         else "melee cannot reach the back row"),
+    )
+    details = {**report.details, "melee": {"source_can_make": makes,
+                                            "target_can_receive": receives,
+                                            "possible": makes and receives},
+               "ranged": True}
+    return SightReport(source, target, True, 0, report.distance, details, reasons)

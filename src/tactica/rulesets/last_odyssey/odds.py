@@ -19,7 +19,7 @@ from tactica.engine.chance import Done, run_exact
 from tactica.engine.errors import IllegalActionError
 from tactica.engine.odds import OddsNumbers, OddsReport
 from tactica.engine.odds_why import with_why
-from tactica.engine.ruleset import OddsChoice
+from tactica.engine.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.content import Ability
 from tactica.rulesets.last_odyssey.hitdie import Outcome, TargetSetup, outcome
@@ -42,6 +42,7 @@ __all__ = [
     "basic_attack",
     "choose_ability",
     "find_ability",
+    "odds",
     "odds_choices",
 ]
 
@@ -330,3 +331,17 @@ def attack_options(state: LodState, attacker: str) -> list[AttackOption]:
         else:
             out.extend(AttackOption(attacker, weapon, t.id) for t in reachable(state, f, a))
     return out
+
+
+def odds(state: LodState, action: Any, **options: OddsValue) -> OddsReport | None:
+    """The odds of an attacking ability, the options (``knockout``, ``element``) applied;
+    ``None`` for another action."""
+    if not (isinstance(action, UseAbility) and state.ability(action.ability).attack is not None):
+        return None
+    if options:
+        element = str(options.get("element") or action.element)
+        knockout = bool(options.get("knockout")) or action.knockout
+        means = "/".join([action.ability, *([element] if element else []),
+                          *(["knockout"] if knockout else [])])
+        action = choose_ability(state, action.unit, action.targets, means)
+    return attack_odds(state, action)

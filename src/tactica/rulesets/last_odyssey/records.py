@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from tactica.engine import events
 from tactica.engine.events import Action, Event, record
@@ -50,8 +50,7 @@ __all__ = [
 # -- actions ----------------------------------------------------------------------------------
 
 
-@record("lod.ability")
-@dataclass(frozen=True, order=True)
+@record("lod.ability", order=True)
 class UseAbility(Action):
     """``unit`` uses ``ability`` (the Basic Attack included) on ``targets``.
 
@@ -66,8 +65,7 @@ class UseAbility(Action):
     knockout: bool = False
 
 
-@record("lod.item")
-@dataclass(frozen=True, order=True)
+@record("lod.item", order=True)
 class UseItem(Action):
     """``unit`` uses a battle item on ``target`` (1 AP)."""
 
@@ -76,8 +74,7 @@ class UseItem(Action):
     target: str
 
 
-@record("lod.move")
-@dataclass(frozen=True, order=True)
+@record("lod.move", order=True)
 class Move(Action):
     """``unit`` moves to the other row of its side (1 AP)."""
 
@@ -85,8 +82,7 @@ class Move(Action):
     row: str
 
 
-@record("lod.hold")
-@dataclass(frozen=True, order=True)
+@record("lod.hold", order=True)
 class HoldAP(Action):
     """``unit`` holds AP (1 AP, once a round) for one extra turn right after ``after``'s."""
 
@@ -94,8 +90,7 @@ class HoldAP(Action):
     after: str
 
 
-@record("lod.swap")
-@dataclass(frozen=True, order=True)
+@record("lod.swap", order=True)
 class SwapEquipment(Action):
     """``unit`` equips another weapon it carries (1 AP)."""
 
@@ -103,24 +98,21 @@ class SwapEquipment(Action):
     weapon: str
 
 
-@record("lod.pick-up")
-@dataclass(frozen=True, order=True)
+@record("lod.pick-up", order=True)
 class PickUp(Action):
     """``unit`` picks up the weapon it dropped (1 AP)."""
 
     unit: str
 
 
-@record("lod.flee")
-@dataclass(frozen=True, order=True)
+@record("lod.flee", order=True)
 class Flee(Action):
     """``unit`` flees the battle from the back row."""
 
     unit: str
 
 
-@record("lod.end-turn")
-@dataclass(frozen=True, order=True)
+@record("lod.end-turn", order=True)
 class EndTurn(Action):
     """``unit`` ends its turn, giving up the AP it has left."""
 
@@ -131,7 +123,6 @@ class EndTurn(Action):
 
 
 @record("lod.initiative")
-@dataclass(frozen=True)
 class InitiativeRolled(Event):
     """The initiative order for the battle: the players' calls, the GM's 2d4 (if any players),
     who called it exactly (Initiative x 1.5) and the order, first to act first."""
@@ -143,7 +134,6 @@ class InitiativeRolled(Event):
 
 
 @record("lod.phase")
-@dataclass(frozen=True)
 class PhaseStarted(events.RoundStarted):
     """A phase of ``round`` begins: paradigm (which opens the round), first-strike, action or
     effect."""
@@ -152,7 +142,6 @@ class PhaseStarted(events.RoundStarted):
 
 
 @record("lod.round-ended")
-@dataclass(frozen=True)
 class RoundEnded(Event):
     """``round`` is over."""
 
@@ -160,7 +149,6 @@ class RoundEnded(Event):
 
 
 @record("lod.ap-spent")
-@dataclass(frozen=True)
 class APSpent(Event):
     """``unit`` spent ``amount`` AP and has ``left`` this turn (at 0 the turn ends)."""
 
@@ -170,7 +158,6 @@ class APSpent(Event):
 
 
 @record("lod.turn-ended")
-@dataclass(frozen=True)
 class TurnEnded(Event):
     """``unit`` ended its turn."""
 
@@ -178,7 +165,6 @@ class TurnEnded(Event):
 
 
 @record("lod.held")
-@dataclass(frozen=True)
 class HeldAP(Event):
     """``unit`` will take an extra turn right after ``after``'s turn this round."""
 
@@ -187,7 +173,6 @@ class HeldAP(Event):
 
 
 @record("lod.moved")
-@dataclass(frozen=True)
 class Moved(events.Moved):
     """``unit`` is now in ``row`` of its side (``free``: by a passive, no AP)."""
 
@@ -196,7 +181,6 @@ class Moved(events.Moved):
 
 
 @record("lod.ability-used")
-@dataclass(frozen=True)
 class AbilityUsed(Event):
     """``unit`` used ``ability`` on ``targets``, paying ``mp`` MP and ``ammo`` Ammo."""
 
@@ -211,7 +195,6 @@ class AbilityUsed(Event):
 
 
 @record("lod.coin")
-@dataclass(frozen=True)
 class CoinCalled(Event):
     """Confused ``unit`` called a coin: won, the ability goes where it was aimed."""
 
@@ -220,7 +203,6 @@ class CoinCalled(Event):
 
 
 @record("lod.retargeted")
-@dataclass(frozen=True)
 class Retargeted(Event):
     """Confused ``unit``'s ability goes to ``target``, picked by ``side``."""
 
@@ -230,7 +212,6 @@ class Retargeted(Event):
 
 
 @record("lod.attack")
-@dataclass(frozen=True)
 class AttackResolved(Event):
     """One target's result of a hit die: the roll's total against the threshold, and damage.
 
@@ -257,7 +238,6 @@ class AttackResolved(Event):
 
 
 @record("lod.intercepted")
-@dataclass(frozen=True)
 class Intercepted(Event):
     """``protector`` (Faithful) takes the attack that would have downed ``protected``."""
 
@@ -266,7 +246,6 @@ class Intercepted(Event):
 
 
 @record("lod.damaged")
-@dataclass(frozen=True)
 class Damaged(events.Damaged):
     """``unit`` took damage from ``source``: ``to_shell`` into its top Shell, ``to_hp`` off
     its HP; ``shell`` and ``hp`` are what is left, ``broken`` says the Shell broke.
@@ -286,7 +265,6 @@ class Damaged(events.Damaged):
 
 
 @record("lod.downed")
-@dataclass(frozen=True)
 class Downed(events.OutOfAction):
     """``unit`` is downed (``knocked_out``: temporarily incapacitated instead of killed)."""
 
@@ -295,7 +273,6 @@ class Downed(events.OutOfAction):
 
 
 @record("lod.held-on")
-@dataclass(frozen=True)
 class HeldOn(Event):
     """``unit`` is at 0 HP but Too Stupid to Die keeps it in the battle until the Effect
     phase, where it falls; ``knocked_out``: the blow that took it to 0 HP was a player's
@@ -307,7 +284,6 @@ class HeldOn(Event):
 
 
 @record("lod.status")
-@dataclass(frozen=True)
 class StatusGained(Event):
     """``unit`` gained ``status``."""
 
@@ -316,7 +292,6 @@ class StatusGained(Event):
 
 
 @record("lod.cured")
-@dataclass(frozen=True)
 class StatusesCured(Event):
     """``unit`` lost ``statuses``."""
 
@@ -325,7 +300,6 @@ class StatusesCured(Event):
 
 
 @record("lod.track")
-@dataclass(frozen=True)
 class TrackMoved(Event):
     """``unit``'s ``stat`` moved on the bonus track to ``value`` (``step`` +1 buff, -1
     debuff)."""
@@ -337,7 +311,6 @@ class TrackMoved(Event):
 
 
 @record("lod.healed")
-@dataclass(frozen=True)
 class Healed(Event):
     """``unit`` regained ``amount`` HP (``hp`` now)."""
 
@@ -347,7 +320,6 @@ class Healed(Event):
 
 
 @record("lod.mana")
-@dataclass(frozen=True)
 class ManaChanged(Event):
     """``unit``'s MP changed by ``amount`` (``mp`` now)."""
 
@@ -357,7 +329,6 @@ class ManaChanged(Event):
 
 
 @record("lod.shell")
-@dataclass(frozen=True)
 class ShellGained(Event):
     """``unit`` gained a Shell of ``element``: ``amount`` added, ``total`` in that Shell now."""
 
@@ -368,7 +339,6 @@ class ShellGained(Event):
 
 
 @record("lod.ammo")
-@dataclass(frozen=True)
 class AmmoChanged(Event):
     """``unit`` has ``ammo`` Ammo now."""
 
@@ -377,7 +347,6 @@ class AmmoChanged(Event):
 
 
 @record("lod.item-used")
-@dataclass(frozen=True)
 class ItemUsed(Event):
     """``unit`` used (and lost) ``item`` on ``target``."""
 
@@ -387,7 +356,6 @@ class ItemUsed(Event):
 
 
 @record("lod.stolen")
-@dataclass(frozen=True)
 class ItemStolen(Event):
     """``thief`` took ``item`` from ``victim``."""
 
@@ -397,7 +365,6 @@ class ItemStolen(Event):
 
 
 @record("lod.disarmed")
-@dataclass(frozen=True)
 class Disarmed(Event):
     """``unit`` dropped ``weapon`` (picking it up costs 1 AP)."""
 
@@ -406,7 +373,6 @@ class Disarmed(Event):
 
 
 @record("lod.equipped")
-@dataclass(frozen=True)
 class Equipped(Event):
     """``unit`` now wields ``weapon``."""
 
@@ -415,7 +381,6 @@ class Equipped(Event):
 
 
 @record("lod.advanced")
-@dataclass(frozen=True)
 class Advanced(Event):
     """``side`` advanced on ``on``: all of ``on`` now stands in its front row."""
 
@@ -424,6 +389,5 @@ class Advanced(Event):
 
 
 @record("lod.fled")
-@dataclass(frozen=True)
 class Fled(events.OutOfAction):
     """``unit`` fled the battle."""

@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tactica.battlefield.base import Battlefield
 from tactica.battlefield.rows import Rows
 from tactica.engine.errors import ScenarioError, TacticaError, join_problems
 from tactica.engine.ruleset import Rulings
@@ -29,7 +30,21 @@ from tactica.engine.validation import validate, validate_units
 from tactica.rulesets.last_odyssey.content import STATS, Pack, load_packs, stat_index
 from tactica.rulesets.last_odyssey.state import Fighter, LodState, new_fighter
 
-__all__ = ["Setup", "UnitSetup", "build_setup", "new_state"]
+if TYPE_CHECKING:
+    from tactica.engine.scenario import Scenario
+
+__all__ = [
+    "MAX_CHARACTERS",
+    "Setup",
+    "UnitSetup",
+    "build_setup",
+    "new_state",
+    "scenario_setup",
+    "start",
+]
+
+#: The most characters of a Last Odyssey battle (odds tables grow with its square).
+MAX_CHARACTERS = 30
 
 _COMMON = {"game", "name", "description", "rulings", "map", "max_rounds", "seed"}
 
@@ -208,3 +223,22 @@ def new_state(setup: Setup, rows: Rows, rulings: Rulings, max_rounds: int) -> Lo
     fighters = {u.id: _fighter(u, setup.pack, rulings) for u in setup.units}
     return LodState(setup.pack, rulings, rows, fighters, setup.sides, max_rounds,
                     setup.first_strike)
+
+
+def scenario_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlefield | None,
+                   rulings: Rulings, base_dir: Path) -> Setup:
+    """The game's part of a scenario, on rows of at most :data:`MAX_CHARACTERS`."""
+    if not isinstance(battlefield, Rows):
+        raise ScenarioError(f"{source}: map: Last Odyssey is played on rows")
+    if len(battlefield.characters) > MAX_CHARACTERS:
+        raise ScenarioError(f"{source}: map.sides: {len(battlefield.characters)} "
+                            f"characters; a Last Odyssey battle has at most "
+                            f"{MAX_CHARACTERS} (see docs/limits.md)")
+    return build_setup(data, source=source, battlefield=battlefield, base_dir=base_dir)
+
+
+def start(scenario: Scenario) -> LodState:
+    """A fresh battle of ``scenario`` (see :func:`new_state`)."""
+    rows = scenario.battlefield
+    assert isinstance(rows, Rows) and isinstance(scenario.setup, Setup)
+    return new_state(scenario.setup, rows, scenario.rulings, scenario.max_rounds)

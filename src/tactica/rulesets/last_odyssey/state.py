@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from tactica.battlefield.rows import Rows
+from tactica.engine.copying import copy_state
 from tactica.engine.ruleset import Rulings
 from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.content import (
@@ -440,24 +441,6 @@ def apply_event(state: LodState, event: Any) -> None:
     if handler is None:
         raise TypeError(f"not a Last Odyssey event: {event!r}")
     handler(state, event)
-
-
-def copy_state(state: LodState) -> LodState:
-    """An independent copy (fighters copied; rows, pack and rulings are immutable)."""
-    new = _shallow(state)
-    new.fighters = {k: _shallow(v) for k, v in state.fighters.items()}
-    return new
-
-
-_T = TypeVar("_T")
-
-
-def _shallow(obj: _T) -> _T:
-    """What ``copy.copy`` makes of a plain dataclass instance, without its generic machinery
-    (a process that observes its state copies it at every step)."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
 
 
 def new_fighter(uid: str, side: str, template: Template, pack: Pack, *, abilities: tuple[str, ...],

@@ -6,10 +6,17 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from tactica.engine.ruleset import UnitStatus
 from tactica.rulesets.last_odyssey import records as r
 from tactica.rulesets.last_odyssey.state import LodState
 
-__all__ = ["describe_action", "describe_event", "describe_option", "explain_action"]
+__all__ = [
+    "describe_action",
+    "describe_event",
+    "describe_option",
+    "explain_action",
+    "units",
+]
 
 #: A rule id in brackets, as the odds' reasons give it.
 _RULE_ID = re.compile(r" \([A-Z]{3}-\d+\)")
@@ -165,3 +172,17 @@ def describe_option(state: LodState, decision: Any, option: Any) -> str:
     if label == "item to steal":
         return _ability_name(state, str(option))
     return str(option)
+
+
+def units(state: LodState) -> tuple[UnitStatus, ...]:
+    """Every character as it stands: its row, HP, Shell, MP and statuses."""
+    rows = state.rows
+    return tuple(
+        UnitStatus(f.id, f.side, f.standing,
+                   rows.locate(f.id) if f.id in rows.occupants else None,
+                   {"hp": f.hp, "shell": f.shell_total, "mp": f.mp,
+                    "statuses": ", ".join(sorted(f.statuses)) or "-",
+                    "knocked_out": f.knocked_out, "fled": f.fled},
+                   survived=f.standing or f.fled or f.knocked_out)
+        for f in state.fighters.values()
+    )

@@ -16,12 +16,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tactica.engine.content import ContentLoader
-from tactica.engine.errors import ContentError, ScenarioError, TacticaError
+from tactica.battlefield.base import Battlefield
+from tactica.battlefield.grid.tiles import TileGrid
+from tactica.engine.content import ContentLoader, check_references
+from tactica.engine.errors import ScenarioError, TacticaError
+from tactica.engine.rulings import Rulings
 from tactica.engine.validation import quote, validate
 
 __all__ = [
     "BUILTIN_PACK",
+    "MAX_GRID_SIDE",
     "PACKS",
     "ContentPack",
     "Setup",
@@ -30,6 +34,7 @@ __all__ = [
     "build_setup",
     "builtin_pack",
     "load_pack",
+    "scenario_setup",
 ]
 
 BUILTIN_PACK = Path(__file__).with_name("content.yaml")
@@ -123,15 +128,7 @@ def _build(files: Sequence[tuple[str, PackModel]]) -> ContentPack:
     for source, model in files:
         weapons.update({name: _weapon(name, w) for name, w in model.weapons.items()})
         profiles.update({name: (source, pm) for name, pm in model.profiles.items()})
-    problems = [
-        f"{source}: profiles.{pname}.weapons[{i}]: unknown weapon {ref!r} "
-        f"(known: {', '.join(sorted(weapons))})"
-        for pname, (source, profile) in profiles.items()
-        for i, ref in enumerate(profile.weapons)
-        if isinstance(ref, str) and ref not in weapons
-    ]
-    if problems:
-        raise ContentError("\n".join(problems))
+    check_references(profiles, weapons, fields=("weapons",), what="weapon")
     return ContentPack(weapons, {k: pm for k, (_, pm) in profiles.items()},
                        any(m.illustrative for _, m in files), ", ".join(s for s, _ in files))
 
@@ -140,14 +137,9 @@ def _build(files: Sequence[tuple[str, PackModel]]) -> ContentPack:
 PACKS = ContentLoader(PackModel, _build, builtin=(BUILTIN_PACK,))
 
 
-def load_pack(path: Path) -> ContentPack:
-    """Load and validate one content pack file on its own."""
-    return _build([(str(path), PACKS.read(path))])
-
-
-def builtin_pack() -> ContentPack:
-    """The built-in illustrative pack (loaded once)."""
-    return PACKS.load()
+#: One content pack file on its own, validated; the built-in pack (loaded once).
+load_pack = PACKS.load_one
+builtin_pack = PACKS.load
 
 
 @dataclass(frozen=True)
@@ -172,6 +164,26 @@ class Setup:
     sides: tuple[str, ...]
     first: str
     pack: ContentPack
+
+
+#: The largest grid a Nebulia battle is played on (a battle's work grows with the map).
+MAX_GRID_SIDE = 64
+
+
+def scenario_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlefield | None,
+                   rulings: Rulings, base_dir: Path) -> Setup:
+    """The game's part of a scenario, on a grid of at most :data:`MAX_GRID_SIDE` tiles."""
+    if not isinstance(battlefield, TileGrid):
+        raise ScenarioError(f"{source}: map: Nebulia Operations is played on a grid map")
+    grid = battlefield
+    if grid.width > MAX_GRID_SIDE or grid.height > MAX_GRID_SIDE:
+        raise ScenarioError(
+            f"{source}: map: a {grid.width} x {grid.height} grid; Nebulia Operations is "
+            f"played on at most {MAX_GRID_SIDE} x {MAX_GRID_SIDE} tiles (the work of a "
+            "battle grows with the map: see docs/limits.md)")
+    return build_setup(data, source=source, occupants=grid.occupants,
+                       is_open=lambda t: grid.in_bounds(t) and not grid.is_blocking(t),
+                       base_dir=base_dir)
 
 
 def build_setup(

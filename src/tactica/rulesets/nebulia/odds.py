@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -16,19 +17,75 @@ from tactica.engine.errors import IllegalActionError
 from tactica.engine.events import Action
 from tactica.engine.odds import OddsNumbers, OddsReport
 from tactica.engine.odds_why import with_why
-from tactica.engine.ruleset import Rulings
+from tactica.engine.ruleset import OddsChoice, OddsValue, Rulings
 from tactica.rulesets.nebulia import geometry, rules
 from tactica.rulesets.nebulia.content import Weapon
 from tactica.rulesets.nebulia.records import Attack, Move
+from tactica.rulesets.nebulia.rulings import RULINGS
 from tactica.rulesets.nebulia.sighttable import TargetSight, sight_table
 from tactica.rulesets.nebulia.why import explain_numbers
 
-if TYPE_CHECKING:
-    from tactica.rulesets.nebulia import NebuliaOperations
-
-__all__ = ["action_value", "attack_odds", "choose_attack", "d10_chance", "rank_actions"]
+__all__ = [
+    "action_value",
+    "attack_odds",
+    "choose_attack",
+    "d10_chance",
+    "damage_dist_for",
+    "odds_choices",
+    "rank_actions",
+]
 
 KNOCKOUT_WEIGHT = 2.0
+
+
+@lru_cache(maxsize=4096)
+def _damage_dist(dice: int, accuracy: int, damage: int, armor: int, cover: bool,
+                 rulings_key: tuple[tuple[str, str], ...]) -> Dist[int]:
+    rulings = Rulings(RULINGS, dict(rulings_key))
+    w = Weapon("w", "ranged", accuracy, dice, damage)
+    setup = rules.AttackSetup("a", "t", w, armor, cover, 0, 4, True)
+    return run_exact(rules.attack_process(setup, rulings)).map(
+        lambda hs: (hs[0] - hs[1]) * damage
+    )
+
+
+def damage_dist_for(weapon: Weapon, armor: int, cover: bool,
+                    rulings: Rulings) -> Dist[int]:
+    """The exact damage of ``weapon`` against ``armor`` (cached; the same process the
+    battle rolls, run through the exact driver)."""
+    return _damage_dist(weapon.dice, weapon.accuracy, weapon.damage, armor, cover, rulings.key())
+
+
+def odds_choices(state: rules.NebState, unit: str) -> tuple[OddsChoice, ...]:
+    """Every attack of ``unit`` from where it stands."""
+    return tuple(OddsChoice(a.unit, (a.target,), a.weapon, a)
+                 for a in rules.legal_attacks(state, unit))
+
+
+def odds_action(state: rules.NebState, unit: str, targets: tuple[str, ...],
+                means: str | None) -> Action:
+    """The attack a command names (one target)."""
+    if len(targets) != 1:
+        raise IllegalActionError(f"{unit} attacks one target at a time, got {len(targets)}")
+    return choose_attack(state, unit, targets[0], means)
+
+
+def odds(state: rules.NebState, action: Action, **options: OddsValue) -> OddsReport | None:
+    """The odds of an attack (``None`` for another action: the core reports its outcomes)."""
+    return attack_odds(state, action) if isinstance(action, Attack) else None
+
+
+def explain_action(state: rules.NebState, action: Action) -> list[str]:
+    """Why an attack's dice are what they are; the path of a move."""
+    if isinstance(action, Attack):
+        return list(attack_odds(state, action).reasons)
+    if isinstance(action, Move):
+        path = geometry.path(state, state.ops[action.unit], action.to)
+        if len(path) == 1:
+            return [f"{action.unit} stays where it is; an attack may follow"]
+        steps = " -> ".join(f"{x},{y}" for x, y in path)
+        return [f"{len(path) - 1} of {state.ops[action.unit].move} steps: {steps}"]
+    return []
 
 
 def d10_chance(target: int, modifier: int = 0) -> Fraction:
@@ -46,7 +103,7 @@ def _faces(target: int, modifier: int) -> str:
     return ", ".join(map(str, faces))
 
 
-def choose_attack(ruleset: NebuliaOperations, state: rules.NebState, attacker: str,
+def choose_attack(state: rules.NebState, attacker: str,
                   target: str, weapon: str | None) -> Attack:
     """The attack of ``attacker`` on ``target`` with ``weapon`` (``None``: the weapon with the
     highest expected damage); an IllegalActionError says why there is none."""
@@ -77,21 +134,21 @@ def choose_attack(ruleset: NebuliaOperations, state: rules.NebState, attacker: s
     best = None
     for w in usable:
         setup = rules.attack_setup(state, attacker, w.name, target)
-        dist = ruleset.damage_dist(state, setup)
+        dist = damage_dist_for(setup.weapon, setup.armor, setup.cover, state.rulings)
         if best is None or dist.mean() > best[1].mean():
             best = (setup, dist)
     assert best is not None
     return Attack(attacker, best[0].weapon.name, target)
 
 
-def attack_odds(ruleset: NebuliaOperations, state: rules.NebState, action: Attack) -> OddsReport:
+def attack_odds(state: rules.NebState, action: Attack) -> OddsReport:
     """The exact outcome of an attack from where the two operators stand."""
     attacker, target = action.unit, action.target
     a, t = state.ops[attacker], state.ops[target]
-    choose_attack(ruleset, state, attacker, target, action.weapon)  # refuses an illegal attack
+    choose_attack(state, attacker, target, action.weapon)  # refuses an illegal attack
     seen = geometry.sight(state, a, t)
     setup = rules.attack_setup(state, attacker, action.weapon, target)
-    dmg = ruleset.damage_dist(state, setup)
+    dmg = damage_dist_for(setup.weapon, setup.armor, setup.cover, state.rulings)
     w = setup.weapon
     left = dmg.map(lambda d: max(0, t.defense - d))
     armor, modifier = rules.cover_armor(t.armor, setup.cover, state.rulings["NEB-6"])
@@ -141,7 +198,7 @@ def attack_odds(ruleset: NebuliaOperations, state: rules.NebState, action: Attac
     return with_why(report, explain_numbers(state, report))
 
 
-def _score(ruleset: NebuliaOperations, state: rules.NebState, weapon: Weapon, armor: int,
+def _score(state: rules.NebState, weapon: Weapon, armor: int,
            cover: bool, defense: int) -> float:
     return _score_key(weapon, armor, cover, defense, state.rulings.key())
 
@@ -151,8 +208,6 @@ def _score_key(weapon: Weapon, armor: int, cover: bool, defense: int,
     key = (weapon.dice, weapon.accuracy, weapon.damage, armor, cover, defense, rulings_key)
     found = _SCORES.get(key)
     if found is None:
-        from tactica.rulesets.nebulia import RULINGS
-
         rulings = Rulings(RULINGS, dict(rulings_key))
         dmg = _damage(weapon, armor, cover, rulings)
         found = float(dmg.mean()) + KNOCKOUT_WEIGHT * float(dmg.at_least(defense))
@@ -164,12 +219,10 @@ _SCORES: Cache[tuple[Any, ...], float] = Cache("nebulia.attack-scores", maxsize=
 
 
 def _damage(weapon: Weapon, armor: int, cover: bool, rulings: Rulings) -> Dist[int]:
-    from tactica.rulesets.nebulia import damage_dist_for
-
     return damage_dist_for(weapon, armor, cover, rulings)
 
 
-def _move_values(ruleset: NebuliaOperations, state: rules.NebState, me: rules.Operator,
+def _move_values(state: rules.NebState, me: rules.Operator,
                  tiles: Sequence[tuple[int, int]]) -> list[float]:
     """For each tile: the best attack score from it, minus a little per tile to the nearest
     enemy (so that units close in). Sight comes from the map's precomputed tables
@@ -245,7 +298,7 @@ def _enemy_values(target: TargetSight, dynamic: list[tuple[int, int]],
     return best
 
 
-def rank_actions(ruleset: NebuliaOperations, state: rules.NebState,
+def rank_actions(state: rules.NebState,
                  actions: Sequence[Action]) -> list[float]:
     """Values of many actions at once: the moves of each unit in one sight batch."""
     out: list[float] = [0.0] * len(actions)
@@ -254,10 +307,10 @@ def rank_actions(ruleset: NebuliaOperations, state: rules.NebState,
         if isinstance(action, Move):
             moves.setdefault(action.unit, []).append(i)
         else:
-            out[i] = action_value(ruleset, state, action)
+            out[i] = action_value(state, action)
     for unit, idx in moves.items():
         tiles = [_move(actions[i]).to for i in idx]
-        for i, v in zip(idx, _move_values(ruleset, state, state.ops[unit], tiles), strict=True):
+        for i, v in zip(idx, _move_values(state, state.ops[unit], tiles), strict=True):
             out[i] = v
     return out
 
@@ -267,7 +320,7 @@ def _move(action: Action) -> Move:
     return action
 
 
-def action_value(ruleset: NebuliaOperations, state: rules.NebState, action: Action) -> float:
+def action_value(state: rules.NebState, action: Action) -> float:
     """Expected damage plus a knock-out bonus; moves are valued by the best attack after them,
     then by closing in on the nearest enemy."""
     if isinstance(action, Attack):
@@ -275,7 +328,7 @@ def action_value(ruleset: NebuliaOperations, state: rules.NebState, action: Acti
         t = state.ops[action.target]
         if t.side == state.ops[action.unit].side:
             return -1.0
-        return _score(ruleset, state, setup.weapon, setup.armor, setup.cover, t.defense)
+        return _score(state, setup.weapon, setup.armor, setup.cover, t.defense)
     if isinstance(action, Move):
-        return rank_actions(ruleset, state, [action])[0]
+        return rank_actions(state, [action])[0]
     return 0.0

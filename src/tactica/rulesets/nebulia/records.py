@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tactica.engine import events
 from tactica.engine.events import Action, Event, record
 
@@ -25,8 +23,7 @@ Tile = tuple[int, int]
 # -- actions ----------------------------------------------------------------------------------
 
 
-@record("neb.move")
-@dataclass(frozen=True, order=True)
+@record("neb.move", order=True)
 class Move(Action):
     """Activate ``unit`` and move it to ``to`` (its own tile to stay); an attack may follow."""
 
@@ -34,8 +31,7 @@ class Move(Action):
     to: Tile
 
 
-@record("neb.attack")
-@dataclass(frozen=True, order=True)
+@record("neb.attack", order=True)
 class Attack(Action):
     """The active ``unit`` attacks ``target`` with ``weapon``; ends the activation."""
 
@@ -44,8 +40,7 @@ class Attack(Action):
     target: str
 
 
-@record("neb.end-activation")
-@dataclass(frozen=True, order=True)
+@record("neb.end-activation", order=True)
 class EndActivation(Action):
     """The active ``unit`` ends its activation without attacking."""
 
@@ -56,7 +51,6 @@ class EndActivation(Action):
 
 
 @record("neb.round-started")
-@dataclass(frozen=True)
 class RoundStarted(events.RoundStarted):
     """A new round: every operator in action is ready; ``first`` activates first."""
 
@@ -64,7 +58,6 @@ class RoundStarted(events.RoundStarted):
 
 
 @record("neb.moved")
-@dataclass(frozen=True)
 class Moved(events.Moved):
     """``unit`` was activated and moved along ``path`` (start first; one tile if it stayed)."""
 
@@ -72,7 +65,6 @@ class Moved(events.Moved):
 
 
 @record("neb.attacked")
-@dataclass(frozen=True)
 class Attacked(Event):
     """An attack's result: the hits rolled, the hits saved by armor, the damage dealt."""
 
@@ -86,7 +78,6 @@ class Attacked(Event):
 
 
 @record("neb.damaged")
-@dataclass(frozen=True)
 class Damaged(events.Damaged):
     """``unit`` lost ``amount`` defense (never more than it had) to ``source``; ``defense`` is
     what is left."""
@@ -95,13 +86,11 @@ class Damaged(events.Damaged):
 
 
 @record("neb.out-of-action")
-@dataclass(frozen=True)
 class OutOfAction(events.OutOfAction):
     """``unit`` reached defense 0: it is out of action and removed from the map (NEB-8)."""
 
 
 @record("neb.activation-ended")
-@dataclass(frozen=True)
 class ActivationEnded(Event):
     """The activation of ``unit`` is over."""
 

@@ -12,19 +12,19 @@ by exact odds and by simulation.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tactica.battlefield.grid.tiles import TileGrid
 from tactica.dice import Dist, d10_target_successes
 from tactica.engine.caching import Cache
 from tactica.engine.chance import Done, Emit, Roll, Step, and_then, emit_all
 from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending, Rulings
+from tactica.engine.turns import last_side_standing, next_in_order, rotation, round_limit
 from tactica.rulesets.nebulia import geometry
-from tactica.rulesets.nebulia.content import Weapon
+from tactica.rulesets.nebulia.content import Setup, Weapon
 from tactica.rulesets.nebulia.records import (
     ActivationEnded,
     Attack,
@@ -37,6 +37,9 @@ from tactica.rulesets.nebulia.records import (
     RoundStarted,
 )
 
+if TYPE_CHECKING:
+    from tactica.engine.scenario import Scenario
+
 __all__ = [
     "AttackSetup",
     "NebState",
@@ -46,6 +49,7 @@ __all__ = [
     "d10_pool",
     "legal_attacks",
     "legal_moves",
+    "new_state",
 ]
 
 Tile = tuple[int, int]
@@ -270,12 +274,7 @@ _MOVES: Cache[tuple[str, tuple[Tile, ...]], tuple[Move, ...]] = Cache(
 
 def winner_or_none(state: NebState) -> Finished | None:
     """Finished if at most one side has operators in action, or the round limit passed."""
-    standing = [s for s in state.sides if state.alive(s)]
-    if len(standing) == 1:
-        return Finished(standing[0], f"the only side left in action: {standing[0]}")
-    if not standing:
-        return Finished(None, "no operator is left in action")
-    return None
+    return last_side_standing(state.sides, state.alive, nobody="no operator is left in action")
 
 
 def _side_to_choose(state: NebState) -> str | None:
@@ -285,12 +284,7 @@ def _side_to_choose(state: NebState) -> str | None:
     if state.turn in ready_sides:
         return state.turn
     # The side to act has no ready operator: it passes to the next side in order.
-    i = state.sides.index(state.turn) if state.turn in state.sides else 0
-    for k in range(1, len(state.sides) + 1):
-        s = state.sides[(i + k) % len(state.sides)]
-        if s in ready_sides:
-            return s
-    return None
+    return next_in_order(state.sides, state.turn, ready_sides.__contains__)
 
 
 def round_start(state: NebState) -> Step:
@@ -304,9 +298,7 @@ def round_start(state: NebState) -> Step:
     if rule == "fixed":
         first = state.first if state.first in standing else standing[0]
     else:
-        start = state.sides.index(state.first)
-        order = [state.sides[(start + k) % len(state.sides)] for k in range(len(state.sides))]
-        order = [s for s in order if s in standing]
+        order = [s for s in rotation(state.sides, state.first) if s in standing]
         first = order[(nxt - 1) % len(order)]
     return emit_all([RoundStarted(nxt, first)], Done(None))
 
@@ -322,9 +314,8 @@ def pending(state: NebState) -> Pending:
         return ChooseAction(a.side, actions, f"{a.id} may attack")
     side = _side_to_choose(state) if state.round > 0 else None
     if side is None:
-        if state.round >= state.max_rounds:
-            return Finished(None, f"the round limit ({state.max_rounds}) was reached")
-        return Automatic(f"round {state.round + 1}", round_start(state))
+        return (round_limit(state.round, state.max_rounds)
+                or Automatic(f"round {state.round + 1}", round_start(state)))
     moves: list[Any] = []
     for o in state.alive(side):
         if o.id in state.ready:
@@ -398,9 +389,21 @@ def apply_event(state: NebState, event: Any) -> None:
         raise TypeError(f"not a Nebulia Operations event: {event!r}")
 
 
-def copy_state(state: NebState) -> NebState:
-    """An independent copy (operators copied; the grid and the rulings are immutable)."""
-    new = copy.copy(state)
-    new.ops = {k: copy.copy(v) for k, v in state.ops.items()}
-    new.ready = set(state.ready)
-    return new
+def new_state(scenario: Scenario) -> NebState:
+    """A new battle: the operators placed on the grid as the scenario sets them."""
+    setup = scenario.setup
+    grid = scenario.battlefield
+    assert isinstance(setup, Setup) and isinstance(grid, TileGrid)
+    ops = {
+        u.id: Operator(u.id, u.side, u.defense - u.defense_lost, u.defense, u.armor,
+                       u.move, u.weapons, u.at)
+        for u in setup.units
+    }
+    placed = grid
+    for oid in grid.occupants:
+        placed = placed.without_occupant(oid)
+    for u in setup.units:
+        placed = placed.with_occupant(u.id, u.at)
+    placed = placed.with_sides({u.id: u.side for u in setup.units})
+    return NebState(placed, ops, setup.sides, scenario.rulings, scenario.max_rounds,
+                    setup.first)

@@ -4,19 +4,48 @@ from __future__ import annotations
 
 from typing import Any
 
+from tactica.engine.events import Action
+from tactica.engine.ruleset import UnitStatus
 from tactica.rulesets.nebulia.records import (
     ActivationEnded,
+    Attack,
     Attacked,
     Damaged,
+    EndActivation,
+    Move,
     Moved,
     OutOfAction,
     RoundStarted,
 )
+from tactica.rulesets.nebulia.rules import NebState
 
-__all__ = ["describe_event"]
+__all__ = ["describe_action", "describe_event", "units"]
 
 
-def describe_event(event: Any) -> str:
+def describe_action(state: NebState, action: Action) -> str:
+    """One line for an action."""
+    if isinstance(action, Move):
+        here = state.ops[action.unit].pos
+        if action.to == here:
+            return f"{action.unit} stays at {action.to[0]},{action.to[1]}"
+        return f"{action.unit} moves to {action.to[0]},{action.to[1]}"
+    if isinstance(action, Attack):
+        return f"{action.unit} attacks {action.target} with {action.weapon}"
+    if isinstance(action, EndActivation):
+        return f"{action.unit} ends its activation"
+    return repr(action)
+
+
+def units(state: NebState) -> tuple[UnitStatus, ...]:
+    """Every operator as it stands."""
+    return tuple(
+        UnitStatus(o.id, o.side, not o.out, None if o.out else f"{o.pos[0]},{o.pos[1]}",
+                   {"defense": o.defense})
+        for o in state.ops.values()
+    )
+
+
+def describe_event(state: NebState | None, event: Any) -> str:
     """One line describing a Nebulia Operations event."""
     if isinstance(event, RoundStarted):
         return f"Round {event.round} begins; {event.first} activates first."

@@ -12,21 +12,29 @@ troopers fighting, or after the scenario's last round (a draw).
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
+from tactica.battlefield.dots.lattice import DotLattice
 from tactica.dice import Dist
 from tactica.engine.chance import Done, Emit, Observe, Roll, Step, emit_all
 from tactica.engine.events import Action
 from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending
+from tactica.engine.rulings import Rulings
+from tactica.engine.turns import last_side_standing, rotation, round_limit
 from tactica.rulesets.skirmishers import records as r
+from tactica.rulesets.skirmishers import setup
 from tactica.rulesets.skirmishers.arcs import ARC_SIZES, arc_actions, arc_aiming, reactions
 from tactica.rulesets.skirmishers.explosives import resolve_explosive, resolve_token, throw_actions
 from tactica.rulesets.skirmishers.fire import hit_roll, ranged_tn, shot
 from tactica.rulesets.skirmishers.melee import melee_actions, resolve_melee, resolve_pending
 from tactica.rulesets.skirmishers.movement import movement_actions, resolve_movement
-from tactica.rulesets.skirmishers.state import SkiState
+from tactica.rulesets.skirmishers.state import Arc, SkiState, Soldier
 
-__all__ = ["actions_of", "finished", "leadership", "pending", "resolve"]
+if TYPE_CHECKING:
+    from tactica.engine.scenario import Scenario
+
+__all__ = ["actions_of", "finished", "leadership", "new_state", "pending", "resolve", "start"]
 
 
 def _done(work: SkiState) -> Step:
@@ -35,17 +43,13 @@ def _done(work: SkiState) -> Step:
 
 def finished(state: SkiState) -> Finished | None:
     """Finished when at most one side has troopers fighting."""
-    standing = [s for s in state.sides if state.alive(s)]
-    if len(standing) == 1:
-        return Finished(standing[0], f"{standing[0]} is the only side left fighting")
-    if not standing:
-        return Finished(None, "no trooper is left fighting")
-    return None
+    return last_side_standing(state.sides, state.alive,
+                              won=lambda side: f"{side} is the only side left fighting",
+                              nobody="no trooper is left fighting")
 
 
 def _order(state: SkiState, first: str) -> tuple[str, ...]:
-    i = state.sides.index(first)
-    return state.sides[i:] + state.sides[:i]
+    return rotation(state.sides, first)
 
 
 def leadership(state: SkiState, side: str) -> int:
@@ -143,8 +147,8 @@ def pending(state: SkiState) -> Pending:
         n = len(state.tokens)
         return Automatic(f"explosive ({n} to go off)", resolve_token(state))
     nxt = _next_turn(state)
-    if nxt is None:
-        return Finished(None, f"the round limit ({state.max_rounds}) was reached")
+    if nxt is None:  # after the last turn of the last round
+        return round_limit(state.round, state.max_rounds) or Finished(None, "")
     return Automatic("the next turn", nxt)
 
 
@@ -184,3 +188,35 @@ def resolve(state: SkiState, action: Any) -> Step:
         if found is not None:
             return found
     raise TypeError(f"not a Skirmishers action: {action!r}")
+
+
+def new_state(sc_setup: setup.Setup, lattice: DotLattice, rulings: Rulings,
+              max_rounds: int) -> SkiState:
+    """A fresh battle state: the troopers placed on the map as the scenario sets them."""
+    placed = lattice
+    for oid in list(lattice.troopers):
+        placed = placed.without_occupant(oid)
+    troopers: dict[str, Soldier] = {}
+    advanced = "advanced-armor" in sc_setup.optional
+    for u in sc_setup.units:
+        placed = placed.with_occupant(u.id, u.place, prone=u.prone, side=u.side)
+        firearms = [w for w in u.weapons if w in sc_setup.pack.weapons]
+        troopers[u.id] = Soldier(
+            u.id, u.side, u.card, u.armor, u.experience, u.weapons, u.explosives, u.active,
+            u.active if u.active in sc_setup.pack.weapons else (firearms[0] if firearms
+                                                                else "fists"),
+            u.marks, 0 if advanced else u.armor_left, prone=u.prone)
+        if u.arc is not None:
+            width, bearing, toward = u.arc
+            weapon = sc_setup.pack.weapons[u.active]
+            shots = ARC_SIZES[width][0] * weapon.shots
+            troopers[u.id] = replace(troopers[u.id], arc=Arc(width, bearing, toward, shots,
+                                                             u.active))
+    return SkiState(placed, troopers, sc_setup, rulings, max_rounds)
+
+
+def start(scenario: Scenario) -> SkiState:
+    """A fresh battle of ``scenario`` (see :func:`new_state`)."""
+    lattice = scenario.battlefield
+    assert isinstance(lattice, DotLattice) and isinstance(scenario.setup, setup.Setup)
+    return new_state(scenario.setup, lattice, scenario.rulings, scenario.max_rounds)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tactica.dice import Dist
 from tactica.engine.chance import Done, Step, run_exact
@@ -39,9 +39,6 @@ from tactica.rulesets.skirmishers.fire import damage, explosive_tn, melee_tn, ra
 from tactica.rulesets.skirmishers.melee import attack, can_reach, melee_weapons
 from tactica.rulesets.skirmishers.state import PendingMelee, SkiState, Token, copy_state, spot_text
 from tactica.rulesets.skirmishers.why import explain_numbers
-
-if TYPE_CHECKING:
-    from tactica.rulesets.skirmishers import Skirmishers
 
 __all__ = ["odds", "odds_action", "odds_choices"]
 
@@ -214,11 +211,11 @@ def _report(state: SkiState, attacker: str, target: str, what: str, p_hit: Fract
                       extra=extra)
 
 
-def _run(rules: Skirmishers, state: SkiState, process: Step) -> Dist[Any]:
+def _run(rules: Any, state: SkiState, process: Step) -> Dist[Any]:
     return run_exact(process, events=True, world=rules, state=state)
 
 
-def shot_report(rules: Skirmishers, state: SkiState, action: r.Shoot) -> OddsReport:
+def shot_report(rules: Any, state: SkiState, action: r.Shoot) -> OddsReport:
     """The exact outcome of one shot (as a firing arc makes it)."""
     pack = state.setup.pack
     weapon = pack.weapons[action.weapon]
@@ -240,7 +237,7 @@ def shot_report(rules: Skirmishers, state: SkiState, action: r.Shoot) -> OddsRep
                                     "band": tn.band, "cover": tn.cover})
 
 
-def melee_report(rules: Skirmishers, state: SkiState, action: r.Melee) -> OddsReport:
+def melee_report(rules: Any, state: SkiState, action: r.Melee) -> OddsReport:
     """The exact outcome of a melee attack (as it is rolled when the target activates)."""
     if not can_reach(state, action.unit, action.target):
         raise IllegalActionError(f"{action.unit} is not next to {action.target}")
@@ -257,7 +254,7 @@ def melee_report(rules: Skirmishers, state: SkiState, action: r.Melee) -> OddsRe
                     "cover": 0})
 
 
-def explosive_report(rules: Skirmishers, state: SkiState, action: r.Throw,
+def explosive_report(rules: Any, state: SkiState, action: r.Throw,
                      target: str | None) -> OddsReport:
     """Where an explosive lands, and every trooper's outcome in its blast, exactly."""
     uid = action.unit
@@ -317,11 +314,12 @@ def explosive_report(rules: Skirmishers, state: SkiState, action: r.Throw,
         expected_enemy_damage=enemy_damage, expected_friendly_damage=friend_damage))
 
 
-def odds(rules: Skirmishers, state: SkiState, action: Action, **options: OddsValue
-         ) -> OddsReport:
+def odds(state: SkiState, action: Action, **options: OddsValue) -> OddsReport:
     """The exact outcome of an action (see :func:`action_odds`), with the reasons for its
     zeros and certainties."""
-    report = action_odds(rules, state, action, **options)
+    from tactica.rulesets.skirmishers import SKIRMISHERS  # the game runs the processes
+
+    report = action_odds(SKIRMISHERS, state, action, **options)
     spent = options.get("spent")
     target = getattr(action, "target", None)
     if spent not in (None, False) and target in state.troopers:
@@ -330,7 +328,7 @@ def odds(rules: Skirmishers, state: SkiState, action: Action, **options: OddsVal
     return with_why(report, explain_numbers(state, action, report))
 
 
-def action_odds(rules: Skirmishers, state: SkiState, action: Action, **options: OddsValue
+def action_odds(rules: Any, state: SkiState, action: Action, **options: OddsValue
                 ) -> OddsReport:
     """The exact outcome of an action; options ``spent`` (the target's AP already spent this
     turn) and ``at`` (an explosive's dot)."""
@@ -403,7 +401,7 @@ def _threats(state: SkiState, action: Action) -> list[tuple[str, str, int, Fract
     return out
 
 
-def _threat_report(rules: Skirmishers, state: SkiState, action: Action,
+def _threat_report(rules: Any, state: SkiState, action: Action,
                    threats: list[tuple[str, str, int, Fraction]]) -> OddsReport:
     """The reaction fire a move may draw, shot by shot (too many shots to enumerate)."""
     from tactica.rulesets.skirmishers.text import describe_action

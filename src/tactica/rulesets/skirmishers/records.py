@@ -6,8 +6,6 @@ Places are written as the dot lattice writes them: ``"col,row"`` on the ground a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tactica.engine import events
 from tactica.engine.events import Action, Event, record
 
@@ -56,7 +54,6 @@ __all__ = [
 
 
 @record("ski.activate")
-@dataclass(frozen=True)
 class Activate(Action):
     """The side activates one of its troopers (melee on it and arcs holding it resolve)."""
 
@@ -64,7 +61,6 @@ class Activate(Action):
 
 
 @record("ski.move")
-@dataclass(frozen=True)
 class Move(Action):
     """Move along a cheapest path to ``to`` (every dot entered may draw reaction fire)."""
 
@@ -73,7 +69,6 @@ class Move(Action):
 
 
 @record("ski.go-prone")
-@dataclass(frozen=True)
 class GoProne(Action):
     """Go prone (1 AP)."""
 
@@ -81,7 +76,6 @@ class GoProne(Action):
 
 
 @record("ski.stand-up")
-@dataclass(frozen=True)
 class StandUp(Action):
     """Stand up (2 AP); arcs holding the trooper may fire again."""
 
@@ -89,7 +83,6 @@ class StandUp(Action):
 
 
 @record("ski.change-weapon")
-@dataclass(frozen=True)
 class ChangeWeapon(Action):
     """Make another carried weapon (or an explosive) the active one (3 AP)."""
 
@@ -98,7 +91,6 @@ class ChangeWeapon(Action):
 
 
 @record("ski.take")
-@dataclass(frozen=True)
 class TakeEquipment(Action):
     """Take a weapon or equipment from an adjacent trooper (6 AP)."""
 
@@ -108,7 +100,6 @@ class TakeEquipment(Action):
 
 
 @record("ski.drop")
-@dataclass(frozen=True)
 class DropWeapon(Action):
     """Drop a carried weapon (0 AP)."""
 
@@ -117,7 +108,6 @@ class DropWeapon(Action):
 
 
 @record("ski.movement-fire")
-@dataclass(frozen=True)
 class MovementFire(Action):
     """Optional rule: fire once while moving (2 AP, +2 to the target number)."""
 
@@ -126,7 +116,6 @@ class MovementFire(Action):
 
 
 @record("ski.arc")
-@dataclass(frozen=True)
 class EstablishArc(Action):
     """Establish a firing arc of ``width`` degrees (30, 60 or 150) on a ``bearing`` (degrees
     clockwise from east, in [0, 360): any bearing, an int when whole) or ``toward`` a dot."""
@@ -138,7 +127,6 @@ class EstablishArc(Action):
 
 
 @record("ski.melee")
-@dataclass(frozen=True)
 class Melee(Action):
     """A melee attack (5 AP) on an adjacent enemy, resolved when it activates."""
 
@@ -148,7 +136,6 @@ class Melee(Action):
 
 
 @record("ski.throw")
-@dataclass(frozen=True)
 class Throw(Action):
     """Throw the active explosive at a dot (resolved at the end of the side's turn);
     ``stairwell``: down a stairwell or ladder, or up one level."""
@@ -160,7 +147,6 @@ class Throw(Action):
 
 
 @record("ski.end")
-@dataclass(frozen=True)
 class EndActivation(Action):
     """The trooper is done for this turn."""
 
@@ -168,7 +154,6 @@ class EndActivation(Action):
 
 
 @record("ski.shoot")
-@dataclass(frozen=True)
 class Shoot(Action):
     """One shot of ``weapon`` at ``target``, as reaction fire resolves it (the odds of a shot;
     never a legal action: shots come from firing arcs and movement fire)."""
@@ -183,7 +168,6 @@ class Shoot(Action):
 
 
 @record("ski.turn")
-@dataclass(frozen=True)
 class TurnBegan(events.RoundStarted):
     """A side's turn began (both turns of a round carry its number; ``order``: the sides'
     order in this round)."""
@@ -193,7 +177,6 @@ class TurnBegan(events.RoundStarted):
 
 
 @record("ski.arcs-removed")
-@dataclass(frozen=True)
 class ArcsRemoved(Event):
     """A side removed its firing arc tokens at the start of its turn."""
 
@@ -202,7 +185,6 @@ class ArcsRemoved(Event):
 
 
 @record("ski.morale")
-@dataclass(frozen=True)
 class MoraleChecked(Event):
     """A squad's morale check: the dead counted, the target number, the result."""
 
@@ -213,7 +195,6 @@ class MoraleChecked(Event):
 
 
 @record("ski.retreat")
-@dataclass(frozen=True)
 class Retreated(Event):
     """A squad that failed its morale check leaves the battle (SKI-17 retreat)."""
 
@@ -221,7 +202,6 @@ class Retreated(Event):
 
 
 @record("ski.activated")
-@dataclass(frozen=True)
 class Activated(Event):
     """A trooper activated."""
 
@@ -229,7 +209,6 @@ class Activated(Event):
 
 
 @record("ski.step")
-@dataclass(frozen=True)
 class Stepped(events.Moved):
     """A trooper entered a place (a dot, or a level of its dot), paying ``ap``."""
 
@@ -238,7 +217,6 @@ class Stepped(events.Moved):
 
 
 @record("ski.halted")
-@dataclass(frozen=True)
 class MoveHalted(Event):
     """A move stopped short (its AP no longer reach the next step)."""
 
@@ -247,7 +225,6 @@ class MoveHalted(Event):
 
 
 @record("ski.pose")
-@dataclass(frozen=True)
 class PoseChanged(Event):
     """A trooper went prone or stood up, paying ``ap``."""
 
@@ -257,7 +234,6 @@ class PoseChanged(Event):
 
 
 @record("ski.weapon")
-@dataclass(frozen=True)
 class WeaponChanged(Event):
     """The active weapon changed (``ap`` 0: the automatic switch back after a throw)."""
 
@@ -267,7 +243,6 @@ class WeaponChanged(Event):
 
 
 @record("ski.taken")
-@dataclass(frozen=True)
 class EquipmentTaken(Event):
     """A trooper took ``count`` of ``item`` from another trooper."""
 
@@ -279,7 +254,6 @@ class EquipmentTaken(Event):
 
 
 @record("ski.dropped")
-@dataclass(frozen=True)
 class WeaponDropped(Event):
     """A trooper dropped a weapon (it is gone)."""
 
@@ -288,7 +262,6 @@ class WeaponDropped(Event):
 
 
 @record("ski.arc-established")
-@dataclass(frozen=True)
 class ArcEstablished(Event):
     """A firing arc: its width, axis, shots and the AP paid."""
 
@@ -302,7 +275,6 @@ class ArcEstablished(Event):
 
 
 @record("ski.fire-declared")
-@dataclass(frozen=True)
 class FireDeclared(Event):
     """Movement fire paid for (optional rule): the target may drop prone before the shot."""
 
@@ -312,7 +284,6 @@ class FireDeclared(Event):
 
 
 @record("ski.shot")
-@dataclass(frozen=True)
 class ShotFired(Event):
     """A shot: the weapon, the target number and whether it hit; ``how`` is ``arc``
     (reaction fire, one of the arc's shots), ``movement`` (movement fire) or ``shot``."""
@@ -326,7 +297,6 @@ class ShotFired(Event):
 
 
 @record("ski.hit")
-@dataclass(frozen=True)
 class Hit(events.Damaged):
     """Damage marked on a card (``amount``: the HP lost): the start cell, the damage, the new
     marks (cells 10..0, ``.`` ``/`` ``X``), the armor cells left and taken, the HP and maximum
@@ -344,7 +314,6 @@ class Hit(events.Damaged):
 
 
 @record("ski.fell-prone")
-@dataclass(frozen=True)
 class FellProne(Event):
     """Its new maximum AP no longer covers the AP it spent: it falls prone and can act no
     more this turn (SKI-3)."""
@@ -353,7 +322,6 @@ class FellProne(Event):
 
 
 @record("ski.out")
-@dataclass(frozen=True)
 class OutOfAction(events.OutOfAction):
     """A trooper at 0 HP (out of action) or DEAD."""
 
@@ -361,7 +329,6 @@ class OutOfAction(events.OutOfAction):
 
 
 @record("ski.melee-declared")
-@dataclass(frozen=True)
 class MeleeDeclared(Event):
     """A melee attack paid for; it resolves when the target activates."""
 
@@ -372,7 +339,6 @@ class MeleeDeclared(Event):
 
 
 @record("ski.melee-resolved")
-@dataclass(frozen=True)
 class MeleeResolved(Event):
     """A melee attack rolled: its target number and whether it hit."""
 
@@ -384,7 +350,6 @@ class MeleeResolved(Event):
 
 
 @record("ski.melee-lapsed")
-@dataclass(frozen=True)
 class MeleeLapsed(Event):
     """A declared melee attack that can no longer be made."""
 
@@ -394,7 +359,6 @@ class MeleeLapsed(Event):
 
 
 @record("ski.thrown")
-@dataclass(frozen=True)
 class ExplosiveThrown(Event):
     """An explosive thrown at a dot: AP paid, the target number (SKI-29), the dot a miss
     scatters from; resolved at the end of the side's turn."""
@@ -410,7 +374,6 @@ class ExplosiveThrown(Event):
 
 
 @record("ski.explosion")
-@dataclass(frozen=True)
 class ExplosiveResolved(Event):
     """The first explosive token resolved: hit or scattered, where it went off (``None``:
     lost off the map), and why."""
@@ -424,7 +387,6 @@ class ExplosiveResolved(Event):
 
 
 @record("ski.activation-ended")
-@dataclass(frozen=True)
 class ActivationEnded(Event):
     """A trooper's activation ended."""
 

@@ -28,9 +28,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tactica.battlefield.base import Battlefield
 from tactica.battlefield.dots.arcs import bearing_value
 from tactica.battlefield.dots.lattice import DotLattice, DotPlace
 from tactica.engine.errors import ScenarioError, TacticaError
+from tactica.engine.rulings import Rulings
 from tactica.engine.validation import validate
 from tactica.rulesets.skirmishers.card import CELLS, current_hp
 from tactica.rulesets.skirmishers.content import (
@@ -42,7 +44,18 @@ from tactica.rulesets.skirmishers.content import (
     builtin_pack,
 )
 
-__all__ = ["OPTIONAL_RULES", "Setup", "Squad", "UnitSetup", "build_setup"]
+__all__ = [
+    "MAX_DOTS_SIDE",
+    "OPTIONAL_RULES",
+    "Setup",
+    "Squad",
+    "UnitSetup",
+    "build_setup",
+    "scenario_setup",
+]
+
+#: The largest lattice a Skirmishers battle is played on (a battle's work grows with the map).
+MAX_DOTS_SIDE = 50
 
 #: The optional rules of the advanced combat chapter that tactica models (scenario switches).
 OPTIONAL_RULES = ("experience", "advanced-armor", "morale", "movement-fire")
@@ -306,3 +319,16 @@ def build_setup(data: Mapping[str, Any], *, source: str, lattice: DotLattice,
     if problems:
         raise ScenarioError("\n".join(problems))
     return Setup(tuple(units), sides, pack, frozenset(model.optional), squads, model.first)
+
+
+def scenario_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlefield | None,
+                   rulings: Rulings, base_dir: Path) -> Setup:
+    """The game's part of a scenario, on a lattice of at most :data:`MAX_DOTS_SIDE` dots."""
+    if not isinstance(battlefield, DotLattice):
+        raise ScenarioError(f"{source}: map: Skirmishers is played on a dots map")
+    if battlefield.cols > MAX_DOTS_SIDE or battlefield.rows > MAX_DOTS_SIDE:
+        raise ScenarioError(
+            f"{source}: map: a lattice of {battlefield.cols} x {battlefield.rows} dots; "
+            f"Skirmishers is played on at most {MAX_DOTS_SIDE} x {MAX_DOTS_SIDE} (the work "
+            "of a battle grows with the map: see docs/limits.md)")
+    return build_setup(data, source=source, lattice=battlefield, base_dir=base_dir)

@@ -7,13 +7,13 @@ lattice holds the troopers' places and poses; it is immutable too.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from tactica.battlefield.dots.geometry import Axial, axial_to_offset
 from tactica.battlefield.dots.lattice import DotLattice, DotPlace
+from tactica.engine.copying import FRESH, copy_state
 from tactica.engine.rulings import Rulings
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.card import CROSSED, current_hp, protected_cells
@@ -127,7 +127,8 @@ class SkiState:
     tokens: tuple[Token, ...] = ()
     melee: tuple[PendingMelee, ...] = ()
     shaken: frozenset[str] = frozenset()
-    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False,
+                                 metadata=FRESH)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -391,14 +392,6 @@ def _take(state: SkiState, event: r.EquipmentTaken) -> None:
     active = source.active if source.active != event.item else "fists"
     tr[event.source] = replace(source, weapons=weapons, active=active)
     tr[event.unit] = replace(taker, weapons=(*taker.weapons, event.item))
-
-
-def copy_state(state: SkiState) -> SkiState:
-    """An independent copy (troopers are frozen values; the lattice is immutable)."""
-    new = copy.copy(state)
-    new.troopers = dict(state.troopers)
-    new.memo = {}
-    return new
 
 
 @lru_cache(maxsize=100_000)

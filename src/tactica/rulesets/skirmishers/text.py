@@ -8,13 +8,20 @@ from typing import Any
 from tactica.engine.chance import Decide
 from tactica.engine.errors import TacticaError
 from tactica.engine.events import Action, Event
+from tactica.engine.ruleset import UnitStatus
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import ARC_SIZES, HOLD, holds_dot
 from tactica.rulesets.skirmishers.fire import explosive_tn, melee_tn, ranged_tn
 from tactica.rulesets.skirmishers.state import Arc, SkiState
 
-__all__ = ["card_text", "describe_action", "describe_event", "describe_option",
-           "explain_action"]
+__all__ = [
+    "card_text",
+    "describe_action",
+    "describe_event",
+    "describe_option",
+    "explain_action",
+    "units",
+]
 
 
 def card_text(marks: str, armor: int = 0) -> str:
@@ -230,3 +237,17 @@ def explain_action(state: SkiState, action: Action) -> list[str]:
         return [f"costs {cost} AP of the {have} available: {have - cost} AP left after "
                 f"(movement cap 8, {t.move_spent} spent)"]
     return []
+
+
+def units(state: SkiState) -> tuple[UnitStatus, ...]:
+    """Every trooper as it stands: its card, AP, armor, weapon, posture and firing arc."""
+    out = []
+    for t in state.troopers.values():
+        where = str(state.place(t.id)) if t.id in state.lattice.troopers else None
+        details: dict[str, str | int | bool] = {
+            "hp": t.hp, "ap": state.max_ap(t), "armor": t.armor_left,
+            "card": card_text(t.marks), "weapon": t.active, "prone": t.prone,
+            "arc_shots": t.arc.shots if t.arc else 0, "dead": t.dead,
+        }
+        out.append(UnitStatus(t.id, t.side, t.in_action, where, details, survived=not t.out))
+    return tuple(out)

@@ -16,8 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tactica.engine.content import ContentLoader
-from tactica.engine.errors import ContentError, ScenarioError, TacticaError
+from tactica.engine.content import ContentLoader, check_references
+from tactica.engine.errors import ScenarioError, TacticaError
 from tactica.engine.limits import MAX_UNITS
 from tactica.engine.validation import validate, validate_units
 from tactica.rulesets.unhex.body import BOXES, LOCATIONS, Marks
@@ -179,16 +179,7 @@ def _build(files: Sequence[tuple[str, PackModel]]) -> ContentPack:
                                  m.ammo if m.ammo is not None else m.kind == "ranged")
                       for name, m in model.items.items()})
         profiles.update({name: (source, pm) for name, pm in model.profiles.items()})
-    problems = [
-        f"{source}: profiles.{pname}.{field_name}[{i}]: unknown item {ref!r} "
-        f"(known: {', '.join(sorted(items))})"
-        for pname, (source, profile) in profiles.items()
-        for field_name in ("items", "hold")
-        for i, ref in enumerate(getattr(profile, field_name))
-        if ref not in items
-    ]
-    if problems:
-        raise ContentError("\n".join(problems))
+    check_references(profiles, items, fields=("items", "hold"), what="item")
     return ContentPack(items, {k: pm for k, (_, pm) in profiles.items()},
                        any(m.illustrative for _, m in files), ", ".join(s for s, _ in files))
 
@@ -197,14 +188,9 @@ def _build(files: Sequence[tuple[str, PackModel]]) -> ContentPack:
 PACKS = ContentLoader(PackModel, _build, builtin=(BUILTIN_PACK,))
 
 
-def load_pack(path: Path) -> ContentPack:
-    """Load and validate one content pack file on its own."""
-    return _build([(str(path), PACKS.read(path))])
-
-
-def builtin_pack() -> ContentPack:
-    """The built-in illustrative pack (loaded once)."""
-    return PACKS.load()
+#: One content pack file on its own, validated; the built-in pack (loaded once).
+load_pack = PACKS.load_one
+builtin_pack = PACKS.load
 
 
 @dataclass(frozen=True)

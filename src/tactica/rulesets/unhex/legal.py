@@ -12,6 +12,7 @@ from typing import Any
 
 from tactica.battlefield.zones.graph import Place
 from tactica.engine.caching import Cache
+from tactica.engine.ruleset import UnitStatus
 from tactica.rulesets.unhex.content import SLOTS, Item
 from tactica.rulesets.unhex.records import (
     Arrange,
@@ -210,3 +211,13 @@ def interceptions(state: UnhexState, mover: Character,
         if options:
             out.append((c, (Reaction("none"), *options)))
     return out
+
+
+def units(state: UnhexState) -> tuple[UnitStatus, ...]:
+    """Every character as it stands: its area, level, wounds, whether it may be attacked."""
+    return tuple(
+        UnitStatus(c.id, c.side, can_be_attacked(state, c), c.area,
+                   {"level": c.level, "dead": c.body.dead, "wounds": c.body.summary()},
+                   survived=c.in_fight or c.retreated)
+        for c in state.chars.values()
+    )

@@ -17,8 +17,10 @@ from tactica.engine.chance import Decide, Done, Step, and_then, run_exact
 from tactica.engine.errors import IllegalActionError
 from tactica.engine.odds import OddsNumbers, OddsReport
 from tactica.engine.odds_why import with_why
+from tactica.engine.ruleset import OddsChoice, OddsValue
+from tactica.rulesets.unhex import text
 from tactica.rulesets.unhex.attack import AttackOutcome, AttackPlan, Fighter, attack_roll
-from tactica.rulesets.unhex.legal import can_be_attacked, weapons_in_hand
+from tactica.rulesets.unhex.legal import attacks, can_be_attacked, weapons_in_hand
 from tactica.rulesets.unhex.policy import decide
 from tactica.rulesets.unhex.records import Attack
 from tactica.rulesets.unhex.rules import attack_plan
@@ -159,3 +161,31 @@ def attack_odds(state: UnhexState, action: Attack, *, defend: bool = False) -> O
                "assigned_by": plan.assigner.id},
     )
     return with_why(report, explain_numbers(state, action, report))
+
+
+def odds_choices(state: UnhexState, unit: str) -> tuple[OddsChoice, ...]:
+    """Every attack of ``unit`` from where it stands."""
+    return tuple(OddsChoice(a.unit, (a.target,), a.weapon, a)
+                 for a in attacks(state, state.chars[unit]))
+
+
+def odds_action(state: UnhexState, unit: str, targets: tuple[str, ...],
+                means: str | None) -> Attack:
+    """The attack a command names (one target)."""
+    if len(targets) != 1:
+        raise IllegalActionError(f"{unit} attacks one target at a time, got {len(targets)}")
+    return choose_attack(state, unit, targets[0], means)
+
+
+def odds(state: UnhexState, action: Any, **options: OddsValue) -> OddsReport | None:
+    """The odds of an attack, defended or not (``None`` for another action)."""
+    if isinstance(action, Attack):
+        return attack_odds(state, action, defend=bool(options.get("defend")))
+    return None
+
+
+def explain_action(state: UnhexState, action: Any) -> list[str]:
+    """Why an attack's dice are what they are."""
+    if isinstance(action, Attack):
+        return [text.plain(r) for r in attack_odds(state, action).reasons]
+    return []

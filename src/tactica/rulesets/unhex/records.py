@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tactica.engine import events
 from tactica.engine.events import Action, Event, record
 
@@ -58,8 +56,7 @@ MarksRow = tuple[str, int, int, int]
 # -- actions ----------------------------------------------------------------------------------
 
 
-@record("unh.attack")
-@dataclass(frozen=True, order=True)
+@record("unh.attack", order=True)
 class Attack(Action):
     """``unit`` attacks ``target`` with ``weapon`` (in hand)."""
 
@@ -68,8 +65,7 @@ class Attack(Action):
     target: str
 
 
-@record("unh.move")
-@dataclass(frozen=True, order=True)
+@record("unh.move", order=True)
 class Move(Action):
     """``unit`` moves to the connected area ``to``."""
 
@@ -77,8 +73,7 @@ class Move(Action):
     to: str
 
 
-@record("unh.arrange")
-@dataclass(frozen=True, order=True)
+@record("unh.arrange", order=True)
 class Arrange(Action):
     """``unit`` rearranges its hands: ``right`` and ``left`` hold these items afterwards (the
     same two-handed item in both; ``None`` for an empty hand). Items leaving the hands are
@@ -89,8 +84,7 @@ class Arrange(Action):
     left: str | None
 
 
-@record("unh.first-aid")
-@dataclass(frozen=True, order=True)
+@record("unh.first-aid", order=True)
 class FirstAid(Action):
     """``unit`` gives first aid to ``target`` (itself allowed) in its area."""
 
@@ -98,8 +92,7 @@ class FirstAid(Action):
     target: str
 
 
-@record("unh.door")
-@dataclass(frozen=True, order=True)
+@record("unh.door", order=True)
 class Door(Action):
     """``unit`` opens or closes (``state``) the door toward the area ``to``."""
 
@@ -108,16 +101,14 @@ class Door(Action):
     state: str
 
 
-@record("unh.retreat")
-@dataclass(frozen=True, order=True)
+@record("unh.retreat", order=True)
 class Retreat(Action):
     """``unit`` leaves the fight through an exit of its area."""
 
     unit: str
 
 
-@record("unh.drop")
-@dataclass(frozen=True, order=True)
+@record("unh.drop", order=True)
 class Drop(Action):
     """``unit`` drops ``item`` from its hands (takes no action)."""
 
@@ -125,8 +116,7 @@ class Drop(Action):
     item: str
 
 
-@record("unh.operate")
-@dataclass(frozen=True, order=True)
+@record("unh.operate", order=True)
 class Operate(Action):
     """``unit`` uses ``fixture``, an item attached to its area (a lever, a terminal)."""
 
@@ -134,8 +124,7 @@ class Operate(Action):
     fixture: str
 
 
-@record("unh.end-turn")
-@dataclass(frozen=True, order=True)
+@record("unh.end-turn", order=True)
 class EndTurn(Action):
     """``side`` ends its team turn; unspent actions stay for reacting this round."""
 
@@ -145,8 +134,7 @@ class EndTurn(Action):
 # -- options of decisions inside an action ----------------------------------------------------
 
 
-@record("unh.reaction")
-@dataclass(frozen=True, order=True)
+@record("unh.reaction", order=True)
 class Reaction:
     """A reaction declared before the dice: ``none``, ``defend``, ``counterattack`` or
     ``intercept`` (with ``weapon``), or ``surrender``."""
@@ -155,8 +143,7 @@ class Reaction:
     weapon: str | None = None
 
 
-@record("unh.assignment")
-@dataclass(frozen=True, order=True)
+@record("unh.assignment", order=True)
 class Assignment:
     """One die for damage, the other for the hit location (``damage_die`` says which)."""
 
@@ -165,8 +152,7 @@ class Assignment:
     damage_die: str
 
 
-@record("unh.first-aid-plan")
-@dataclass(frozen=True, order=True)
+@record("unh.first-aid-plan", order=True)
 class FirstAidPlan:
     """First aid read with ``boxes`` from one die and ``extra`` locations from the other;
     ``erase`` is how many ``\\`` marks go from each location."""
@@ -176,8 +162,7 @@ class FirstAidPlan:
     erase: tuple[tuple[str, int], ...]
 
 
-@record("unh.hardening")
-@dataclass(frozen=True, order=True)
+@record("unh.hardening", order=True)
 class Hardening:
     """After first aid fails critically: how many ``X`` marks become permanent, where."""
 
@@ -188,7 +173,6 @@ class Hardening:
 
 
 @record("unh.round-started")
-@dataclass(frozen=True)
 class RoundStarted(events.RoundStarted):
     """A new round: the actions of each character in the fight, and the losses still owed."""
 
@@ -197,7 +181,6 @@ class RoundStarted(events.RoundStarted):
 
 
 @record("unh.initiative-rolled")
-@dataclass(frozen=True)
 class InitiativeRolled(Event):
     """One team's initiative roll, by its highest-level character."""
 
@@ -209,7 +192,6 @@ class InitiativeRolled(Event):
 
 
 @record("unh.initiative-won")
-@dataclass(frozen=True)
 class InitiativeWon(Event):
     """``side`` holds the initiative this round, and why."""
 
@@ -218,7 +200,6 @@ class InitiativeWon(Event):
 
 
 @record("unh.team-order")
-@dataclass(frozen=True)
 class TeamOrder(Event):
     """The order the teams take their turns in this round."""
 
@@ -226,7 +207,6 @@ class TeamOrder(Event):
 
 
 @record("unh.turn-ended")
-@dataclass(frozen=True)
 class TurnEnded(Event):
     """``side``'s team turn is over."""
 
@@ -234,7 +214,6 @@ class TurnEnded(Event):
 
 
 @record("unh.action-spent")
-@dataclass(frozen=True)
 class ActionSpent(Event):
     """``unit`` used one action ``on`` something (to act or to react)."""
 
@@ -243,7 +222,6 @@ class ActionSpent(Event):
 
 
 @record("unh.action-gained")
-@dataclass(frozen=True)
 class ActionGained(Event):
     """``unit`` gained an action this round (a critical success)."""
 
@@ -252,7 +230,6 @@ class ActionGained(Event):
 
 
 @record("unh.action-lost")
-@dataclass(frozen=True)
 class ActionLost(Event):
     """``unit`` lost its next action (a critical failure): now, or next round if
     ``carried``."""
@@ -263,7 +240,6 @@ class ActionLost(Event):
 
 
 @record("unh.surrendered")
-@dataclass(frozen=True)
 class Surrendered(events.OutOfAction):
     """``unit`` surrendered before ``before`` affected it: level 0, out of the fight."""
 
@@ -271,7 +247,6 @@ class Surrendered(events.OutOfAction):
 
 
 @record("unh.attacked")
-@dataclass(frozen=True)
 class Attacked(Event):
     """An attack roll and its outcome (``hit``, ``miss`` or ``defended``)."""
 
@@ -289,7 +264,6 @@ class Attacked(Event):
 
 
 @record("unh.defended")
-@dataclass(frozen=True)
 class Defended(Event):
     """A defence roll against ``attacker``; ``won`` if the attack misses because of it."""
 
@@ -302,7 +276,6 @@ class Defended(Event):
 
 
 @record("unh.wounded")
-@dataclass(frozen=True)
 class Wounded(events.Damaged):
     """``unit`` took ``amount`` damage from ``source``'s attack at ``location`` (assigned by
     ``assigned_by``); ``marks`` are the changed locations afterwards."""
@@ -313,7 +286,6 @@ class Wounded(events.Damaged):
 
 
 @record("unh.location-filled")
-@dataclass(frozen=True)
 class LocationFilled(Event):
     """Every box of ``location`` is marked; the level drops by ``level_lost`` to ``level``."""
 
@@ -324,7 +296,6 @@ class LocationFilled(Event):
 
 
 @record("unh.level-lowered")
-@dataclass(frozen=True)
 class LevelLowered(Event):
     """Damage lowered ``unit``'s level by ``amount`` to ``level`` (later damage rules)."""
 
@@ -334,7 +305,6 @@ class LevelLowered(Event):
 
 
 @record("unh.item-dropped")
-@dataclass(frozen=True)
 class ItemDropped(Event):
     """``item`` fell from ``unit``'s hands to the floor of ``area``."""
 
@@ -345,19 +315,16 @@ class ItemDropped(Event):
 
 
 @record("unh.knocked-out")
-@dataclass(frozen=True)
 class KnockedOut(events.OutOfAction):
     """``unit`` is unconscious."""
 
 
 @record("unh.died")
-@dataclass(frozen=True)
 class Died(events.OutOfAction):
     """``unit`` is dead."""
 
 
 @record("unh.moved")
-@dataclass(frozen=True)
 class Moved(events.Moved):
     """``unit`` moved from ``start`` to ``to``."""
 
@@ -366,7 +333,6 @@ class Moved(events.Moved):
 
 
 @record("unh.stopped")
-@dataclass(frozen=True)
 class Stopped(Event):
     """``unit``, moving from ``start`` to ``to``, was stopped by ``by`` in ``at``."""
 
@@ -378,7 +344,6 @@ class Stopped(Event):
 
 
 @record("unh.items-arranged")
-@dataclass(frozen=True)
 class ItemsArranged(Event):
     """``unit`` now holds ``right`` and ``left``; ``picked_up`` came from the floor."""
 
@@ -389,7 +354,6 @@ class ItemsArranged(Event):
 
 
 @record("unh.treated")
-@dataclass(frozen=True)
 class Treated(Event):
     """First aid by ``unit`` on ``target``: ``outcome`` (``success``, ``failure`` or
     ``critical failure``), the roll, and the target's changed marks."""
@@ -403,7 +367,6 @@ class Treated(Event):
 
 
 @record("unh.kit-used-up")
-@dataclass(frozen=True)
 class KitUsedUp(Event):
     """``unit``'s first aid ``item`` is used up."""
 
@@ -412,7 +375,6 @@ class KitUsedUp(Event):
 
 
 @record("unh.door-changed")
-@dataclass(frozen=True)
 class DoorChanged(Event):
     """The door between ``a`` and ``b`` is now ``state`` (``unit`` did it)."""
 
@@ -423,7 +385,6 @@ class DoorChanged(Event):
 
 
 @record("unh.retreated")
-@dataclass(frozen=True)
 class Retreated(events.OutOfAction):
     """``unit`` left the fight from ``area``."""
 
@@ -431,7 +392,6 @@ class Retreated(events.OutOfAction):
 
 
 @record("unh.fixture-used")
-@dataclass(frozen=True)
 class FixtureUsed(Event):
     """``unit`` used ``fixture``, attached to ``area``."""
 
@@ -441,7 +401,6 @@ class FixtureUsed(Event):
 
 
 @record("unh.ammo-marked")
-@dataclass(frozen=True)
 class AmmoMarked(Event):
     """At the end of combat ``unit`` marks off ``marked`` ammunition of ``weapon``; ``left`` is
     what remains when the scenario counts it (``None`` otherwise)."""
@@ -453,7 +412,6 @@ class AmmoMarked(Event):
 
 
 @record("unh.combat-ended")
-@dataclass(frozen=True)
 class CombatEnded(Event):
     """Combat is over: ``winner`` (``None``: no one) and why."""
 

@@ -12,12 +12,19 @@ the reacting side inside the process of the action it reacts to.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import permutations
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from tactica.battlefield.base import Battlefield
+from tactica.battlefield.zones.graph import ZoneGraph
 from tactica.engine.chance import Decide, Done, Emit, Step, and_then, emit_all
+from tactica.engine.errors import ScenarioError
 from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending
+from tactica.engine.rulings import Rulings
+from tactica.engine.turns import last_side_standing, round_limit
+from tactica.rulesets.unhex import content
 from tactica.rulesets.unhex.aid import first_aid_process
 from tactica.rulesets.unhex.attack import (
     AttackOutcome,
@@ -27,6 +34,7 @@ from tactica.rulesets.unhex.attack import (
     attack_roll,
     crit_events,
 )
+from tactica.rulesets.unhex.body import Body
 from tactica.rulesets.unhex.dice import Check, CheckResult, check, opposed_winner
 from tactica.rulesets.unhex.legal import (
     interceptions,
@@ -62,7 +70,11 @@ from tactica.rulesets.unhex.records import (
     TeamOrder,
     TurnEnded,
 )
-from tactica.rulesets.unhex.state import Character, UnhexState
+from tactica.rulesets.unhex.rulings import sight_options
+from tactica.rulesets.unhex.state import Character, UnhexState, damage_rules, view_for
+
+if TYPE_CHECKING:
+    from tactica.engine.scenario import Scenario
 
 __all__ = [
     "attack_plan",
@@ -91,12 +103,9 @@ def finished(state: UnhexState) -> Finished | None:
         there = [c for c in state.fighters(ob.side) if c.area == ob.reach]
         if len(there) >= ob.count:
             return Finished(ob.side, f"objective met by {ob.side}: {ob.count} in {ob.reach}")
-    standing = state.standing()
-    if len(standing) == 1:
-        return Finished(standing[0], f"the only team left in the fight: {standing[0]}")
-    if not standing:
-        return Finished(None, "no one is left in the fight")
-    return None
+    return last_side_standing(state.standing(), lambda side: True,
+                              won=lambda side: f"the only team left in the fight: {side}",
+                              nobody="no one is left in the fight")
 
 
 def pending(state: UnhexState) -> Pending:
@@ -106,8 +115,8 @@ def pending(state: UnhexState) -> Pending:
         return Finished(*state.ended)
     fin = finished(state)
     side = state.current_side
-    if fin is None and side is None and state.round >= state.max_rounds:
-        fin = Finished(None, f"the round limit ({state.max_rounds}) was reached")
+    if fin is None and side is None:
+        fin = round_limit(state.round, state.max_rounds)
     if fin is not None:
         return Automatic("end of combat", end_of_combat(state, fin))
     if side is None:
@@ -439,3 +448,46 @@ def _intercept(state: UnhexState, act: Move, start: str, declared: tuple[tuple[s
                       {"kind": "stop", "mover": mover.id, "by": c.id})
 
     return and_then(attack_roll(plan), after)
+
+
+#: The largest fight an Unhex battle is played with (its work grows with both).
+MAX_AREAS = 100
+MAX_CHARACTERS = 50
+
+
+def scenario_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlefield | None,
+                   rulings: Rulings, base_dir: Path) -> content.Setup:
+    """The game's part of a scenario, on a zone map of at most :data:`MAX_AREAS` areas with
+    at most :data:`MAX_CHARACTERS` characters."""
+    if not isinstance(battlefield, ZoneGraph):
+        raise ScenarioError(f"{source}: map: Unhex is played on a zone map")
+    if len(battlefield.areas) > MAX_AREAS:
+        raise ScenarioError(f"{source}: map.areas: {len(battlefield.areas)} areas; an Unhex "
+                            f"fight is played on at most {MAX_AREAS} (the work of a battle "
+                            "grows with the map: see docs/limits.md)")
+    units = data.get("units")
+    if isinstance(units, Mapping) and len(units) > MAX_CHARACTERS:
+        raise ScenarioError(f"{source}: units: {len(units)} characters; an Unhex fight "
+                            f"has at most {MAX_CHARACTERS} (see docs/limits.md)")
+    return content.build_setup(data, source=source, areas=battlefield.areas,
+                               base_dir=base_dir, slots_rule=rulings["UNH-19"],
+                               boxes=damage_rules(rulings).boxes)
+
+
+def new_state(scenario: Scenario) -> UnhexState:
+    """A new fight: each character as the scenario sets it, in its area."""
+    setup = scenario.setup
+    graph = scenario.battlefield
+    assert isinstance(setup, content.Setup) and isinstance(graph, ZoneGraph)
+    dmg = damage_rules(scenario.rulings)
+    chars = {}
+    for u in setup.units:
+        body = Body.fresh(u.level, u.max_level, dmg.boxes)
+        for location, marks in u.marks:
+            body = body.with_marks(location, marks)
+        chars[u.id] = Character(u.id, u.side, u.side in setup.pcs, body, u.area, u.items,
+                                u.right, u.left, u.good, ammo=u.ammo)
+    return UnhexState(view_for(graph, sight_options(scenario.rulings)), chars, setup.sides,
+                      setup.pcs, scenario.rulings, dmg, setup.pack.items,
+                      scenario.max_rounds, setup.exits, setup.objectives,
+                      fixtures=setup.fixtures)

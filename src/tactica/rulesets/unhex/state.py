@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
-from tactica.battlefield.base import SightReport
+from tactica.battlefield.base import SightOption, SightReport
 from tactica.battlefield.zones.graph import DoorState, Place, ZoneGraph
+from tactica.engine.copying import copy_state
 from tactica.engine.ruleset import Rulings
 from tactica.rulesets.unhex.body import Body, DamageRules, Marks
 from tactica.rulesets.unhex.content import Item, Objective
@@ -350,20 +351,22 @@ def apply_event(state: UnhexState, event: Any) -> None:
         raise TypeError(f"not an Unhex event: {event!r}")
 
 
-def copy_state(state: UnhexState) -> UnhexState:
-    """An independent copy (characters copied; bodies, the view and rulings are immutable)."""
-    new = _shallow(state)
-    new.chars = {k: _shallow(v) for k, v in state.chars.items()}
-    new.floor = dict(state.floor)
-    return new
-
-
-_T = TypeVar("_T")
-
-
-def _shallow(obj: _T) -> _T:
-    """What ``copy.copy`` makes of a plain dataclass instance, without its generic machinery
-    (processes that observe their state copy it at every step)."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
+def sight_report(state: UnhexState, source: str, target: str,
+                 **options: SightOption) -> SightReport:
+    """Sight between two characters (where they stand now) or two areas."""
+    places = [state.chars[ref].area if ref in state.chars else ref for ref in (source, target)]
+    chosen = {**dict(state.view.options), **options}
+    report = state.view.graph.sight_report(places[0], places[1], **chosen)
+    notes: list[str] = []
+    if places != [source, target]:
+        notes.append(f"{source} is in {places[0]}, {target} in {places[1]}")
+    pairs = report.details.get("pairs")
+    if isinstance(pairs, list) and any(p.get("one_way") for p in pairs):
+        reasons = (*report.reasons, f"UNH-28 (one-way sight) is {chosen['symmetry']!s}"
+                   + (" by this command's option" if "symmetry" in options else ""))
+    else:
+        reasons = report.reasons
+    if not notes and reasons is report.reasons:
+        return report
+    return SightReport(source, target, report.visible, report.cover, report.distance,
+                       report.details, (*notes, *reasons))

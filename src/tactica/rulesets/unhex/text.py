@@ -51,7 +51,7 @@ from tactica.rulesets.unhex.records import (
 __all__ = ["describe_action", "describe_event", "describe_option"]
 
 
-def describe_action(action: Any) -> str:
+def describe_action(state: object, action: Any) -> str:
     """One line for an action."""
     if isinstance(action, Attack):
         return f"{action.unit} attacks {action.target} with the {action.weapon}"
@@ -80,7 +80,7 @@ def describe_action(action: Any) -> str:
     return repr(action)
 
 
-def describe_option(option: Any) -> str:
+def describe_option(state: object, decision: object, option: Any) -> str:
     """One line for an option of a decision inside an action."""
     if isinstance(option, Reaction):
         if option.kind == "none":
@@ -109,7 +109,7 @@ def _crit(critical: str | None) -> str:
     return f" (critical {critical})" if critical else ""
 
 
-def describe_event(event: Any) -> str:
+def describe_event(state: object, event: Any) -> str:
     """One line for an event."""
     e = event
     if isinstance(e, RoundStarted):
