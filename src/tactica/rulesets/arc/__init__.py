@@ -28,9 +28,11 @@ from tactica.ruleset import (
     Capability,
     Matchup,
     MatchupProfile,
+    NotCovered,
     OddsChoice,
     OddsOption,
     OddsValue,
+    PreparedKernel,
     RulesetMeta,
     UnitStatus,
 )
@@ -44,8 +46,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ARC", "Arc"]
 
-_PROVIDES = frozenset(Capability) - {Capability.KERNEL}
-
 
 class Arc:
     """The Arc ruleset."""
@@ -57,7 +57,7 @@ class Arc:
         optional_maps=("grid",),
         content=("content.yaml",),
         rulings=RULINGS,
-        provides=_PROVIDES,
+        provides=frozenset(Capability),
         odds_options=(
             OddsOption("aim", "AP spent aiming before the attack (0 by default)",
                        takes_value=True),
@@ -180,6 +180,14 @@ class Arc:
     def choose_decision(self, state: ArcState, decision: Decide[Any],
                         rng: np.random.Generator | None) -> object:
         return policy.choose_decision(state, decision, rng)
+
+    # -- the compiled simulation kernel ----------------------------------------------------------
+
+    def prepare_kernel(self, scenario: Scenario) -> PreparedKernel | NotCovered:
+        """The compiled kernel of ``scenario`` (:mod:`~tactica.rulesets.arc.kernel`)."""
+        from tactica.rulesets.arc.kernel import prepare
+
+        return prepare(scenario)
 
 
 ARC = Arc()
