@@ -91,6 +91,19 @@ cdef int[4] _MOVE_COST = [2, 3, 1, 0]        # policy._move_cost
 cdef int[5] _WDIE = [4, 6, 8, 10, 12]
 
 
+cdef inline int _wound_die(int damage) noexcept:
+    """armor.wound_die as an index of _WDIE (ARC-7 by-damage)."""
+    if damage <= 4:
+        return 0
+    if damage <= 6:
+        return 1
+    if damage <= 8:
+        return 2
+    if damage <= 11:
+        return 3
+    return 4
+
+
 cdef struct Weapon:
     int dmg_n, dmg_sides, dmg_bonus, dmg_max, dmg_table
     int dtype, skill, unaimed, accuracy, naims, attack_ap
@@ -218,6 +231,8 @@ cdef class Kernel:
     cdef int walk[MAXT]
     cdef dict tables
     cdef bint busy
+    # ruling options (kernel.py maps the names): 0 is the default
+    cdef int r1, r2, r3, r4, r5, r6, r7, r8, r13, r16, r19, r20, r22, r23, r26, r31, r32
 
     def __cinit__(self):
         self.hkeys = <uint64_t *>calloc(KEYCAP, sizeof(uint64_t))
@@ -265,6 +280,11 @@ cdef class Kernel:
         self.min_clear = t["min_clear"]
         self.estimate = t["estimate"]
         self.has_ranges = t["has_ranges"]
+        r = t["rulings"]
+        self.r1, self.r2, self.r3, self.r4, self.r5 = r[0], r[1], r[2], r[3], r[4]
+        self.r6, self.r7, self.r8, self.r13, self.r16 = r[5], r[6], r[7], r[8], r[9]
+        self.r19, self.r20, self.r22, self.r23, self.r26 = r[10], r[11], r[12], r[13], r[14]
+        self.r31, self.r32 = r[15], r[16]
         if self.nf > MAXF or self.nsides > MAXS or self.N > MAXT:
             raise ValueError("scenario too large")
         for i in range(self.nf * self.nf):
@@ -452,7 +472,9 @@ cdef class Kernel:
     # -- checks (checks.read_check and friends, default rulings) ----------------------------------
 
     cdef inline int _degree(self, int roll, int inc) noexcept:
-        return roll // inc   # ruling ARC-2 (floor)
+        if self.r2:   # ruling ARC-2 (floor-plus-one)
+            return roll // inc + 1
+        return roll // inc
 
     cdef void _read(self, int roll, int target, int inc, int *success, int *degree) noexcept:
         """checks.read_check in combat (ARC-9)."""
@@ -471,16 +493,24 @@ cdef class Kernel:
             degree[0] = -size
 
     cdef inline int _check_die(self, int u, int skill) noexcept:
-        """attack.check_die (ARC-20 own-turn)."""
+        """attack.check_die (ARC-20)."""
         if not (self.d10set >> u) & 1 or not (self.f[u].involves >> skill) & 1:
             return 20
-        if self._active() == u:  # ruling ARC-20 (own-turn)
+        if self.r20 or self._active() == u:  # ruling ARC-20 (until-turn-ends or own-turn)
             return 10
         return 20
 
     cdef inline int _aim_mod(self, Weapon *w, int aim) noexcept:
-        """attack.aim_modifier (ARC-13 penalty-plus)."""
-        cdef int m = w.unaimed + aim  # ruling ARC-13
+        """attack.aim_modifier (ARC-13)."""
+        cdef int m
+        if self.r13:   # ruling ARC-13 (remove-first)
+            if aim == 0:
+                return w.unaimed
+            m = aim - 1 if aim - 1 > 0 else 0
+            if w.unaimed > m:
+                m = w.unaimed
+            return m if m < w.accuracy else w.accuracy
+        m = w.unaimed + aim
         return m if m < w.accuracy else w.accuracy
 
     # -- state helpers (state.py) -----------------------------------------------------------------
@@ -583,16 +613,23 @@ cdef class Kernel:
         F.wounds[0] += 1
 
     cdef void _remove_steps(self, int u, int steps) noexcept:
-        """armor.remove_steps, smallest first (ARC-26 smallest)."""
+        """armor.remove_steps (ARC-26: the smallest or the largest die first)."""
         cdef int s, k
         cdef Fighter *F = &self.f[u]
         for s in range(steps):
-            k = 0
-            while k < 5 and F.wounds[k] == 0:
-                k += 1
-            if k == 5:
-                break
-            F.wounds[k] -= 1   # ruling ARC-26 (smallest)
+            if self.r26:   # ruling ARC-26 (largest)
+                k = 4
+                while k >= 0 and F.wounds[k] == 0:
+                    k -= 1
+                if k < 0:
+                    break
+            else:
+                k = 0
+                while k < 5 and F.wounds[k] == 0:
+                    k += 1
+                if k == 5:
+                    break
+            F.wounds[k] -= 1
             if k > 0:
                 F.wounds[k - 1] += 1
 
@@ -965,7 +1002,7 @@ cdef class Kernel:
         cdef int h
         if T.ap > 0:   # can_evade (no surprise) and AP to pay
             esides = self._check_die(t, SK_EVADE)
-        if left >= 0 and left < w.maxhits:   # ruling ARC-22 (rof)
+        if left >= 0 and left < w.maxhits and not self.r22:   # ruling ARC-22 (rof; one: none)
             cap = left
         for k in range(T.narmor):
             armor |= (0 if T.armor[k] == 0 else (T.armor[k] // 2 - 1)) << (3 * k)
@@ -1027,8 +1064,9 @@ cdef class Kernel:
         cost = aim + w.attack_ap
         times = (F.ap // cost if F.ap // cost > 1 else 1) if F.ap else 1
         left = F.rounds[F.hand]
-        if left >= 0:   # ruling ARC-22 (rof)
-            left = (left + w.maxhits - 1) // w.maxhits
+        if left >= 0:   # ruling ARC-22 (rof: attacks of rof rounds; one: a round each)
+            if not self.r22:
+                left = (left + w.maxhits - 1) // w.maxhits
             if left < 1:
                 left = 1
             if left < times:
@@ -1163,10 +1201,11 @@ cdef class Kernel:
         cdef int sides = self._check_die(u, w.skill)
         cdef int esides = self._check_die(t, SK_EVADE)
         cdef int evading = 0, borrowed = 0, face = 0, success, degree, ev_success = 0
-        cdef int ev_degree = 0, jammed = 0, hits, evaded, left, fired, t_ap
+        cdef int ev_degree = 0, jammed = 0, hits, evaded, left, fired, t_ap, ev_face = 0
         cdef int cost = aim + w.attack_ap
-        if not preset and (T.conscious and not T.dead) and (T.ap > 0 or T.debt < T.speed):
-            # can_evade (ruling ARC-19 next-round); the Decide of the target's side
+        if not preset and (T.conscious and not T.dead) and (
+                T.ap > 0 or (not self.r19 and T.debt < T.speed)):
+            # can_evade (ruling ARC-19: next-round, or none); the Decide of the target's side
             evading = self._evades(t)
         t_ap = T.ap
         if evading:
@@ -1197,8 +1236,8 @@ cdef class Kernel:
             self._lit(b" evades (")
             self._check_text(-1, 0, T.sk[SK_EVADE], 5, esides)
             self._lit(b")")
-            self._read(self._roll(self.d20 if esides == 20 else self.d10), T.sk[SK_EVADE], 5,
-                       &ev_success, &ev_degree)
+            ev_face = self._roll(self.d20 if esides == 20 else self.d10)
+            self._read(ev_face, T.sk[SK_EVADE], 5, &ev_success, &ev_degree)
         if w.fail0 > 0 and face >= w.fail0:
             self._label()
             self._id(u)
@@ -1211,11 +1250,19 @@ cdef class Kernel:
         # land: the events in order
         evaded = 0
         if evading and ev_success:
-            evaded = 1 if not success else ev_degree >= degree   # ruling ARC-6 (meets)
+            if not success or self.r6 == 1:   # ruling ARC-6 (any-success)
+                evaded = 1
+            elif self.r6 == 2:   # ruling ARC-6 (contested): checks.winner(attack, evade) <= 0
+                if w.inc == 5 and face != ev_face and not (w.hw >= 0 and not preset):
+                    evaded = face <= ev_face
+                else:
+                    evaded = degree <= ev_degree
+            else:   # ruling ARC-6 (meets)
+                evaded = ev_degree >= degree
         if evaded or not success:
             hits = 0
         elif degree <= 0:
-            hits = 1   # ruling ARC-3 (one-hit)
+            hits = 0 if self.r3 else 1   # ruling ARC-3 (no-hit or one-hit)
         else:
             hits = degree if degree < w.rofcap else w.rofcap
         if not reaction:
@@ -1226,10 +1273,13 @@ cdef class Kernel:
                 T.ap = t_ap if borrowed == 0 else 0
                 T.debt -= borrowed
         left = A.rounds[wl]
-        if left >= 0:   # ruling ARC-22 (rof)
-            fired = w.maxhits if w.maxhits < left else left
-            if fired < hits:
-                hits = fired
+        if left >= 0:
+            if self.r22:   # ruling ARC-22 (one)
+                fired = 1
+            else:   # ruling ARC-22 (rof)
+                fired = w.maxhits if w.maxhits < left else left
+                if fired < hits:
+                    hits = fired
             A.rounds[wl] = left - fired
             A.jammed &= ~(1 << wl)
         if jammed:
@@ -1315,24 +1365,39 @@ cdef class Kernel:
             self._int(dt, False)
             self._lit(b")")
             damage = self._roll(w.dmg_table)
-            if damage > dt:
-                # ruling ARC-16 (seed), ARC-5 (no): the highest die drops a step (ARC-4)
+            if self.r16 and damage >= 2 * dt:
+                # ruling ARC-16 (massive): every die against the type gone, the rest to health
+                for k in range(T.narmor):
+                    if (cov >> k) & 1:
+                        T.armor[k] = 0
+                health += damage - dt
+                added[_wound_die(damage - dt)] += 1
+            elif damage > dt:
+                # ruling ARC-16 (seed): a die drops a step (ARC-4: the highest or the lowest)
                 best = -1
                 for k in range(T.narmor):
                     if (cov >> k) & 1 and T.armor[k] > 0:
-                        if best < 0 or T.armor[k] > T.armor[best]:
+                        if best < 0 or (T.armor[k] < T.armor[best] if self.r4
+                                        else T.armor[k] > T.armor[best]):
                             best = k
                 T.armor[best] = 0 if T.armor[best] == 4 else T.armor[best] - 2
+                if self.r5:   # ruling ARC-5 (penetrates): the whole damage reaches health
+                    health += damage
+                    added[_wound_die(damage)] += 1
             left -= 1
             hit_no += 1
         if health > 0:
             T.health -= health
             for k in range(5):
-                T.wounds[k] += added[k]   # ruling ARC-7 (by-damage)
+                if self.r7:   # ruling ARC-7 (step): each hit raises the open die a step
+                    for _ in range(added[k]):
+                        self._raise_step(t)
+                else:   # ruling ARC-7 (by-damage)
+                    T.wounds[k] += added[k]
             T.taken += health
             if u != t:
                 self.f[u].dealt += health
-            if health > T.maxh:   # ruling ARC-8 (exceeds)
+            if (health >= T.maxh if self.r8 else health > T.maxh):   # ruling ARC-8
                 if not T.dead:
                     self._died(t)
         return 0
@@ -1354,7 +1419,7 @@ cdef class Kernel:
         cdef Fighter *F = &self.f[u]
         cdef Weapon *w = &self.weapons[F.wbase + F.hand]
         cdef int rounds
-        if w.capdie > 0:   # ruling ARC-23 (rolled)
+        if w.capdie > 0 and not self.r23:   # ruling ARC-23 (rolled)
             self._label()
             self._id(u)
             self._lit(b"'s ")
@@ -1429,9 +1494,9 @@ cdef class Kernel:
             self._lit(b")")
             face = self._roll(self.d20 if self._check_die(u, SK_MEDICINE) == 20 else self.d10)
             self._read(face, target, 5, &success, &degree)
-            if not success and not it.plus:   # ruling ARC-31 (signed)
-                if it.raise_fail:
-                    steps = -degree if -degree > 1 else 1
+            if not success and (self.r31 or not it.plus):   # ruling ARC-31
+                if it.raise_fail or self.r31 == 1:   # ruling ARC-31 (harm: every item)
+                    steps = 1 if self.r31 == 2 else (-degree if -degree > 1 else 1)
                     if had_wounds:
                         for k in range(steps):
                             self._raise_step(t)
@@ -1597,10 +1662,10 @@ cdef class Kernel:
         if kind == A_USE:
             return self._use_item(u, self.oa[k], self.ob[k], self.oc[k])
         if kind == A_WATCH:
-            if self.oa[k] == 2:   # ruling ARC-32 (declared)
+            if self.oa[k] == 2 and not self.r32:   # ruling ARC-32 (declared)
                 return self._suppress(u, self.ob[k])
             self._spent(u, self.ob[k], F.ap - self.ob[k], 0)
-            F.watch = 1
+            F.watch = self.oa[k]
             F.watch_ap = self.ob[k]
             F.watch_aim = self.oc[k]
             F.preset = 0
@@ -1695,7 +1760,7 @@ cdef class Kernel:
         F.init_degree = degree
         for j in range(F.nw):
             w = &self.weapons[F.wbase + j]
-            if w.capdie > 0:   # ruling ARC-23 (rolled)
+            if w.capdie > 0 and not self.r23:   # ruling ARC-23 (rolled; maximum: no load)
                 self._label()
                 self._id(u)
                 self._lit(b"'s ")
@@ -1712,14 +1777,15 @@ cdef class Kernel:
         cdef Fighter *A = &self.f[a]
         cdef Fighter *B = &self.f[b]
         cdef int ka0, ka1, ka2, kb0, kb1, kb2
+        cdef int seed = not self.r1   # ruling ARC-1 (seed, or roll: the degrees count 0)
         if A.init_success:
-            ka0, ka1, ka2 = 0, A.init_degree, -A.init_roll
+            ka0, ka1, ka2 = 0, A.init_degree * seed, -A.init_roll
         else:
-            ka0, ka1, ka2 = 1, -A.init_degree, A.init_roll
+            ka0, ka1, ka2 = 1, -A.init_degree * seed, A.init_roll
         if B.init_success:
-            kb0, kb1, kb2 = 0, B.init_degree, -B.init_roll
+            kb0, kb1, kb2 = 0, B.init_degree * seed, -B.init_roll
         else:
-            kb0, kb1, kb2 = 1, -B.init_degree, B.init_roll
+            kb0, kb1, kb2 = 1, -B.init_degree * seed, B.init_roll
         if ka0 != kb0:
             return ka0 < kb0
         if ka1 != kb1:

@@ -44,38 +44,38 @@ __all__ = ["COVERED_RULINGS", "MAX_TILES", "ArcKernel", "compiled", "prepare"]
 
 #: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not covered).
 COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
-    "ARC-1": ("seed",),
-    "ARC-2": ("floor",),
-    "ARC-3": ("one-hit",),
-    "ARC-4": ("highest",),
-    "ARC-5": ("no",),
-    "ARC-6": ("meets",),
-    "ARC-7": ("by-damage",),
-    "ARC-8": ("exceeds",),
+    "ARC-1": ("seed", "roll"),
+    "ARC-2": ("floor", "floor-plus-one"),
+    "ARC-3": ("one-hit", "no-hit"),
+    "ARC-4": ("highest", "lowest"),
+    "ARC-5": ("no", "penetrates"),
+    "ARC-6": ("meets", "any-success", "contested"),
+    "ARC-7": ("by-damage", "step"),
+    "ARC-8": ("exceeds", "at-least"),
     "ARC-9": ("combat",),
     "ARC-10": ("threat",),
     "ARC-11": ("labelled",),
     "ARC-12": ("round",),
-    "ARC-13": ("penalty-plus",),
+    "ARC-13": ("penalty-plus", "remove-first"),
     "ARC-14": ("one", "two"),
     "ARC-15": ("none",),
-    "ARC-16": ("seed",),
+    "ARC-16": ("seed", "massive"),
     "ARC-17": ("listed",),
     "ARC-18": ("skip", "unaware"),  # surprise itself is not covered: the same battles
-    "ARC-19": ("next-round",),
-    "ARC-20": ("own-turn",),
+    "ARC-19": ("next-round", "none"),
+    "ARC-20": ("own-turn", "until-turn-ends"),
     "ARC-21": ("rank",),
-    "ARC-22": ("rof",),
-    "ARC-23": ("rolled",),
+    "ARC-22": ("rof", "one"),
+    "ARC-23": ("rolled", "maximum"),
     "ARC-24": ("end-of-round",),
     "ARC-25": ("total", "other"),
-    "ARC-26": ("smallest",),
+    "ARC-26": ("smallest", "largest"),
     "ARC-27": ("one-step",),
     "ARC-28": ("cost-only",),
     "ARC-29": ("one-line", "two-lines"),
     "ARC-30": ("enter-sight",),
-    "ARC-31": ("signed",),
-    "ARC-32": ("declared",),
+    "ARC-31": ("signed", "harm", "flat"),
+    "ARC-32": ("declared", "each-shot"),
     "ARC-33": ("one-pair",),
 }
 
@@ -87,6 +87,9 @@ _POLICIES = {"greedy": 0, "random": 1}
 _TWO64 = 1 << 64
 _SKILLS = ("small_guns", "big_guns", "melee", "evade", "medicine")
 _WOUND_DICE = (4, 6, 8, 10, 12)
+#: The rulings the battle loop branches on (the others are read here, into the tables).
+_BRANCHES = ("ARC-1", "ARC-2", "ARC-3", "ARC-4", "ARC-5", "ARC-6", "ARC-7", "ARC-8", "ARC-13",
+             "ARC-16", "ARC-19", "ARC-20", "ARC-22", "ARC-23", "ARC-26", "ARC-31", "ARC-32")
 
 NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
 
@@ -430,6 +433,8 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
         "ranges": ranges, "has_ranges": int(bool(state.ranges)), "covers": covers,
         "d20": d20, "d10": d10, "dies": dies,
         "estimate": _estimator(state, weapons),
+        # the option of each ruling the loop branches on, by its place in COVERED_RULINGS
+        "rulings": [COVERED_RULINGS[k].index(r[k]) for k in _BRANCHES],
     }
     wall, rough = [], []
     if grid is not None:
