@@ -61,6 +61,7 @@ DEF P_CHOOSE = 5
 DEF P_BLEED = 6
 DEF P_END_ROUND = 7
 DEF P_NEW_ROUND = 8
+DEF P_UNCONSCIOUS = 9
 
 DEF PH_SETUP = 0
 DEF PH_ROUND = 1
@@ -133,7 +134,7 @@ cdef struct Fighter:
     int item[MAXI]
     int count[MAXI]
     int wounds[5]
-    int ap, debt, conscious, dead
+    int ap, debt, conscious, dead, falling
     int watch, watch_ap, watch_aim, preset, preset_degree
     int carry, carry_item, carry_target, carry_owed
     int pos
@@ -166,6 +167,8 @@ cdef class Kernel:
     cdef int actor_init[MAXF][2]
     cdef int actor_wound[MAXF][2]
     cdef int actor_finish[MAXF * MAXI][2]
+    cdef int actor_no_ap[MAXF][2]
+    cdef int actor_out[MAXF][2]
     cdef int id_[MAXF][2]
     # distributions
     cdef int ntables
@@ -226,13 +229,23 @@ cdef class Kernel:
     cdef int *lnt
     cdef int *lx
     cdef int *lfrom
-    cdef int least[MAXT]
-    cdef int best[4 * MAXT]
+    cdef int P, ntouched, nleast
+    cdef int *least
+    cdef int *leasted
+    cdef int *best
+    cdef int *touched
+    cdef int *pad
+    cdef uint8_t *openp
+    cdef uint8_t *roughp
+    cdef int dstep[8]
+    cdef int dx_[8]
+    cdef int dy_[8]
     cdef int walk[MAXT]
     cdef dict tables
     cdef bint busy
     # ruling options (kernel.py maps the names): 0 is the default
     cdef int r1, r2, r3, r4, r5, r6, r7, r8, r13, r16, r19, r20, r22, r23, r26, r31, r32
+    cdef int r12, r24
 
     def __cinit__(self):
         self.hkeys = <uint64_t *>calloc(KEYCAP, sizeof(uint64_t))
@@ -252,17 +265,25 @@ cdef class Kernel:
         self.od = <int *>malloc(sizeof(int) * cap)
         self.val = <double *>malloc(sizeof(double) * cap)
         self.top = <int *>malloc(sizeof(int) * cap)
-        self.lt = <int *>malloc(sizeof(int) * MAXL * MAXT)
+        self.lt = NULL
         self.lnt = <int *>malloc(sizeof(int) * MAXL)
-        self.lx = <int *>malloc(sizeof(int) * MAXL * MAXT)
-        self.lfrom = <int *>malloc(sizeof(int) * MAXL * MAXT)
+        self.lx = NULL
+        self.lfrom = NULL
+        self.least = NULL
+        self.leasted = NULL
+        self.best = NULL
+        self.touched = NULL
+        self.pad = NULL
+        self.openp = NULL
+        self.roughp = NULL
 
     def __dealloc__(self):
         free(self.hkeys); free(self.hoff); free(self.hlen); free(self.hcount); free(self.hused)
         free(self.arena); free(self.vkeys); free(self.vexp); free(self.vout)
         free(self.ok); free(self.oa); free(self.ob); free(self.oc); free(self.od)
         free(self.val); free(self.top); free(self.lt); free(self.lnt); free(self.lx)
-        free(self.lfrom)
+        free(self.lfrom); free(self.least); free(self.leasted); free(self.best)
+        free(self.touched); free(self.pad); free(self.openp); free(self.roughp)
 
     def __init__(self, dict t):
         cdef int i, j, k
@@ -284,7 +305,7 @@ cdef class Kernel:
         self.r1, self.r2, self.r3, self.r4, self.r5 = r[0], r[1], r[2], r[3], r[4]
         self.r6, self.r7, self.r8, self.r13, self.r16 = r[5], r[6], r[7], r[8], r[9]
         self.r19, self.r20, self.r22, self.r23, self.r26 = r[10], r[11], r[12], r[13], r[14]
-        self.r31, self.r32 = r[15], r[16]
+        self.r31, self.r32, self.r12, self.r24 = r[15], r[16], r[17], r[18]
         if self.nf > MAXF or self.nsides > MAXS or self.N > MAXT:
             raise ValueError("scenario too large")
         for i in range(self.nf * self.nf):
@@ -292,6 +313,31 @@ cdef class Kernel:
         for i in range(self.N):
             self.wall[i] = t["wall"][i]
             self.rough[i] = t["rough"][i]
+        # the grid padded with a closed border, for the movement layers
+        self.P = (self.W + 2) * (self.H + 2)
+        self.lt = <int *>malloc(sizeof(int) * MAXL * self.P)
+        self.lx = <int *>malloc(sizeof(int) * MAXL * self.P)
+        self.lfrom = <int *>malloc(sizeof(int) * MAXL * self.P)
+        self.least = <int *>malloc(sizeof(int) * self.P)
+        self.leasted = <int *>malloc(sizeof(int) * self.P)
+        self.best = <int *>malloc(sizeof(int) * self.P)
+        self.touched = <int *>malloc(sizeof(int) * MAXL * self.P)
+        self.pad = <int *>malloc(sizeof(int) * max(1, self.N))
+        self.openp = <uint8_t *>calloc(self.P, 1)
+        self.roughp = <uint8_t *>calloc(self.P, 1)
+        for i in range(MAXL * self.P):
+            self.lx[i] = -1
+        for i in range(self.P):
+            self.least[i] = -1
+            self.best[i] = -1
+        self.ntouched = self.nleast = 0
+        for i in range(self.N):
+            self.pad[i] = (i // self.W + 1) * (self.W + 2) + i % self.W + 1 if self.W else 0
+            self.roughp[self.pad[i]] = self.rough[i]
+        for k in range(8):
+            self.dx_[k] = _STEPS[k][0]
+            self.dy_[k] = _STEPS[k][1] * (self.W + 2)
+            self.dstep[k] = self.dx_[k] + self.dy_[k]
         if self.grid:
             self.sstart, self.slen = t["sstart"], t["slen"]
             self.srx, self.sry, self.smask = t["srx"], t["sry"], t["smask"]
@@ -352,6 +398,7 @@ cdef class Kernel:
             F.ap = F.debt = 0
             F.conscious = 1
             F.dead = 0
+            F.falling = 0
             F.watch = F.watch_ap = F.watch_aim = F.preset = F.preset_degree = 0
             F.carry = 0
             F.carry_item = F.carry_target = F.carry_owed = 0
@@ -361,6 +408,8 @@ cdef class Kernel:
             self.actor_unit[i][0], self.actor_unit[i][1] = fd["actor_unit"]
             self.actor_init[i][0], self.actor_init[i][1] = fd["actor_init"]
             self.actor_wound[i][0], self.actor_wound[i][1] = fd["actor_wound"]
+            self.actor_no_ap[i][0], self.actor_no_ap[i][1] = fd["actor_no_ap"]
+            self.actor_out[i][0], self.actor_out[i][1] = fd["actor_out"]
             self.id_[i][0], self.id_[i][1] = fd["id"]
             for k, span in enumerate(fd["actor_finish"]):
                 self.actor_finish[i * MAXI + k][0], self.actor_finish[i * MAXI + k][1] = span
@@ -529,11 +578,12 @@ cdef class Kernel:
         return self.f[u].rounds[wl] != 0
 
     cdef void _settle(self) noexcept:
-        """state._settle (ARC-12 round: the unconscious are dropped from the head)."""
+        """state._settle (ARC-12: the unconscious are dropped from the head under round, kept
+        for their wound dice under turn)."""
         cdef int i
         while self.nqueue > 0:
             i = self.queue[0]
-            if self.f[i].dead or not self.f[i].conscious:
+            if self.f[i].dead or (not self.f[i].conscious and not self.r12):   # ruling ARC-12
                 self._drop_head()
                 continue
             break
@@ -572,6 +622,7 @@ cdef class Kernel:
         cdef Fighter *F = &self.f[u]
         F.dead = 1
         F.conscious = 0
+        F.falling = 0
         F.watch = 0
         F.preset = 0
         F.carry = 0
@@ -589,11 +640,21 @@ cdef class Kernel:
     cdef void _fell(self, int u) noexcept:
         cdef Fighter *F = &self.f[u]
         F.conscious = 0
+        F.falling = 0
         F.watch = 0
         F.preset = 0
         F.carry = 0
         if self._active() == u:
             self._pop(u)
+
+    cdef void _sweep(self, int u) noexcept:
+        """steps.sweep_events: at or under -CON dies, at or under 0 falls."""
+        if self.f[u].dead:
+            return
+        if self.f[u].health <= -self.f[u].con:
+            self._died(u)
+        elif self.f[u].health <= 0 and self.f[u].conscious:
+            self._fell(u)
 
     cdef int _nwounds(self, int u) noexcept:
         cdef int k, n = 0
@@ -694,65 +755,73 @@ cdef class Kernel:
 
     # -- movement (movement._layers, _options, path_to) -------------------------------------------
 
-    cdef bint _open(self, int x, int y) noexcept:
-        if x < 0 or y < 0 or x >= self.W or y >= self.H:
-            return False
-        return not self.wall[y * self.W + x] and self.occ[y * self.W + x] < 0
-
     cdef int _layers(self, int start, int most) except -1:
         """movement._layers: per number of squares, the least extra AP on each square and the
-        square it came from, in the reference's insertion order."""
-        cdef int L, i, k, tile, x, y, nx, ny, nxt, cost, extra, n
-        cdef int *prev
+        square it came from, in the reference's insertion order. Squares are numbered on the
+        grid padded with a closed border (``_pad``); the entries of the last call are cleared
+        first."""
+        cdef int L, i, k, p, q, cost, extra, n, b, t
         cdef int *cur
+        cdef uint8_t *op = self.openp
+        cdef int P = self.P
         if most + 1 > MAXL:
             raise Uncovered("a move of more squares than the kernel's layers")
-        for i in range(self.N):
-            self.least[i] = -1
-        for L in range(most + 1):
-            for i in range(self.N):
-                self.lx[L * MAXT + i] = -1
-        self.least[start] = 0
-        self.lt[0] = start
+        for i in range(self.ntouched):
+            self.lx[self.touched[i]] = -1
+        self.ntouched = 0
+        for i in range(self.nleast):
+            self.least[self.leasted[i]] = -1
+        self.nleast = 0
+        for t in range(self.N):   # movement._open: open squares, neither walls nor occupied
+            op[self.pad[t]] = not self.wall[t] and self.occ[t] < 0
+        b = self.pad[start]
+        self.least[b] = 0
+        self.leasted[0] = b
+        self.nleast = 1
+        self.lt[0] = b
         self.lnt[0] = 1
-        self.lx[start] = 0
-        self.lfrom[start] = start
+        self.lx[b] = 0
+        self.lfrom[b] = b
+        self.touched[0] = b
+        self.ntouched = 1
         self.nlayers = 1
         for L in range(1, most + 1):
             n = 0
-            cur = self.lt + L * MAXT
+            cur = self.lt + L * P
             for i in range(self.lnt[L - 1]):
-                tile = self.lt[(L - 1) * MAXT + i]
-                extra = self.lx[(L - 1) * MAXT + tile]
-                x = tile % self.W
-                y = tile // self.W
+                p = self.lt[(L - 1) * P + i]
+                extra = self.lx[(L - 1) * P + p]
                 for k in range(8):
-                    nx = x + _STEPS[k][0]
-                    ny = y + _STEPS[k][1]
-                    if not self._open(nx, ny):
+                    q = p + self.dstep[k]
+                    if not op[q]:
                         continue
-                    nxt = ny * self.W + nx
                     cost = extra
-                    if _STEPS[k][0] != 0 and _STEPS[k][1] != 0:
-                        if not self._open(nx, y) and not self._open(x, ny):
+                    if k >= 4:
+                        if not op[p + self.dx_[k]] and not op[p + self.dy_[k]]:
                             continue
                         cost += 1
-                    if self.rough[nxt]:
+                    if self.roughp[q]:
                         cost += 1
-                    if self.least[nxt] >= 0 and cost >= self.least[nxt]:
+                    if self.least[q] >= 0 and cost >= self.least[q]:
                         continue
-                    if self.lx[L * MAXT + nxt] < 0:
-                        cur[n] = nxt
+                    if self.lx[L * P + q] < 0:
+                        cur[n] = q
                         n += 1
-                        self.lx[L * MAXT + nxt] = cost
-                        self.lfrom[L * MAXT + nxt] = tile
-                    elif cost < self.lx[L * MAXT + nxt]:
-                        self.lx[L * MAXT + nxt] = cost
-                        self.lfrom[L * MAXT + nxt] = tile
+                        self.lx[L * P + q] = cost
+                        self.lfrom[L * P + q] = p
+                        self.touched[self.ntouched] = L * P + q
+                        self.ntouched += 1
+                    elif cost < self.lx[L * P + q]:
+                        self.lx[L * P + q] = cost
+                        self.lfrom[L * P + q] = p
             for i in range(n):
-                tile = cur[i]
-                if self.least[tile] < 0 or self.lx[L * MAXT + tile] < self.least[tile]:
-                    self.least[tile] = self.lx[L * MAXT + tile]
+                q = cur[i]
+                if self.least[q] < 0:
+                    self.leasted[self.nleast] = q
+                    self.nleast += 1
+                    self.least[q] = self.lx[L * P + q]
+                elif self.lx[L * P + q] < self.least[q]:
+                    self.least[q] = self.lx[L * P + q]
             self.lnt[L] = n
             if n == 0:
                 break
@@ -776,17 +845,16 @@ cdef class Kernel:
     cdef int _move_options(self, int u, int n) except -1:
         """movement._options as Move actions in legal_actions' order (mode, then the square
         sorted by (x, y))."""
-        cdef int ap = self.f[u].ap, at = self.f[u].pos, most = 0, m, L, i, tile, cost, base
-        cdef int top_n, x, y
+        cdef int ap = self.f[u].ap, at = self.pad[self.f[u].pos], most = 0, m, L, i, p, cost
+        cdef int top_n, x, y, base, P = self.P
+        cdef int *best = self.best
         for m in range(4):
             if self._max_squares(m, ap) > most:
                 most = self._max_squares(m, ap)
         if most == 0:
             return n
-        self._layers(at, most)
+        self._layers(self.f[u].pos, most)
         for m in range(4):
-            for i in range(self.N):
-                self.best[i] = -1
             top_n = self._max_squares(m, ap)
             if self.nlayers - 1 < top_n:
                 top_n = self.nlayers - 1
@@ -795,38 +863,41 @@ cdef class Kernel:
                 if base > ap:
                     break
                 for i in range(self.lnt[L]):
-                    tile = self.lt[L * MAXT + i]
-                    cost = base + self.lx[L * MAXT + tile]
-                    if cost <= ap and (self.best[tile] < 0 or cost < self.best[tile]):
-                        self.best[tile] = cost
-            self.best[at] = -1
+                    p = self.lt[L * P + i]
+                    cost = base + self.lx[L * P + p]
+                    if cost <= ap and (best[p] < 0 or cost < best[p]):
+                        best[p] = cost
+            best[at] = -1
             for x in range(self.W):
+                p = self.pad[x]
                 for y in range(self.H):
-                    tile = y * self.W + x
-                    if self.best[tile] >= 0:
+                    if best[p] >= 0:
+                        best[p] = -1
                         self.ok[n] = A_MOVE
-                        self.oa[n] = tile
+                        self.oa[n] = y * self.W + x
                         self.ob[n] = m
                         n += 1
+                    p += self.W + 2
         return n
 
     cdef int _path(self, int u, int to, int mode, int *path, int *cost) except -1:
         """movement.path_to (on the layers of the last _move_options of ``u``): the squares
         and the cost; returns the number of squares."""
-        cdef int ap = self.f[u].ap, L, best = -1, bn = 0, c, k, tile
+        cdef int ap = self.f[u].ap, L, best = -1, bn = 0, c, k, p, P = self.P
         cdef int top_n = self._max_squares(mode, ap)
+        cdef int q = self.pad[to]
         if self.nlayers - 1 < top_n:
             top_n = self.nlayers - 1
         for L in range(1, top_n + 1):
-            if self.lx[L * MAXT + to] >= 0:
-                c = self._mode_cost(mode, L) + self.lx[L * MAXT + to]
+            if self.lx[L * P + q] >= 0:
+                c = self._mode_cost(mode, L) + self.lx[L * P + q]
                 if best < 0 or c < best:
                     best = c
                     bn = L
-        tile = to
+        p = q
         for k in range(bn, 0, -1):
-            path[k - 1] = tile
-            tile = self.lfrom[k * MAXT + tile]
+            path[k - 1] = (p // (self.W + 2) - 1) * self.W + p % (self.W + 2) - 1
+            p = self.lfrom[k * P + p]
         cost[0] = best
         return bn
 
@@ -1397,9 +1468,18 @@ cdef class Kernel:
             T.taken += health
             if u != t:
                 self.f[u].dealt += health
+            # steps.fall_events (the fighter as it stood before the hits)
             if (health >= T.maxh if self.r8 else health > T.maxh):   # ruling ARC-8
                 if not T.dead:
                     self._died(t)
+            elif self.r24 and not T.dead:   # ruling ARC-24 (at-once)
+                if T.health <= -T.con:
+                    self._died(t)
+                elif T.health <= 0 and T.conscious and not T.falling:
+                    if self._active() == t:
+                        T.falling = 1
+                    else:
+                        self._fell(t)
         return 0
 
     # -- actions (actions.resolve) ----------------------------------------------------------------
@@ -1411,7 +1491,22 @@ cdef class Kernel:
         return self._end_turn(u)
 
     cdef int _end_turn(self, int u) except -1:
-        """steps.end_turn (ARC-12 round, ARC-24 end-of-round: nothing but TurnEnded)."""
+        """steps.end_turn: the wound dice first under ARC-12 turn, then TurnEnded, then the
+        sweep under ARC-24 at-once."""
+        if self.r12 and self._nwounds(u) > 0 and not self.f[u].dead:   # ruling ARC-12 (turn)
+            self._bleed(u)
+        self._turn_ended(u)
+        if self.r24:   # ruling ARC-24 (at-once)
+            self._sweep(u)
+        return 0
+
+    cdef int _unconscious_turn(self, int u) except -1:
+        """flow._unconscious_turn (ARC-12 turn): the wound dice, a death at -CON under ARC-24
+        at-once, the end of the turn."""
+        if self._nwounds(u) > 0 and not self.f[u].dead:
+            self._bleed(u)
+        if self.f[u].health <= -self.f[u].con and self.r24:   # ruling ARC-24 (at-once)
+            self._sweep(u)
         self._turn_ended(u)
         return 0
 
@@ -1516,8 +1611,9 @@ cdef class Kernel:
                 if health > T.maxh:
                     health = T.maxh
                 T.health = health
-                if health > 0 and not T.conscious and not T.dead:
+                if health > 0 and (not T.conscious or T.falling) and not T.dead:
                     T.conscious = 1   # Woke
+                    T.falling = 0
         if it.rm_kind != 0 and had_wounds:
             if it.rm_kind == 1:
                 n = it.rm_value
@@ -1724,14 +1820,14 @@ cdef class Kernel:
             u = self.queue[0]
             who[0] = u
             if not self.f[u].conscious:
-                return -1
+                return P_UNCONSCIOUS
             if self.f[u].carry and self.f[u].ap > 0:
                 return P_CARRIED
             if self.f[u].ap <= 0:
                 return P_NO_AP
             return P_CHOOSE
         if self.phase == PH_ROUND:
-            for i in range(self.nf):
+            for i in range(self.nf if not self.r12 else 0):   # ruling ARC-12 (round)
                 if not self.f[i].dead and self._nwounds(i) > 0 and not (self.bled >> i) & 1:
                     who[0] = i
                     return P_BLEED
@@ -1836,7 +1932,8 @@ cdef class Kernel:
         self._settle()
 
     cdef int _bleed(self, int u) except -1:
-        """steps.bleed at the end of the round (ARC-12 round): the wound dice's total."""
+        """steps.bleed: the wound dice rolled and their total lost (at the end of the round,
+        or of the turn: ARC-12)."""
         cdef Fighter *F = &self.f[u]
         cdef int total
         self._label()
@@ -1943,12 +2040,7 @@ cdef class Kernel:
         """flow.end_of_round: the sweep (steps.sweep_events), then RoundEnded."""
         cdef int i
         for i in range(self.nf):
-            if self.f[i].dead:
-                continue
-            if self.f[i].health <= -self.f[i].con:
-                self._died(i)
-            elif self.f[i].health <= 0 and self.f[i].conscious:
-                self._fell(i)
+            self._sweep(i)
         self.phase = PH_ENDED
         self.nqueue = 0
 
@@ -2018,7 +2110,11 @@ cdef class Kernel:
                 self.actor_off, self.actor_len = self.actor_finish[k][0], self.actor_finish[k][1]
                 self._finish_carried(u)
             elif kind == P_NO_AP:
+                self.actor_off, self.actor_len = self.actor_no_ap[who][0], self.actor_no_ap[who][1]
                 self._end_turn(who)
+            elif kind == P_UNCONSCIOUS:
+                self.actor_off, self.actor_len = self.actor_out[who][0], self.actor_out[who][1]
+                self._unconscious_turn(who)
             elif kind == P_CHOOSE:
                 u = who
                 self.actor_off, self.actor_len = self.actor_unit[u][0], self.actor_unit[u][1]

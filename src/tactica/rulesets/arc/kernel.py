@@ -9,12 +9,13 @@ exact sight geometry of the grid's lines per offset
 useful aims (:func:`~tactica.rulesets.arc.attack.useful_aims`) and the roll labels' names. The
 greedy policy's attack values come from the reference's exact odds through :func:`_estimator`.
 
-It answers :class:`~tactica.ruleset.NotCovered` for what the kernel does not play: a ruling
-option it does not know, surprise, a map above :data:`MAX_TILES` tiles, more fighters, weapons,
-armor dice or items than its arrays hold, a range that is not a whole number of millimetres, a
-policy other than greedy and random, or a missing compiled extension. A battle that reaches
-something it does not play (an unusual number of distinct rolls, wound dice beyond 64 bits)
-is answered NotCovered too, and the reference plays it from the start.
+It plays every option of every ruling. It answers :class:`~tactica.ruleset.NotCovered`
+for what it does not play: a ruling or an option added later, surprise (ARC-18), a map above
+:data:`MAX_TILES` tiles, more fighters, weapons, armor dice or items than its arrays hold, a
+range that is not a whole number of millimetres, a policy other than greedy and random, or a
+missing compiled extension. A battle that reaches something it does not play (an unusual
+number of distinct rolls, wound dice beyond 64 bits) is answered NotCovered too, and the
+reference plays it from the start.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "ARC-9": ("combat",),
     "ARC-10": ("threat",),
     "ARC-11": ("labelled",),
-    "ARC-12": ("round",),
+    "ARC-12": ("round", "turn"),
     "ARC-13": ("penalty-plus", "remove-first"),
     "ARC-14": ("one", "two"),
     "ARC-15": ("none",),
@@ -67,7 +68,7 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "ARC-21": ("rank",),
     "ARC-22": ("rof", "one"),
     "ARC-23": ("rolled", "maximum"),
-    "ARC-24": ("end-of-round",),
+    "ARC-24": ("end-of-round", "at-once"),
     "ARC-25": ("total", "other"),
     "ARC-26": ("smallest", "largest"),
     "ARC-27": ("one-step",),
@@ -89,7 +90,8 @@ _SKILLS = ("small_guns", "big_guns", "melee", "evade", "medicine")
 _WOUND_DICE = (4, 6, 8, 10, 12)
 #: The rulings the battle loop branches on (the others are read here, into the tables).
 _BRANCHES = ("ARC-1", "ARC-2", "ARC-3", "ARC-4", "ARC-5", "ARC-6", "ARC-7", "ARC-8", "ARC-13",
-             "ARC-16", "ARC-19", "ARC-20", "ARC-22", "ARC-23", "ARC-26", "ARC-31", "ARC-32")
+             "ARC-16", "ARC-19", "ARC-20", "ARC-22", "ARC-23", "ARC-26", "ARC-31", "ARC-32",
+             "ARC-12", "ARC-24")
 
 NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
 
@@ -390,6 +392,8 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
             "actor_unit": names.span(f"unit {f.id!r}"),
             "actor_init": names.span(repr(f"initiative of {f.id}")),
             "actor_wound": names.span(repr(f"wound dice of {f.id}")),
+            "actor_no_ap": names.span(repr(f"{f.id} has no AP left")),
+            "actor_out": names.span(repr(f"{f.id} is unconscious: its wound dice")),
             "actor_finish": [names.span(repr(f"{f.id} finishes the "
                                              f"{state.items[name].name} it began"))
                              for name, _ in f.items],
