@@ -760,10 +760,25 @@ cdef class Kernel:
         square it came from, in the reference's insertion order. Squares are numbered on the
         grid padded with a closed border (``_pad``); the entries of the last call are cleared
         first."""
-        cdef int L, i, k, p, q, cost, extra, n, b, t
+        cdef int L, i, k, p, q, cost, extra, n, b, t, nprev
         cdef int *cur
+        cdef int *prev
+        cdef int *lx = self.lx
+        cdef int *lf = self.lfrom
+        cdef int *here
+        cdef int *there
+        cdef int *least = self.least
+        cdef int *touched = self.touched
         cdef uint8_t *op = self.openp
-        cdef int P = self.P
+        cdef uint8_t *rough = self.roughp
+        cdef int P = self.P, nt
+        cdef int ds[8]
+        cdef int dxs[8]
+        cdef int dys[8]
+        for k in range(8):
+            ds[k] = self.dstep[k]
+            dxs[k] = self.dx_[k]
+            dys[k] = self.dy_[k]
         if most + 1 > MAXL:
             raise Uncovered("a move of more squares than the kernel's layers")
         for i in range(self.ntouched):
@@ -785,47 +800,53 @@ cdef class Kernel:
         self.touched[0] = b
         self.ntouched = 1
         self.nlayers = 1
+        nt = self.ntouched
         for L in range(1, most + 1):
             n = 0
             cur = self.lt + L * P
-            for i in range(self.lnt[L - 1]):
-                p = self.lt[(L - 1) * P + i]
-                extra = self.lx[(L - 1) * P + p]
+            prev = self.lt + (L - 1) * P
+            nprev = self.lnt[L - 1]
+            there = lx + (L - 1) * P
+            here = lx + L * P
+            for i in range(nprev):
+                p = prev[i]
+                extra = there[p]
                 for k in range(8):
-                    q = p + self.dstep[k]
+                    q = p + ds[k]
                     if not op[q]:
                         continue
                     cost = extra
                     if k >= 4:
-                        if not op[p + self.dx_[k]] and not op[p + self.dy_[k]]:
+                        if not op[p + dxs[k]] and not op[p + dys[k]]:
                             continue
                         cost += 1
-                    if self.roughp[q]:
+                    if rough[q]:
                         cost += 1
-                    if self.least[q] >= 0 and cost >= self.least[q]:
+                    if least[q] >= 0 and cost >= least[q]:
                         continue
-                    if self.lx[L * P + q] < 0:
+                    if here[q] < 0:
                         cur[n] = q
                         n += 1
-                        self.lx[L * P + q] = cost
-                        self.lfrom[L * P + q] = p
-                        self.touched[self.ntouched] = L * P + q
-                        self.ntouched += 1
-                    elif cost < self.lx[L * P + q]:
-                        self.lx[L * P + q] = cost
-                        self.lfrom[L * P + q] = p
+                        here[q] = cost
+                        lf[L * P + q] = p
+                        touched[nt] = L * P + q
+                        nt += 1
+                    elif cost < here[q]:
+                        here[q] = cost
+                        lf[L * P + q] = p
             for i in range(n):
                 q = cur[i]
-                if self.least[q] < 0:
+                if least[q] < 0:
                     self.leasted[self.nleast] = q
                     self.nleast += 1
-                    self.least[q] = self.lx[L * P + q]
-                elif self.lx[L * P + q] < self.least[q]:
-                    self.least[q] = self.lx[L * P + q]
+                    least[q] = here[q]
+                elif here[q] < least[q]:
+                    least[q] = here[q]
             self.lnt[L] = n
             if n == 0:
                 break
             self.nlayers = L + 1
+        self.ntouched = nt
         return 0
 
     cdef inline int _max_squares(self, int mode, int ap) noexcept:
@@ -1022,7 +1043,9 @@ cdef class Kernel:
                         self.ok[n] = A_REPOS; self.oa[n] = t; self.ob[n] = m
                         self.oc[n] = ap; self.od[n] = 1
                         n += 1
-        if self.grid:
+        if self.grid and not (self.pol[F.side] == GREEDY and n > 0 and self.ok[0] == A_ATTACK):
+            # (the greedy policy values every move -1.5 while an attack is legal, below the
+            # end of the turn's -0.5: it never picks one then, so they need not be listed)
             n = self._move_options(u, n)
             # actions._watches
             if F.nw and not self.weapons[F.wbase + F.hand].melee and self._can_fire(u, F.hand):
