@@ -62,6 +62,7 @@ DEF P_BLEED = 6
 DEF P_END_ROUND = 7
 DEF P_NEW_ROUND = 8
 DEF P_UNCONSCIOUS = 9
+DEF NONE = 1 << 30
 
 DEF PH_SETUP = 0
 DEF PH_ROUND = 1
@@ -320,7 +321,7 @@ cdef class Kernel:
         self.lfrom = <int *>malloc(sizeof(int) * MAXL * self.P)
         self.least = <int *>malloc(sizeof(int) * self.P)
         self.leasted = <int *>malloc(sizeof(int) * self.P)
-        self.best = <int *>malloc(sizeof(int) * self.P)
+        self.best = <int *>malloc(sizeof(int) * 4 * self.P)
         self.touched = <int *>malloc(sizeof(int) * MAXL * self.P)
         self.pad = <int *>malloc(sizeof(int) * max(1, self.N))
         self.openp = <uint8_t *>calloc(self.P, 1)
@@ -328,7 +329,8 @@ cdef class Kernel:
         for i in range(MAXL * self.P):
             self.lx[i] = -1
         for i in range(self.P):
-            self.least[i] = -1
+            self.least[i] = NONE
+        for i in range(4 * self.P):
             self.best[i] = -1
         self.ntouched = self.nleast = 0
         for i in range(self.N):
@@ -785,7 +787,7 @@ cdef class Kernel:
             self.lx[self.touched[i]] = -1
         self.ntouched = 0
         for i in range(self.nleast):
-            self.least[self.leasted[i]] = -1
+            self.least[self.leasted[i]] = NONE
         self.nleast = 0
         for t in range(self.N):   # movement._open: open squares, neither walls nor occupied
             op[self.pad[t]] = not self.wall[t] and self.occ[t] < 0
@@ -822,7 +824,7 @@ cdef class Kernel:
                         cost += 1
                     if rough[q]:
                         cost += 1
-                    if least[q] >= 0 and cost >= least[q]:
+                    if cost >= least[q]:
                         continue
                     if here[q] < 0:
                         cur[n] = q
@@ -836,7 +838,7 @@ cdef class Kernel:
                         lf[L * P + q] = p
             for i in range(n):
                 q = cur[i]
-                if least[q] < 0:
+                if least[q] == NONE:
                     self.leasted[self.nleast] = q
                     self.nleast += 1
                     least[q] = here[q]
@@ -867,7 +869,9 @@ cdef class Kernel:
         """movement._options as Move actions in legal_actions' order (mode, then the square
         sorted by (x, y))."""
         cdef int ap = self.f[u].ap, at = self.pad[self.f[u].pos], most = 0, m, L, i, p, cost
-        cdef int top_n, x, y, base, P = self.P
+        cdef int x, y, extra, P = self.P
+        cdef int top[4]
+        cdef int bases[4]
         cdef int *best = self.best
         for m in range(4):
             if self._max_squares(m, ap) > most:
@@ -876,21 +880,26 @@ cdef class Kernel:
             return n
         self._layers(self.f[u].pos, most)
         for m in range(4):
-            top_n = self._max_squares(m, ap)
-            if self.nlayers - 1 < top_n:
-                top_n = self.nlayers - 1
-            for L in range(1, top_n + 1):
-                base = self._mode_cost(m, L)
-                if base > ap:
-                    break
-                for i in range(self.lnt[L]):
-                    p = self.lt[L * P + i]
-                    cost = base + self.lx[L * P + p]
-                    if cost <= ap and (best[p] < 0 or cost < best[p]):
-                        best[p] = cost
-            best[at] = -1
+            top[m] = self._max_squares(m, ap)
+            if self.nlayers - 1 < top[m]:
+                top[m] = self.nlayers - 1
+        for L in range(1, self.nlayers):
+            for m in range(4):
+                bases[m] = self._mode_cost(m, L) if L <= top[m] else ap + 1
+            if bases[0] > ap and bases[1] > ap and bases[2] > ap and bases[3] > ap:
+                break
+            for i in range(self.lnt[L]):
+                p = self.lt[L * P + i]
+                extra = self.lx[L * P + p]
+                for m in range(4):
+                    cost = bases[m] + extra
+                    if bases[m] <= ap and cost <= ap and (
+                            best[m * P + p] < 0 or cost < best[m * P + p]):
+                        best[m * P + p] = cost
+        for m in range(4):
+            best[m * P + at] = -1
             for x in range(self.W):
-                p = self.pad[x]
+                p = m * P + self.pad[x]
                 for y in range(self.H):
                     if best[p] >= 0:
                         best[p] = -1
