@@ -1968,6 +1968,8 @@ cdef class Kernel:
         or of the turn: ARC-12)."""
         cdef Fighter *F = &self.f[u]
         cdef int total
+        if self._nwounds(u) > 200:   # (the key stays within its buffer)
+            raise Uncovered("more than 200 wound dice on one character")
         self._label()
         self._id(u)
         self._lit(b"'s wound dice (")
