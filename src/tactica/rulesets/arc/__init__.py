@@ -13,7 +13,18 @@ commands answer there. A scenario without a map says plainly that it has none.
 from __future__ import annotations
 
 from tactica.engine.events import Action, Event
-from tactica.engine.game import Explain, Game, Matchups, Odds, Policy, Rules, Setup, Sight, Text
+from tactica.engine.game import (
+    Explain,
+    Game,
+    Kernel,
+    Matchups,
+    Odds,
+    Policy,
+    Rules,
+    Setup,
+    Sight,
+    Text,
+)
 from tactica.engine.ruleset import OddsOption, RulesetMeta
 from tactica.rulesets.arc import actions, flow, matchup, odds, policy, setup, text
 from tactica.rulesets.arc.rulings import RULINGS, sight_options
@@ -48,5 +59,6 @@ ARC: Game[ArcState, Action, Event] = Game(
     explain=Explain(action=text.explain_action, option=text.describe_option),
     policy=Policy(rank=policy.rank_actions, decide=policy.choose_decision),
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup),
+    kernel=Kernel("tactica.rulesets.arc.kernel"),
 )
 """The Arc ruleset."""

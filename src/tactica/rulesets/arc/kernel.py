@@ -1,0 +1,457 @@
+"""Arc's compiled simulation kernel: its tables, built from the reference.
+
+:func:`prepare` reads a scenario once and builds, with the reference's own functions, every
+table the compiled battle loop (``_kernel.pyx``) needs: every distribution a roll draws from
+(the d20 and d10 of the checks, each weapon's damage dice and its unarmored hits summed,
+:func:`~tactica.rulesets.arc.armor.summed_hits`, the items' dice, the die capacities), the
+exact sight geometry of the grid's lines per offset
+(:func:`~tactica.battlefield.grid_fast.offset_geometry`), each gun's range as squares, the
+useful aims (:func:`~tactica.rulesets.arc.attack.useful_aims`) and the roll labels' names. The
+greedy policy's attack values come from the reference's exact odds through :func:`_estimator`.
+
+It plays every option of every ruling. It answers :class:`~tactica.ruleset.NotCovered`
+for what it does not play: a ruling or an option added later, surprise (ARC-18), a map above
+:data:`MAX_TILES` tiles, more fighters, weapons, armor dice or items than its arrays hold, a
+range that is not a whole number of millimetres, a policy other than greedy and random, or a
+missing compiled extension. A battle that reaches something it does not play (an unusual
+number of distinct rolls, wound dice beyond 64 bits) is answered NotCovered too, and the
+reference plays it from the start.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from tactica.battlefield.grid_fast import offset_geometry
+from tactica.dice import Dist, die
+from tactica.ruleset import NotCovered
+from tactica.rulesets.arc import policy, text
+from tactica.rulesets.arc.armor import Volley, summed_hits
+from tactica.rulesets.arc.attack import damage_rules, useful_aims
+from tactica.rulesets.arc.checks import Check
+from tactica.rulesets.arc.content import DamageDice
+from tactica.rulesets.arc.movement import SQUARE_METRES
+from tactica.rulesets.arc.state import ArcState
+from tactica.scenario import Scenario
+from tactica.sim.tally import BattleResult
+from tactica.stats import UnitStats
+
+__all__ = ["COVERED_RULINGS", "MAX_TILES", "ArcKernel", "compiled", "prepare"]
+
+#: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not covered).
+COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
+    "ARC-1": ("seed", "roll"),
+    "ARC-2": ("floor", "floor-plus-one"),
+    "ARC-3": ("one-hit", "no-hit"),
+    "ARC-4": ("highest", "lowest"),
+    "ARC-5": ("no", "penetrates"),
+    "ARC-6": ("meets", "any-success", "contested"),
+    "ARC-7": ("by-damage", "step"),
+    "ARC-8": ("exceeds", "at-least"),
+    "ARC-9": ("combat",),
+    "ARC-10": ("threat",),
+    "ARC-11": ("labelled",),
+    "ARC-12": ("round", "turn"),
+    "ARC-13": ("penalty-plus", "remove-first"),
+    "ARC-14": ("one", "two"),
+    "ARC-15": ("none",),
+    "ARC-16": ("seed", "massive"),
+    "ARC-17": ("listed",),
+    "ARC-18": ("skip", "unaware"),  # surprise itself is not covered: the same battles
+    "ARC-19": ("next-round", "none"),
+    "ARC-20": ("own-turn", "until-turn-ends"),
+    "ARC-21": ("rank",),
+    "ARC-22": ("rof", "one"),
+    "ARC-23": ("rolled", "maximum"),
+    "ARC-24": ("end-of-round", "at-once"),
+    "ARC-25": ("total", "other"),
+    "ARC-26": ("smallest", "largest"),
+    "ARC-27": ("one-step",),
+    "ARC-28": ("cost-only",),
+    "ARC-29": ("one-line", "two-lines"),
+    "ARC-30": ("enter-sight",),
+    "ARC-31": ("signed", "harm", "flat"),
+    "ARC-32": ("declared", "each-shot"),
+    "ARC-33": ("one-pair",),
+}
+
+#: The largest map the kernel plays (its sight tables hold every offset of the map).
+MAX_TILES = 1024
+_MAX_FIGHTERS, _MAX_WEAPONS, _MAX_ARMOR, _MAX_ITEMS, _MAX_SIDES = 32, 4, 4, 4, 8
+_MAX_AIMS, _MAX_HITS = 24, 16
+_POLICIES = {"greedy": 0, "random": 1}
+_TWO64 = 1 << 64
+_SKILLS = ("small_guns", "big_guns", "melee", "evade", "medicine")
+_WOUND_DICE = (4, 6, 8, 10, 12)
+#: The rulings the battle loop branches on (the others are read here, into the tables).
+_BRANCHES = ("ARC-1", "ARC-2", "ARC-3", "ARC-4", "ARC-5", "ARC-6", "ARC-7", "ARC-8", "ARC-13",
+             "ARC-16", "ARC-19", "ARC-20", "ARC-22", "ARC-23", "ARC-26", "ARC-31", "ARC-32",
+             "ARC-12", "ARC-24")
+
+NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
+
+
+def compiled() -> Any:
+    """The compiled extension module, or ``None`` when it was not built."""
+    try:
+        from tactica.rulesets.arc import _kernel  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _kernel
+
+
+class ArcKernel:
+    """The compiled kernel prepared for one scenario."""
+
+    def __init__(self, module: Any, engine: Any, state: ArcState) -> None:
+        self.module = module
+        self.engine = engine
+        self.state = state
+        self.sides = state.sides
+
+    def play(self, policies: Mapping[str, str], seed: int, index: int,
+             max_steps: int) -> BattleResult | NotCovered:
+        """The reference's :func:`~tactica.sim.play.play_battle`, compiled."""
+        codes = []
+        for side in self.sides:
+            code = _POLICIES.get(policies.get(side, ""))
+            if code is None:
+                return NotCovered(f"the policy {policies.get(side)!r} (the kernel plays "
+                                  "greedy and random)")
+            codes.append(code)
+        if not 0 <= seed < _TWO64 or not 0 <= index < _TWO64:
+            return NotCovered("a seed or battle index beyond 64 bits")
+        try:
+            winner, finished, rounds, steps, units = self.engine.play(
+                tuple(codes), f"{seed}|{index}|".encode(), seed, index, max_steps)
+        except self.module.Uncovered as exc:
+            return NotCovered(str(exc))
+        stats = {}
+        for f, (dead, conscious, health, armor, wounds, ap, hand, dealt, taken, moves) in zip(
+                self.state.fighters.values(), units, strict=True):
+            details: dict[str, str | int | bool] = {}
+            if f.profile.name and f.profile.name != f.id:
+                details["name"] = f.profile.name
+            details |= {
+                "health": health,
+                "armor": text.armor_text(f, armor),
+                "wounds": text.wounds_text(wounds),
+                "ap": ap,
+                "weapon": f.profile.weapons[hand].name if f.profile.weapons else "",
+            }
+            if dead:
+                details["dead"] = True
+            elif not conscious:
+                details["unconscious"] = True
+            stats[f.id] = UnitStats(f.id, f.side, not dead, dealt, taken, moves, details)
+        return BattleResult(self.sides[winner] if winner >= 0 else None, rounds, stats, steps,
+                            bool(finished))
+
+
+class _Uncovered(Exception):
+    pass
+
+
+def prepare(scenario: Scenario) -> ArcKernel | NotCovered:
+    """The kernel of ``scenario`` (tables built from the reference), or why there is none."""
+    module = compiled()
+    if module is None:
+        return NotCovered(NOT_BUILT)
+    rulings = scenario.rulings
+    for ruling in rulings.declared():
+        covered = COVERED_RULINGS.get(ruling.id)
+        if covered is None:
+            return NotCovered(f"ruling {ruling.id} (the kernel does not know it)")
+        if rulings[ruling.id] not in covered:
+            return NotCovered(f"{ruling.id}={rulings[ruling.id]}")
+    state: ArcState = scenario.new_state()
+    try:
+        tables = _tables(state, scenario.max_rounds)
+    except _Uncovered as exc:
+        return NotCovered(str(exc))
+    return ArcKernel(module, module.Kernel(tables), state)
+
+
+class _Names:
+    """The strings of the roll labels and keys, in one bytes object."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.found: dict[bytes, tuple[int, int]] = {}
+
+    def span(self, value: str) -> tuple[int, int]:
+        raw = value.encode()
+        if len(raw) > 200:
+            raise _Uncovered("a name too long for the kernel's dice keys")
+        found = self.found.get(raw)
+        if found is None:
+            found = self.found[raw] = (len(self.data), len(raw))
+            self.data += raw
+        return found
+
+
+class _Dists:
+    """Every distribution a roll draws from, as the exact sampler's cumulative weights."""
+
+    def __init__(self) -> None:
+        self.start: list[int] = []
+        self.length: list[int] = []
+        self.total: list[int] = []
+        self.cum: list[int] = []
+        self.out: list[int] = []
+        self.vtotal: list[int] = []
+        self.vwounds: list[int] = []
+        self.known: dict[int, int] = {}
+        self.kept: list[Dist[Any]] = []
+
+    def add(self, dist: Dist[Any]) -> int:
+        found = self.known.get(id(dist))
+        if found is not None:
+            return found
+        if dist.total >= _TWO64:
+            raise _Uncovered("a roll whose total weight needs more than 64 bits")
+        found = self.known[id(dist)] = len(self.start)
+        self.kept.append(dist)
+        self.start.append(len(self.cum))
+        self.length.append(len(dist.outcomes))
+        self.total.append(dist.total)
+        acc = 0
+        for outcome, weight in zip(dist.outcomes, dist.weights, strict=True):
+            acc += weight
+            self.cum.append(acc)
+            if isinstance(outcome, Volley):
+                self.out.append(0)
+                self.vtotal.append(outcome.total)
+                self.vwounds.extend(outcome.wounds.count(d) for d in _WOUND_DICE)
+            else:
+                self.out.append(int(outcome))
+                self.vtotal.append(0)
+                self.vwounds.extend((0,) * 5)
+        return found
+
+
+def _mm(value: Fraction) -> int:
+    mm = value * 1000
+    if mm.denominator != 1:
+        raise _Uncovered(f"a distance of {float(value)} m (the kernel counts whole millimetres)")
+    return int(mm)
+
+
+def _sight_tables(w: int, h: int) -> dict[str, Any]:
+    """Per offset (dx, dy) of the map, at index ``(dy + h - 1) * (2w - 1) + dx + w - 1``: the
+    tiles that block each of the four lines alone and the pairs that block together (the
+    grid's ``inset`` sight policy, :func:`offset_geometry`)."""
+    n = (2 * w - 1) * (2 * h - 1)
+    sstart, slen = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    pstart, plen = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    singles: list[tuple[int, int, int]] = []
+    pairs: list[tuple[int, int, int, int, int]] = []
+    for dy in range(-(h - 1), h):
+        for dx in range(-(w - 1), w):
+            i = (dy + h - 1) * (2 * w - 1) + dx + w - 1
+            sstart[i], pstart[i] = len(singles), len(pairs)
+            if dx or dy:
+                geo = offset_geometry("inset", dx, dy)
+                singles.extend(geo.singles)
+                pairs.extend(geo.pairs)
+            slen[i], plen[i] = len(singles) - sstart[i], len(pairs) - pstart[i]
+    s = np.array(singles, dtype=np.int64).reshape(-1, 3)
+    p = np.array(pairs, dtype=np.int64).reshape(-1, 5)
+    return {
+        "sstart": sstart, "slen": slen, "pstart": pstart, "plen": plen,
+        "srx": np.ascontiguousarray(s[:, 0]), "sry": np.ascontiguousarray(s[:, 1]),
+        "smask": np.ascontiguousarray(s[:, 2].astype(np.uint8)),
+        "pax": np.ascontiguousarray(p[:, 0]), "pay": np.ascontiguousarray(p[:, 1]),
+        "pbx": np.ascontiguousarray(p[:, 2]), "pby": np.ascontiguousarray(p[:, 3]),
+        "pmask": np.ascontiguousarray(p[:, 4].astype(np.uint8)),
+    }
+
+
+def _estimator(state: ArcState, weapons: list[Any]) -> Callable[..., tuple[float, float]]:
+    """policy.attack_value's two numbers for an attack described by plain numbers (the
+    weapon's index, the target's, the check's target number and die, the Evade's die or 0,
+    the rounds that cap the hits or -1, the sizes of the armor dice that protect, the
+    target's health, whether it takes 1): the same functions, in the same order."""
+    fighters = list(state.fighters.values())
+    rulings = state.rulings
+    rules = damage_rules(rulings)
+    keys = tuple((k, rulings[k]) for k in ("ARC-2", "ARC-3", "ARC-6"))
+
+    def estimate(wi: int, ti: int, target: int, sides: int, esides: int, cap: int,
+                 armor: tuple[int, ...], health: int, take_one: bool) -> tuple[float, float]:
+        w = weapons[wi]
+        t = fighters[ti]
+        if take_one:
+            n = 1 if rulings["ARC-3"] == "one-hit" else 0
+            pairs = policy._damage(w.damage, n, armor, rules) if n else ((0, 1.0),)
+            return (sum(d * q for d, q in pairs), sum(q for d, q in pairs if d >= health))
+        check = Check(w.skill.replace("_", " ").title(), target, w.increment, sides)
+        evade = (None if esides == 0 else
+                 Check("Evade", t.profile.skill("evade"), 5, esides))
+        hits = policy._hits(check, evade, w.rof, keys)
+        if cap >= 0:
+            capped: dict[int, float] = {}
+            for n, p in hits:
+                capped[min(n, cap)] = capped.get(min(n, cap), 0.0) + p
+            hits = tuple(capped.items())
+        expected = out = 0.0
+        for n, p in hits:
+            e, o = policy._summary(w.damage, n, armor, rules, health, health + t.profile.con)
+            expected += p * e
+            out += p * o
+        return expected, out
+
+    return estimate
+
+
+def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
+    if state.surprise is not None:
+        raise _Uncovered("surprise (ARC-18)")
+    fighters = list(state.fighters.values())
+    sides = state.sides
+    if len(fighters) > _MAX_FIGHTERS or len(sides) > _MAX_SIDES:
+        raise _Uncovered(f"{len(fighters)} characters on {len(sides)} sides (the kernel "
+                         f"plays up to {_MAX_FIGHTERS} on {_MAX_SIDES})")
+    grid = state.grid
+    if grid is not None and grid.width * grid.height > MAX_TILES:
+        raise _Uncovered(f"a map of {grid.width} x {grid.height} squares (the kernel plays "
+                         f"up to {MAX_TILES})")
+    r = state.rulings
+    names = _Names()
+    dists = _Dists()
+    d20, d10 = dists.add(die(20)), dists.add(die(10))
+    dies: dict[int, int] = {}
+    index = {f.id: i for i, f in enumerate(fighters)}
+    item_ids = sorted({name for f in fighters for name, _ in f.items})
+    item_index = {name: i for i, name in enumerate(item_ids)}
+    weapons: list[Any] = []
+    fighter_tables = []
+    w_ = grid.width if grid is not None else 1
+    for f in fighters:
+        p = f.profile
+        if len(p.weapons) > _MAX_WEAPONS or len(p.armor) > _MAX_ARMOR \
+                or len(f.items) > _MAX_ITEMS:
+            raise _Uncovered(f"{f.id} carries more weapons, armor dice or items than the "
+                             "kernel holds")
+        if f.health != p.max_health or f.ap or f.debt or f.wounds or f.jammed:
+            raise _Uncovered(f"{f.id} starts hurt or spent")
+        own = []
+        for w in p.weapons:
+            rofcap = int(w.rof) if w.rof >= 1 else 1
+            if w.max_hits() > _MAX_HITS or rofcap > _MAX_HITS:
+                raise _Uncovered(f"the {w.name}'s rate of fire (the kernel plays up to "
+                                 f"{_MAX_HITS})")
+            aims = useful_aims(w, r)
+            if len(aims) > _MAX_AIMS:
+                raise _Uncovered(f"the {w.name}'s aims")
+            if w.capacity_die is not None and w.capacity_die not in dies:
+                dies[w.capacity_die] = dists.add(DamageDice(1, w.capacity_die).dist())
+            if w.range is None:
+                range_d2 = range_mm = -1
+            else:
+                range_mm = _mm(w.range) if grid is None else 0
+                range_d2 = math.floor(w.range * w.range / (SQUARE_METRES * SQUARE_METRES))
+            own.append({
+                "dmg_n": w.damage.n, "dmg_sides": w.damage.sides, "dmg_bonus": w.damage.bonus,
+                "dmg_max": w.damage.max, "dmg_table": dists.add(w.damage.dist()),
+                "dtype": 0, "skill": _SKILLS.index(w.skill), "unaimed": w.unaimed,
+                "accuracy": w.accuracy, "attack_ap": w.attack_ap(r), "rofcap": rofcap,
+                "maxhits": w.max_hits(),
+                "rof_int": int(w.rof) if w.rof.denominator == 1 else 0,
+                "inc": w.increment,
+                "fail0": w.failure[0] if w.failure is not None else 0,
+                "fail1": w.failure[1] if w.failure is not None else 0,
+                "swap": w.swap, "reload": w.reload,
+                "full": w.full if w.full is not None else -1,
+                "capdie": w.capacity_die or 0, "has_mag": int(w.has_magazine),
+                "melee": int(w.melee),
+                "hw": w.hardware_degree if w.hardware_degree is not None else -1,
+                "range_d2": range_d2, "range_mm": range_mm, "aims": list(aims),
+                "summed": [-1] + [dists.add(summed_hits(w.damage, n))
+                                  for n in range(1, rofcap + 1)],
+                "name": names.span(w.name),
+                "skill_text": names.span(w.skill.replace("_", " ").title()),
+                "dice_text": names.span(str(w.damage)),
+            })
+            weapons.append(w)
+        if any(c < 0 for _, c in f.items):
+            raise _Uncovered(f"{f.id} carries a negative count of items")
+        fighter_tables.append({
+            "side": sides.index(f.side), "health": p.max_health, "con": p.con,
+            "speed": p.speed.rank, "initiative": p.initiative,
+            "involves": sum(1 << k for k, s in enumerate(_SKILLS) if p.involves(s)),
+            "skills": [p.skill(s) for s in _SKILLS], "weapons": own,
+            "armor": [a.size for a in p.armor],
+            "items": [(item_index[name], count) for name, count in f.items],
+            "pos": (f.at[1] * w_ + f.at[0]) if (grid is not None and f.at is not None) else -1,
+            "actor_unit": names.span(f"unit {f.id!r}"),
+            "actor_init": names.span(repr(f"initiative of {f.id}")),
+            "actor_wound": names.span(repr(f"wound dice of {f.id}")),
+            "actor_no_ap": names.span(repr(f"{f.id} has no AP left")),
+            "actor_out": names.span(repr(f"{f.id} is unconscious: its wound dice")),
+            "actor_finish": [names.span(repr(f"{f.id} finishes the "
+                                             f"{state.items[name].name} it began"))
+                             for name, _ in f.items],
+            "id": names.span(f.id),
+        })
+    covers = []
+    for w in weapons:
+        for t in fighters:
+            covers.append(sum(1 << k for k, a in enumerate(t.profile.armor)
+                              if a.size > 0 and w.type in a.against))
+    items = []
+    for name in item_ids:
+        item = state.items[name]
+        heal = item.heal
+        steps = item.remove_steps
+        items.append({
+            "cost": item.ap(False, r), "cost_self": item.ap(True, r),
+            "check": int(item.check is not None),
+            "heal_n": heal.n if heal is not None else 0,
+            "heal_sides": heal.sides if heal is not None else 0,
+            "heal_table": dists.add(heal.dist()) if heal is not None else -1,
+            "rm_kind": 0 if steps is None else (1 if isinstance(steps, int) else 2),
+            "rm_value": steps if isinstance(steps, int) else 0,
+            "rm_table": dists.add(steps.dist()) if isinstance(steps, DamageDice) else -1,
+            "plus": int(item.plus_degree), "raise_fail": int(item.raise_on_failure),
+            "name": names.span(item.name),
+            "heal_text": names.span(str(heal) if heal is not None else ""),
+            "rm_text": names.span(str(steps) if isinstance(steps, DamageDice) else ""),
+        })
+    n = len(fighters)
+    ranges = [-1] * (n * n)
+    for pair, metres in state.ranges.items():
+        a, b = sorted(pair)
+        ranges[index[a] * n + index[b]] = ranges[index[b] * n + index[a]] = _mm(metres)
+    tables: dict[str, Any] = {
+        "names": bytes(names.data), "fighters": fighter_tables, "items": items,
+        "nsides": len(sides), "max_rounds": max_rounds, "grid": int(grid is not None),
+        "width": grid.width if grid is not None else 0,
+        "height": grid.height if grid is not None else 0,
+        "min_clear": 2 if r["ARC-29"] == "two-lines" else 1,
+        "ranges": ranges, "has_ranges": int(bool(state.ranges)), "covers": covers,
+        "d20": d20, "d10": d10, "dies": dies,
+        "estimate": _estimator(state, weapons),
+        # the option of each ruling the loop branches on, by its place in COVERED_RULINGS
+        "rulings": [COVERED_RULINGS[k].index(r[k]) for k in _BRANCHES],
+    }
+    wall, rough = [], []
+    if grid is not None:
+        wall = [int((x, y) in grid.blockers) for y in range(grid.height)
+                for x in range(grid.width)]
+        rough = [int((x, y) in state.rough) for y in range(grid.height)
+                 for x in range(grid.width)]
+        tables.update(_sight_tables(grid.width, grid.height))
+    tables["wall"], tables["rough"] = wall, rough
+    tables.update({
+        "tstart": np.array(dists.start, np.int64), "tlen": np.array(dists.length, np.int64),
+        "ttotal": np.array(dists.total, np.uint64), "tcum": np.array(dists.cum, np.uint64),
+        "tout": np.array(dists.out, np.int64), "vtotal": np.array(dists.vtotal, np.int64),
+        "vwounds": np.array(dists.vwounds, np.int64),
+    })
+    return tables

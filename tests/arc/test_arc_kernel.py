@@ -1,0 +1,232 @@
+"""Arc's compiled simulation kernel plays the reference's battles, battle for battle.
+
+Every example scenario x both policies x every option of every ruling the kernel covers (each
+option on its own, and a few mixes) x seeds: the kernel's BattleResult equals the reference's
+(:func:`tactica.sim.play.play_battle`). Seeded generated scenarios (grids with walls and rough
+squares, no map with ranges, three sides, every character of the built-in pack) reach what the
+examples do not. A battle the kernel does not cover is played by the reference and counted as
+such. ``make test`` fails when the kernel was not built, unless ``TACTICA_KERNELS_OPTIONAL=1``
+says that is expected (a machine without a C compiler).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tactica.ruleset import NotCovered, example_scenarios, get_ruleset
+from tactica.rulesets.arc import kernel
+from tactica.rulesets.arc.rulings import RULINGS
+from tactica.scenario import Scenario, load_scenario, scenario_from_mapping
+from tactica.sim.kernels import prepared_kernel, simulated_battle
+from tactica.simulate import play_battle, simulate
+
+ARC = get_ruleset("arc")
+SCENARIOS = {p.stem: p for p in example_scenarios(ARC)}
+#: Seeds per battle setting and policy: the duel is short, the warehouse long.
+BATTLES = {"pistol-duel": 4, "firefight": 2, "warehouse": 1}
+MIXES = 3
+
+
+def test_the_kernel_is_built() -> None:
+    if os.environ.get("TACTICA_KERNELS_OPTIONAL") == "1" and kernel.compiled() is None:
+        pytest.skip("TACTICA_KERNELS_OPTIONAL=1: the compiled kernel was not built")
+    from tactica.rulesets.arc import _kernel  # noqa: F401  (fails when it was not built)
+
+
+def _module() -> Any:
+    module = kernel.compiled()
+    if module is None:
+        pytest.skip("the compiled kernel is not built")
+    return module
+
+
+def test_the_kernel_covers_every_declared_ruling_option() -> None:
+    assert {r.id: set(r.options) for r in RULINGS} == {
+        k: set(v) for k, v in kernel.COVERED_RULINGS.items()}
+
+
+def _covered(ruling: Any) -> list[str]:
+    return sorted(ruling.options)
+
+
+def _variants() -> Iterator[tuple[str, dict[str, str]]]:
+    """Each covered ruling option on its own (the others at their defaults), then mixes."""
+    yield "defaults", {}
+    for ruling in RULINGS:
+        for option in _covered(ruling):
+            if option != ruling.default:
+                yield f"{ruling.id}={option}", {ruling.id: option}
+    pick = random.Random(29)
+    for k in range(MIXES):
+        yield f"mix{k}", {r.id: pick.choice(_covered(r)) for r in RULINGS}
+
+
+VARIANTS = dict(_variants())
+
+
+def _scenario(name: str, variant: str) -> Scenario:
+    sc = load_scenario(SCENARIOS[name])
+    chosen = VARIANTS[variant]
+    return sc.with_rulings(chosen) if chosen else sc
+
+
+def _same(sc: Scenario, seed: int, battles: int) -> None:
+    prepared = prepared_kernel(sc)
+    assert not isinstance(prepared, NotCovered), prepared
+    sides = sc.ruleset.sides_of(sc.new_state())
+    for policy in ("greedy", "random"):
+        policies = dict.fromkeys(sides, policy)
+        for index in range(battles):
+            want = play_battle(sc, policies, seed, index)
+            got = prepared.play(policies, seed, index, 20_000)
+            assert got == want, (policy, index)
+    mixed = {side: ("greedy", "random")[k % 2] for k, side in enumerate(sides)}
+    assert prepared.play(mixed, seed, 0, 20_000) == play_battle(sc, mixed, seed, 0)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_kernel_plays_the_reference_battles(name: str, variant: str) -> None:
+    _module()
+    _same(_scenario(name, variant), 1000 + len(variant), BATTLES[name])
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_more_battles_under_the_defaults(name: str) -> None:
+    _module()
+    _same(_scenario(name, "defaults"), 77, 2 * BATTLES[name] + 2)
+
+
+@pytest.mark.parametrize("max_steps", [1, 3, 8, 9, 30])
+def test_a_battle_stopped_at_the_step_budget_is_the_same(max_steps: int) -> None:
+    _module()
+    sc = load_scenario(SCENARIOS["warehouse"])
+    prepared = prepared_kernel(sc)
+    assert not isinstance(prepared, NotCovered)
+    for policy in ("greedy", "random"):
+        policies = dict.fromkeys(("red", "blue"), policy)
+        got = prepared.play(policies, 5, 1, max_steps)
+        assert got == play_battle(sc, policies, 5, 1, max_steps=max_steps)
+        assert not isinstance(got, NotCovered) and got.finished is False
+
+
+def test_a_draw_at_the_round_limit_is_the_same() -> None:
+    _module()
+    sc = _scenario("firefight", "defaults")
+    data = dict(sc.data)
+    data["max_rounds"] = 1
+    short = scenario_from_mapping(data, source="short.yaml", base_dir=sc.base_dir)
+    prepared = prepared_kernel(short)
+    assert not isinstance(prepared, NotCovered)
+    policies = {"red": "greedy", "blue": "greedy"}
+    results = [prepared.play(policies, 2, i, 20_000) for i in range(6)]
+    assert results == [play_battle(short, policies, 2, i) for i in range(6)]
+    assert all(not isinstance(r, NotCovered) and r.finished and r.rounds == 1
+               for r in results)
+    assert any(not isinstance(r, NotCovered) and r.winner is None for r in results)
+
+
+# -- what the kernel does not cover is played by the reference, and counted ------------------
+
+
+def test_a_ruling_option_the_kernel_does_not_know_falls_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    monkeypatch.setitem(kernel.COVERED_RULINGS, "ARC-12", ("round",))  # type: ignore[index]
+    sc = load_scenario(SCENARIOS["pistol-duel"]).with_rulings({"ARC-12": "turn"})
+    assert prepared_kernel(sc) == NotCovered("ARC-12=turn")
+    report = simulate(sc, battles=3, seed=3, workers=1)
+    assert report.engine == {"kernel": 0, "reference": 3}
+    assert report.engine_line() == ("engine: the reference played every battle "
+                                    "(ARC-12=turn)")
+
+
+def test_surprise_falls_back() -> None:
+    _module()
+    sc = load_scenario(SCENARIOS["pistol-duel"])
+    data = dict(sc.data)
+    data["surprise"] = "jane"
+    surprised = scenario_from_mapping(data, source="surprise.yaml", base_dir=sc.base_dir)
+    assert prepared_kernel(surprised) == NotCovered("surprise (ARC-18)")
+    result, engine = simulated_battle(surprised, {"francis": "random", "jane": "random"},
+                                      1, 0, 20_000)
+    assert not engine.is_kernel
+    assert result == play_battle(surprised, {"francis": "random", "jane": "random"}, 1, 0)
+
+
+def test_a_policy_the_kernel_does_not_play_falls_back() -> None:
+    _module()
+    sc = load_scenario(SCENARIOS["pistol-duel"])
+    policies = {"francis": "first-option", "jane": "greedy"}
+    result, engine = simulated_battle(sc, policies, 1, 0, 20_000)
+    assert engine.reason == "the policy 'first-option' (the kernel plays greedy and random)"
+    assert result == play_battle(sc, policies, 1, 0)
+
+
+def test_without_the_extension_the_reference_plays_and_says_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kernel, "compiled", lambda: None)
+    sc = _scenario("pistol-duel", "defaults")
+    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
+    report = simulate(sc, battles=4, seed=3, workers=1)
+    assert report.engine == {"kernel": 0, "reference": 4}
+    assert "not built" in report.engine_line()
+
+
+def test_tactica_kernels_0_forces_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    sc = _scenario("pistol-duel", "defaults")
+    on = simulate(sc, battles=16, seed=4, workers=1, policies="random").to_dict()
+    monkeypatch.setenv("TACTICA_KERNELS", "0")
+    off = simulate(sc, battles=16, seed=4, workers=1, policies="random").to_dict()
+    assert on.pop("engine") == {"kernel": 16, "reference": 0}
+    assert off.pop("engine") == {"kernel": 0, "reference": 16}
+    assert on == off
+
+
+# -- beyond the examples: generated grids and ranges, three sides, the whole pack -------------
+
+_CHARACTERS = ("francis", "jane", "bobby", "sam", "rex", "ivy", "dee")
+
+
+def _generated(k: int) -> Scenario:
+    """A seeded random scenario: on a small grid with walls and rough squares, or without a
+    map with some ranges given; two or three sides; characters of the built-in pack; random
+    covered rulings."""
+    pick = random.Random(2000 + k)
+    sides = ["red", "blue", "green"][: pick.choice((2, 2, 3))]
+    count = pick.randint(len(sides), 6)
+    names = "ABCDEFGH"[:count]
+    units: dict[str, Any] = {
+        uid: {"side": sides[i % len(sides)], "character": pick.choice(_CHARACTERS)}
+        for i, uid in enumerate(names)}
+    data: dict[str, Any] = {
+        "game": "arc", "name": f"generated {k}", "max_rounds": pick.randint(2, 8),
+        "rulings": {r.id: pick.choice(_covered(r)) for r in RULINGS},
+        "units": units,
+    }
+    if k % 3:
+        w, h = pick.randint(5, 12), pick.randint(4, 8)
+        tiles = [["#" if pick.random() < 0.15 else "." for _ in range(w)] for _ in range(h)]
+        free = [(x, y) for y in range(h) for x in range(w) if tiles[y][x] == "."]
+        pick.shuffle(free)
+        for uid, (x, y) in zip(names, free, strict=False):
+            tiles[y][x] = uid
+        data["map"] = {"kind": "grid", "tiles": "\n".join("".join(r) for r in tiles) + "\n"}
+        data["rough"] = [f"{x},{y}" for x, y in free[count:count + pick.randint(0, 6)]]
+    else:
+        data["ranges"] = [{"between": [a, b], "metres": pick.choice((1, 3.5, 12, 40, 80))}
+                          for a in names for b in names if a < b and pick.random() < 0.5]
+    return scenario_from_mapping(data, source=f"generated-{k}.yaml", base_dir=Path("."))
+
+
+@pytest.mark.parametrize("k", range(9))
+def test_the_kernel_plays_generated_battles_as_the_reference(k: int) -> None:
+    _module()
+    _same(_generated(k), k, 2)
