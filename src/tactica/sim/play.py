@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, cast
 
 import numpy as np
@@ -26,6 +27,7 @@ import numpy as np
 from tactica.battle import Battle, Dice, Entry
 from tactica.caching import Cache
 from tactica.chance import Decide, Policy
+from tactica.consulted import recording
 from tactica.events import Event
 from tactica.policies import make_policy
 from tactica.scenario import Scenario
@@ -103,9 +105,14 @@ def _run(battle: Battle[Any], scenario: Scenario, policies: Mapping[str, str], s
 
 
 def play_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, index: int, *,
-                max_steps: int = DEFAULT_MAX_STEPS) -> BattleResult:
+                max_steps: int = DEFAULT_MAX_STEPS, consulted: bool = False) -> BattleResult:
     """Play battle number ``index`` of a run seeded with ``seed`` to the end (or until
-    ``max_steps`` steps), keeping only its result."""
+    ``max_steps`` steps), keeping only its result; ``consulted``: with the rulings the battle
+    consulted (:mod:`tactica.consulted`), from setting it up to its end."""
+    if consulted:
+        with recording() as read:
+            result = play_battle(scenario, policies, seed, index, max_steps=max_steps)
+        return replace(result, consulted=frozenset(read))
     events: list[Entry] = []  # rule events only: nothing else is recorded
     battle = Battle(scenario.ruleset, scenario.new_state(), record=False,
                     listeners=[events.append])
@@ -129,22 +136,25 @@ def logged_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, in
 
 
 def play_chunk(scenarios: Sequence[Scenario], policies: Mapping[str, str], seed: int,
-               start: int, stop: int, *, max_steps: int = DEFAULT_MAX_STEPS
+               start: int, stop: int, *, max_steps: int = DEFAULT_MAX_STEPS,
+               consulted: bool = False, ruling: str | None = None
                ) -> tuple[list[Tally], PairedTally | None]:
     """Battles ``start`` .. ``stop - 1`` under every scenario (variant), tallied; each is
     played by the game's compiled kernel where it covers it (:mod:`tactica.sim.kernels`),
-    else by the reference, with the same result."""
+    else by the reference, with the same result. ``consulted``: count the rulings each
+    battle consulted; ``ruling``: the compared ruling (its consultation is paired)."""
     from tactica.sim.kernels import simulated_battle
 
     sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
     tallies = [Tally(sides) for _ in scenarios]
     paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
     for i in range(start, stop):
-        played = [simulated_battle(sc, policies, seed, i, max_steps) for sc in scenarios]
+        played = [simulated_battle(sc, policies, seed, i, max_steps, consulted=consulted)
+                  for sc in scenarios]
         results = [r for r, _ in played]
         for tally, (r, engine) in zip(tallies, played, strict=True):
             tally.add(r)
             tally.count_engine(engine.reason)
         if paired is not None:
-            paired.add(results)
+            paired.add(results, ruling)
     return tallies, paired
