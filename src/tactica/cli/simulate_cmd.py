@@ -119,14 +119,16 @@ def print_comparison(report: ComparisonReport) -> None:
     for row in data["paired"]:
         d = Table(title=f"{row['variant']} minus {row['against']}, battle by battle: "
                         "paired difference (95% interval)", title_justify="left")
-        for col in ("outcome", "difference", "95% interval", "significant"):
+        for col in ("outcome", "difference", "95% interval", "verdict"):
             d.add_column(col, justify="left" if col == "outcome" else "right")
         for outcome in report.outcomes:
             cell = row[outcome]
             name = f"{outcome} wins" if outcome != "draw" else "draw"
             d.add_row(name, f"{cell['difference']:+.3f}", _signed(cell["ci95"]),
-                      "yes" if cell["significant"] else "no")
+                      cell["verdict"])
         console.print(d)
+    for note in report.notes():
+        console.print(note, markup=False, highlight=False)
     _print_precision(report.precision)
     console.print(report.engine_line(), markup=False, highlight=False)
 

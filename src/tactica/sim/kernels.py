@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import cast
 
 from tactica.caching import Cache, SmallKeys
 from tactica.ruleset import ConsultingKernel, NotCovered, PreparedKernel, kernel_hooks
@@ -83,8 +84,10 @@ def simulated_battle(scenario: Scenario, policies: Mapping[str, str], seed: int,
     kernel = prepared_kernel(scenario)
     if not isinstance(kernel, NotCovered):
         if consulted:
-            if isinstance(kernel, ConsultingKernel):
-                played = kernel.play_consulted(policies, seed, index, max_steps)
+            play_consulted = getattr(kernel, "play_consulted", None)
+            if play_consulted is not None:
+                played = cast(ConsultingKernel, kernel).play_consulted(policies, seed, index,
+                                                                       max_steps)
                 if not isinstance(played, NotCovered):
                     result, mask = played
                     return replace(result, consulted=rulings_of_mask(scenario, mask)), KERNEL

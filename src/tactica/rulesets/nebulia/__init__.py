@@ -16,6 +16,7 @@ import numpy as np
 from tactica.battlefield.base import Battlefield, SightOption, SightReport
 from tactica.battlefield.grid import TileGrid
 from tactica.chance import Decide, run_exact
+from tactica.consulted import consult_all
 from tactica.dice import Dist
 from tactica.errors import IllegalActionError, ScenarioError
 from tactica.events import Action, Event
@@ -105,6 +106,15 @@ RULINGS = (
 )
 
 
+#: The rulings every battle consults from its setup (:mod:`tactica.consulted`): sight and
+#: cover (NEB-3, NEB-4, NEB-5), movement (NEB-13), the round (NEB-9, NEB-11), targets (NEB-12,
+#: NEB-7) and the dice of attacks (NEB-1, NEB-6) decide something in practically every battle,
+#: and the greedy policy weighs them all from its first move. Counting them once at the start
+#: keeps the count exact for the compiled kernel, which reports the same set.
+SETUP_CONSULTED = ("NEB-1", "NEB-3", "NEB-4", "NEB-5", "NEB-6", "NEB-7", "NEB-9", "NEB-11",
+                   "NEB-12", "NEB-13")
+
+
 @lru_cache(maxsize=4096)
 def _damage_dist(dice: int, accuracy: int, damage: int, armor: int, cover: bool,
                  rulings_key: tuple[tuple[str, str], ...]) -> Dist[int]:
@@ -146,6 +156,7 @@ class NebuliaOperations:
     copy_state = staticmethod(rules.copy_state)
 
     def initial_state(self, scenario: Scenario) -> rules.NebState:
+        consult_all(SETUP_CONSULTED)
         setup = scenario.setup
         grid = scenario.battlefield
         assert isinstance(setup, content.Setup) and isinstance(grid, TileGrid)
