@@ -304,7 +304,8 @@ def _widest(tallies: Sequence[Tally], paired: PairedTally | None) -> float:
 def _run(scenarios: Sequence[Scenario], policies: dict[str, str], *, battles: int | None,
          seed: int, workers: int | None, progress: Progress | None, precision: float | None,
          max_battles: int, executor: str, scheduler: Any, max_steps: int,
-         consulted: bool = False, ruling: str | None = None) -> _Run:
+         consulted: bool = False, rulings: Sequence[str | None] = (),
+         reuse: bool = False) -> _Run:
     if seed < 0:
         raise TacticaError(f"--seed: expected a whole number >= 0, got {seed}")
     if precision is None:
@@ -323,7 +324,8 @@ def _run(scenarios: Sequence[Scenario], policies: dict[str, str], *, battles: in
     sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
     tallies = [Tally(sides) for _ in scenarios]
     paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
-    plan = Plan.of(scenarios, policies, seed, max_steps, consulted=consulted, ruling=ruling)
+    plan = Plan.of(scenarios, policies, seed, max_steps, consulted=consulted, rulings=rulings,
+                   reuse=reuse)
     target = min(FIRST_ROUND, max_battles) if battles is None else battles
     if precision is not None:
         target = min(FIRST_ROUND, max_battles)
@@ -439,7 +441,7 @@ def compare(
                workers=workers, progress=progress, precision=precision,
                max_battles=max_battles, executor=executor, scheduler=scheduler,
                max_steps=max_steps, consulted=spec.is_ruling,
-               ruling=spec.key if spec.is_ruling else None)
+               rulings=[spec.key if spec.is_ruling else None] * len(variants))
     assert run.paired is not None
     reports = tuple(_report(v.scenario, chosen, seed, t, run.interrupted, None)
                     for v, t in zip(variants, run.tallies, strict=True))

@@ -137,24 +137,39 @@ def logged_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, in
 
 def play_chunk(scenarios: Sequence[Scenario], policies: Mapping[str, str], seed: int,
                start: int, stop: int, *, max_steps: int = DEFAULT_MAX_STEPS,
-               consulted: bool = False, ruling: str | None = None
-               ) -> tuple[list[Tally], PairedTally | None]:
+               consulted: bool = False, rulings: Sequence[str | None] = (),
+               reuse: bool = False) -> tuple[list[Tally], PairedTally | None]:
     """Battles ``start`` .. ``stop - 1`` under every scenario (variant), tallied; each is
     played by the game's compiled kernel where it covers it (:mod:`tactica.sim.kernels`),
     else by the reference, with the same result. ``consulted``: count the rulings each
-    battle consulted; ``ruling``: the compared ruling (its consultation is paired)."""
+    battle consulted; ``rulings``: per variant, the ruling it changes from the first (its
+    consultation is paired). ``reuse``: a battle whose first variant did not consult the
+    ruling a later variant changes *is* the first variant's battle (nothing read that ruling,
+    so nothing could go otherwise): its result is taken, not played again."""
     from tactica.sim.kernels import simulated_battle
 
     sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
     tallies = [Tally(sides) for _ in scenarios]
     paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
+    changes = list(rulings) + [None] * (len(scenarios) - len(rulings))
     for i in range(start, stop):
-        played = [simulated_battle(sc, policies, seed, i, max_steps, consulted=consulted)
-                  for sc in scenarios]
+        played = [simulated_battle(scenarios[0], policies, seed, i, max_steps,
+                                   consulted=consulted)]
+        first = played[0][0]
+        taken = [False]
+        for sc, ruling in zip(scenarios[1:], changes[1:], strict=True):
+            if reuse and ruling is not None and ruling not in first.consulted:
+                played.append(played[0])
+                taken.append(True)
+            else:
+                played.append(simulated_battle(sc, policies, seed, i, max_steps,
+                                               consulted=consulted))
+                taken.append(False)
         results = [r for r, _ in played]
-        for tally, (r, engine) in zip(tallies, played, strict=True):
+        for tally, (r, engine), was_taken in zip(tallies, played, taken, strict=True):
             tally.add(r)
-            tally.count_engine(engine.reason)
+            if not was_taken:  # a battle taken from the first variant was not played again
+                tally.count_engine(engine.reason)
         if paired is not None:
-            paired.add(results, ruling)
+            paired.add(results, changes)
     return tallies, paired

@@ -248,15 +248,17 @@ class PairedTally:
             self.changed = [0] * (self.variants - 1)
             self.consulted = [0] * (self.variants - 1)
 
-    def add(self, results: Sequence[BattleResult], ruling: str | None = None) -> None:
+    def add(self, results: Sequence[BattleResult],
+            rulings: Sequence[str | None] = ()) -> None:
         """Count one battle played under every variant (``results`` in variant order);
-        ``ruling``: the compared ruling, whose consultation is counted."""
+        ``rulings``: per variant, the ruling it changes (its consultation is counted)."""
         self.battles += 1
         first = results[0]
         base = _indicators(first, self.outcomes)
         for v, r in enumerate(results[1:]):
             if not r.same_battle(first):
                 self.changed[v] += 1
+            ruling = rulings[v + 1] if v + 1 < len(rulings) else None
             if ruling is not None and (ruling in r.consulted or ruling in first.consulted):
                 self.consulted[v] += 1
             ind = _indicators(r, self.outcomes)
