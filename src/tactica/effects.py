@@ -63,7 +63,7 @@ class Effect:
 
     @property
     def label(self) -> str:
-        """``ARC-4=lowest``."""
+        """``ABC-4=lowest``."""
         return f"{self.ruling}={self.option}"
 
     def size(self, sides: Sequence[str]) -> float:

@@ -11,8 +11,8 @@ variant, else 0), with the interval ``mean ± 1.96·sd/√n`` of those per-battl
 >>> d = paired_difference(30, 50, 1000)
 >>> round(d.difference, 3), d.verdict
 (0.03, 'higher')
->>> consulted_note("ARC-4", consulted=0, changed=0, battles=2000)
-'ARC-4 was consulted in 0 of 2,000 battles: both variants played the same battles'
+>>> consulted_note("ABC-4", consulted=0, changed=0, battles=2000)
+'ABC-4 was consulted in 0 of 2,000 battles: both variants played the same battles'
 """
 
 from __future__ import annotations
