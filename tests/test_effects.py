@@ -136,3 +136,14 @@ def test_the_effects_report_is_a_table_in_a_notebook() -> None:
     assert [r.id for r in report.never] == ["NEB-10"]
     html = report._repr_html_()
     assert "NEB-6=characteristic" in html and "never consulted" in html
+
+
+def test_the_scenario_report_has_a_section_on_every_ruling(tmp_path: Path,
+                                                            run_cli: Any) -> None:
+    page = tmp_path / "report.html"
+    code, _, err = run_cli(["report", str(ROOT / "examples" / "nebulia" / "duel.yaml"), "-o",
+                            str(page), "-n", "0", "--effects", "3"])
+    assert code == 0, err
+    html = page.read_text()
+    assert "The effect of every ruling" in html and "never consulted in 3 battles" in html
+    assert "NEB-6=characteristic" in html and "<svg" in html
