@@ -76,6 +76,9 @@ def closed(owner: object) -> frozenset[str] | None:
 def recording() -> Iterator[set[str]]:
     """Record the rulings consulted inside the ``with`` into the set it gives (filled in
     while the block runs, complete when it ends)."""
+    if None not in _OWNERS:  # frames left open outside any recording (a cache miss never
+        _FRAMES.clear()      # followed by its put) can belong to no answer of this one
+        _OWNERS.clear()
     frame: set[str] = set()
     depth = len(_FRAMES)
     _FRAMES.append(frame)
