@@ -60,7 +60,7 @@ def effects_cmd(
         disable=not err_console.is_terminal,
     ) as bar:
         task = bar.add_task("battles", total=battles)
-        line = None if err_console.is_terminal else ProgressLine()
+        line = None if err_console.is_terminal else ProgressLine(name="effects")
 
         def progress(done: int, planned: int) -> None:
             bar.update(task, completed=done, total=planned)

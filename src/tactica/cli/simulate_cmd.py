@@ -137,8 +137,9 @@ class ProgressLine:
     """Progress off a terminal: a line on standard error every ``every`` seconds (battles
     done, rate, time left)."""
 
-    def __init__(self, every: float = 5.0) -> None:
+    def __init__(self, every: float = 5.0, name: str = "simulate") -> None:
         self.every = every
+        self.name = name
         self.start = time.monotonic()
         self.last = self.start
 
@@ -149,7 +150,7 @@ class ProgressLine:
         self.last = now
         rate = done / max(now - self.start, 1e-9)
         left = (planned - done) / rate if rate > 0 else float("inf")
-        err_console.print(f"simulate: {done}/{planned} battles, {rate:.1f}/s, "
+        err_console.print(f"{self.name}: {done}/{planned} battles, {rate:.1f}/s, "
                           f"{_duration(left)} left")
 
 

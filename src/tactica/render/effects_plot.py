@@ -44,8 +44,7 @@ def effects_plot(report: EffectsReport, *, top: int = 20) -> Figure:
     if shown:
         ax.legend(fontsize=8)
     never = len(report.never)
-    ax.set_title(_plain(f"{report.scenario}\nevery other reading against the scenario's own, "
-                        f"{report.battles:,} paired battles"
-                        + (f"; {never} rulings never consulted" if never else "")),
-                 fontsize=10)
+    detail = (f"every other reading against the scenario's own, {report.battles:,} paired "
+              "battles" + (f"; {never} rulings never consulted" if never else ""))
+    ax.set_title(_plain(report.scenario) + "\n" + _plain(detail), fontsize=10)
     return fig
