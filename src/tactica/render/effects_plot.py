@@ -21,7 +21,7 @@ def effects_plot(report: EffectsReport, *, top: int = 20) -> Figure:
     per side: the change of its win rate in percentage points, error bars its 95% interval."""
     shown = list(report.effects[:top])
     sides = report.sides
-    fig, axes = _figure(8.0, 1.8 + 0.3 * max(1, len(shown)) * max(1, len(sides)) ** 0.5)
+    fig, axes = _figure(9.0, 1.8 + 0.3 * max(1, len(shown)) * max(1, len(sides)) ** 0.5)
     ax = axes[0][0]
     height = 0.8 / max(1, len(sides))
     for k, side in enumerate(sides):
@@ -39,12 +39,13 @@ def effects_plot(report: EffectsReport, *, top: int = 20) -> Figure:
     ax.set_yticks(range(len(shown)),
                   [_plain(f"{e.label} (not {e.baseline})") for e in shown], fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("change of the win rate against the baseline (percentage points)")
+    ax.set_xlabel("change of the win rate against the scenario's own rulings "
+                  "(percentage points)")
     ax.grid(axis="x", alpha=0.3)
     if shown:
         ax.legend(fontsize=8)
     never = len(report.never)
-    detail = (f"every other reading against the scenario's own, {report.battles:,} paired "
-              "battles" + (f"; {never} rulings never consulted" if never else ""))
+    detail = (f"{report.battles:,} paired battles"
+              + (f"; {never} rulings never consulted" if never else ""))
     ax.set_title(_plain(report.scenario) + "\n" + _plain(detail), fontsize=10)
     return fig
