@@ -352,6 +352,8 @@ def run_sweep(spec: SweepSpec, *,
                 for i, got in zip(members, _simulate_group([built[i][1] for i in members],
                                                            spec, labels), strict=True):
                     sims[i] = got
+                if progress:  # the points of a group are played together
+                    progress(len(sims), len(built))
         for i, (point, sc, attacker, target) in enumerate(built):
             base = {column_name(p): v for p, v in point.items()}
             base["scenario"] = sc.name
@@ -360,7 +362,7 @@ def run_sweep(spec: SweepSpec, *,
                 rows.append({**base, "kind": "odds", **_odds_row(sc, attacker, target, spec)})
             if spec.battles > 0:
                 rows += [{**base, "kind": "simulation", **r} for r in sims[i]]
-            if progress:
+            if progress and not sims:
                 progress(i + 1, len(built))
     return rows
 
