@@ -20,9 +20,9 @@ from typing import Any
 
 import yaml
 
-from tactica.ruleset import NotCovered, PreparedKernel, example_scenarios, get_ruleset
-from tactica.scenario import Scenario, scenario_from_mapping
-from tactica.sim.kernels import prepared_kernel
+from tactica.analysis.sim.kernels import prepared_kernel
+from tactica.engine.ruleset import NotCovered, PreparedKernel, example_scenarios, get_ruleset
+from tactica.engine.scenario import Scenario, scenario_from_mapping
 
 __all__ = ["main", "tiled"]
 

@@ -129,7 +129,7 @@ def test_compare_a_ruling_reports_each_variant_and_the_paired_difference(
     assert alone["wins"] == doc["variants"]["NEB-6=characteristic"]["wins"]
     code, out, _ = run(capsys, "simulate", DUEL, "-n", "40", "--seed", "3", "-j", "1",
                        "--compare", "NEB-6=die,characteristic")
-    assert code == 0 and "paired difference" in out and "significant" in out
+    assert code == 0 and "paired difference" in out and "verdict" in out
 
 
 def test_the_paired_difference_follows_the_battles() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from tactica.analysis.simulate import compare
 from tactica.analysis.sweep import (
     SweepSpec,
     column_name,
@@ -18,7 +19,7 @@ from tactica.analysis.sweep import (
     run_sweep,
     write_parquet,
 )
-from tactica.analysis.sweep_views import newcombe, paired_differences
+from tactica.analysis.sweep_views import paired_differences, sweep_tables
 from tactica.api import example
 from tactica.engine.errors import TacticaError
 from tactica.engine.ruleset import get_ruleset
@@ -96,9 +97,21 @@ def test_bad_paths_and_queries_are_one_clear_error(tmp_path: Path) -> None:
         query(tmp_path / "missing.parquet", "SELECT 1")
 
 
-def test_newcombe_interval_holds_the_difference() -> None:
-    d, lo, hi = newcombe(60, 100, 40, 100)
-    assert lo < d < hi and round(d, 6) == 0.2 and lo > 0
+def test_a_sweep_pairs_its_points_with_the_statistic_of_compare() -> None:
+    duel = load_scenario(example("duel-cover"))
+    spec = SweepSpec((parse_vary("rulings.NEB-6=die,characteristic"),), scenario=duel,
+                     battles=30, seed=4)
+    rows = run_sweep(spec)
+    report = compare(duel, "NEB-6=die,characteristic", battles=30, seed=4, workers=1)
+    found = paired_differences(rows, ["rulings_NEB_6"], side="*")
+    assert [d["side"] for d in found] == ["red", "blue", "draw"]
+    for d in found:
+        want = report.paired_difference(1, d["side"])
+        assert (d["diff"], d["low"], d["high"], d["verdict"]) == (
+            want.difference, want.low, want.high, want.verdict)
+        assert (d["consulted"], d["changed"]) == (report.consulted(1), report.changed(1))
+    notes = sweep_tables(rows, spec)[-1].notes
+    assert notes == [report.notes()[0].replace("under NEB-6=", "under rulings.NEB-6=")]
 
 
 def test_the_sweeps_description_is_json(tmp_path: Path) -> None:

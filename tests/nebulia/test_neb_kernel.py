@@ -14,12 +14,18 @@ import hashlib
 import os
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
+from tactica.analysis.sim.kernels import (
+    NOT_CONSULTING,
+    prepared_kernel,
+    rulings_of_mask,
+    simulated_battle,
+)
 from tactica.analysis.simulate import play_battle, simulate
 from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
@@ -107,12 +113,48 @@ def test_the_kernel_plays_the_reference_battles(name: str, variant: str) -> None
     for policy in ("greedy", "random"):
         policies = dict.fromkeys(sides, policy)
         for index in range(BATTLES[name]):
-            want = play_battle(sc, policies, seed, index)
+            want = play_battle(sc, policies, seed, index, consulted=True)
             got = prepared.play(policies, seed, index, 20_000)
-            assert got == want, (policy, index)
+            assert got == replace(want, consulted=frozenset()), (policy, index)
+            assert _consulted(sc, prepared, policies, seed, index) == want, (policy, index)
     mixed = {sides[0]: "greedy", sides[1]: "random"}
     for index in range(2):
         assert prepared.play(mixed, seed, index, 20_000) == play_battle(sc, mixed, seed, index)
+        assert (_consulted(sc, prepared, mixed, seed, index)
+                == play_battle(sc, mixed, seed, index, consulted=True))
+
+
+def _consulted(sc: Scenario, prepared: Any, policies: dict[str, str], seed: int,
+               index: int) -> Any:
+    """The kernel's result with the rulings its bit mask names."""
+    played = prepared.play_consulted(policies, seed, index, 20_000)
+    assert not isinstance(played, NotCovered)
+    result, mask = played
+    return replace(result, consulted=rulings_of_mask(sc, mask))
+
+
+def test_consulted_rulings_come_from_the_kernel_and_match_the_reference() -> None:
+    _module()
+    sc = _scenario("duel", "defaults")
+    policies = {"red": "greedy", "blue": "random"}
+    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
+    assert engine.is_kernel
+    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    assert "NEB-6" in got.consulted and "NEB-10" not in got.consulted
+
+
+def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    sc = _scenario("duel", "defaults")
+    prepared = prepared_kernel(sc)
+    monkeypatch.delattr(type(prepared), "play_consulted")
+    policies = {"red": "greedy", "blue": "greedy"}
+    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
+    assert engine.reason == NOT_CONSULTING.reason
+    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    plain, engine = simulated_battle(sc, policies, 4, 2, 20_000)
+    assert engine.is_kernel and plain == replace(got, consulted=frozenset())
 
 
 @pytest.mark.parametrize("max_steps", [1, 2, 5, 17, 60])

@@ -92,9 +92,11 @@ def _rulings_table(scenario: Scenario) -> Table:
 
 def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
                     workers: int | None = 1, fmt: NumberFormat | None = None,
-                    plots: bool = True) -> str:
+                    plots: bool = True, effects: int = 0) -> str:
     """The HTML page of a scenario (see the module's docstring); ``battles=0`` leaves the
-    simulation out, ``plots=False`` the pictures that need matplotlib."""
+    simulation out, ``plots=False`` the pictures that need matplotlib; ``effects`` battles
+    add a section on the effect of every ruling's other readings
+    (:mod:`tactica.analysis.effects`)."""
     from tactica.analysis.attacks import attack_rows
     from tactica.analysis.views import attack_table, simulation_tables
 
@@ -148,6 +150,17 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
                                    f"Win rates of {battles} seeded battles (seed {seed}) with "
                                    "their 95% Wilson intervals."))
         sections.append(("Simulation", content))
+    if effects > 0:
+        from tactica.analysis.effects import effects as every_effect
+
+        found = every_effect(scenario, battles=effects, seed=seed, workers=workers)
+        content = _tables([found.table()], fmt)
+        if plots and found.effects:
+            content.append(_figure(_svg(found.plot()),
+                                   "Each other reading of a ruling against the scenario's own "
+                                   "on the same seeded battles: the change of each side's win "
+                                   "rate, error bars its paired 95% interval."))
+        sections.append(("The effect of every ruling", content))
     subtitle = f"{rs.meta.title} scenario, from {Path(scenario.source).name}"
     desc = scenario.data.get("description")
     if desc:

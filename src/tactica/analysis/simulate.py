@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tactica.analysis.paired import PairedDifference, consulted_note, paired_difference
 from tactica.analysis.sim.executors import Job, Plan, make_executor
 from tactica.analysis.sim.play import DEFAULT_MAX_STEPS, logged_battle, play_battle
 from tactica.analysis.sim.tally import BattleResult, PairedTally, Tally, wilson
@@ -179,8 +180,32 @@ class ComparisonReport:
                    ) -> tuple[float, tuple[float, float], bool]:
         """Variant ``variant`` (>= 1) minus the first: the mean difference of ``outcome``'s
         rate (a side, or ``"draw"``), its 95% interval, and whether it excludes 0."""
-        mean, (lo, hi) = self.paired.interval(variant, outcome)
-        return mean, (lo, hi), (lo > 0 or hi < 0)
+        d = self.paired_difference(variant, outcome)
+        return d.difference, (d.low, d.high), d.significant
+
+    def paired_difference(self, variant: int, outcome: str) -> PairedDifference:
+        """Variant ``variant`` (>= 1) minus the first for ``outcome`` (a side, or
+        ``"draw"``): the paired statistic of :mod:`tactica.analysis.paired`."""
+        p = self.paired
+        return paired_difference(p.sums[variant - 1][outcome], p.squares[variant - 1][outcome],
+                                 p.battles)
+
+    def consulted(self, variant: int) -> int | None:
+        """Battles that consulted the compared ruling under the first variant or variant
+        ``variant`` (``None`` when a field of the scenario is compared)."""
+        return self.paired.consulted[variant - 1] if self.spec.is_ruling else None
+
+    def changed(self, variant: int) -> int:
+        """Battles that did not end the same way under variant ``variant`` as under the
+        first."""
+        return self.paired.changed[variant - 1]
+
+    def notes(self) -> list[str]:
+        """Per later variant, whether the comparison compared anything (consulted counts)."""
+        return [consulted_note(self.spec.key, consulted=self.consulted(v),
+                               changed=self.changed(v), battles=self.battles,
+                               label=self.labels[v])
+                for v in range(1, len(self.labels))]
 
     @property
     def engine(self) -> dict[str, int]:
@@ -205,9 +230,9 @@ class ComparisonReport:
         for v in range(1, len(self.labels)):
             row: dict[str, Any] = {"variant": self.labels[v], "against": self.labels[0]}
             for o in self.outcomes:
-                mean, (lo, hi), sig = self.difference(v, o)
-                row[o] = {"difference": round(mean, 6), "ci95": [_r(lo), _r(hi)],
-                          "significant": sig}
+                row[o] = self.paired_difference(v, o).to_dict()
+            row["consulted"] = self.consulted(v)
+            row["changed"] = self.changed(v)
             diffs.append(row)
         out: dict[str, Any] = {
             "scenario": self.scenario,
@@ -218,7 +243,11 @@ class ComparisonReport:
             "variants": {label: {"rulings": dict(r.rulings), **r.figures()}
                          for label, r in zip(self.labels, self.reports, strict=True)},
             "paired": diffs,
+            "notes": self.notes(),
         }
+        if self.spec.is_ruling:
+            out["consulted"] = {label: dict(sorted(r.tally.consulted.items()))
+                                for label, r in zip(self.labels, self.reports, strict=True)}
         if self.precision is not None:
             out["precision"] = dict(self.precision)
         out["engine"] = self.engine
@@ -274,7 +303,9 @@ def _widest(tallies: Sequence[Tally], paired: PairedTally | None) -> float:
 
 def _run(scenarios: Sequence[Scenario], policies: dict[str, str], *, battles: int | None,
          seed: int, workers: int | None, progress: Progress | None, precision: float | None,
-         max_battles: int, executor: str, scheduler: Any, max_steps: int) -> _Run:
+         max_battles: int, executor: str, scheduler: Any, max_steps: int,
+         consulted: bool = False, rulings: Sequence[str | None] = (),
+         reuse: bool = False) -> _Run:
     if seed < 0:
         raise TacticaError(f"--seed: expected a whole number >= 0, got {seed}")
     if precision is None:
@@ -293,7 +324,8 @@ def _run(scenarios: Sequence[Scenario], policies: dict[str, str], *, battles: in
     sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
     tallies = [Tally(sides) for _ in scenarios]
     paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
-    plan = Plan.of(scenarios, policies, seed, max_steps)
+    plan = Plan.of(scenarios, policies, seed, max_steps, consulted=consulted, rulings=rulings,
+                   reuse=reuse)
     target = min(FIRST_ROUND, max_battles) if battles is None else battles
     if precision is not None:
         target = min(FIRST_ROUND, max_battles)
@@ -408,7 +440,8 @@ def compare(
     run = _run([v.scenario for v in variants], chosen, battles=battles, seed=seed,
                workers=workers, progress=progress, precision=precision,
                max_battles=max_battles, executor=executor, scheduler=scheduler,
-               max_steps=max_steps)
+               max_steps=max_steps, consulted=spec.is_ruling,
+               rulings=[spec.key if spec.is_ruling else None] * len(variants))
     assert run.paired is not None
     reports = tuple(_report(v.scenario, chosen, seed, t, run.interrupted, None)
                     for v, t in zip(variants, run.tallies, strict=True))

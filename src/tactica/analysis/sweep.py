@@ -32,7 +32,8 @@ from typing import Any
 import yaml
 
 from tactica.analysis.matrix import parse_numbers
-from tactica.analysis.simulate import simulate, wilson
+from tactica.analysis.sim.play import DEFAULT_MAX_STEPS
+from tactica.analysis.simulate import wilson
 from tactica.engine.errors import IllegalActionError, TacticaError
 from tactica.engine.ruleset import OddsValue, Ruleset, builtin_packs, matchup_hooks, odds_hooks
 from tactica.engine.rulings import Rulings
@@ -266,21 +267,56 @@ def _odds_row(sc: Scenario, attacker: str | None, target: str | None,
     return row
 
 
-def _simulate(sc: Scenario, spec: SweepSpec) -> list[dict[str, Any]]:
-    kwargs: dict[str, Any] = {"battles": spec.battles, "seed": spec.seed,
-                              "policies": spec.policies, "workers": spec.workers}
-    if spec.executor is not None:
-        kwargs["executor"] = spec.executor
-    report = simulate(sc, **kwargs)
-    out = []
-    for side in (*report.sides, None):
-        wins = report.draws if side is None else report.wins[side]
-        p = wins / report.battles
-        low, high = wilson(wins, report.battles)
-        out.append({"side": side if side is not None else "draw", "battles": report.battles,
-                    "seed": report.seed, "wins": wins, "p": p,
-                    "low": min(low, p), "high": max(high, p),
-                    "rounds_mean": report.mean_rounds if report.battles else math.nan})
+def _simulate_group(scenarios: Sequence[Scenario], spec: SweepSpec, labels: Sequence[str]
+                    ) -> list[list[dict[str, Any]]]:
+    """The simulation rows of points that differ only in the first parameter, played as the
+    variants of one paired run (the same seeded battles): each point's win rates with their
+    Wilson intervals and, against the group's first point, the paired difference of each
+    rate (:mod:`tactica.analysis.paired`), the battles that ended differently and, when the first
+    parameter is a ruling, the battles that consulted it."""
+    from tactica.analysis.paired import paired_difference
+    from tactica.analysis.simulate import _policies_for, _run
+
+    first = spec.parameters[0].path
+    ruling = first.split(".", 1)[1] if first.startswith("rulings.") else None
+    sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
+    for sc, label in zip(scenarios, labels, strict=True):
+        if sc.ruleset.sides_of(sc.new_state()) != sides:
+            raise TacticaError(f"--vary: {label} changes the sides of the battle; only "
+                               "points with the same sides can be paired")
+    policies = _policies_for(scenarios[0], spec.policies)
+    run = _run(scenarios, policies, battles=spec.battles, seed=spec.seed,
+               workers=spec.workers, progress=None, precision=None, max_battles=spec.battles,
+               executor=spec.executor or "process", scheduler=None,
+               max_steps=DEFAULT_MAX_STEPS, consulted=ruling is not None,
+               rulings=[ruling] * len(scenarios))
+    out: list[list[dict[str, Any]]] = []
+    for v, tally in enumerate(run.tallies):
+        n = tally.battles
+        rows = []
+        for side in (*sides, None):
+            outcome = side if side is not None else "draw"
+            wins = tally.draws if side is None else tally.wins[side]
+            p = wins / n if n else 0.0
+            low, high = wilson(wins, n)
+            row: dict[str, Any] = {
+                "side": outcome, "battles": n, "seed": spec.seed, "wins": wins, "p": p,
+                "low": min(low, p), "high": max(high, p),
+                "rounds_mean": tally.rounds_sum / n if n else math.nan,
+                "paired_against": None, "paired_diff": None, "paired_low": None,
+                "paired_high": None, "paired_verdict": None, "changed": None,
+                "consulted": None}
+            if v > 0 and run.paired is not None:
+                pt = run.paired
+                d = paired_difference(pt.sums[v - 1][outcome], pt.squares[v - 1][outcome],
+                                      pt.battles)
+                row.update({"paired_against": labels[0], "paired_diff": d.difference,
+                            "paired_low": d.low if math.isfinite(d.low) else None,
+                            "paired_high": d.high if math.isfinite(d.high) else None,
+                            "paired_verdict": d.verdict, "changed": pt.changed[v - 1],
+                            "consulted": pt.consulted[v - 1] if ruling else None})
+            rows.append(row)
+        out.append(rows)
     return out
 
 
@@ -304,6 +340,20 @@ def run_sweep(spec: SweepSpec, *,
     with _folder() as folder:
         builder = _Builder(spec, folder)
         built = [(point, *builder.scenario(point)) for point in points]
+        sims: dict[int, list[dict[str, Any]]] = {}
+        if spec.battles > 0:  # points that differ only in the first parameter, paired
+            head = spec.parameters[0].path
+            groups: dict[tuple[Any, ...], list[int]] = {}
+            for i, (point, *_) in enumerate(built):
+                key = tuple(repr(v) for k, v in point.items() if k != head)
+                groups.setdefault(key, []).append(i)
+            for members in groups.values():
+                labels = [f"{head}={built[i][0][head]}" for i in members]
+                for i, got in zip(members, _simulate_group([built[i][1] for i in members],
+                                                           spec, labels), strict=True):
+                    sims[i] = got
+                if progress:  # the points of a group are played together
+                    progress(len(sims), len(built))
         for i, (point, sc, attacker, target) in enumerate(built):
             base = {column_name(p): v for p, v in point.items()}
             base["scenario"] = sc.name
@@ -311,8 +361,8 @@ def run_sweep(spec: SweepSpec, *,
             if spec.odds:
                 rows.append({**base, "kind": "odds", **_odds_row(sc, attacker, target, spec)})
             if spec.battles > 0:
-                rows += [{**base, "kind": "simulation", **r} for r in _simulate(sc, spec)]
-            if progress:
+                rows += [{**base, "kind": "simulation", **r} for r in sims[i]]
+            if progress and not sims:
                 progress(i + 1, len(built))
     return rows
 

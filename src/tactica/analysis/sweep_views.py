@@ -1,21 +1,22 @@
 """What people see of a sweep: its tables, its plot with interval bands, and each point's
-difference from the first (a paired comparison: every point plays the same seeded battles).
+difference from the first value of the first parameter: a paired comparison (every point plays
+the same seeded battles), with the one paired statistic of :mod:`tactica.analysis.paired` that
+``simulate --compare`` shows too, stored in the rows by :func:`tactica.analysis.sweep.run_sweep`.
 
 >>> rows = [{"x": 1, "kind": "simulation", "side": "red", "wins": 60, "battles": 100,
-...          "p": 0.6, "low": 0.5, "high": 0.7},
+...          "p": 0.6, "low": 0.5, "high": 0.7, "paired_diff": None},
 ...         {"x": 2, "kind": "simulation", "side": "red", "wins": 70, "battles": 100,
-...          "p": 0.7, "low": 0.6, "high": 0.8}]
->>> [(d["variant"], round(d["diff"], 2)) for d in paired_differences(rows, ["x"])]
-[('2 - 1', 0.1)]
+...          "p": 0.7, "low": 0.6, "high": 0.8, "paired_diff": 0.1, "paired_low": 0.04,
+...          "paired_high": 0.16, "paired_verdict": "higher"}]
+>>> [(d["variant"], round(d["diff"], 2), d["verdict"]) for d in paired_differences(rows, ["x"])]
+[('2 - 1', 0.1, 'higher')]
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tactica.analysis.simulate import wilson
 from tactica.engine.errors import TacticaError
 from tactica.presentation.tables import Column, Table
 
@@ -24,17 +25,7 @@ if TYPE_CHECKING:
 
     from tactica.analysis.sweep import SweepSpec
 
-__all__ = ["newcombe", "paired_differences", "plot_paired", "plot_sweep", "sweep_tables"]
-
-
-def newcombe(wins_a: int, n_a: int, wins_b: int, n_b: int) -> tuple[float, float, float]:
-    """``p_a - p_b`` with Newcombe's hybrid Wilson 95% interval (treating the two as
-    independent, which is cautious when they share seeds)."""
-    pa, pb = wins_a / n_a, wins_b / n_b
-    la, ua = wilson(wins_a, n_a)
-    lb, ub = wilson(wins_b, n_b)
-    d = pa - pb
-    return d, d - math.hypot(pa - la, ub - pb), d + math.hypot(ua - pa, pb - lb)
+__all__ = ["paired_differences", "paired_table", "plot_paired", "plot_sweep", "sweep_tables"]
 
 
 def sweep_tables(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> list[Table]:
@@ -60,6 +51,9 @@ def sweep_tables(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> list[Tab
         out.append(Table("win rates at each point", cols, body,
                          [f"every point plays the same {sims[0]['battles']} battles, "
                           f"seed {sims[0]['seed']}"]))
+        paired = paired_table(rows, params, spec.parameters[0].path)
+        if paired is not None:
+            out.append(paired)
     return out
 
 
@@ -98,27 +92,78 @@ def plot_sweep(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> Figure:
                       ylabel=label)
 
 
-def paired_differences(rows: Sequence[Mapping[str, Any]],
-                       params: Sequence[str]) -> list[dict[str, Any]]:
+def paired_differences(rows: Sequence[Mapping[str, Any]], params: Sequence[str],
+                       side: str | None = None) -> list[dict[str, Any]]:
     """Each value of the first parameter against its first value (the baseline), at each value
-    of the second: win rates with Newcombe intervals, exact odds with none."""
-    points, _ = _series(rows, params)
+    of the second, for ``side`` (the first side by default; ``"*"``: every side and the
+    draws): win rates with the paired 95% interval and verdict of :mod:`tactica.analysis.paired`,
+    exact odds with none."""
+    sims = [r for r in rows if r.get("kind") == "simulation"]
+    if sims:
+        if any("paired_diff" not in r for r in sims):
+            raise TacticaError("this sweep was written by an older tactica without paired "
+                               "differences: run it again")
+        wanted = _first_side(sims) if side is None else side
+        points = [dict(r) for r in sims if wanted == "*" or r["side"] == wanted]
+    else:
+        points, _ = _series(rows, params)
     first, rest = params[0], params[1:]
     groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for r in points:
-        groups.setdefault(tuple(r.get(p) for p in rest), []).append(r)
+        groups.setdefault((r.get("side"), *(r.get(p) for p in rest)), []).append(r)
     out = []
     for key, group in groups.items():
         base = group[0]
         for r in group[1:]:
-            if "wins" in r and r.get("wins") is not None:
-                d, lo, hi = newcombe(r["wins"], r["battles"], base["wins"], base["battles"])
+            where = ", ".join(f"{v}" for v in key[1:]) if rest else "all"
+            row: dict[str, Any] = {"x": where, "side": r.get("side"),
+                                   "variant": f"{r[first]} - {base[first]}"}
+            if r.get("kind") == "simulation":
+                d = float(r["paired_diff"])
+                lo = d if r.get("paired_low") is None else float(r["paired_low"])
+                hi = d if r.get("paired_high") is None else float(r["paired_high"])
+                row.update(diff=d, low=lo, high=hi, verdict=r.get("paired_verdict"),
+                           changed=r.get("changed"), consulted=r.get("consulted"))
             else:
-                d = lo = hi = float(r["p"]) - float(base["p"])
-            where = ", ".join(f"{v}" for v in key) if rest else "all"
-            out.append({"x": where, "variant": f"{r[first]} - {base[first]}", "diff": d,
-                        "low": lo, "high": hi})
+                d = float(r["p"]) - float(base["p"])
+                row.update(diff=d, low=d, high=d, verdict="exact", changed=None,
+                           consulted=None)
+            out.append(row)
     return out
+
+
+def paired_table(rows: Sequence[Mapping[str, Any]], params: Sequence[str],
+                 path: str | None = None) -> Table | None:
+    """Every side's paired difference at every point against the first value of the first
+    parameter (``path``, its column ``params[0]``), with its verdict, and one note per point
+    on whether the comparison compared anything (``None`` without simulations or without a
+    second value)."""
+    from tactica.analysis.paired import consulted_note
+
+    sims = [r for r in rows if r.get("kind") == "simulation"]
+    if not sims or all(r.get("paired_diff") is None for r in sims):
+        return None
+    found = paired_differences(rows, params, side="*")
+    cols = [Column("at"), Column("variant"), Column("outcome"), Column("difference", "p"),
+            Column("95% low", "p"), Column("95% high", "p"), Column("verdict"),
+            Column("changed", "int"), Column("consulted", "int")]
+    body = [[d["x"], d["variant"], d["side"], d["diff"], d["low"], d["high"], d["verdict"],
+             d["changed"], d["consulted"]] for d in found]
+    notes = []
+    first = path or params[0]
+    key = first.removeprefix("rulings.") if first.startswith("rulings.") else first
+    battles = int(sims[0]["battles"])
+    seen: set[tuple[Any, ...]] = set()
+    for d in found:
+        mark = (d["x"], d["variant"])
+        if mark in seen:
+            continue
+        seen.add(mark)
+        note = consulted_note(key, consulted=d["consulted"], changed=int(d["changed"]),
+                              battles=battles, label=f"{first}={d['variant'].split(' - ')[0]}")
+        notes.append(note + (f" (at {d['x']})" if d["x"] != "all" else ""))
+    return Table("paired differences against the first value of the first parameter "
+                 "(the same seeded battles)", cols, body, notes)
 
 
 def plot_paired(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> Figure:

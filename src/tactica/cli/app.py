@@ -59,6 +59,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "Vary one or two parameters over values; exact odds (--odds) or simulations "
               "(--battles) at each point, every result with its parameters in a Parquet file "
               "DuckDB can query."),
+    "effects": ("tactica.cli.effects_cmd",
+                "Play every alternative reading of every ruling against the scenario's own on "
+                "the same seeded battles, ranked by the change of each side's win rate (paired "
+                "95% intervals); rulings no battle consulted are listed as such."),
     "report": ("tactica.cli.report_cmd",
                "One self-contained HTML page for a scenario (map, rulings, odds, plots, "
                "simulation) or a sweep (what it varied, its tables and plots), to send to a "

@@ -24,6 +24,7 @@ def report(
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the simulation.")] = 1,
     workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, help="Processes (default: 1).")] = 1,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
+    effects: Annotated[int, typer.Option("--effects", min=0, max=1_000_000, help="Battles of a section on the effect of every ruling's other readings (tactica effects; 0: none).")] = 0,
     decimals: DecimalsOpt = 1,
     exact: ExactOpt = False,
 ) -> None:
@@ -35,11 +36,14 @@ def report(
     if source.suffix.lower() == ".parquet":
         if rulings:
             raise TacticaError("--rulings: a sweep's rulings are those it ran with")
+        if effects:
+            raise TacticaError("--effects: for a scenario (a sweep's points are its own)")
         text = sweep_report(source, fmt=fmt)
     else:
         sc = load_scenario(source)
         if rulings:
             sc = sc.with_rulings(parse_rulings(rulings))
-        text = scenario_report(sc, battles=battles, seed=seed, workers=workers, fmt=fmt)
+        text = scenario_report(sc, battles=battles, seed=seed, workers=workers, fmt=fmt,
+                               effects=effects)
     write_report(text, output)
     err_console.print(f"report written to {output}")

@@ -119,14 +119,16 @@ def print_comparison(report: ComparisonReport) -> None:
     for row in data["paired"]:
         d = Table(title=f"{row['variant']} minus {row['against']}, battle by battle: "
                         "paired difference (95% interval)", title_justify="left")
-        for col in ("outcome", "difference", "95% interval", "significant"):
+        for col in ("outcome", "difference", "95% interval", "verdict"):
             d.add_column(col, justify="left" if col == "outcome" else "right")
         for outcome in report.outcomes:
             cell = row[outcome]
             name = f"{outcome} wins" if outcome != "draw" else "draw"
             d.add_row(name, f"{cell['difference']:+.3f}", _signed(cell["ci95"]),
-                      "yes" if cell["significant"] else "no")
+                      cell["verdict"])
         console.print(d)
+    for note in report.notes():
+        console.print(note, markup=False, highlight=False)
     _print_precision(report.precision)
     console.print(report.engine_line(), markup=False, highlight=False)
 
@@ -135,8 +137,9 @@ class ProgressLine:
     """Progress off a terminal: a line on standard error every ``every`` seconds (battles
     done, rate, time left)."""
 
-    def __init__(self, every: float = 5.0) -> None:
+    def __init__(self, every: float = 5.0, name: str = "simulate") -> None:
         self.every = every
+        self.name = name
         self.start = time.monotonic()
         self.last = self.start
 
@@ -147,7 +150,7 @@ class ProgressLine:
         self.last = now
         rate = done / max(now - self.start, 1e-9)
         left = (planned - done) / rate if rate > 0 else float("inf")
-        err_console.print(f"simulate: {done}/{planned} battles, {rate:.1f}/s, "
+        err_console.print(f"{self.name}: {done}/{planned} battles, {rate:.1f}/s, "
                           f"{_duration(left)} left")
 
 

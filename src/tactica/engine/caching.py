@@ -29,6 +29,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from tactica.engine import consulted
+
 __all__ = ["Cache", "CacheStats", "SmallKeys", "cache_stats", "clear_caches"]
 
 K = TypeVar("K", bound=Hashable)
@@ -55,7 +57,7 @@ class Cache(Generic[K, V]):
     """At most ``maxsize`` values by explicit keys; emptied whole when full. Values are never
     ``None`` (``get`` answers ``None`` for a key it does not hold)."""
 
-    __slots__ = ("_data", "clears", "hits", "maxsize", "misses", "name")
+    __slots__ = ("_consulted", "_data", "clears", "hits", "maxsize", "misses", "name")
 
     def __init__(self, name: str, *, maxsize: int) -> None:
         if maxsize < 1:
@@ -63,6 +65,9 @@ class Cache(Generic[K, V]):
         self.name = name
         self.maxsize = maxsize
         self._data: dict[K, V] = {}
+        # The rulings consulted while computing a value, consulted again on every hit
+        # (:mod:`tactica.engine.consulted`): only for values that consulted some.
+        self._consulted: dict[K, frozenset[str]] = {}
         self.hits = self.misses = self.clears = 0
         _CACHES[name] = self  # type: ignore[assignment]
 
@@ -71,8 +76,13 @@ class Cache(Generic[K, V]):
         found = self._data.get(key)
         if found is None:
             self.misses += 1
+            consulted.opened((id(self), key))
         else:
             self.hits += 1
+            if self._consulted:
+                read = self._consulted.get(key)
+                if read is not None:
+                    consulted.consult_all(read)
         return found
 
     def put(self, key: K, value: V) -> V:
@@ -81,8 +91,14 @@ class Cache(Generic[K, V]):
         data = self._data
         if len(data) >= self.maxsize and key not in data:
             data.clear()
+            self._consulted.clear()
             self.clears += 1
         data[key] = value
+        read = consulted.closed((id(self), key))
+        if read:
+            self._consulted[key] = read
+        elif self._consulted:
+            self._consulted.pop(key, None)
         return value
 
     def __len__(self) -> int:
@@ -91,6 +107,7 @@ class Cache(Generic[K, V]):
     def clear(self) -> None:
         """Forget every value (the statistics stay)."""
         self._data.clear()
+        self._consulted.clear()
 
     def stats(self) -> CacheStats:
         """This cache's figures now."""

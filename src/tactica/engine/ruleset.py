@@ -475,6 +475,22 @@ class PreparedKernel(Protocol):
 
 
 @runtime_checkable
+class ConsultingKernel(Protocol):
+    """A prepared kernel that also says which rulings each battle consulted (the counts of
+    ``simulate --compare``, ``sweep`` over a ruling and ``tactica effects``). A kernel
+    without this method answers :class:`NotCovered` whenever those counts are asked for, and
+    the reference plays."""
+
+    def play_consulted(self, policies: Mapping[str, str], seed: int, index: int,
+                       max_steps: int) -> tuple[BattleResult, int] | NotCovered:
+        """As :meth:`PreparedKernel.play`, with a bit mask of the rulings the battle
+        consulted: bit ``i`` set when it read ruling number ``i`` of the game's declaration
+        order (``scenario.rulings.declared()[i]``), exactly when the reference's
+        :func:`~tactica.analysis.sim.play.play_battle` (``consulted=True``) records that ruling."""
+        ...
+
+
+@runtime_checkable
 class KernelHooks(Protocol):
     """A compiled simulation kernel (see ``docs/simulation.md``): bulk simulation only; the
     Python rules stay the reference, and an equivalence test keeps the two in step."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from tactica.engine.consulted import consult
 from tactica.engine.errors import RulingError
 
 __all__ = ["Ruling", "Rulings"]
@@ -67,6 +68,13 @@ class Rulings(Mapping[str, str]):
         return self._key
 
     def __getitem__(self, key: str) -> str:
+        value = self._values[key]
+        consult(key)  # a battle being recorded counts the read (tactica.engine.consulted)
+        return value
+
+    def peek(self, key: str) -> str:
+        """The choice for ``key`` without counting it as consulted: for rules that read a
+        ruling ahead of time and :func:`~tactica.engine.consulted.consult` it where it decides."""
         return self._values[key]
 
     def __iter__(self) -> Iterator[str]:

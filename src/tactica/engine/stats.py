@@ -85,3 +85,13 @@ class BattleResult:
     units: Mapping[str, UnitStats]
     steps: int
     finished: bool = True
+    #: The rulings the battle consulted (:mod:`tactica.engine.consulted`), when they were
+    #: recorded.
+    consulted: frozenset[str] = frozenset()
+
+    def same_battle(self, other: BattleResult) -> bool:
+        """True when ``other`` ended the same way in every figure (the rulings consulted
+        aside)."""
+        return (self.winner == other.winner and self.rounds == other.rounds
+                and self.steps == other.steps and self.finished == other.finished
+                and self.units == other.units)

@@ -57,17 +57,25 @@ class Plan:
     policies: tuple[tuple[str, str], ...]
     seed: int
     max_steps: int
+    #: Count the rulings each battle consulted (and pair each variant's changed ruling's);
+    #: ``reuse``: take the first variant's battle where the changed ruling was not consulted
+    #: (:func:`~tactica.analysis.sim.play.play_chunk`).
+    consulted: bool = False
+    rulings: tuple[str | None, ...] = ()
+    reuse: bool = False
 
     @classmethod
     def of(cls, scenarios: Sequence[Scenario], policies: dict[str, str], seed: int,
-           max_steps: int) -> Plan:
+           max_steps: int, *, consulted: bool = False, rulings: Sequence[str | None] = (),
+           reuse: bool = False) -> Plan:
         """The plan of a run (the token is unique to this process's run)."""
         import uuid
 
         return cls(uuid.uuid4().hex,
                    tuple((dict(s.data), s.source, str(s.base_dir),
                           tuple(str(f) for f in s.content_folders)) for s in scenarios),
-                   tuple(sorted(policies.items())), seed, max_steps)
+                   tuple(sorted(policies.items())), seed, max_steps, consulted, tuple(rulings),
+                   reuse)
 
 
 # Scenarios built in this process, by plan token (workers build a plan's scenarios once).
@@ -88,7 +96,8 @@ def run_job(plan: Plan, start: int, stop: int) -> JobResult:
     """Play battles ``start`` .. ``stop - 1`` of ``plan`` under every variant (the function
     workers run)."""
     return play_chunk(_scenarios(plan), dict(plan.policies), plan.seed, start, stop,
-                      max_steps=plan.max_steps)
+                      max_steps=plan.max_steps, consulted=plan.consulted, rulings=plan.rulings,
+                      reuse=plan.reuse)
 
 
 class Executor(Protocol):
@@ -115,7 +124,10 @@ class LocalExecutor:
         for start, stop in jobs:
             yield (start, stop), play_chunk(self.scenarios, dict(self.plan.policies),
                                             self.plan.seed, start, stop,
-                                            max_steps=self.plan.max_steps)
+                                            max_steps=self.plan.max_steps,
+                                            consulted=self.plan.consulted,
+                                            rulings=self.plan.rulings,
+                                            reuse=self.plan.reuse)
 
     def __enter__(self) -> LocalExecutor:
         return self

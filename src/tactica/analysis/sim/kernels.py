@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import cast
 
 from tactica.engine.caching import Cache, SmallKeys
-from tactica.engine.ruleset import NotCovered, PreparedKernel, kernel_hooks
+from tactica.engine.ruleset import ConsultingKernel, NotCovered, PreparedKernel, kernel_hooks
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult
 
@@ -48,6 +49,8 @@ class Engine:
 KERNEL = Engine()
 _OFF = NotCovered(f"{ENVIRONMENT}=0")
 _NO_KERNEL = NotCovered("the game has no compiled kernel")
+#: Why the reference plays when consulted rulings are counted and the kernel cannot say them.
+NOT_CONSULTING = NotCovered("the compiled kernel does not report the rulings a battle consults")
 
 # Prepared kernels of the scenarios of this process, by the scenario object (its number from
 # SmallKeys is never given to another object, so an entry cannot answer for another scenario).
@@ -71,19 +74,44 @@ def prepared_kernel(scenario: Scenario) -> PreparedKernel | NotCovered:
 
 
 def simulated_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, index: int,
-                     max_steps: int) -> tuple[BattleResult, Engine]:
+                     max_steps: int, *, consulted: bool = False
+                     ) -> tuple[BattleResult, Engine]:
     """Battle ``index`` of ``seed`` played by the kernel where it covers it, else by the
-    reference; the same result either way."""
+    reference; the same result either way. ``consulted``: with the rulings the battle
+    consulted (a kernel that cannot say them leaves the battle to the reference)."""
     from tactica.analysis.sim.play import play_battle
 
     kernel = prepared_kernel(scenario)
     if not isinstance(kernel, NotCovered):
-        result = kernel.play(policies, seed, index, max_steps)
-        if not isinstance(result, NotCovered):
-            return result, KERNEL
-        kernel = result
-    return (play_battle(scenario, policies, seed, index, max_steps=max_steps),
-            Engine(kernel.reason))
+        if consulted:
+            play_consulted = getattr(kernel, "play_consulted", None)
+            if play_consulted is not None:
+                played = cast(ConsultingKernel, kernel).play_consulted(policies, seed, index,
+                                                                       max_steps)
+                if not isinstance(played, NotCovered):
+                    result, mask = played
+                    return replace(result, consulted=rulings_of_mask(scenario, mask)), KERNEL
+                kernel = played
+            else:
+                kernel = NOT_CONSULTING
+        else:
+            plain = kernel.play(policies, seed, index, max_steps)
+            if not isinstance(plain, NotCovered):
+                return plain, KERNEL
+            kernel = plain
+    return (play_battle(scenario, policies, seed, index, max_steps=max_steps,
+                        consulted=consulted), Engine(kernel.reason))
+
+
+def rulings_of_mask(scenario: Scenario, mask: int) -> frozenset[str]:
+    """The rulings of a kernel's bit mask: bit ``i`` is ruling number ``i`` in the game's
+    declaration order."""
+    return frozenset(r.id for i, r in enumerate(scenario.rulings.declared()) if mask >> i & 1)
+
+
+def mask_of_rulings(scenario: Scenario, rulings: frozenset[str]) -> int:
+    """The bit mask of a set of rulings (the inverse of :func:`rulings_of_mask`)."""
+    return sum(1 << i for i, r in enumerate(scenario.rulings.declared()) if r.id in rulings)
 
 
 def engine_line(kernel: int, reference: int, not_covered: Mapping[str, int]) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, cast
 
 import numpy as np
@@ -27,6 +28,7 @@ from tactica.analysis.sim.tally import BattleResult, PairedTally, Tally
 from tactica.engine.battle import Battle, Dice, Entry
 from tactica.engine.caching import Cache
 from tactica.engine.chance import Decide, Policy
+from tactica.engine.consulted import recording
 from tactica.engine.events import Event
 from tactica.engine.policies import make_policy
 from tactica.engine.scenario import Scenario
@@ -103,9 +105,14 @@ def _run(battle: Battle[Any], scenario: Scenario, policies: Mapping[str, str], s
 
 
 def play_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, index: int, *,
-                max_steps: int = DEFAULT_MAX_STEPS) -> BattleResult:
+                max_steps: int = DEFAULT_MAX_STEPS, consulted: bool = False) -> BattleResult:
     """Play battle number ``index`` of a run seeded with ``seed`` to the end (or until
-    ``max_steps`` steps), keeping only its result."""
+    ``max_steps`` steps), keeping only its result; ``consulted``: with the rulings the battle
+    consulted (:mod:`tactica.engine.consulted`), from setting it up to its end."""
+    if consulted:
+        with recording() as read:
+            result = play_battle(scenario, policies, seed, index, max_steps=max_steps)
+        return replace(result, consulted=frozenset(read))
     events: list[Entry] = []  # rule events only: nothing else is recorded
     battle = Battle(scenario.ruleset, scenario.new_state(), record=False,
                     listeners=[events.append])
@@ -129,22 +136,40 @@ def logged_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, in
 
 
 def play_chunk(scenarios: Sequence[Scenario], policies: Mapping[str, str], seed: int,
-               start: int, stop: int, *, max_steps: int = DEFAULT_MAX_STEPS
-               ) -> tuple[list[Tally], PairedTally | None]:
+               start: int, stop: int, *, max_steps: int = DEFAULT_MAX_STEPS,
+               consulted: bool = False, rulings: Sequence[str | None] = (),
+               reuse: bool = False) -> tuple[list[Tally], PairedTally | None]:
     """Battles ``start`` .. ``stop - 1`` under every scenario (variant), tallied; each is
     played by the game's compiled kernel where it covers it (:mod:`tactica.analysis.sim.kernels`),
-    else by the reference, with the same result."""
+    else by the reference, with the same result. ``consulted``: count the rulings each
+    battle consulted; ``rulings``: per variant, the ruling it changes from the first (its
+    consultation is paired). ``reuse``: a battle whose first variant did not consult the
+    ruling a later variant changes *is* the first variant's battle (nothing read that ruling,
+    so nothing could go otherwise): its result is taken, not played again."""
     from tactica.analysis.sim.kernels import simulated_battle
 
     sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
     tallies = [Tally(sides) for _ in scenarios]
     paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
+    changes = list(rulings) + [None] * (len(scenarios) - len(rulings))
     for i in range(start, stop):
-        played = [simulated_battle(sc, policies, seed, i, max_steps) for sc in scenarios]
+        played = [simulated_battle(scenarios[0], policies, seed, i, max_steps,
+                                   consulted=consulted)]
+        first = played[0][0]
+        taken = [False]
+        for sc, ruling in zip(scenarios[1:], changes[1:], strict=True):
+            if reuse and ruling is not None and ruling not in first.consulted:
+                played.append(played[0])
+                taken.append(True)
+            else:
+                played.append(simulated_battle(sc, policies, seed, i, max_steps,
+                                               consulted=consulted))
+                taken.append(False)
         results = [r for r, _ in played]
-        for tally, (r, engine) in zip(tallies, played, strict=True):
+        for tally, (r, engine), was_taken in zip(tallies, played, taken, strict=True):
             tally.add(r)
-            tally.count_engine(engine.reason)
+            if not was_taken:  # a battle taken from the first variant was not played again
+                tally.count_engine(engine.reason)
         if paired is not None:
-            paired.add(results)
+            paired.add(results, changes)
     return tallies, paired

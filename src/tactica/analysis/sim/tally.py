@@ -79,6 +79,9 @@ class Tally:
     reference: int = 0
     #: Why the reference played: battles per reason.
     not_covered: dict[str, int] = field(default_factory=dict)
+    #: Battles that consulted each ruling (recorded when asked: see
+    #: :mod:`tactica.engine.consulted`).
+    consulted: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for s in self.sides:
@@ -110,6 +113,8 @@ class Tally:
             self.rounds_min = min(self.rounds_min, r.rounds)
             self.rounds_max = max(self.rounds_max, r.rounds)
         self.battles += 1
+        for ruling in r.consulted:
+            self.consulted[ruling] = self.consulted.get(ruling, 0) + 1
         self.rounds_sum += r.rounds
         self.rounds_squares += r.rounds * r.rounds
         for uid, u in r.units.items():
@@ -134,6 +139,8 @@ class Tally:
         self.reference += other.reference
         for reason, k in other.not_covered.items():
             self.not_covered[reason] = self.not_covered.get(reason, 0) + k
+        for ruling, k in other.consulted.items():
+            self.consulted[ruling] = self.consulted.get(ruling, 0) + k
         for s, n in other.wins.items():
             self.wins[s] = self.wins.get(s, 0) + n
         self.draws += other.draws
@@ -209,17 +216,32 @@ class PairedTally:
     battles: int = 0
     sums: list[dict[str, int]] = field(default_factory=list)
     squares: list[dict[str, int]] = field(default_factory=list)
+    #: Per later variant: battles that did not end the same way as under the first.
+    changed: list[int] = field(default_factory=list)
+    #: Per later variant: battles that consulted the compared ruling under either variant.
+    consulted: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.sums:
             self.sums = [dict.fromkeys(self.outcomes, 0) for _ in range(self.variants - 1)]
             self.squares = [dict.fromkeys(self.outcomes, 0) for _ in range(self.variants - 1)]
+        if not self.changed:
+            self.changed = [0] * (self.variants - 1)
+            self.consulted = [0] * (self.variants - 1)
 
-    def add(self, results: Sequence[BattleResult]) -> None:
-        """Count one battle played under every variant (``results`` in variant order)."""
+    def add(self, results: Sequence[BattleResult],
+            rulings: Sequence[str | None] = ()) -> None:
+        """Count one battle played under every variant (``results`` in variant order);
+        ``rulings``: per variant, the ruling it changes (its consultation is counted)."""
         self.battles += 1
-        base = _indicators(results[0], self.outcomes)
+        first = results[0]
+        base = _indicators(first, self.outcomes)
         for v, r in enumerate(results[1:]):
+            if not r.same_battle(first):
+                self.changed[v] += 1
+            ruling = rulings[v + 1] if v + 1 < len(rulings) else None
+            if ruling is not None and (ruling in r.consulted or ruling in first.consulted):
+                self.consulted[v] += 1
             ind = _indicators(r, self.outcomes)
             sums, squares = self.sums[v], self.squares[v]
             for o in self.outcomes:
@@ -231,6 +253,8 @@ class PairedTally:
         """Add another tally's battles."""
         self.battles += other.battles
         for v in range(self.variants - 1):
+            self.changed[v] += other.changed[v]
+            self.consulted[v] += other.consulted[v]
             for o in self.outcomes:
                 self.sums[v][o] += other.sums[v][o]
                 self.squares[v][o] += other.squares[v][o]

@@ -4,7 +4,7 @@
 
 The reference is the Python rules (``flow.py``, ``actions.py``, ``attack.py``, ``armor.py``,
 ``movement.py``, ``steps.py``, ``state.py``), the policy of ``policy.py``, the policies of
-``tactica.policies`` and the keyed dice of ``tactica.sim.streams``; every method here names the
+``tactica.engine.policies`` and the keyed dice of ``tactica.engine.streams``; every method here names the
 function it mirrors. ``kernel.py`` builds the tables (every distribution a roll draws from, the
 sight geometry of the grid, the content) from the reference's own functions. The greedy
 policy's attack values come from the reference's exact odds (``policy._hits``,
@@ -19,7 +19,7 @@ reference then plays that battle from the start.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 
-include "tactica/sim/kernel_draws.pxi"
+include "tactica/engine/kernel_draws.pxi"
 
 
 _TRACE = []
@@ -428,7 +428,7 @@ cdef class Kernel:
         for i in range(self.nweapons * self.nf):
             self.covers[i] = t["covers"][i]
 
-    # -- keyed dice (tactica.sim.streams.KeyedDice.roll) ------------------------------------------
+    # -- keyed dice (tactica.engine.streams.KeyedDice.roll) ------------------------------------------
 
     cdef inline void _put(self, int off, int n) noexcept:
         cdef int i

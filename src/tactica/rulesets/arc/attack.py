@@ -15,6 +15,8 @@ from typing import Any
 
 from tactica.dice import die
 from tactica.engine.chance import Decide, Done, Roll, Step, and_then, emit_all
+from tactica.engine.consulted import consult
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.arc.armor import DamageResult, DamageRules, Hits, add_wounds
 from tactica.rulesets.arc.checks import (
     DEFAULT_INCREMENT,
@@ -48,6 +50,7 @@ __all__ = [
     "attack_process",
     "can_evade",
     "check_die",
+    "consult_drop",
     "damage_rules",
     "useful_aims",
 ]
@@ -98,9 +101,22 @@ def can_evade(state: ArcState, t: Fighter) -> bool:
 
 
 def damage_rules(rulings: Mapping[str, str]) -> DamageRules:
-    """ARC-4, ARC-5 and ARC-16 as :class:`DamageRules`."""
-    return DamageRules(rulings["ARC-4"], rulings["ARC-16"] == "massive",
-                       rulings["ARC-5"] == "penetrates")
+    """ARC-4, ARC-5 and ARC-16 as :class:`DamageRules`. ARC-4 decides only against two
+    armor dice or more: it is read here without counting, and consulted where such armor is
+    hit (:func:`consult_drop`)."""
+    drop = rulings.peek("ARC-4") if isinstance(rulings, Rulings) else rulings["ARC-4"]
+    return DamageRules(drop, rulings["ARC-16"] == "massive", rulings["ARC-5"] == "penetrates")
+
+
+def consult_drop(armor: tuple[int, ...], covers: tuple[bool, ...] | None = None) -> None:
+    """Consult ARC-4 (which armor die drops) when hits meet two armor dice or more that
+    protect (``covers``: which pieces protect; all when ``None``)."""
+    if covers is None:
+        live = sum(1 for s in armor if s > 0)
+    else:
+        live = sum(1 for s, c in zip(armor, covers, strict=True) if c and s > 0)
+    if live >= 2:
+        consult("ARC-4")
 
 
 @dataclass(frozen=True)
@@ -227,8 +243,9 @@ def attack_process(state: ArcState, action: Attack, *, reaction: str = "",
                 out.append(Jammed(a.id, w.name))
             if hits == 0:
                 return emit_all(out, Done(None))
-            node = Hits(w.damage, hits, t.armor,
-                        tuple(p.protects(w.type) for p in t.profile.armor),
+            covers = tuple(p.protects(w.type) for p in t.profile.armor)
+            consult_drop(t.armor, covers)
+            node = Hits(w.damage, hits, t.armor, covers,
                         damage_rules(rulings), f"{a.id}'s {w.name} on {t.id}")
             return emit_all(out, and_then(node, finish))
 

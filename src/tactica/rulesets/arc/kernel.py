@@ -5,11 +5,11 @@ table the compiled battle loop (``_kernel.pyx``) needs: every distribution a rol
 (the d20 and d10 of the checks, each weapon's damage dice and its unarmored hits summed,
 :func:`~tactica.rulesets.arc.armor.summed_hits`, the items' dice, the die capacities), the
 exact sight geometry of the grid's lines per offset
-(:func:`~tactica.battlefield.grid_fast.offset_geometry`), each gun's range as squares, the
+(:func:`~tactica.battlefield.grid.fast.offset_geometry`), each gun's range as squares, the
 useful aims (:func:`~tactica.rulesets.arc.attack.useful_aims`) and the roll labels' names. The
 greedy policy's attack values come from the reference's exact odds through :func:`_estimator`.
 
-It plays every option of every ruling. It answers :class:`~tactica.ruleset.NotCovered`
+It plays every option of every ruling. It answers :class:`~tactica.engine.ruleset.NotCovered`
 for what it does not play: a ruling or an option added later, surprise (ARC-18), a map above
 :data:`MAX_TILES` tiles, more fighters, weapons, armor dice or items than its arrays hold, a
 range that is not a whole number of millimetres, a policy other than greedy and random, or a
@@ -27,9 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from tactica.battlefield.grid_fast import offset_geometry
+from tactica.battlefield.grid.fast import offset_geometry
 from tactica.dice import Dist, die
-from tactica.ruleset import NotCovered
+from tactica.engine.ruleset import NotCovered
+from tactica.engine.scenario import Scenario
+from tactica.engine.stats import BattleResult, UnitStats
 from tactica.rulesets.arc import policy, text
 from tactica.rulesets.arc.armor import Volley, summed_hits
 from tactica.rulesets.arc.attack import damage_rules, useful_aims
@@ -37,9 +39,6 @@ from tactica.rulesets.arc.checks import Check
 from tactica.rulesets.arc.content import DamageDice
 from tactica.rulesets.arc.movement import SQUARE_METRES
 from tactica.rulesets.arc.state import ArcState
-from tactica.scenario import Scenario
-from tactica.sim.tally import BattleResult
-from tactica.stats import UnitStats
 
 __all__ = ["COVERED_RULINGS", "MAX_TILES", "ArcKernel", "compiled", "prepare"]
 
@@ -116,7 +115,7 @@ class ArcKernel:
 
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
-        """The reference's :func:`~tactica.sim.play.play_battle`, compiled."""
+        """The reference's :func:`~tactica.analysis.sim.play.play_battle`, compiled."""
         codes = []
         for side in self.sides:
             code = _POLICIES.get(policies.get(side, ""))

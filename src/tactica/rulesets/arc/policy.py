@@ -26,6 +26,7 @@ from tactica.rulesets.arc.attack import (
     AttackPlan,
     attack_plan,
     can_evade,
+    consult_drop,
     damage_rules,
 )
 from tactica.rulesets.arc.checks import Check, CheckResult, evade_wins, hits_of, read_check
@@ -113,6 +114,7 @@ def attack_value(state: ArcState, action: Attack,
     armor = tuple(s for s, piece in zip(t.armor, t.profile.armor, strict=True)
                   if s > 0 and w.type in piece.against)
     rules = damage_rules(state.rulings)
+    consult_drop(armor)
     expected = out = 0.0
     for n, p in hits:
         e, o = _summary(w.damage, n, armor, rules, t.health, t.health + t.profile.con)
@@ -136,6 +138,8 @@ def _take_one_value(state: ArcState, a: Fighter, t: Fighter, w: Weapon) -> tuple
     n = 1 if state.rulings["ARC-3"] == "one-hit" else 0
     armor = tuple(s for s, piece in zip(t.armor, t.profile.armor, strict=True)
                   if s > 0 and w.type in piece.against)
+    if n:
+        consult_drop(armor)
     pairs = _damage(w.damage, n, armor, damage_rules(state.rulings)) if n else ((0, 1.0),)
     return (sum(d * q for d, q in pairs), sum(q for d, q in pairs if d >= t.health))
 

@@ -67,14 +67,27 @@ NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip 
 
 
 class NebuliaKernel:
-    """The compiled kernel prepared for one scenario."""
+    """The compiled kernel prepared for one scenario. ``consulted``: the bit mask of the
+    rulings each battle consults (:class:`~tactica.engine.ruleset.ConsultingKernel`); Nebulia's
+    reference consults the same rulings in every battle, from its setup
+    (:data:`~tactica.rulesets.nebulia.rulings.SETUP_CONSULTED`)."""
 
     def __init__(self, engine: Any, ids: tuple[str, ...], sides: tuple[str, ...],
-                 op_sides: tuple[str, ...]) -> None:
+                 op_sides: tuple[str, ...], consulted: int = 0) -> None:
         self.engine = engine
         self.ids = ids
         self.sides = sides
         self.op_sides = op_sides
+        self.consulted = consulted
+
+    def play_consulted(self, policies: Mapping[str, str], seed: int, index: int,
+                       max_steps: int) -> tuple[BattleResult, int] | NotCovered:
+        """:meth:`play` and the bit mask of the rulings the battle consulted (bit ``i``:
+        ruling number ``i`` of the game's declaration order)."""
+        result = self.play(policies, seed, index, max_steps)
+        if isinstance(result, NotCovered):
+            return result
+        return result, self.consulted
 
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
@@ -132,8 +145,12 @@ def prepare(scenario: Scenario) -> NebuliaKernel | NotCovered:
     except _Uncovered as exc:
         return NotCovered(str(exc))
     engine = module.Kernel(tables)
+    from tactica.rulesets.nebulia.rulings import SETUP_CONSULTED
+
+    mask = sum(1 << i for i, ruling in enumerate(rulings.declared())
+               if ruling.id in SETUP_CONSULTED)
     return NebuliaKernel(engine, tuple(o.id for o in ops), state.sides,
-                         tuple(o.side for o in ops))
+                         tuple(o.side for o in ops), mask)
 
 
 class _Uncovered(Exception):

@@ -21,6 +21,7 @@ from tactica.battlefield.grid.tiles import TileGrid
 from tactica.dice import Dist, d10_target_successes
 from tactica.engine.caching import Cache
 from tactica.engine.chance import Done, Emit, Roll, Step, and_then, emit_all
+from tactica.engine.consulted import consult_all
 from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending, Rulings
 from tactica.engine.turns import last_side_standing, next_in_order, rotation, round_limit
 from tactica.rulesets.nebulia import geometry
@@ -36,6 +37,7 @@ from tactica.rulesets.nebulia.records import (
     OutOfAction,
     RoundStarted,
 )
+from tactica.rulesets.nebulia.rulings import SETUP_CONSULTED
 
 if TYPE_CHECKING:
     from tactica.engine.scenario import Scenario
@@ -391,6 +393,7 @@ def apply_event(state: NebState, event: Any) -> None:
 
 def new_state(scenario: Scenario) -> NebState:
     """A new battle: the operators placed on the grid as the scenario sets them."""
+    consult_all(SETUP_CONSULTED)
     setup = scenario.setup
     grid = scenario.battlefield
     assert isinstance(setup, Setup) and isinstance(grid, TileGrid)

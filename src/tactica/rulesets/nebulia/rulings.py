@@ -67,3 +67,12 @@ RULINGS = (
         "no-corner-cutting": "a diagonal step needs both orthogonal neighbours open",
     }),
 )
+
+
+#: The rulings every battle consults from its setup (:mod:`tactica.engine.consulted`): sight and
+#: cover (NEB-3, NEB-4, NEB-5), movement (NEB-13), the round (NEB-9, NEB-11), targets (NEB-12,
+#: NEB-7) and the dice of attacks (NEB-1, NEB-6) decide something in practically every battle,
+#: and the greedy policy weighs them all from its first move. Counting them once at the start
+#: keeps the count exact for the compiled kernel, which reports the same set.
+SETUP_CONSULTED = ("NEB-1", "NEB-3", "NEB-4", "NEB-5", "NEB-6", "NEB-7", "NEB-9", "NEB-11",
+                   "NEB-12", "NEB-13")

@@ -35,10 +35,11 @@ from tactica.battlefield.dots import sight as dots_sight
 from tactica.battlefield.dots.sight import DotSight, SightOptions
 from tactica.dice import Dist
 from tactica.engine.chance import Observe, Roll, Step, emit_all
+from tactica.engine.consulted import consult_all
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.card import D6, START_CELL, apply_hit, start_cell
 from tactica.rulesets.skirmishers.content import Firearm
-from tactica.rulesets.skirmishers.geometry import sight_options
+from tactica.rulesets.skirmishers.geometry import SIGHT_RULINGS, sight_options
 from tactica.rulesets.skirmishers.state import SkiState, Soldier
 
 __all__ = [
@@ -69,7 +70,9 @@ def _parsed(key: tuple[tuple[str, str], ...], extra: tuple[tuple[str, str], ...]
 
 
 def options(state: SkiState) -> dict[str, str]:
-    """The lattice's sight options under the battle's rulings."""
+    """The lattice's sight options under the battle's rulings (consulted: they are read from
+    the rulings' key, which counts no read by itself)."""
+    consult_all(SIGHT_RULINGS)
     return _opts(state.rulings.key())
 
 
@@ -77,6 +80,7 @@ def sight(state: SkiState, source: str, target: str, **extra: str) -> DotSight:
     """Sight from a trooper (or place) to a trooper or place, under the battle's rulings
     (``extra`` overrides some of the lattice's options). Remembered while the lattice (the
     troopers' places and poses) stays the same."""
+    consult_all(SIGHT_RULINGS)
     key = (source, target, tuple(sorted(extra.items())))
     memo = state.memo.get("sight")
     if memo is None or memo[0] is not state.lattice:

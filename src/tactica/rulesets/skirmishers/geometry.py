@@ -123,6 +123,8 @@ _SIGHT: Final[dict[str, tuple[str, dict[str, str]]]] = {
     "SKI-14": ("prone_low", {"prone": "prone", "literal": "firer"}),
     "SKI-15": ("floors", {"higher": "block", "floors-ignored": "ignore"}),
 }
+#: The rulings every sight check reads (the lattice's options).
+SIGHT_RULINGS: Final = tuple(_SIGHT)
 
 
 def _value(rulings: Mapping[str, str], ruling_id: str) -> str:
