@@ -23,9 +23,11 @@ from tactica.ruleset import (
     Capability,
     Matchup,
     MatchupProfile,
+    NotCovered,
     OddsChoice,
     OddsOption,
     OddsValue,
+    PreparedKernel,
     RulesetMeta,
     UnitStatus,
 )
@@ -52,7 +54,7 @@ class LastOdyssey:
         title="Last Odyssey",
         battlefield="rows",
         rulings=RULINGS,
-        provides=frozenset(Capability) - {Capability.KERNEL},
+        provides=frozenset(Capability),
         odds_options=(
             OddsOption("knockout", "a player's attack meant to knock out rather than kill"),
             OddsOption("element", "the element of an ability that lets its user choose one",
@@ -203,6 +205,14 @@ class LastOdyssey:
 
         return matchup(profiles, range=range, cover=cover, rulings=rulings, pack_files=content,
                        game=self.meta.name)
+
+    # -- simulation kernel ---------------------------------------------------------------------
+
+    def prepare_kernel(self, scenario: Scenario) -> PreparedKernel | NotCovered:
+        """The compiled kernel of ``scenario`` (:mod:`~tactica.rulesets.last_odyssey.kernel`)."""
+        from tactica.rulesets.last_odyssey.kernel import prepare
+
+        return prepare(scenario)
 
 
 LAST_ODYSSEY = LastOdyssey()
