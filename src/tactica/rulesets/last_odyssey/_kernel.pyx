@@ -17,7 +17,7 @@ from libc.string cimport memcpy as _memcpy
 
 include "tactica/sim/kernel_draws.pxi"
 
-DEF MAXF = 32        # characters (the game allows 30)
+DEF MAXF = 64        # characters (the game allows 30; masks are 64-bit)
 DEF MAXA = 24        # abilities of one character
 DEF MAXAB = 64       # abilities and items of a battle (once-a-battle bits fit 64)
 DEF MAXI = 16        # items one character carries
@@ -26,7 +26,7 @@ DEF NST = 9          # statistics (content.STATS)
 DEF MAXSH = 16       # Shells at once (one per element)
 DEF MAXEL = 16       # elements, colorless included
 DEF MAXQ = 256       # turns in a phase's queue
-DEF MAXOPT = 2048    # legal actions at once
+DEF MAXOPT = 4096    # legal actions at once (kernel.py checks the bound)
 DEF MAXS = 8         # sides
 
 # content.STATS order
@@ -245,7 +245,8 @@ cdef class Kernel:
         self.nsides = t["nsides"]
         self.nab = len(t["abilities"])
         self.nel = t["nel"]
-        if self.nf > MAXF or self.nsides > MAXS or self.nab > MAXAB or self.nel > MAXEL:
+        if (self.nf > MAXF or self.nsides > MAXS or self.nab > MAXAB or self.nel > MAXEL
+                or t["max_options"] > MAXOPT):
             raise ValueError("too many characters, sides, abilities or elements")
         self.max_rounds = t["max_rounds"]
         self.first_strike = t["first_strike"]
@@ -1174,18 +1175,24 @@ cdef class Kernel:
         """policy._ability_value."""
         cdef Ab *ab = &self.abs[o.a]
         cdef double total = 0.0, v
-        cdef int t
-        for t in range(self.nf):
-            if o.mask:
-                if not (o.mask >> t) & 1:
-                    continue
-            elif t != o.target:
-                continue
-            if ab.attack != K_NONE:
-                v = self._target_value(u, o.a, t, o.el, o.ko)
-                total += v if self.f[t].side != self.f[u].side else -v
-            else:
-                total += self._effect_value(u, o.a, t, o.el)
+        cdef int t, last
+        cdef uint64_t mask = o.mask
+        if mask:
+            t = 0
+            last = 63
+            while last >= 0 and not (mask >> last) & 1:
+                last -= 1
+        else:
+            t = o.target
+            last = o.target
+        while t <= last:  # the targets in fighters' order
+            if not mask or (mask >> t) & 1:
+                if ab.attack != K_NONE:
+                    v = self._target_value(u, o.a, t, o.el, o.ko)
+                    total += v if self.f[t].side != self.f[u].side else -v
+                else:
+                    total += self._effect_value(u, o.a, t, o.el)
+            t += 1
         if ab.user_dies:
             total -= (self.f[u].hp + self._shell_total(u)) + DOWN_BONUS
         if ((self.f[u].statuses & self.B_CONFUSED) and ab.area == AREA_ONE

@@ -59,8 +59,8 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "LOD-24": ("initiative", "listed"),
 }
 
-_MAX_FIGHTERS, _MAX_ABILITIES, _MAX_OWN, _MAX_ITEMS, _MAX_WEAPONS = 32, 64, 24, 16, 4
-_MAX_SHELLS, _MAX_ELEMENTS, _MAX_STATUSES, _MAX_SIDES = 16, 16, 31, 8
+_MAX_FIGHTERS, _MAX_ABILITIES, _MAX_OWN, _MAX_ITEMS, _MAX_WEAPONS = 64, 64, 24, 16, 4
+_MAX_SHELLS, _MAX_ELEMENTS, _MAX_STATUSES, _MAX_SIDES, _MAX_OPTIONS = 16, 16, 31, 8, 4096
 _POLICIES = {"greedy": 0, "random": 1}
 _TWO64 = 1 << 64
 _REACH = {None: 0, "self": 1, "melee": 2, "ranged": 3, "ally": 4, "ally-other": 5, "charge": 6}
@@ -281,11 +281,15 @@ def _tables(state: LodState) -> dict[str, Any]:
         cum.append(acc)
     if roll.total >= _TWO64:
         raise _Uncovered("an initiative roll too large for one 64-bit draw")
+    options = max(_options_bound(pack, f, len(fighters)) for f in fighters)
+    if options > _MAX_OPTIONS:
+        raise _Uncovered(f"up to {options} legal actions at once (the kernel holds "
+                         f"{_MAX_OPTIONS})")
     lo, hi = figures.initiative_call
     likely = n * (sides_of_die + 1) // 2
     return {
         "fighters": fighter_rows, "abilities": table.ranked(), "nsides": len(sides),
-        "nel": len(names), "max_rounds": state.max_rounds,
+        "nel": len(names), "max_rounds": state.max_rounds, "max_options": options,
         "first_strike": sides.index(state.first_strike) if state.first_strike else -1,
         "chart": chart, "status_el": [elements[pack.statuses[s]] for s in status_names],
         "thr": thr, "worth": [STATUS_WORTH.get(s, 2.0) for s in status_names],
@@ -378,6 +382,17 @@ def _fighter(state: LodState, f: Fighter, fighters: list[Fighter], table: _Table
         "revenge": -1 if revenge is None else table.ability(revenge),
         "steal": -1 if steal is None else table.ability(steal), "guards": guards,
     }
+
+
+def _options_bound(pack: Pack, f: Fighter, n: int) -> int:
+    """At least as many legal actions as ``f`` can ever have at once (targeting.legal_actions:
+    per ability, targets x elements x the knock-out variant; items x allies; held turns;
+    weapons; Move, Pick Up, Flee and End Turn)."""
+    total = 4 + len(f.template.weapons) + 2 * n + len(set(f.items)) * n
+    for name in f.abilities:
+        a = pack.ability(name)
+        total += (1 if a.is_multi else n) * max(1, len(a.elements)) * 2
+    return total
 
 
 def _missing(element: str) -> int:
