@@ -314,3 +314,51 @@ def test_the_same_json_with_and_without_kernels_on_two_workers(
     assert reference.pop("engine") == {"kernel": 0, "reference": 6}
     assert two.pop("engine") == {"kernel": 6, "reference": 0}
     assert two == reference
+
+
+# -- the hit die, face by face ---------------------------------------------------------------
+
+_HIT_RULINGS = [(one, two, eleven, twentythree)
+                for one in ("base", "die-only") for two in ("half-down", "half-up", "half-even")
+                for eleven in ("fail", "one-hits") for twentythree in ("damaging", "any-hit")]
+
+
+@pytest.mark.parametrize(("lod1", "lod2", "lod11", "lod23"), _HIT_RULINGS)
+def test_the_kernels_hit_die_is_the_references_face_by_face(lod1: str, lod2: str, lod11: str,
+                                                             lod23: str) -> None:
+    from fractions import Fraction
+
+    from tactica.rulesets.last_odyssey.hitdie import TargetSetup, outcome
+
+    _module()
+    sc = load_scenario(SCENARIOS["cop-vs-goblin"]).with_rulings(
+        {"LOD-1": lod1, "LOD-2": lod2, "LOD-11": lod11, "LOD-23": lod23})
+    prepared = prepared_kernel(sc)
+    assert isinstance(prepared, kernel.LastOdysseyKernel)
+    pick = random.Random(f"{lod1}{lod2}{lod11}{lod23}")
+    multipliers = [Fraction(n, d) for n in (1, 2, 3, 4, 5, 8, 16) for d in (1, 2, 4, 8)]
+    for _ in range(120):
+        kind = pick.choice(["physical", "magical", "status"])
+        threshold: int | str = pick.randint(2, 9)
+        code = threshold
+        if kind == "status" and pick.random() < 0.3:
+            threshold = pick.choice(["immune", "always"])
+            code = -100000 if threshold == "immune" else 100000
+        m = pick.choice(multipliers)
+        setup = TargetSetup(
+            kind, accuracy=pick.randint(-3, 9), evasion=pick.randint(-3, 9),
+            threshold=threshold, attack=pick.randint(0, 12), defense=pick.randint(0, 12),
+            multiplier=m, knockout=pick.random() < 0.2, damage=pick.random() < 0.9,
+            shell=pick.choice([0, 0, pick.randint(1, 12)]), hp=pick.randint(0, 20),
+            body_armor=pick.random() < 0.3, armor_any_hit=lod23 == "any-hit",
+            auto_fail=pick.random() < 0.2, one_beats_fail=lod11 == "one-hits",
+            multiply=lod1, rounding=lod2)
+        row = (("physical", "magical", "status").index(kind), setup.accuracy, setup.evasion,
+               code, setup.attack, setup.defense, m.numerator, m.denominator,
+               int(setup.knockout), int(setup.damage), setup.shell, setup.hp,
+               int(setup.body_armor), int(setup.auto_fail))
+        for face in range(1, 11):
+            o = outcome(setup, face)
+            want = (o.hit, o.damage, o.to_shell, o.to_hp, o.shell, o.hp, o.broken, o.downed,
+                    o.blocked)
+            assert prepared.engine.outcome(row, face) == want, (setup, face)

@@ -579,6 +579,22 @@ cdef class Kernel:
             return
         self._absorb(s.shell, s.hp, final, o)
 
+    def outcome(self, tuple setup, int die):
+        """hitdie.outcome of one setup and face, under this kernel's rulings (for the tests):
+        ``setup`` is (kind, accuracy, evasion, threshold, attack, defense, multiplier's
+        numerator, denominator, knockout, damage, shell, hp, body armor, auto-fail), the kind
+        0 physical, 1 magical, 2 status; returns (hit, damage, to_shell, to_hp, shell, hp,
+        broken, downed, blocked)."""
+        cdef Setup s
+        cdef Outcome o
+        (s.kind, s.accuracy, s.evasion, s.threshold, s.attack, s.defense, s.mnum, s.mden,
+         s.knockout, s.damage, s.shell, s.hp, s.body_armor, s.auto_fail) = setup
+        if s.mden <= 0:
+            raise ValueError("the multiplier's denominator must be positive")
+        self._outcome(&s, die, &o)
+        return (bool(o.hit), o.damage, o.to_shell, o.to_hp, o.shell, o.hp, bool(o.broken),
+                bool(o.downed), bool(o.blocked))
+
     # -- rows (melee.py) -----------------------------------------------------------------------
 
     cdef bint _side_has(self, int side, int row) noexcept:
