@@ -362,3 +362,92 @@ def test_the_kernels_hit_die_is_the_references_face_by_face(lod1: str, lod2: str
             want = (o.hit, o.damage, o.to_shell, o.to_hp, o.shell, o.hp, o.broken, o.downed,
                     o.blocked)
             assert prepared.engine.outcome(row, face) == want, (setup, face)
+
+
+# -- seeds chosen to reach the rarer branches of each ruling option ----------------------------
+
+def _has(kind: str, **fields: Any) -> Any:
+    def found(battle: Any) -> bool:
+        return any(type(e).__name__ == kind and all(getattr(e, k) == v for k, v in fields.items())
+                   for e in battle.log)
+    return found
+
+
+def _passes(battle: Any) -> bool:
+    """A turn ended without its character's End Turn action (LOD-21 idle)."""
+    last = None
+    for e in battle.log:
+        name = type(e).__name__
+        if name == "ActionTaken":
+            last = e.action
+        elif name == "TurnEnded" and not (type(last).__name__ == "EndTurn"
+                                          and last.unit == e.unit):
+            return True
+        elif name == "Resolved":
+            last = None
+    return False
+
+
+def _one_beats_the_failure(battle: Any) -> bool:
+    """The Paralyzed Cop or the Silenced Drone hits anyway (a natural 1, LOD-11 one-hits)."""
+    return any(type(e).__name__ == "AttackResolved" and e.unit in ("Cop 1", "Drone")
+               and e.hit and e.kind != "status" for e in battle.log)
+
+
+def _retargeted_to_self(battle: Any) -> bool:
+    return any(type(e).__name__ == "Retargeted" and e.target == e.unit for e in battle.log)
+
+
+_THIEVES = {
+    "game": "last-odyssey", "name": "Thieves and cops", "max_rounds": 6,
+    "map": {"kind": "rows", "sides": {
+        "police": {"front": ["Cop 1", "Cop 2"], "back": ["Drone"]},
+        "fairies": {"front": ["Prankster", "Boar Rider"], "back": ["Arsonist"]}}},
+    "units": {"Cop 1": {"enemy": "cop", "statuses": ["paralyzed"]}, "Cop 2": {"enemy": "cop"},
+              "Drone": {"enemy": "hover-drone", "statuses": ["silenced"]},
+              "Prankster": {"enemy": "prankster"},
+              "Boar Rider": {"enemy": "boar-rider", "hp": 3}, "Arsonist": {"enemy": "arsonist"}},
+}
+
+#: (scenario, ruling, option, policy, battle of seed 7, what the reference's battle shows).
+_BRANCHES = [
+    ("police", "LOD-14", "same-damage", "random", 3, _has("Intercepted")),
+    ("police", "LOD-14", "same-damage", "greedy", 35, _has("Intercepted")),
+    ("police", "LOD-14", "same-roll", "random", 3, _has("Intercepted")),
+    ("police", "LOD-15", "costed", "random", 0, _has("Rolled", label="hit die (Revenge)")),
+    ("police", "LOD-15", "free", "greedy", 0, _has("Rolled", label="hit die (Revenge)")),
+    ("goblins", "LOD-15", "costed", "random", 18,
+     _has("Rolled", label="hit die (Quick Fingers)")),
+    ("goblins", "LOD-15", "costed", "greedy", 9, _has("Rolled", label="hit die (Quick Fingers)")),
+    ("goblins", "LOD-15", "free", "random", 13, _has("ItemStolen")),
+    ("goblins", "LOD-12", "anyone", "random", 7, _retargeted_to_self),
+    ("goblins", "LOD-12", "anyone", "greedy", 9, _retargeted_to_self),
+    ("goblins", "LOD-12", "others", "random", 5, _has("Retargeted")),
+    ("goblins", "LOD-12", "others", "greedy", 9, _has("Retargeted")),
+    ("goblins", "LOD-21", "idle", "random", 3, _passes),
+    ("goblins", "LOD-21", "idle", "greedy", 0, _passes),
+    ("goblins", "LOD-20", "random", "random", 13, _has("Rolled", label="stolen item")),
+    ("goblins", "LOD-20", "random", "greedy", 9, _has("Rolled", label="stolen item")),
+    ("thieves", "LOD-23", "any-hit", "random", 8,
+     _has("AttackResolved", ability="steal", note="body-armor")),
+    ("thieves", "LOD-23", "any-hit", "greedy", 9,
+     _has("AttackResolved", ability="steal", note="body-armor")),
+    ("thieves", "LOD-11", "one-hits", "random", 5, _one_beats_the_failure),
+    ("thieves", "LOD-11", "fail", "random", 16, _has("AttackResolved", how="auto-fail", die=1)),
+    ("thieves", "LOD-11", "fail", "greedy", 9, _has("AttackResolved", how="auto-fail", die=1)),
+]
+
+
+@pytest.mark.parametrize(("name", "ruling", "option", "policy", "index", "shows"), _BRANCHES)
+def test_the_kernel_plays_the_rarer_branches_as_the_reference(
+        name: str, ruling: str, option: str, policy: str, index: int, shows: Any) -> None:
+    from tactica.sim.play import logged_battle
+
+    _module()
+    base = (scenario_from_mapping(_THIEVES, source="thieves.yaml", base_dir=Path("."))
+            if name == "thieves" else load_scenario(SCENARIOS[name]))
+    sc = base.with_rulings({ruling: option})
+    sides = sc.ruleset.sides_of(sc.new_state())
+    policies = dict.fromkeys(sides, policy)
+    assert shows(logged_battle(sc, policies, 7, index)), "the battle no longer reaches it"
+    _same(sc, policies, 7, index)
