@@ -451,3 +451,17 @@ def test_the_kernel_plays_the_rarer_branches_as_the_reference(
     policies = dict.fromkeys(sides, policy)
     assert shows(logged_battle(sc, policies, 7, index)), "the battle no longer reaches it"
     _same(sc, policies, 7, index)
+
+
+def test_a_character_id_too_long_for_the_dice_keys_falls_back() -> None:
+    name = "X" * 950
+    data = {"game": "last-odyssey", "name": "long",
+            "map": {"kind": "rows", "sides": {"a": {"front": [name]}, "b": {"front": ["G"]}}},
+            "units": {name: {"enemy": "cop"}, "G": {"enemy": "goblin-skirmisher"}}}
+    sc = scenario_from_mapping(data, source="long.yaml", base_dir=Path("."))
+    prepared = prepared_kernel(sc)
+    assert isinstance(prepared, NotCovered)
+    assert "too long" in prepared.reason or prepared.reason == kernel.NOT_BUILT
+    result, engine = simulated_battle(sc, {"a": "greedy", "b": "greedy"}, 1, 0, 20_000)
+    assert not engine.is_kernel
+    assert result == play_battle(sc, {"a": "greedy", "b": "greedy"}, 1, 0)

@@ -403,6 +403,11 @@ cdef class Kernel:
         self.random_steal = r["random_steal"]
         self.slots = t["slots"]
         self.init_slot = t["init_slot"]
+        for own in self.slots:
+            if len(own) != 5 or any(len(slot) > 900 for slot in own):
+                raise ValueError("dice key too long")
+        if len(self.init_slot) > 900 or len(self.slots) != self.nf:
+            raise ValueError("dice key too long")
 
     def set_trace(self, trace):
         """Record every action chosen (for tests): a list, or None."""

@@ -253,6 +253,8 @@ def _tables(state: LodState) -> dict[str, Any]:
         raise _Uncovered("rows whose sides are not in the scenario's order")
     if state.phase != "setup" or state.round != 0:
         raise _Uncovered("a battle already under way")
+    if any(len(f"unit {f.id!r}|{_LABELS[2]}|".encode()) > 900 for f in fighters):
+        raise _Uncovered("a character id too long for the kernel's dice keys")
     if any(f.id == "poison" for f in fighters):
         raise _Uncovered("a character named 'poison' (poison's damage names its source so)")
     names = [*pack.elements, COLORLESS]
