@@ -195,6 +195,7 @@ cdef class Kernel:
     cdef int thr[32 * MAXEL]
     cdef double worth[32]
     cdef int track_vals[32]
+    cdef int track_first[32]
     cdef int ntrack
     cdef int item_rank[MAXAB]
     cdef uint32_t B_BURNED, B_CONFUSED, B_PETRIFIED, B_BLINDED, B_FROST, B_FATIGUED
@@ -347,8 +348,11 @@ cdef class Kernel:
             for j in range(self.nel):
                 self.thr[i * MAXEL + j] = t["thr"][i][j]
         self.ntrack = len(t["track"])
+        if self.ntrack > 32:
+            raise ValueError("bonus track too long")
         for i, v in enumerate(t["track"]):
             self.track_vals[i] = v
+            self.track_first[i] = t["track"].index(v)
         bits = t["status_bits"]
         self.B_BURNED = bits["burned"]
         self.B_CONFUSED = bits["confused"]
@@ -757,8 +761,8 @@ cdef class Kernel:
                 i = self.ntrack - 1
             if i < 0:
                 i = 0
-            if i != t0.track[stat_i]:
-                self.f[t].track[stat_i] = i
+            if i != t0.track[stat_i]:  # TrackMoved: the first place of its value
+                self.f[t].track[stat_i] = self.track_first[i]
         if ab.heal and not (t0.statuses & self.B_BURNED):
             amount = min(ab.heal, t0.max_hp - t0.hp)
             if amount > 0:

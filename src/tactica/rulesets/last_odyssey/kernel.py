@@ -96,10 +96,15 @@ class LastOdysseyKernel:
         self.sides = sides
         self.unit_sides = unit_sides
         self.statuses = statuses
+        self.shown: dict[int, str] = {}
 
     def _statuses(self, mask: int) -> str:
-        names = sorted(s for i, s in enumerate(self.statuses) if (mask >> i) & 1)
-        return ", ".join(names) or "-"
+        """The statuses as the reference's unit details show them (sorted, or ``-``)."""
+        found = self.shown.get(mask)
+        if found is None:
+            names = sorted(s for i, s in enumerate(self.statuses) if (mask >> i) & 1)
+            found = self.shown[mask] = ", ".join(names) or "-"
+        return found
 
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
