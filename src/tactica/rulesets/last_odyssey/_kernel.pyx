@@ -561,8 +561,9 @@ cdef class Kernel:
                 hit = die == 1
         o.hit = hit
         if not hit or s.kind == K_STATUS or not s.damage:
-            # ruling LOD-23: a hit that deals no damage uses Body Armor up only under any-hit
-            o.blocked = hit and s.kind == K_PHYSICAL and s.body_armor and self.any_hit
+            # a hit that deals no damage uses Body Armor up only under any-hit
+            o.blocked = (hit and s.kind == K_PHYSICAL and s.body_armor
+                         and self.any_hit)  # ruling LOD-23 any-hit
             o.to_shell = o.to_hp = 0
             o.shell = s.shell
             o.hp = s.hp
@@ -791,7 +792,7 @@ cdef class Kernel:
                     if t0.sh_el[i] == e:
                         have = t0.sh_amt[i]
             total = min(t0.shell_cap, have + ab.shell)
-            if total > have or self.single_shell:
+            if total > have or self.single_shell:  # ruling LOD-10 single
                 self._gain_shell(t, e, total)
         if ab.gain_ammo:
             self.f[u].ammo = u0.ammo + ab.gain_ammo
