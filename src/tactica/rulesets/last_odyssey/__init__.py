@@ -8,7 +8,18 @@ jobs and items are tactica's illustrative examples. See ``docs/rulesets/last-ody
 from __future__ import annotations
 
 from tactica.engine.events import Action, Event
-from tactica.engine.game import Explain, Game, Matchups, Odds, Policy, Rules, Setup, Sight, Text
+from tactica.engine.game import (
+    Explain,
+    Game,
+    Kernel,
+    Matchups,
+    Odds,
+    Policy,
+    Rules,
+    Setup,
+    Sight,
+    Text,
+)
 from tactica.engine.ruleset import OddsOption, RulesetMeta
 from tactica.rulesets.last_odyssey import flow, matchup, melee, odds, policy, resolve, setup, text
 from tactica.rulesets.last_odyssey.rulings import RULINGS
@@ -44,5 +55,6 @@ LAST_ODYSSEY: Game[LodState, Action, Event] = Game(
     explain=Explain(action=text.explain_action, option=text.describe_option),
     policy=Policy(rank=policy.rank_actions, decide=policy.choose_decision),
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup),
+    kernel=Kernel("tactica.rulesets.last_odyssey.kernel"),
 )
 """The Last Odyssey ruleset."""
