@@ -25,10 +25,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tactica.ruleset import NotCovered, example_scenarios, get_ruleset
-from tactica.scenario import Scenario, load_scenario, scenario_from_mapping
-from tactica.sim.kernels import prepared_kernel
-from tactica.simulate import DEFAULT_MAX_STEPS, play_battle
+from tactica.analysis.sim.kernels import prepared_kernel
+from tactica.analysis.simulate import DEFAULT_MAX_STEPS, play_battle
+from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
+from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 
 __all__ = ["grown", "main"]
 

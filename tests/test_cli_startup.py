@@ -130,7 +130,7 @@ def test_a_broken_plugin_is_reported_by_games_and_skipped_by_every_command(
 def test_the_packages_names_are_the_api_whatever_was_imported_first() -> None:
     """``tactica.odds`` and ``tactica.simulate`` are the functions, whichever module is imported
     first (the modules live in the engine and analysis packages, so no name is shared)."""
-    code = ("import tactica.engine.odds, tactica.simulate, tactica\n"
+    code = ("import tactica.engine.odds, tactica.analysis.simulate, tactica\n"
             "print(callable(tactica.odds), callable(tactica.simulate), "
             "tactica.OddsReport.__module__)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -1,7 +1,7 @@
 """The short way in, for notebooks and scripts: load a scenario, ask the odds, simulate.
 
 Everything here is a thin layer over the engine (:mod:`tactica.engine.scenario`,
-:mod:`tactica.engine.ruleset`, :mod:`tactica.simulate`), the same calls the command line
+:mod:`tactica.engine.ruleset`, :mod:`tactica.analysis.simulate`), the same calls the command line
 makes.
 
 >>> import tactica

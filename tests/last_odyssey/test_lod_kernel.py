@@ -2,7 +2,7 @@
 
 Every example scenario x both policies x every option of every ruling the kernel covers (each
 option on its own, and a few mixes of all of them) x seeds: the kernel's BattleResult equals
-the reference's (:func:`tactica.sim.play.play_battle`). Generated scenarios add what the
+the reference's (:func:`tactica.analysis.sim.play.play_battle`). Generated scenarios add what the
 examples never reach (statuses, Shells and items set up front, three sides, a pack's own
 abilities). A battle the kernel does not cover is played by the reference and counted as such.
 ``make test`` fails when the kernel was not built, unless ``TACTICA_KERNELS_OPTIONAL=1`` says
@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from tactica.ruleset import NotCovered, example_scenarios, get_ruleset
+from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
+from tactica.analysis.simulate import play_battle, simulate
+from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
+from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.rulesets.last_odyssey import kernel
 from tactica.rulesets.last_odyssey.rulings import RULINGS
-from tactica.scenario import Scenario, load_scenario, scenario_from_mapping
-from tactica.sim.kernels import prepared_kernel, simulated_battle
-from tactica.simulate import play_battle, simulate
 
 LOD = get_ruleset("last-odyssey")
 SCENARIOS = {p.stem: p for p in example_scenarios(LOD)}
@@ -441,7 +441,7 @@ _BRANCHES = [
 @pytest.mark.parametrize(("name", "ruling", "option", "policy", "index", "shows"), _BRANCHES)
 def test_the_kernel_plays_the_rarer_branches_as_the_reference(
         name: str, ruling: str, option: str, policy: str, index: int, shows: Any) -> None:
-    from tactica.sim.play import logged_battle
+    from tactica.analysis.sim.play import logged_battle
 
     _module()
     base = (scenario_from_mapping(_THIEVES, source="thieves.yaml", base_dir=Path("."))

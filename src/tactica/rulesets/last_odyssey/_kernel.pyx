@@ -4,7 +4,7 @@
 
 The reference is the Python rules (``flow.py``, ``resolve.py``, ``targeting.py``,
 ``hitdie.py``, ``state.py``, the greedy valuation of ``policy.py``, the policies of
-``tactica.policies`` and the keyed dice of ``tactica.sim.streams``); every function here names
+``tactica.engine.policies`` and the keyed dice of ``tactica.engine.streams``); every function here names
 the function it mirrors. ``kernel.py`` builds the tables at prepare time from the reference's
 own content packs (abilities, items, enemies, characters, the element chart, the status
 thresholds, the bonus track) and answers "not covered" for what this loop does not play.
@@ -15,7 +15,7 @@ the sides' policy generators numpy's PCG64, both drawn natively (``kernel_draws.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memcpy as _memcpy
 
-include "tactica/sim/kernel_draws.pxi"
+include "tactica/engine/kernel_draws.pxi"
 
 DEF MAXF = 64        # characters (the game allows 30; masks are 64-bit)
 DEF MAXA = 24        # abilities of one character
@@ -1273,7 +1273,7 @@ cdef class Kernel:
             return -50.0
         return 0.0
 
-    # -- policies (tactica.policies.GreedyPolicy, RandomPolicy) --------------------------------
+    # -- policies (tactica.engine.policies.GreedyPolicy, RandomPolicy) --------------------------------
 
     cdef int _integers(self, int side, int n) noexcept:
         """``generator.integers(n)`` of the side's policy generator (play.policy_generator's

@@ -6,8 +6,8 @@ item's figures (reach, area, attack, element, multipliers, costs, effects), each
 statistics, weapons, Shells, statuses, items and passives, the element chart
 (:meth:`Pack.multiplier`), the status thresholds (:meth:`Figures.status_threshold_for`), the
 bonus track, the GM's initiative roll (its exact :class:`~tactica.dice.Dist`) and the keys of
-every keyed roll. It answers :class:`~tactica.ruleset.NotCovered` for what the kernel does not
-play: a ruling option it does not know, a reaction ability declared by a content pack (type
+every keyed roll. It answers :class:`~tactica.engine.ruleset.NotCovered` for what the kernel does
+not play: a ruling option it does not know, a reaction ability declared by a content pack (type
 ``reaction``), a multi-target ability that rolls no hit die, a reach or an attack kind it does
 not know, more characters, abilities, items, weapons, Shells, statuses or sides than its
 arrays hold, a policy other than greedy and random, or a missing compiled extension.
@@ -21,13 +21,12 @@ from typing import Any
 
 from tactica.battlefield.rows import Rows
 from tactica.dice import die
-from tactica.ruleset import NotCovered
+from tactica.engine.ruleset import NotCovered
+from tactica.engine.scenario import Scenario
+from tactica.engine.stats import BattleResult, UnitStats
 from tactica.rulesets.last_odyssey.content import COLORLESS, STATS, Ability, Pack, stat_index
 from tactica.rulesets.last_odyssey.policy import STATUS_WORTH
 from tactica.rulesets.last_odyssey.state import Fighter, LodState
-from tactica.scenario import Scenario
-from tactica.sim.tally import BattleResult
-from tactica.stats import UnitStats
 
 __all__ = ["COVERED_RULINGS", "LastOdysseyKernel", "compiled", "prepare"]
 
@@ -108,7 +107,7 @@ class LastOdysseyKernel:
 
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
-        """The reference's :func:`~tactica.sim.play.play_battle`, compiled."""
+        """The reference's :func:`~tactica.analysis.sim.play.play_battle`, compiled."""
         codes = []
         for side in self.sides:
             code = _POLICIES.get(policies.get(side, ""))
