@@ -29,9 +29,13 @@ if TYPE_CHECKING:
     from tactica.dice import Dist
     from tactica.matrix import Matrix
     from tactica.simulate import SimulationReport
+    from tactica.versus import VersusReport
 
 __all__ = ["dist_plot", "dists_plot", "figure_bytes", "matrix_heatmap", "paired_plot",
-           "save_figure", "sweep_plot", "win_rate_plot"]
+           "save_figure", "sweep_plot", "versus_plot", "win_rate_plot"]
+
+#: Print resolution of PNG plots (SVG is vector).
+DPI = 300
 
 _BAR = "#4c72b0"
 _LINE = "#dd8452"
@@ -63,7 +67,7 @@ def save_figure(fig: Figure, path: Path) -> None:
     if kind not in ("png", "svg"):
         raise TacticaError(f"--plot: expected a .png or .svg file, got {path}")
     try:
-        fig.savefig(path, format=kind, dpi=110)
+        fig.savefig(path, format=kind, dpi=DPI)
     except OSError as exc:
         raise TacticaError(f"--plot: cannot write {path}: {exc.strerror or exc}") from None
 
@@ -71,7 +75,7 @@ def save_figure(fig: Figure, path: Path) -> None:
 def figure_bytes(fig: Figure, kind: str = "svg") -> bytes:
     """The figure as SVG or PNG bytes."""
     out = io.BytesIO()
-    fig.savefig(out, format=kind, dpi=110)
+    fig.savefig(out, format=kind, dpi=DPI)
     return out.getvalue()
 
 
@@ -290,4 +294,56 @@ def win_rate_plot(report: SimulationReport) -> Figure:
     ax.set_xlabel("share of battles (error bars: 95% interval)")
     ax.set_title(_plain(f"{report.scenario}: {report.battles} battles, seed {report.seed}"))
     ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def versus_plot(report: VersusReport) -> Figure:
+    """Each squad's win rate (over both ways round) at each range, as points with their 95%
+    intervals; a line joins a squad's points where there are several ranges."""
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    points = report.plot_points()
+    ranges = list(dict.fromkeys(r["range"] for r in points))
+    numeric = all(isinstance(v, int) for v in ranges)
+    fig, axes = _figure(6.8 if len(ranges) > 1 else 5.2, 4.2)
+    ax = axes[0][0]
+    squads = list(dict.fromkeys(r["squad"] for r in points))
+    step = (min(b - a for a, b in zip(sorted(ranges), sorted(ranges)[1:], strict=False))
+            if numeric and len(ranges) > 1 else 1)
+    for k, (squad, colour) in enumerate(zip(squads, ("#c44e52", "#4c72b0"), strict=False)):
+        rows = [r for r in points if r["squad"] == squad]
+        shift = (k - (len(squads) - 1) / 2) * 0.06 * step
+        xs = [(float(r["range"]) if numeric else float(ranges.index(r["range"]))) + shift
+              for r in rows]
+        ys = [r["p"] * 100 for r in rows]
+        err = [[max(0.0, r["p"] - r["low"]) * 100 for r in rows],
+               [max(0.0, r["high"] - r["p"]) * 100 for r in rows]]
+        ax.errorbar(xs, ys, yerr=err, color=colour, marker="o", capsize=4,
+                    linestyle="-" if numeric and len(ranges) > 1 else "none",
+                    label=_plain(squad))
+        if len(ranges) <= 6:
+            left = k == 0 and len(squads) > 1
+            for x, y in zip(xs, ys, strict=True):
+                ax.annotate(f"{y:.1f}%", (x, y), xytext=(-7 if left else 7, -3),
+                            textcoords="offset points", fontsize=8, color=colour,
+                            ha="right" if left else "left")
+    if numeric:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if len(ranges) <= 12:
+            ax.set_xticks([float(r) for r in ranges], [str(r) for r in ranges])
+        low, high = float(min(ranges)), float(max(ranges))
+        pad = max(1.0, (high - low) * 0.12)
+        ax.set_xlim(low - pad, high + pad)
+    else:
+        ax.set_xticks(range(len(ranges)), ["-" if r is None else _plain(r) for r in ranges])
+    ax.set_xlabel("range between the squads")
+    ax.set_ylabel("battles won (error bars: 95% interval)")
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.set_ylim(0, 100)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    per = report.battles * len(report.points[0].runs) if report.points else 0
+    ax.set_title(_plain(f"{report.game}: {report.name('red')} against {report.name('blue')}")
+                 + "\n" + _plain(f"{per:,} battles per range, each squad moving first in turn; "
+                                 f"seed {report.seed}"), fontsize=9, loc="left")
     return fig

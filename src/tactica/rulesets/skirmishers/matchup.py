@@ -21,7 +21,7 @@ from tactica.ruleset import Matchup, MatchupProfile
 from tactica.rulesets.skirmishers.content import PACKS
 from tactica.rulings import Rulings
 
-__all__ = ["matchup", "matchup_profiles"]
+__all__ = ["matchup", "matchup_profiles", "squad_matchup"]
 
 #: The widest matchup row, in dots (the lattice's bounds allow more; a matrix needs no more).
 MAX_RANGE = 90
@@ -89,3 +89,60 @@ def matchup(profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | Non
         data["content"] = [str(Path(p).resolve()) for p in pack_files]
     return Matchup(data, "A", "T", steps, walls, tuple(notes))
 
+
+
+#: Troopers of one squad at most (a trooper's id is one letter: red A-M, blue N-Z).
+MAX_SQUAD = 13
+#: Free dots behind each squad and beside the outermost troopers (room to move and take cover).
+MARGIN = 3
+
+
+def squad_matchup(squads: Mapping[str, Sequence[MatchupProfile]], *, range: int | None,
+                  rulings: Rulings, pack_files: Sequence[Path], game: str,
+                  max_rounds: int = 8) -> tuple[dict[str, Any], int, tuple[str, ...]]:
+    """Two squads on an open field, face to face ``range`` dots apart, the first side of
+    ``squads`` on the left and moving first.
+
+    Each squad stands in a line across the field, one trooper on every other row (so every
+    trooper has a dot free between it and the next), each facing its opposite number exactly
+    ``range`` dots away (SKI-10's steps); the field leaves :data:`MARGIN` dots behind each
+    squad and beside its ends. Returns the scenario, the range and notes for people."""
+    steps = 10 if range is None else range
+    if not 1 <= steps <= MAX_RANGE:
+        raise TacticaError(f"--range: expected 1 to {MAX_RANGE} dots, got {steps}")
+    if len(squads) != 2:
+        raise TacticaError(f"a squad matchup has two squads, got {len(squads)}")
+    size = max(len(s) for s in squads.values())
+    if size > MAX_SQUAD:
+        raise TacticaError(f"a squad has at most {MAX_SQUAD} troopers here, got {size}")
+    width = steps + 1 + 2 * MARGIN
+    height = 2 * size - 1 + 2 * MARGIN
+    rows = [(" " if r % 2 else "") + " ".join("." for _ in builtins.range(width))
+            for r in builtins.range(height)]
+    units: dict[str, Any] = {}
+    letters = ("ABCDEFGHIJKLM", "NOPQRSTUVWXYZ")
+    for k, (side, members) in enumerate(squads.items()):
+        col = MARGIN if k == 0 else MARGIN + steps
+        if not members:
+            raise TacticaError(f"squad {side!r}: give at least one trooper")
+        for i, profile in enumerate(members):
+            units[letters[k][i]] = {**_unit(profile, side, col, pack_files),
+                                    "at": [col, MARGIN + 2 * i]}
+    first = next(iter(squads))
+    data: dict[str, Any] = {
+        "game": game,
+        "name": f"squads {steps} dots apart",
+        "rulings": dict(rulings),
+        "max_rounds": max_rounds,
+        "map": {"kind": "dots", "name": "open field",
+                "levels": {"ground": "\n".join(rows) + "\n"}},
+        "units": units,
+        "sides": list(squads),
+        "first": first,
+    }
+    if pack_files:
+        data["content"] = [str(Path(p).resolve()) for p in pack_files]
+    notes = (f"an open field: each squad in a line across it, a dot free between troopers, "
+             f"each facing its opposite {steps} dots away (SKI-10 steps); {max_rounds} rounds "
+             "at most",)
+    return data, steps, notes

@@ -1,0 +1,108 @@
+"""Squad matchups (tactica versus): squads parsed from 4xsmg, built through the game's own
+geometry, played both ways round with seeded dice; games without squads refused in one line."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from tactica.battlefield.dots_geometry import offset_to_axial, steps
+from tactica.cli import main
+from tactica.errors import TacticaError
+from tactica.ruleset import get_ruleset
+from tactica.versus import Squad, parse_squad, squad_games, squad_scenario, versus
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def fails(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code, _, err = run(capsys, *argv)
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in err
+    return lines[0]
+
+
+def test_squads_are_written_as_counts_of_profiles() -> None:
+    assert parse_squad("4xsmg", what="--red") == Squad("4xsmg", ("smg",) * 4)
+    assert parse_squad("2xsmg + rifle", what="--red").members == ("smg", "smg", "rifle")
+    assert parse_squad("smg/standard,2*rifle", what="--red").members == (
+        "smg/standard", "rifle", "rifle")
+    for bad in ("", "4xsmg+", "0xsmg", "99xsmg"):
+        with pytest.raises(TacticaError, match="--red"):
+            parse_squad(bad, what="--red")
+
+
+def test_skirmishers_squads_face_each_other_at_the_range_asked() -> None:
+    game = get_ruleset("skirmishers")
+    scenario, took, notes = squad_scenario(
+        game, {"blue": parse_squad("3xrifle", what="--blue"),
+               "red": parse_squad("2xsmg", what="--red")}, range=7)
+    assert took == 7 and "7 dots away" in notes[0]
+    units = scenario.data["units"]
+    assert scenario.data["first"] == "blue" and scenario.data["sides"] == ["blue", "red"]
+    blue = sorted((u["at"] for u in units.values() if u["side"] == "blue"), key=lambda a: a[1])
+    red = sorted((u["at"] for u in units.values() if u["side"] == "red"), key=lambda a: a[1])
+    assert len(blue) == 3 and len(red) == 2
+    assert [u["primary"] for u in units.values()].count("rifle") == 3
+    for a, b in zip(blue, red, strict=False):  # each trooper faces its opposite number
+        assert steps(offset_to_axial(*a), offset_to_axial(*b)) == 7
+    assert scenario.new_state() is not None  # a valid battle
+
+
+def test_versus_plays_both_ways_round_and_is_seeded() -> None:
+    a = versus("skirmishers", "2xsmg", "2xrifle", ranges=[6], battles=4, seed=3, workers=1)
+    b = versus("skirmishers", "2xsmg", "2xrifle", ranges=[6], battles=4, seed=3, workers=1)
+    assert a.to_dict() == b.to_dict()
+    point = a.points[0]
+    assert point.firsts == ("red", "blue") and point.battles == 8
+    assert point.wins("red") + point.wins("blue") + point.draws == 8
+    doc = a.to_dict()["points"][0]
+    assert [r["first"] for r in doc["runs"]] == ["red", "blue"]
+    mean, (lo, hi) = point.difference()
+    assert lo <= mean <= hi
+    assert mean == pytest.approx((point.wins("red") - point.wins("blue")) / 8)
+    rows = a.table().rows
+    assert [r[1] for r in rows] == ["red (2xsmg)", "blue (2xrifle)", "either (both runs)"]
+    assert list(a.to_pandas().columns)[3] == "red (2xsmg) wins"
+
+
+def test_the_verdict_needs_a_clear_difference() -> None:
+    report = versus("skirmishers", "smg", "rifle", ranges=[3], battles=1, seed=0, workers=1)
+    verdict = report.points[0].verdict(report.squads)
+    assert verdict.startswith("no clear difference at range 3 after 2 battles")
+
+
+def test_versus_command_json_csv_and_plot(capsys: pytest.CaptureFixture[str],
+                                          tmp_path: Path) -> None:
+    picture, table = tmp_path / "v.png", tmp_path / "v.csv"
+    code, out, err = run(capsys, "versus", "skirmishers", "--red", "2xsmg", "--blue", "2xrifle",
+                         "--range", "5,8", "-n", "2", "-j", "1", "--json", "--csv", str(table),
+                         "--plot", str(picture))
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [p["range"] for p in doc["points"]] == [5, 8]
+    assert doc["squads"]["blue"] == {"label": "2xrifle", "troopers": ["rifle", "rifle"]}
+    assert len(doc["verdicts"]) == 2
+    assert picture.read_bytes()[:4] == b"\x89PNG"
+    rows = list(csv.reader(table.read_text().splitlines()))
+    assert rows[0][:4] == ["range", "moves first", "battles", "red (2xsmg) wins"]
+    assert len(rows) == 7 and rows[1][0] == "5"
+
+
+def test_versus_refuses_what_it_cannot_build(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "skirmishers" in squad_games()
+    line = fails(capsys, "versus", "unhex", "--red", "2xthug", "--blue", "2xthug")
+    assert "Unhex has no squad matchups" in line and "skirmishers" in line
+    line = fails(capsys, "versus", "skirmishers", "--red", "4xlaser", "--blue", "rifle")
+    assert line.startswith("error: --red: unknown profile 'laser'")
+    line = fails(capsys, "versus", "skirmishers", "--red", "smg", "--blue", "rifle",
+                 "--range", "0")
+    assert "--range" in line
