@@ -4,7 +4,9 @@
 between the two squads built through its own geometry (:class:`SquadHooks`: where each trooper
 stands, how far apart the squads are), plays it with seeded dice both ways round (the red
 squad moving first, then the blue squad moving first, from the other end of the field), and
-reports each squad's win rate with its 95% Wilson interval, each way round and over both.
+reports each squad's win rate with its 95% Wilson interval, each way round and over both. The
+run with red moving first is seeded with ``2 * seed``, the other with ``2 * seed + 1``: two
+independent sets of battles (the same dice both ways would mirror a fight of equal squads).
 
 The verdict comes from the battles themselves: each battle scores +1 when red wins, -1 when
 blue wins and 0 for a draw; the mean of those scores is the difference of the two win rates,
@@ -324,12 +326,12 @@ def versus(
         orders = [("red", "blue"), ("blue", "red")] if swap else [("red", "blue")]
         runs: list[SimulationReport] = []
         took: int | None = None
-        for order in orders:
+        for k, order in enumerate(orders):
             scenario, took, game_notes = squad_scenario(
                 ruleset, {s: squads[s] for s in order}, range=rng, rulings=rulings,
                 content=content)
             notes.update(dict.fromkeys(game_notes))
-            report = simulate(scenario, battles=battles, seed=seed, workers=workers,
+            report = simulate(scenario, battles=battles, seed=seed * 2 + k, workers=workers,
                               policies=policies)
             runs.append(report)
             chosen_policies, in_force = report.policies, report.rulings

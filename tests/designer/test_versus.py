@@ -106,3 +106,48 @@ def test_versus_refuses_what_it_cannot_build(capsys: pytest.CaptureFixture[str])
     line = fails(capsys, "versus", "skirmishers", "--red", "smg", "--blue", "rifle",
                  "--range", "0")
     assert "--range" in line
+
+
+def test_matrix_values_a_firing_arc_and_distinct_targets(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "matrix", "skirmishers", "-w", "smg,rifle", "--range", "10",
+                         "--json")
+    assert code == 0, err
+    cells = json.loads(out)["cells"]
+    assert {c["target"] for c in cells} == {"trooper", "trooper/basic", "trooper/standard",
+                                            "trooper/heavy"}
+    smg = next(c for c in cells if c["means"] == "smg" and c["target"] == "trooper")
+    rifle = next(c for c in cells if c["means"] == "rifle" and c["target"] == "trooper")
+    assert smg["action"] == "30-degree arc: 3 shots" and smg["ap"] == 2
+    assert rifle["action"] == "30-degree arc: 1 shot"
+    assert smg["expected_damage_per_ap"] == pytest.approx(smg["expected_damage"] / 2)
+    code, out, _ = run(capsys, "matrix", "skirmishers", "-w", "smg", "-t", "trooper",
+                       "--range", "10", "--per-roll", "--json")
+    single = json.loads(out)["cells"][0]
+    assert single["action"] == "" and single["p_hit"] == smg["p_hit"]
+    assert single["expected_damage"] < smg["expected_damage"]
+
+
+def test_three_shots_are_exact_and_chain_on_the_targets_card(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    shot = str(Path(__file__).resolve().parents[2] / "examples" / "skirmishers" / "shot.yaml")
+    one = json.loads(run(capsys, "odds", shot, "-a", "A", "-t", "B", "--json")[1])
+    three = json.loads(run(capsys, "odds", shot, "-a", "A", "-t", "B", "--shots", "3",
+                           "--json")[1])
+    assert three["p_hit"] == one["p_hit"] and three["action"].endswith("3 times with a Rifle")
+    assert one["expected_damage"] < three["expected_damage"] <= 3 * one["expected_damage"]
+    assert one["p_out_of_action"] < three["p_out_of_action"]
+    line = fails(capsys, "odds", shot, "-a", "A", "-t", "B", "--shots", "13")
+    assert "--shots" in line
+
+
+def test_a_table_too_wide_for_the_terminal_prints_one_block_per_row(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from tactica.cli import common
+
+    monkeypatch.setattr(common.console, "width", 60)
+    code, out, err = run(capsys, "matrix", "skirmishers", "-w", "smg", "-t", "trooper",
+                         "--range", "10", "--long")
+    assert code == 0, err
+    assert "…" not in out and "┃" not in out
+    assert "expected damage per AP" in out and "30-degree arc: 3 shots" in out

@@ -92,6 +92,9 @@ class Skirmishers:
             OddsOption("spent", "the AP the target has already spent this turn (a mover shot "
                        "mid-move falls prone when its new maximum no longer covers them)",
                        takes_value=True),
+            OddsOption("shots", "shots in a row at the target: a number, or arc (the "
+                       "shots of the weapon's 30-degree firing arc: 3 for an SMG)",
+                       takes_value=True),
             OddsOption("at", "an explosive thrown at this dot (col,row or col,row@level) "
                        "rather than at the target's", takes_value=True),
         ),
@@ -170,12 +173,26 @@ class Skirmishers:
 
         return odds(self, state, action, **options)
 
+    def attack_action(self, state: SkiState, choice: OddsChoice
+                      ) -> tuple[dict[str, OddsValue], str, int | None]:
+        """One attack action of ``choice`` (a firing arc's shots, a melee attack, a throw):
+        its odds options, its name and its AP (``tactica matrix``)."""
+        from tactica.rulesets.skirmishers.odds import attack_action
+
+        return attack_action(state, choice)
+
     # -- matchups (tactica matrix and sweep) -----------------------------------------------------
 
     def matchup_profiles(self, content: Sequence[Path]) -> tuple[str, ...]:
         from tactica.rulesets.skirmishers.matchup import matchup_profiles
 
         return matchup_profiles(content)
+
+    def matchup_targets(self, content: Sequence[Path]) -> tuple[str, ...]:
+        """The distinct targets of a matrix: a trooper without armor and in each armor."""
+        from tactica.rulesets.skirmishers.matchup import matchup_targets
+
+        return matchup_targets(content)
 
     def matchup(self, profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | None,
                 cover: int | None, rulings: Rulings, content: Sequence[Path]) -> Matchup:

@@ -1,7 +1,9 @@
 """Skirmishers matchups: two regular troopers on one row of dots, cover built from low walls.
 
 A profile is a firearm of the content packs, the trooper's primary weapon, optionally with a
-body armor after a slash (``rifle``, ``smg/standard``); or a scenario's unit entry. The two
+body armor after a slash (``rifle``, ``smg/standard``); or a scenario's unit entry. As targets,
+``trooper``, ``trooper/basic``... are the distinct troopers a shot meets (the weapon a target
+carries changes nothing): a matrix's default targets. The two
 troopers stand on one row of the lattice ``range`` dots apart (SKI-10's steps; default: 1), the
 attacker on the left. ``cover`` is the number of +1 cover modifiers the target gets, each a low
 wall across the line of fire, the first beside the target, the next one dot nearer, and so on:
@@ -21,10 +23,14 @@ from tactica.ruleset import Matchup, MatchupProfile
 from tactica.rulesets.skirmishers.content import PACKS
 from tactica.rulings import Rulings
 
-__all__ = ["matchup", "matchup_profiles", "squad_matchup"]
+__all__ = ["TARGET", "matchup", "matchup_profiles", "matchup_targets", "squad_matchup"]
 
 #: The widest matchup row, in dots (the lattice's bounds allow more; a matrix needs no more).
 MAX_RANGE = 90
+
+
+#: The profile of a target: a regular trooper (``trooper/standard``: in standard armor).
+TARGET = "trooper"
 
 
 def matchup_profiles(pack_files: Sequence[Path]) -> tuple[str, ...]:
@@ -32,11 +38,20 @@ def matchup_profiles(pack_files: Sequence[Path]) -> tuple[str, ...]:
     return tuple(PACKS.load(tuple(pack_files)).weapons)
 
 
+def matchup_targets(pack_files: Sequence[Path]) -> tuple[str, ...]:
+    """The distinct targets: a regular trooper without armor and in each body armor of the
+    packs (what a shot meets; the weapon a target carries does not change it)."""
+    pack = PACKS.load(tuple(pack_files))
+    return (TARGET, *(f"{TARGET}/{a}" for a, kind in pack.armor.items() if kind.cells))
+
+
 def _unit(profile: MatchupProfile, side: str, col: int,
           pack_files: Sequence[Path]) -> dict[str, Any]:
     if isinstance(profile, str):
         pack = PACKS.load(tuple(pack_files))
         weapon, _, armor = profile.partition("/")
+        if weapon == TARGET:  # a target: a regular trooper, the weapon does not matter
+            weapon = "rifle" if "rifle" in pack.weapons else next(iter(pack.weapons))
         if weapon not in pack.weapons:
             raise TacticaError(f"unknown profile {profile!r}: a firearm, optionally /ARMOR "
                                f"(firearms: {', '.join(pack.weapons)}; armor: "
