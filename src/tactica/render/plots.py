@@ -7,8 +7,9 @@
 * :func:`paired_plot`: a comparison's paired differences (variant minus baseline at each point)
   with their 95% intervals.
 
-matplotlib is an optional extra (``pip install 'tactica[plot]'``); the Agg backend is chosen
-before pyplot is imported, so nothing ever opens a window. :func:`save_figure` writes PNG or
+matplotlib is an optional extra (``pip install 'tactica[plot]'``); pyplot is never imported,
+so nothing ever opens a window and a notebook's backend is left alone, and every figure shows
+itself inline in a notebook (``_repr_png_``). :func:`save_figure` writes PNG or
 SVG; :func:`figure_bytes` gives the bytes (a report embeds them).
 """
 
@@ -47,15 +48,35 @@ def _plain(text: object) -> str:
     return clean_text(str(text), newlines=False).replace("$", r"\$")
 
 
+_INLINE: list[type] = []
+
+
+def _inline_figure() -> type:
+    """A matplotlib Figure that a notebook shows inline by itself (``_repr_png_``), without
+    pyplot and without touching the notebook's own backend."""
+    if not _INLINE:
+        from matplotlib.figure import Figure
+
+        class InlineFigure(Figure):
+            """A figure that shows itself in a notebook (PNG at screen resolution)."""
+
+            def _repr_png_(self) -> bytes:
+                out = io.BytesIO()
+                self.savefig(out, format="png", dpi=100)
+                return out.getvalue()
+
+        _INLINE.append(InlineFigure)
+    return _INLINE[0]
+
+
 def _figure(width: float, height: float, ncols: int = 1, nrows: int = 1) -> tuple[Figure, Any]:
     try:
-        import matplotlib
+        import matplotlib  # noqa: F401
     except ImportError:
         raise TacticaError("plots need matplotlib: pip install 'tactica[plot]'") from None
-    matplotlib.use("Agg", force=True)
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), layout="constrained")
+    # No pyplot and no backend: a Figure saves through its own canvas, and a notebook's
+    # backend is left as it was.
+    fig: Figure = _inline_figure()(figsize=(width, height), layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False)
     return fig, axes
 
