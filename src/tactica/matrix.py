@@ -7,7 +7,7 @@ validates it like a scenario file, and asks the game's odds of every action the 
 the target there. A range or cover the game has no use for is computed once and shown as ``-``.
 
 A cell values one *attack action*, not one die roll, where the game says what an action is
-(:class:`ActionHooks`: a Skirmishers firing arc's every shot at the target, a melee attack, a
+(:class:`ActionHooks`: a firing arc's every shot at the target, a melee attack, a
 throw), with its AP where the game spends AP, so that ``expected_damage_per_ap`` compares a
 three-shot SMG arc with a one-shot rifle arc fairly; ``per_roll=True`` asks for a single roll.
 

@@ -3,17 +3,6 @@
 ``ComparisonReport._repr_html_`` and ``Scenario._repr_html_`` come here; the HTML is built by
 :meth:`tactica.tables.Table.to_html` (every cell escaped through
 :mod:`tactica.render.markup`), and ``to_pandas()`` gives the same rows as a DataFrame.
-
->>> from tactica.scenario import scenario_from_mapping
->>> sc = scenario_from_mapping({"game": "skirmishers", "name": "<b>two</b>", "map": {
-...     "kind": "dots", "levels": {"ground": "A . B\\n . . .\\n"}}, "units": {
-...     "A": {"side": "red", "primary": "rifle"}, "B": {"side": "blue", "primary": "smg"}}},
-...     source="doc")
->>> t = scenario_table(sc)
->>> [c.name for c in t.columns], t.rows[0]
-(['unit', 'side', 'primary'], ['A', 'red', 'rifle'])
->>> "&lt;b&gt;two&lt;/b&gt;" in t.to_html(NumberFormat())
-True
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Squad matchups: N troopers of one kind against M of another, played as whole battles.
 
-``tactica versus skirmishers --red 4xsmg --blue 4xrifle --range 10`` asks the game for a fight
+``tactica versus GAME --red 4xsmg --blue 4xrifle --range 10`` asks the game for a fight
 between the two squads built through its own geometry (:class:`SquadHooks`: where each trooper
 stands, how far apart the squads are), plays it with seeded dice both ways round (the red
 squad moving first, then the blue squad moving first, from the other end of the field), and

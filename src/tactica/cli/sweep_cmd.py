@@ -56,6 +56,7 @@ def sweep(
     decimals: DecimalsOpt = 1,
     exact: ExactOpt = False,
     plot: PlotOpt = None,
+    value: Annotated[str | None, typer.Option("--value", help="What --plot draws: win_rate (simulations, every side; the default) or p_out_of_action, expected_damage, p_hit (odds).")] = None,
 ) -> None:
     """Vary one or two parameters over values; exact odds (--odds) or simulations (--battles)
     at each point, every result with its parameters in a Parquet file DuckDB can query."""
@@ -104,7 +105,7 @@ def sweep(
     if plot is not None:
         from tactica.sweep_views import plot_sweep
 
-        save_plot(plot_sweep(rows, spec), plot)
+        save_plot(plot_sweep(rows, spec, value=value, decimals=decimals), plot)
     if paired_plot is not None:
         from tactica.sweep_views import plot_paired
 

@@ -19,7 +19,7 @@ from tactica.versus import versus
 
 @app.command("versus")
 def versus_cmd(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="The game (tactica games lists them; squad matchups: skirmishers).")],
+    game: Annotated[str, typer.Argument(metavar="GAME", help="A game that sets up squad matchups (another is refused with the list of those that do).")],
     red: Annotated[str, typer.Option("--red", help="The red squad: 4xsmg, 2xsmg+2xrifle, rifle (profiles as tactica matrix lists them).")],
     blue: Annotated[str, typer.Option("--blue", help="The blue squad, written as --red.")],
     ranges: Annotated[str | None, typer.Option("--range", help="How far apart the squads stand, in the game's measure: 10, or several: 4,10,16 or 4-16/4 (default: the game's).")] = None,
