@@ -151,3 +151,13 @@ def test_a_table_too_wide_for_the_terminal_prints_one_block_per_row(
     assert code == 0, err
     assert "…" not in out and "┃" not in out
     assert "expected damage per AP" in out and "30-degree arc: 3 shots" in out
+
+
+def test_exact_is_refused_where_battles_give_estimates(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    duel = str(Path(__file__).resolve().parents[2] / "examples" / "nebulia" / "duel.yaml")
+    for argv in (("simulate", duel, "-n", "2", "--exact"),
+                 ("versus", "skirmishers", "--red", "smg", "--blue", "rifle", "--exact"),
+                 ("sweep", duel, "-v", "rulings.NEB-6=die,characteristic", "-n", "2",
+                  "--exact")):
+        assert fails(capsys, *argv).startswith("error: --exact: win rates from battles")

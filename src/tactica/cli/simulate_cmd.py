@@ -28,6 +28,11 @@ from tactica.simulate import ComparisonReport, SimulationReport, compare, simula
 __all__ = ["ProgressLine", "print_comparison", "print_report", "simulate_cmd"]
 
 
+#: Why a simulation refuses --exact.
+EXACT_REFUSED = ("--exact: win rates from battles are estimates with intervals, not exact "
+                 "fractions (exact odds: tactica odds, matrix, sweep --odds)")
+
+
 def _parse_policies(values: list[str] | None) -> dict[str, str] | str | None:
     if not values:
         return None  # the game's default
@@ -183,6 +188,8 @@ def simulate_cmd(
     exact: ExactOpt = False,
 ) -> None:
     """Play whole battles with seeded dice; win rates with 95% confidence intervals."""
+    if exact:
+        raise TacticaError(EXACT_REFUSED)
     if precision is not None and battles is not None:
         raise TacticaError("give --battles or --precision, not both")
     if executor == "dask" and not scheduler:

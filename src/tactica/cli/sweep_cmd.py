@@ -61,6 +61,10 @@ def sweep(
     """Vary one or two parameters over values; exact odds (--odds) or simulations (--battles)
     at each point, every result with its parameters in a Parquet file DuckDB can query."""
     fmt = NumberFormat(precision=decimals, exact=exact)
+    if exact and battles and not odds and sql is None and profiles is None:
+        from tactica.cli.simulate_cmd import EXACT_REFUSED
+
+        raise TacticaError(EXACT_REFUSED)
     if sql is not None:
         table = query(Path(source), sql)
         show_tables([table], fmt, csv=csv, markdown=markdown, quiet=json_out)

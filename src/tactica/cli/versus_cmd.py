@@ -11,6 +11,7 @@ import typer
 from tactica.cli.app import app
 from tactica.cli.common import parse_rulings, print_json
 from tactica.cli.output import CsvOpt, DecimalsOpt, MarkdownOpt, PlotOpt, save_plot, show_tables
+from tactica.errors import TacticaError
 from tactica.matrix import parse_numbers
 from tactica.ruleset import get_ruleset
 from tactica.tables import NumberFormat
@@ -34,11 +35,16 @@ def versus_cmd(
     markdown: MarkdownOpt = False,
     decimals: DecimalsOpt = 1,
     plot: PlotOpt = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Refused: whole battles give estimates with intervals, not exact fractions.")] = False,
 ) -> None:
     """Two squads set up through the game's own geometry and played as whole battles, each
     squad moving first in turn; each squad's win rate with its 95% interval, and which wins more.
 
-    Exact odds do not apply to whole battles, so there is no --exact."""
+    Whole battles give estimates with intervals, so --exact is refused."""
+    if exact:
+        from tactica.cli.simulate_cmd import EXACT_REFUSED
+
+        raise TacticaError(EXACT_REFUSED)
     ruleset = get_ruleset(game, where="GAME")
     range_list: list[int | None] = [None] if ranges is None else list(
         parse_numbers(ranges, what="--range", low=1))
