@@ -161,3 +161,20 @@ def test_exact_is_refused_where_battles_give_estimates(
                  ("sweep", duel, "-v", "rulings.NEB-6=die,characteristic", "-n", "2",
                   "--exact")):
         assert fails(capsys, *argv).startswith("error: --exact: win rates from battles")
+
+
+def test_nebulia_squads_stand_in_columns_range_tiles_apart() -> None:
+    game = get_ruleset("nebulia")
+    scenario, took, _ = squad_scenario(
+        game, {"red": parse_squad("2xbreacher", what="--red"),
+               "blue": parse_squad("trooper", what="--blue")}, range=6,
+        rulings={"NEB-3": "manhattan"})
+    units = scenario.data["units"]
+    assert took == 6 and scenario.data["first"] == "red"
+    red = [u["at"] for u in units.values() if u["side"] == "red"]
+    blue = [u["at"] for u in units.values() if u["side"] == "blue"]
+    assert red[0][1] == blue[0][1] and blue[0][0] - red[0][0] == 6
+    assert {u["profile"] for u in units.values()} == {"breacher", "trooper"}
+    assert "nebulia-operations" in squad_games()
+    report = versus(game, "breacher", "trooper", ranges=[3], battles=3, seed=1, workers=1)
+    assert report.points[0].battles == 6

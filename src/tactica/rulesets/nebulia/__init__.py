@@ -246,6 +246,15 @@ class NebuliaOperations:
         return matchup(profiles, range=range, cover=cover, rulings=rulings, pack_files=content,
                        game=self.meta.name)
 
+    def squad_matchup(self, squads: Mapping[str, Sequence[MatchupProfile]], *,
+                      range: int | None, rulings: Rulings, content: Sequence[Path]
+                      ) -> tuple[dict[str, Any], int | None, tuple[str, ...]]:
+        """Two squads face to face on an open yard (``tactica versus``)."""
+        from tactica.rulesets.nebulia.matchup import squad_matchup
+
+        return squad_matchup(squads, range=range, rulings=rulings, pack_files=content,
+                             game=self.meta.name)
+
     # -- sight and explanations ----------------------------------------------------------------
 
     def battlefield_of(self, state: rules.NebState) -> TileGrid:
