@@ -417,12 +417,16 @@ def versus_plot(report: VersusReport) -> Figure:
         ax.errorbar(xs, ys, yerr=err, color=colour, marker="o", capsize=4,
                     linestyle="-" if numeric and len(ranges) > 1 else "none",
                     label=_plain(squad))
-        if len(ranges) <= 6:
-            left = k == 0 and len(squads) > 1
-            for x, y in zip(xs, ys, strict=True):
-                ax.annotate(f"{y:.1f}%", (x, y), xytext=(-7 if left else 7, -3),
+        if len(ranges) <= 8:
+            for r, x, y in zip(rows, xs, ys, strict=True):
+                others = [o["p"] * 100 for o in points
+                          if o["range"] == r["range"] and o["squad"] != squad]
+                above = all(y >= o for o in others)  # the higher squad's label above it
+                ax.annotate(f"{y:.1f}%", (x, y), xytext=(0, 9 if above else -10),
                             textcoords="offset points", fontsize=8, color=colour,
-                            ha="right" if left else "left")
+                            ha="center", va="bottom" if above else "top",
+                            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                                  "alpha": 0.8})
     if numeric:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         if len(ranges) <= 12:
@@ -435,7 +439,8 @@ def versus_plot(report: VersusReport) -> Figure:
     ax.set_xlabel("range between the squads")
     ax.set_ylabel("battles won (error bars: 95% interval)")
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
-    ax.set_ylim(0, 100)
+    ax.set_ylim(-9, 109)  # room for the labels of 0% and 100%
+    ax.set_yticks(range(0, 101, 20))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="best")
     per = report.battles * len(report.points[0].runs) if report.points else 0
