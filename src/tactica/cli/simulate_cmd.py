@@ -24,6 +24,7 @@ from tactica.cli.output import CsvOpt, DecimalsOpt, ExactOpt, MarkdownOpt, show_
 from tactica.errors import TacticaError
 from tactica.scenario import load_scenario
 from tactica.simulate import ComparisonReport, SimulationReport, compare, simulate
+from tactica.tables import NumberFormat
 
 __all__ = ["ProgressLine", "print_comparison", "print_report", "simulate_cmd"]
 
@@ -52,6 +53,11 @@ def _ci(ci: list[float | None]) -> str:
     return f"{lo:.3f} - {hi:.3f}" if lo is not None and hi is not None else "-"
 
 
+def _ci_p(ci: list[float | None], fmt: NumberFormat) -> str:
+    lo, hi = ci
+    return f"{fmt.p(lo)} - {fmt.p(hi)}" if lo is not None and hi is not None else "-"
+
+
 def _rate_cell(rate: dict[str, Any]) -> str:
     lo, hi = rate["ci95"]
     return f"{rate['p']:.3f} ({lo:.2f}-{hi:.2f})"
@@ -72,12 +78,13 @@ def print_report(report: SimulationReport) -> None:
     t.add_column("wins", justify="right")
     t.add_column("win rate", justify="right")
     t.add_column("95% interval", justify="right")
+    fmt = NumberFormat()  # the number format of every table (percentages, 1 decimal)
     for side in report.sides:
         w = data["win_rate"][side]
-        t.add_row(side, report.policies[side], str(report.wins[side]), f"{w['p']:.3f}",
-                  _ci(w["ci95"]))
+        t.add_row(side, report.policies[side], str(report.wins[side]), fmt.p(w["p"]),
+                  _ci_p(w["ci95"], fmt))
     d = data["draw_rate"]
-    t.add_row("draw", "", str(report.draws), f"{d['p']:.3f}", _ci(d["ci95"]))
+    t.add_row("draw", "", str(report.draws), fmt.p(d["p"]), _ci_p(d["ci95"], fmt))
     console.print(t)
     if data["unfinished"]:
         console.print(f"unfinished: {data['unfinished']} battles were stopped at the step "
@@ -88,8 +95,8 @@ def print_report(report: SimulationReport) -> None:
     for col in ("unit", "side", "survival", "95% interval", "damage dealt", "damage taken"):
         u.add_column(col, justify="left" if col in ("unit", "side") else "right")
     for uid, row in data["units"].items():
-        u.add_row(uid, row["side"], f"{row['survival']:.3f}", _ci(row["survival_ci95"]),
-                  f"{row['damage_dealt_mean']:.2f}", f"{row['damage_taken_mean']:.2f}")
+        u.add_row(uid, row["side"], fmt.p(row["survival"]), _ci_p(row["survival_ci95"], fmt),
+                  fmt.num(row["damage_dealt_mean"]), fmt.num(row["damage_taken_mean"]))
     console.print(u)
     defaults = {r.id: r.default for r in report.declared_rulings}
     changed = {k: v for k, v in report.rulings.items() if defaults.get(k) != v}
