@@ -6,21 +6,28 @@ for a tiny scenario with the two units placed at that range and cover by the gam
 validates it like a scenario file, and asks the game's odds of every action the attacker has on
 the target there. A range or cover the game has no use for is computed once and shown as ``-``.
 
+A cell values one *attack action*, not one die roll, where the game says what an action is
+(:class:`ActionHooks`: a firing arc's every shot at the target, a melee attack, a
+throw), with its AP where the game spends AP, so that ``expected_damage_per_ap`` compares a
+three-shot SMG arc with a one-shot rifle arc fairly; ``per_roll=True`` asks for a single roll.
+
 The README shows one, and ``docs/designer.md`` the command.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from tactica.engine.errors import IllegalActionError, TacticaError
+from tactica.engine.game import Matchups
 from tactica.engine.ruleset import (
     MatchupProfile,
+    OddsChoice,
     OddsValue,
     Ruleset,
     get_ruleset,
@@ -34,12 +41,24 @@ from tactica.presentation.tables import Column, Kind, NumberFormat, Table, data_
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["VALUES", "Matrix", "MatrixCell", "matchup_matrix", "parse_numbers",
-           "scenario_profiles"]
+__all__ = ["VALUES", "ActionHooks", "Matrix", "MatrixCell", "matchup_matrix", "matchup_targets",
+           "parse_numbers", "scenario_profiles"]
 
 #: What a matrix can show in its cells, with headings.
 VALUES = {"p_out_of_action": "P(out of action)", "expected_damage": "expected damage",
-          "p_hit": "P(hit)"}
+          "p_hit": "P(hit)", "expected_damage_per_ap": "expected damage per AP"}
+
+
+@runtime_checkable
+class ActionHooks(Protocol):
+    """A game that says what one attack action is (optional; ``tactica matrix``)."""
+
+    def attack_action(self, state: Any, choice: OddsChoice
+                      ) -> tuple[dict[str, OddsValue], str, int | None]:
+        """The odds options that make ``choice`` one whole attack action (a firing arc's
+        shots, a rate of fire), the action's name for people, and its AP (``None``: the game
+        spends no AP on it)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -61,6 +80,16 @@ class MatrixCell:
     p_out_of_action: Fraction | None
     in_cover: bool | None = None
     note: str = ""
+    action: str = ""
+    ap: int | None = None
+
+    @property
+    def expected_damage_per_ap(self) -> Fraction | None:
+        """The action's expected damage for each AP it costs (``None``: no AP, or no
+        action)."""
+        if self.expected_damage is None or not self.ap:
+            return None
+        return self.expected_damage / self.ap
 
     def value(self, name: str) -> Fraction | None:
         """The number called ``name`` (one of :data:`VALUES`)."""
@@ -70,6 +99,7 @@ class MatrixCell:
     def record(self) -> dict[str, Any]:
         """JSON-ready: numbers as floats with their exact fractions."""
         out: dict[str, Any] = {"attacker": self.attacker, "means": self.means,
+                               "action": self.action, "ap": self.ap,
                                "target": self.target, "range": self.range, "cover": self.cover,
                                "in_cover": self.in_cover}
         for name in VALUES:
@@ -101,12 +131,19 @@ class Matrix:
 
     def long_table(self) -> Table:
         """Every cell as a row with all three numbers."""
-        cols = [Column("attacker"), Column("weapon"), Column("target"), Column("range", "int"),
+        cols = [Column("attacker"), Column("weapon"), Column("action"), Column("AP", "int"),
+                Column("target"), Column("range", "int"),
                 Column("cover", "int"), Column("in cover"), Column(VALUES["p_hit"], "p"),
                 Column(VALUES["expected_damage"], "num"), Column(VALUES["p_out_of_action"], "p"),
-                Column("note")]
-        rows = [[c.attacker, c.means, c.target, c.range, c.cover, c.in_cover,
-                 c.p_hit, c.expected_damage, c.p_out_of_action, c.note] for c in self.cells]
+                Column(VALUES["expected_damage_per_ap"], "num"), Column("note")]
+        rows = [[c.attacker, c.means, c.action, c.ap, c.target, c.range, c.cover, c.in_cover,
+                 c.p_hit, c.expected_damage, c.p_out_of_action, c.expected_damage_per_ap,
+                 c.note] for c in self.cells]
+        if not any(c.action for c in self.cells):  # the game has no attack actions
+            keep = [i for i, c in enumerate(cols)
+                    if c.name not in ("action", "AP", VALUES["expected_damage_per_ap"])]
+            cols = [cols[i] for i in keep]
+            rows = [[row[i] for i in keep] for row in rows]
         return Table(f"{self.game}: matchups", cols, rows, list(self.notes))
 
     def table(self, value: str = "p_out_of_action") -> Table:
@@ -120,7 +157,7 @@ class Matrix:
             key = (c.attacker, c.means, c.cover)
             columns.setdefault(key)
             rows.setdefault((c.target, c.range), {})[key] = c.value(value)
-        kind: Kind = "num" if value == "expected_damage" else "p"
+        kind: Kind = "p" if value.startswith("p_") else "num"
         heads = [Column("target"), Column("range", "int")]
         heads += [Column(_heading(a, m, cov), kind) for a, m, cov in columns]
         body = [[t, r, *(vals.get(k) for k in columns)] for (t, r), vals in rows.items()]
@@ -139,7 +176,7 @@ class Matrix:
 def _heading(attacker: str, means: str, cover: int | None) -> str:
     where = "" if cover is None else (" in the open" if cover == 0 else f" in cover {cover}"
                                       if cover > 1 else " in cover")
-    return f"{attacker} {means}{where}"
+    return f"{attacker}{'' if means == attacker else ' ' + means}{where}"
 
 
 def parse_numbers(text: str, *, what: str, low: int = 0) -> list[int]:
@@ -186,6 +223,7 @@ def matchup_matrix(
     content: Sequence[Path] = (),
     means: Sequence[str] = (),
     options: Mapping[str, OddsValue] | None = None,
+    per_roll: bool = False,
 ) -> Matrix:
     """Exact odds of every weapon of ``attackers`` on every one of ``targets`` at each range
     and cover (see the module's docstring).
@@ -193,7 +231,8 @@ def matchup_matrix(
     ``game`` is a game's name, a game, or a scenario whose units, rulings and content packs the
     profiles then come from (by unit id). ``attackers`` and ``targets`` are profile names, or
     mappings of a label to a profile (a name or a unit's entry). ``means`` keeps only those
-    weapons or abilities; ``options`` are the game's odds options (``defend=True``).
+    weapons or abilities; ``options`` are the game's odds options (``defend=True``);
+    ``per_roll`` values a single roll even where the game says what an attack action is.
     """
     scenario: Scenario | None = None
     if isinstance(game, Scenario):
@@ -209,6 +248,8 @@ def matchup_matrix(
     in_force = Rulings(ruleset.meta.rulings, chosen, where="--rulings")
     units = scenario_profiles(scenario) if scenario is not None else {}
     known = hooks.matchup_profiles(content)
+    attack = _attack_of(ruleset)
+    distinct = matchup_targets(ruleset, content)
 
     def labelled(given: Sequence[str] | Mapping[str, MatchupProfile],
                  what: str) -> dict[str, MatchupProfile]:
@@ -218,12 +259,13 @@ def matchup_matrix(
         for name in given:
             if name in units:
                 out[name] = units[name]
-            elif name in known:
-                out[name] = name
+            elif name in known or (what == "--target" and name in distinct) or "/" in name:
+                out[name] = name  # a profile's variant (smg/standard): the game checks it
             else:
                 have = ", ".join(units) + "; profiles: " if units else ""
+                extra = [t for t in distinct if t not in known] if what == "--target" else []
                 raise TacticaError(f"{what}: unknown profile {name!r} (known: {have}"
-                                   f"{', '.join(known)})")
+                                   f"{', '.join([*known, *extra])})")
         if not out:
             raise TacticaError(f"{what}: give at least one profile")
         return out
@@ -238,8 +280,11 @@ def matchup_matrix(
         for t_label, t_prof in tgt.items():
             for cover in covers:
                 for rng in ranges:
-                    m = hooks.matchup((a_prof, t_prof), range=rng, cover=cover,
-                                      rulings=in_force, content=content)
+                    try:
+                        m = hooks.matchup((a_prof, t_prof), range=rng, cover=cover,
+                                          rulings=in_force, content=content)
+                    except TacticaError as exc:
+                        raise TacticaError(f"{a_label} against {t_label}: {exc}") from None
                     key = (a_label, t_label, m.range, m.cover)
                     if key in done:
                         continue
@@ -255,18 +300,25 @@ def matchup_matrix(
                         if choice.targets != (m.target,) or (means and choice.means not in
                                                              means):
                             continue
+                        made: dict[str, OddsValue] = {}
+                        action, ap = "", None
+                        if attack is not None and not per_roll:
+                            made, action, ap = attack(state, choice)
                         try:
-                            report = odds.odds(state, choice.action, **(options or {}))
+                            report = odds.odds(state, choice.action,
+                                               **{**made, **(options or {})})
                         except IllegalActionError as exc:
                             cells.append(MatrixCell(a_label, choice.means, t_label, m.range,
-                                                    m.cover, None, None, None, None, str(exc)))
+                                                    m.cover, None, None, None, None, str(exc),
+                                                    action, ap))
                             continue
                         cover_read = report.extra.get("cover")
                         cells.append(MatrixCell(
                             a_label, choice.means, t_label, m.range, m.cover,
                             report.numbers.get("p_hit"), report.numbers.get("expected_damage"),
                             report.numbers.get("p_out_of_action"),
-                            bool(cover_read) if isinstance(cover_read, bool | int) else None))
+                            bool(cover_read) if isinstance(cover_read, bool | int) else None,
+                            "", action, ap))
     cells += _impossible(cells, states, odds, means)
     uncounted = sorted({c.range for c in cells if c.cover and c.in_cover is False
                         and c.range is not None})
@@ -274,12 +326,36 @@ def matchup_matrix(
         notes.setdefault(f"{ruleset.meta.title}: the cover asked for did not count at range "
                          f"{', '.join(map(str, uncounted))} (the game's own rule)")
     order = {k: i for i, k in enumerate(dict.fromkeys((c.attacker, c.means) for c in cells))}
-    cells.sort(key=lambda c: (order[(c.attacker, c.means)], c.target, c.cover or 0,
-                              c.range or 0))
+    target_order = {t: i for i, t in enumerate(tgt)}
+    cells.sort(key=lambda c: (order[(c.attacker, c.means)], target_order.get(c.target, 0),
+                              c.target, c.cover or 0, c.range or 0))
     if not cells:
         raise TacticaError("no attacker has any action on any target in these matchups"
                            + (f" with {', '.join(means)}" if means else ""))
+    if attack is not None and not per_roll:
+        shown = dict.fromkeys(f"{c.means}: {c.action}" + (f" ({c.ap} AP)" if c.ap else "")
+                              for c in cells if c.action)
+        notes.setdefault(f"{ruleset.meta.title}: each cell is one attack action, "
+                         + "; ".join(shown))
     return Matrix(ruleset.meta.title, tuple(cells), dict(in_force), tuple(notes))
+
+
+def matchup_targets(ruleset: Ruleset, content: Sequence[Path]) -> tuple[str, ...]:
+    """The game's distinct target profiles (``matchup_targets``, optional), or its profiles."""
+    hooks = matchup_hooks(ruleset)
+    if isinstance(hooks, Matchups):
+        return hooks.matchup_targets(content)
+    return hooks.matchup_profiles(content)
+
+
+def _attack_of(ruleset: Ruleset) -> Callable[[Any, OddsChoice],
+                                              tuple[dict[str, OddsValue], str, int | None]] | None:
+    """What one whole attack action of the game is (its matchups part's ``attack``, or a
+    class-written game's ``attack_action``); ``None``: a single roll."""
+    hooks = matchup_hooks(ruleset)
+    if isinstance(hooks, Matchups):
+        return hooks.attack
+    return ruleset.attack_action if isinstance(ruleset, ActionHooks) else None
 
 
 def _impossible(cells: list[MatrixCell], states: Mapping[tuple[str, str, int | None,

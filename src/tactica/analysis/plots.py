@@ -7,8 +7,9 @@
 * :func:`paired_plot`: a comparison's paired differences (variant minus baseline at each point)
   with their 95% intervals.
 
-matplotlib is an optional extra (``pip install 'tactica[plot]'``); the Agg backend is chosen
-before pyplot is imported, so nothing ever opens a window. :func:`save_figure` writes PNG or
+matplotlib is an optional extra (``pip install 'tactica[plot]'``); pyplot is never imported,
+so nothing ever opens a window and a notebook's backend is left alone, and every figure shows
+itself inline in a notebook (``_repr_png_``). :func:`save_figure` writes PNG or
 SVG; :func:`figure_bytes` gives the bytes (a report embeds them).
 """
 
@@ -28,10 +29,14 @@ if TYPE_CHECKING:
 
     from tactica.analysis.matrix import Matrix
     from tactica.analysis.simulate import SimulationReport
+    from tactica.analysis.versus import VersusReport
     from tactica.dice import Dist
 
 __all__ = ["dist_plot", "dists_plot", "figure_bytes", "matrix_heatmap", "paired_plot",
-           "save_figure", "sweep_plot", "win_rate_plot"]
+           "save_figure", "sweep_plot", "versus_plot", "win_rate_plot"]
+
+#: Print resolution of PNG plots (SVG is vector).
+DPI = 300
 
 _BAR = "#4c72b0"
 _LINE = "#dd8452"
@@ -43,15 +48,35 @@ def _plain(text: object) -> str:
     return clean_text(str(text), newlines=False).replace("$", r"\$")
 
 
+_INLINE: list[type] = []
+
+
+def _inline_figure() -> type:
+    """A matplotlib Figure that a notebook shows inline by itself (``_repr_png_``), without
+    pyplot and without touching the notebook's own backend."""
+    if not _INLINE:
+        from matplotlib.figure import Figure
+
+        class InlineFigure(Figure):
+            """A figure that shows itself in a notebook (PNG at screen resolution)."""
+
+            def _repr_png_(self) -> bytes:
+                out = io.BytesIO()
+                self.savefig(out, format="png", dpi=100)
+                return out.getvalue()
+
+        _INLINE.append(InlineFigure)
+    return _INLINE[0]
+
+
 def _figure(width: float, height: float, ncols: int = 1, nrows: int = 1) -> tuple[Figure, Any]:
     try:
-        import matplotlib
+        import matplotlib  # noqa: F401
     except ImportError:
         raise TacticaError("plots need matplotlib: pip install 'tactica[plot]'") from None
-    matplotlib.use("Agg", force=True)
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), layout="constrained")
+    # No pyplot and no backend: a Figure saves through its own canvas, and a notebook's
+    # backend is left as it was.
+    fig: Figure = _inline_figure()(figsize=(width, height), layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False)
     return fig, axes
 
@@ -63,7 +88,7 @@ def save_figure(fig: Figure, path: Path) -> None:
     if kind not in ("png", "svg"):
         raise TacticaError(f"--plot: expected a .png or .svg file, got {path}")
     try:
-        fig.savefig(path, format=kind, dpi=110)
+        fig.savefig(path, format=kind, dpi=DPI)
     except OSError as exc:
         raise TacticaError(f"--plot: cannot write {path}: {exc.strerror or exc}") from None
 
@@ -71,7 +96,7 @@ def save_figure(fig: Figure, path: Path) -> None:
 def figure_bytes(fig: Figure, kind: str = "svg") -> bytes:
     """The figure as SVG or PNG bytes."""
     out = io.BytesIO()
-    fig.savefig(out, format=kind, dpi=110)
+    fig.savefig(out, format=kind, dpi=DPI)
     return out.getvalue()
 
 
@@ -160,7 +185,8 @@ def matrix_heatmap(matrix: Matrix, *, value: str = "p_out_of_action") -> Figure:
              for c in matrix.cells}
     numbers = [float(v) for v in found.values() if v is not None]
     top = max(numbers, default=1.0) or 1.0
-    if value != "expected_damage":
+    probability = value.startswith("p_")
+    if probability:
         top = 1.0
     width = min(18.0, 2.5 + 0.55 * len(ranges) * min(2, len(panels)))
     height = 1.2 + (0.45 * len(rows) + 0.9) * ((len(panels) + 1) // 2 if len(panels) > 1 else 1)
@@ -173,7 +199,11 @@ def matrix_heatmap(matrix: Matrix, *, value: str = "p_out_of_action") -> Figure:
         grid = [[found.get((target, cover, a, m, r)) for r in ranges] for a, m in rows]
         shown = [[float("nan") if v is None else float(v) for v in row] for row in grid]
         image = ax.imshow(shown, cmap="viridis", vmin=0, vmax=top, aspect="auto")
-        ax.set_yticks(range(len(rows)), [_plain(f"{a}: {m}") for a, m in rows], fontsize=8)
+        actions = {(c.attacker, c.means): c.action for c in matrix.cells if c.action}
+        ax.set_yticks(range(len(rows)), [
+            _plain(m if a == m else f"{a}: {m}")
+            + ("\n" + _plain(actions[(a, m)]) if (a, m) in actions else "")
+            for a, m in rows], fontsize=8)
         ax.set_xticks(range(len(ranges)), ["-" if r is None else _plain(r) for r in ranges],
                       fontsize=8)
         ax.set_xlabel("range")
@@ -185,7 +215,7 @@ def matrix_heatmap(matrix: Matrix, *, value: str = "p_out_of_action") -> Figure:
                 if v is None:
                     continue
                 f = float(v)
-                text = f"{f:.2f}" if value == "expected_damage" else f"{f:.0%}"
+                text = f"{f:.1%}" if probability else f"{f:.2f}"
                 ax.text(x, y, text, ha="center", va="center", fontsize=7,
                         color="black" if f > top * 0.6 else "white")
     for j in range(len(panels), nrows * ncols):
@@ -193,45 +223,115 @@ def matrix_heatmap(matrix: Matrix, *, value: str = "p_out_of_action") -> Figure:
     if image is not None:
         bar = fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8)
         bar.set_label(VALUES.get(value, value))
-    fig.suptitle(_plain(f"{matrix.game}: {VALUES.get(value, value)}"))
+    per = " of one attack action" if any(c.action for c in matrix.cells) else ""
+    fig.suptitle(_plain(f"{matrix.game}: {VALUES.get(value, value)}{per}"))
     return fig
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float | Fraction) and not isinstance(v, bool)
+
+
+def _x_axis(ax: Any, xs_all: Sequence[Any], numeric: bool, label: str) -> None:
+    """Whole-number ticks for whole-number values, the values themselves for categories."""
+    from matplotlib.ticker import MaxNLocator
+
+    if numeric:
+        if all(float(v).is_integer() for v in xs_all):
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            if len(xs_all) <= 15:
+                ax.set_xticks([float(v) for v in xs_all], [f"{float(v):g}" for v in xs_all])
+    else:
+        ax.set_xticks(range(len(xs_all)), [_plain(v) for v in xs_all],
+                      rotation=20 if sum(len(str(v)) for v in xs_all) > 40 else 0,
+                      ha="right" if sum(len(str(v)) for v in xs_all) > 40 else "center")
+        ax.set_xlim(-0.5, len(xs_all) - 0.5)
+    ax.set_xlabel(_plain(label))
+
+
+def _wrapped(text: str, width: int = 70) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(_plain(text), width)) or ""
 
 
 def sweep_plot(points: Sequence[Mapping[str, Any]], *, x: str, y: str = "p",
                low: str = "low", high: str = "high", group: str | None = None,
-               title: str = "", ylabel: str = "win rate") -> Figure:
-    """``y`` against ``x`` with the band ``low``..``high`` (the 95% interval) shaded, one line
-    per value of ``group``. Points are records (a sweep's rows)."""
-    fig, axes = _figure(7.5, 4.5)
-    ax = axes[0][0]
-    series: dict[Any, list[Mapping[str, Any]]] = {}
+               title: str = "", ylabel: str = "win rate", panel: str | None = None,
+               xlabel: str | None = None, grouplabel: str | None = None,
+               percent: bool = True, decimals: int = 1) -> Figure:
+    """``y`` against ``x`` with its 95% interval (``low``..``high``), one series per value of
+    ``group`` and one panel per value of ``panel`` (a side: every side drawn). Whole-number
+    parameters get whole-number ticks; a parameter of words (a ruling's options) is a set of
+    categories: points with error bars, no line between them. Probabilities (``percent``)
+    read as percentages, as the tables show them."""
+    from matplotlib.ticker import PercentFormatter
+
+    panels: dict[Any, list[Mapping[str, Any]]] = {}
     for row in points:
-        series.setdefault(row.get(group) if group else None, []).append(row)
+        panels.setdefault(row.get(panel) if panel else None, []).append(row)
     xs_all = list(dict.fromkeys(row[x] for row in points))
-    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in xs_all)
+    numeric = all(_is_number(v) for v in xs_all)
+    if numeric:
+        xs_all.sort(key=float)
+    n = max(1, len(panels))
+    fig, axes = _figure(min(15.0, 4.2 + 3.6 * n) if n > 1 else 7.5, 4.6, ncols=n)
+    scale = 100.0 if percent else 1.0
 
     def where(v: Any) -> float:
         return float(v) if numeric else float(xs_all.index(v))
 
-    for name, rows in series.items():
-        rows = sorted(rows, key=lambda r: where(r[x]))
-        xs = [where(r[x]) for r in rows]
-        label = None if group is None else _plain(f"{group} = {name}")
-        line = ax.plot(xs, [r[y] for r in rows], marker="o", label=label)[0]
-        if rows[0].get(low) is not None and rows[0].get(high) is not None:
-            ax.fill_between(xs, [r[low] for r in rows], [r[high] for r in rows],
-                            color=line.get_color(), alpha=0.2, linewidth=0)
-    if not numeric:
-        ax.set_xticks(range(len(xs_all)), [_plain(v) for v in xs_all], rotation=20, ha="right")
-    ax.set_xlabel(_plain(x))
-    ax.set_ylabel(_plain(ylabel))
-    ax.set_ylim(-0.02, 1.02)
-    ax.grid(alpha=0.3)
-    if group is not None:
-        ax.legend(fontsize=8)
-    banded = any(low in r and r[low] is not None for r in points)
-    ax.set_title(_plain(title or f"{ylabel} against {x}" + (" (shaded: 95% interval)"
-                                                            if banded else " (exact)")))
+    groups = list(dict.fromkeys(row.get(group) for row in points)) if group else [None]
+    spread = 0.0 if numeric or len(groups) < 2 else min(0.3, 0.6 / len(groups))
+    for i, (name, rows_in) in enumerate(panels.items()):
+        ax = axes[0][i]
+        for k, g in enumerate(groups):
+            rows = sorted((r for r in rows_in if not group or r.get(group) == g),
+                          key=lambda r: where(r[x]))
+            if not rows:
+                continue
+            shift = (k - (len(groups) - 1) / 2) * spread
+            xs = [where(r[x]) + shift for r in rows]
+            ys = [float(r[y]) * scale for r in rows]
+            label = None if group is None else _plain(f"{grouplabel or group} = {g}")
+            banded = all(r.get(low) is not None and r.get(high) is not None for r in rows)
+            if numeric:
+                line = ax.plot(xs, ys, marker="o", label=label)[0]
+                if banded:
+                    ax.fill_between(xs, [float(r[low]) * scale for r in rows],
+                                    [float(r[high]) * scale for r in rows],
+                                    color=line.get_color(), alpha=0.2, linewidth=0)
+            else:
+                err = None
+                if banded:
+                    err = [[max(0.0, yv - float(r[low]) * scale) for yv, r in zip(ys, rows,
+                                                                                   strict=True)],
+                           [max(0.0, float(r[high]) * scale - yv) for yv, r in zip(ys, rows,
+                                                                                   strict=True)]]
+                ax.errorbar(xs, ys, yerr=err, marker="o", linestyle="none", capsize=4,
+                            label=label)
+                if len(xs) * len(groups) <= 12:
+                    for xv, yv in zip(xs, ys, strict=True):
+                        ax.annotate(f"{yv:.{decimals}f}%" if percent else f"{yv:.3f}",
+                                    (xv, yv), xytext=(6, 2), textcoords="offset points",
+                                    fontsize=7)
+        _x_axis(ax, xs_all, numeric, xlabel or x)
+        if percent:
+            ax.set_ylim(-2, 102)
+            ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+        else:
+            top = max((float(r.get(high) or r[y]) for r in points), default=1.0)
+            ax.set_ylim(0, (top or 1.0) * 1.12)
+        ax.set_ylabel(_plain(ylabel if panel is None else f"{ylabel}: {name}"))
+        if panel is not None:
+            ax.set_title(_plain(str(name)), fontsize=10)
+        ax.grid(alpha=0.3)
+        if group is not None:
+            ax.legend(fontsize=7)
+    banded = any(r.get(low) is not None for r in points)
+    head = title or f"{ylabel} against {xlabel or x}" + (" (95% interval)" if banded
+                                                          else " (exact)")
+    fig.suptitle(_wrapped(head, 40 + 30 * n), fontsize=11)
     return fig
 
 
@@ -290,4 +390,61 @@ def win_rate_plot(report: SimulationReport) -> Figure:
     ax.set_xlabel("share of battles (error bars: 95% interval)")
     ax.set_title(_plain(f"{report.scenario}: {report.battles} battles, seed {report.seed}"))
     ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def versus_plot(report: VersusReport) -> Figure:
+    """Each squad's win rate (over both ways round) at each range, as points with their 95%
+    intervals; a line joins a squad's points where there are several ranges."""
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    points = report.plot_points()
+    ranges = list(dict.fromkeys(r["range"] for r in points))
+    numeric = all(isinstance(v, int) for v in ranges)
+    fig, axes = _figure(6.8 if len(ranges) > 1 else 5.2, 4.2)
+    ax = axes[0][0]
+    squads = list(dict.fromkeys(r["squad"] for r in points))
+    step = (min(b - a for a, b in zip(sorted(ranges), sorted(ranges)[1:], strict=False))
+            if numeric and len(ranges) > 1 else 1)
+    for k, (squad, colour) in enumerate(zip(squads, ("#c44e52", "#4c72b0"), strict=False)):
+        rows = [r for r in points if r["squad"] == squad]
+        shift = (k - (len(squads) - 1) / 2) * 0.06 * step
+        xs = [(float(r["range"]) if numeric else float(ranges.index(r["range"]))) + shift
+              for r in rows]
+        ys = [r["p"] * 100 for r in rows]
+        err = [[max(0.0, r["p"] - r["low"]) * 100 for r in rows],
+               [max(0.0, r["high"] - r["p"]) * 100 for r in rows]]
+        ax.errorbar(xs, ys, yerr=err, color=colour, marker="o", capsize=4,
+                    linestyle="-" if numeric and len(ranges) > 1 else "none",
+                    label=_plain(squad))
+        if len(ranges) <= 8:
+            for r, x, y in zip(rows, xs, ys, strict=True):
+                others = [o["p"] * 100 for o in points
+                          if o["range"] == r["range"] and o["squad"] != squad]
+                above = all(y >= o for o in others)  # the higher squad's label above it
+                ax.annotate(f"{y:.1f}%", (x, y), xytext=(0, 9 if above else -10),
+                            textcoords="offset points", fontsize=8, color=colour,
+                            ha="center", va="bottom" if above else "top",
+                            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                                  "alpha": 0.8})
+    if numeric:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if len(ranges) <= 12:
+            ax.set_xticks([float(r) for r in ranges], [str(r) for r in ranges])
+        low, high = float(min(ranges)), float(max(ranges))
+        pad = max(1.0, (high - low) * 0.12)
+        ax.set_xlim(low - pad, high + pad)
+    else:
+        ax.set_xticks(range(len(ranges)), ["-" if r is None else _plain(r) for r in ranges])
+    ax.set_xlabel("range between the squads")
+    ax.set_ylabel("battles won (error bars: 95% interval)")
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.set_ylim(-9, 109)  # room for the labels of 0% and 100%
+    ax.set_yticks(range(0, 101, 20))
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    per = report.battles * len(report.points[0].runs) if report.points else 0
+    ax.set_title(_plain(f"{report.game}: {report.name('red')} against {report.name('blue')}")
+                 + "\n" + _plain(f"{per:,} battles per range, each squad moving first in turn; "
+                                 f"seed {report.seed}"), fontsize=9, loc="left")
     return fig

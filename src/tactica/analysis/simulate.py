@@ -256,6 +256,20 @@ class ComparisonReport:
         return out
 
 
+    def _repr_html_(self) -> str:
+        from tactica.analysis.notebook import comparison_tables
+        from tactica.analysis.views import html_of
+
+        return html_of(comparison_tables(self))
+
+    def to_pandas(self) -> Any:
+        """One row per variant and outcome: its rate and the paired difference from the first
+        variant, each with its 95% interval, as a pandas DataFrame."""
+        from tactica.analysis.notebook import comparison_frame
+
+        return comparison_frame(self)
+
+
 def _r(x: float) -> float | None:
     return round(x, 6) if math.isfinite(x) else None
 

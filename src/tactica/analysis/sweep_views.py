@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
     from tactica.analysis.sweep import SweepSpec
 
-__all__ = ["paired_differences", "paired_table", "plot_paired", "plot_sweep", "sweep_tables"]
+__all__ = ["ODDS_VALUES", "paired_differences", "paired_table", "parameter_label", "plot_paired",
+           "plot_sweep", "sweep_tables"]
 
 
 def sweep_tables(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> list[Table]:
@@ -77,9 +78,32 @@ def _series(rows: Sequence[Mapping[str, Any]],
     return odds, "P(out of action)"
 
 
-def plot_sweep(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> Figure:
-    """The win rate of the first side (or the exact P(out of action)) against the first
-    parameter, one line per value of the second, 95% interval bands shaded."""
+#: The numbers of an odds sweep a plot can show (``--value``), with their headings.
+ODDS_VALUES = {"p_out_of_action": "P(out of action)", "expected_damage": "expected damage",
+               "p_hit": "P(hit)"}
+
+
+def parameter_label(spec: SweepSpec, column: str) -> str:
+    """A parameter as people read it: a ruling's id and question (``ABC-6: Cover: on the die
+    or on the characteristic?``), other paths as written (``units.B.defense``)."""
+    for p in spec.parameters:
+        if p.column != column:
+            continue
+        head, _, rest = p.path.partition(".")
+        ruleset = spec.scenario.ruleset if spec.scenario is not None else spec.game
+        if head == "rulings" and ruleset is not None:
+            for ruling in ruleset.meta.rulings:
+                if ruling.id == rest:
+                    return f"{ruling.id}: {ruling.question}"
+        return p.path
+    return column
+
+
+def plot_sweep(rows: Sequence[Mapping[str, Any]], spec: SweepSpec, *,
+               value: str | None = None, decimals: int = 1) -> Figure:
+    """Every side's win rate (or an exact number of the odds: ``value``, P(out of action) by
+    default) against the first parameter, one series per value of the second, one panel per
+    side, 95% intervals shown; parameters labelled as people read them."""
     from tactica.analysis.plots import sweep_plot
 
     params = [p.column for p in spec.parameters]
@@ -87,9 +111,25 @@ def plot_sweep(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> Figure:
                if all(isinstance(v, int | float) and not isinstance(v, bool) for v in p.values)]
     if numeric and numeric[0] != params[0]:
         params.reverse()  # a number reads best along the x axis
-    points, label = _series(rows, params)
-    return sweep_plot(points, x=params[0], group=params[1] if len(params) > 1 else None,
-                      ylabel=label)
+    group = params[1] if len(params) > 1 else None
+    xlabel = parameter_label(spec, params[0])
+    grouplabel = parameter_label(spec, group) if group else None
+    sims = [dict(r) for r in rows if r.get("kind") == "simulation" and r.get("side") != "draw"]
+    if sims and value in (None, "win_rate"):
+        return sweep_plot(sims, x=params[0], group=group, panel="side", ylabel="win rate",
+                          decimals=decimals, xlabel=xlabel, grouplabel=grouplabel)
+    chosen = value or "p_out_of_action"
+    if chosen not in ODDS_VALUES:
+        raise TacticaError(f"--value: expected one of {', '.join(ODDS_VALUES)} (odds) or "
+                           f"win_rate (simulations), got {chosen!r}")
+    odds = [dict(r, p=r.get(chosen)) for r in rows if r.get("kind") == "odds"
+            and r.get(chosen) is not None]
+    if not odds:
+        raise TacticaError(f"nothing to plot: no point has {ODDS_VALUES[chosen]}"
+                           + ("" if sims else " (the sweep has no odds and no simulations)"))
+    return sweep_plot(odds, x=params[0], group=group, ylabel=ODDS_VALUES[chosen],
+                      percent=chosen.startswith("p_"), decimals=decimals, xlabel=xlabel,
+                      grouplabel=grouplabel)
 
 
 def paired_differences(rows: Sequence[Mapping[str, Any]], params: Sequence[str],

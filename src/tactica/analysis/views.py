@@ -89,8 +89,10 @@ def dists_table(named: Sequence[tuple[str, Dist[Any]]], title: str = "", *,
 
 
 def dist_frame(dist: Dist[Any]) -> pd.DataFrame:
-    """A DataFrame: ``value``, ``p`` (float) and ``p_exact`` (the fraction as text)."""
-    return data_frame([{"value": v, "p": float(p), "p_exact": str(p)} for v, p in dist.items()])
+    """A DataFrame: ``value``, ``p`` (float) and ``p_exact`` (the exact
+    :class:`~fractions.Fraction`, kept as it is in an object column)."""
+    return data_frame([{"value": v, "p": float(p), "p_exact": Fraction(p)}
+                       for v, p in dist.items()])
 
 
 def odds_tables(report: OddsReport) -> list[Table]:
@@ -109,8 +111,9 @@ def odds_tables(report: OddsReport) -> list[Table]:
 
 def odds_frame(report: OddsReport) -> pd.DataFrame:
     """Every distribution of a report, long form: ``distribution``, ``value``, ``p``,
-    ``p_exact`` (the headline numbers are in ``report.numbers``)."""
-    return data_frame([{"distribution": name, "value": v, "p": float(p), "p_exact": str(p)}
+    ``p_exact`` (a :class:`~fractions.Fraction`; the headline numbers are in
+    ``report.numbers``)."""
+    return data_frame([{"distribution": name, "value": v, "p": float(p), "p_exact": Fraction(p)}
                        for name, dist in report.distributions.items()
                        for v, p in dist.items()])
 

@@ -55,6 +55,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
                "Exact odds of every weapon of some profiles against every target profile, at "
                "chosen ranges and cover set through the game's own geometry; --plot draws a "
                "heat map."),
+    "versus": ("tactica.cli.versus_cmd",
+               "Two squads set up through the game's own geometry and played as whole battles, "
+               "each squad moving first in turn; each squad's win rate with its 95% interval, "
+               "and which wins more."),
     "sweep": ("tactica.cli.sweep_cmd",
               "Vary one or two parameters over values; exact odds (--odds) or simulations "
               "(--battles) at each point, every result with its parameters in a Parquet file "

@@ -8,7 +8,13 @@ from typing import Annotated
 
 import typer
 
-from tactica.analysis.matrix import VALUES, matchup_matrix, parse_numbers, scenario_profiles
+from tactica.analysis.matrix import (
+    VALUES,
+    matchup_matrix,
+    matchup_targets,
+    parse_numbers,
+    scenario_profiles,
+)
 from tactica.cli.app import app
 from tactica.cli.common import parse_rulings, print_json
 from tactica.cli.odds_cmd import parse_game_options
@@ -36,11 +42,12 @@ def matrix(
     ctx: typer.Context,
     source: Annotated[str, typer.Argument(metavar="GAME|SCENARIO", help="A game (its content packs' profiles) or a scenario file (its units, rulings and packs).")],
     attacker: Annotated[list[str] | None, typer.Option("--attacker", "-a", help="Attacking profiles or unit ids, comma separated (default: all).")] = None,
-    target: Annotated[list[str] | None, typer.Option("--target", "-t", help="Target profiles or unit ids, comma separated (default: all).")] = None,
+    target: Annotated[list[str] | None, typer.Option("--target", "-t", help="Target profiles or unit ids, comma separated (default: the game's distinct targets, or all).")] = None,
     weapon: Annotated[list[str] | None, typer.Option("--weapon", "-w", help="Only these weapons or abilities, comma separated.")] = None,
     ranges: Annotated[str | None, typer.Option("--range", help="Ranges in the game's measure: 1-20, 1,5,10 or 0-20/5 (default: the game's).")] = None,
     cover: Annotated[str, typer.Option("--cover", help="Cover levels: 0 in the open, 1 the game's cover; e.g. 0,1.")] = "0",
-    value: Annotated[str, typer.Option("--value", help="The number in each cell: p_out_of_action, expected_damage or p_hit.")] = "p_out_of_action",
+    value: Annotated[str, typer.Option("--value", help="The number in each cell: p_out_of_action, expected_damage, expected_damage_per_ap or p_hit.")] = "p_out_of_action",
+    per_roll: Annotated[bool, typer.Option("--per-roll", help="Value a single roll, not a whole attack action (a firing arc's shots).")] = False,
     long: Annotated[bool, typer.Option("--long", help="One row per cell with every number.")] = False,
     content: Annotated[list[Path] | None, typer.Option("--content", help="More content packs (repeatable).")] = None,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
@@ -63,18 +70,21 @@ def matrix(
         scenario = load_scenario(Path(source))
         ruleset = scenario.ruleset
         everyone = list(scenario_profiles(scenario))
+        targets = everyone
     else:
         ruleset = get_ruleset(source, where="GAME")
         everyone = list(matchup_hooks(ruleset).matchup_profiles(list(content or [])))
+        targets = list(matchup_targets(ruleset, [p.resolve() for p in content or []]))
     options = parse_game_options(ruleset.meta, ctx.args)
     range_list: list[int | None] = [None] if ranges is None else list(
         parse_numbers(ranges, what="--range"))
     covers: list[int | None] = list(parse_numbers(cover, what="--cover"))
     result = matchup_matrix(
         scenario if scenario is not None else ruleset,
-        _names(attacker) or everyone, _names(target) or everyone,
+        _names(attacker) or everyone, _names(target) or targets,
         ranges=range_list, covers=covers, rulings=parse_rulings(rulings),
-        content=[p.resolve() for p in content or []], means=_names(weapon), options=options)
+        content=[p.resolve() for p in content or []], means=_names(weapon), options=options,
+        per_roll=per_roll)
     result = type(result)(result.game, result.cells, result.rulings, result.notes, fmt)
     table = result.long_table() if long else result.table(value)
     show_tables([table], fmt, csv=csv, markdown=markdown, quiet=json_out)

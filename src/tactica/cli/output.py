@@ -23,6 +23,7 @@ __all__ = [
     "PlotOpt",
     "save_plot",
     "show_tables",
+    "too_wide",
 ]
 
 CsvOpt = Annotated[Path | None, typer.Option("--csv", metavar="FILE", help="Also write the table as CSV to FILE (more tables: FILE-stem.NAME.csv beside it).")]
@@ -61,9 +62,22 @@ def show_tables(tables: Sequence[Table], fmt: NumberFormat, *, csv: Path | None 
                 echo(f"**{markdown_text(table.title)}**\n")
             echo(table.to_markdown(fmt) + "\n")
         else:
-            console.print(table.to_rich(fmt))
+            rich_table = table.to_rich(fmt)
+            if too_wide(rich_table):
+                echo(table.to_blocks(fmt))
+                continue
+            console.print(rich_table)
             for note in table.notes:
                 console.print(note)
+
+
+def too_wide(table: Any) -> bool:
+    """Whether a rich table would have to cut its cells to fit the terminal (then
+    :func:`show_tables` prints one block per row instead)."""
+    from rich.measure import Measurement
+
+    need = Measurement.get(console, console.options.update_width(10_000), table).maximum
+    return need > console.width
 
 
 def save_plot(figure: Any, path: Path) -> None:

@@ -24,8 +24,14 @@ from tactica.cli.common import console, err_console, parse_rulings, print_json
 from tactica.cli.output import CsvOpt, DecimalsOpt, ExactOpt, MarkdownOpt, show_tables
 from tactica.engine.errors import TacticaError
 from tactica.engine.scenario import load_scenario
+from tactica.presentation.tables import NumberFormat
 
 __all__ = ["ProgressLine", "print_comparison", "print_report", "simulate_cmd"]
+
+
+#: Why a simulation refuses --exact.
+EXACT_REFUSED = ("--exact: win rates from battles are estimates with intervals, not exact "
+                 "fractions (exact odds: tactica odds, matrix, sweep --odds)")
 
 
 def _parse_policies(values: list[str] | None) -> dict[str, str] | str | None:
@@ -45,6 +51,11 @@ def _parse_policies(values: list[str] | None) -> dict[str, str] | str | None:
 def _ci(ci: list[float | None]) -> str:
     lo, hi = ci
     return f"{lo:.3f} - {hi:.3f}" if lo is not None and hi is not None else "-"
+
+
+def _ci_p(ci: list[float | None], fmt: NumberFormat) -> str:
+    lo, hi = ci
+    return f"{fmt.p(lo)} - {fmt.p(hi)}" if lo is not None and hi is not None else "-"
 
 
 def _rate_cell(rate: dict[str, Any]) -> str:
@@ -67,12 +78,13 @@ def print_report(report: SimulationReport) -> None:
     t.add_column("wins", justify="right")
     t.add_column("win rate", justify="right")
     t.add_column("95% interval", justify="right")
+    fmt = NumberFormat()  # the number format of every table (percentages, 1 decimal)
     for side in report.sides:
         w = data["win_rate"][side]
-        t.add_row(side, report.policies[side], str(report.wins[side]), f"{w['p']:.3f}",
-                  _ci(w["ci95"]))
+        t.add_row(side, report.policies[side], str(report.wins[side]), fmt.p(w["p"]),
+                  _ci_p(w["ci95"], fmt))
     d = data["draw_rate"]
-    t.add_row("draw", "", str(report.draws), f"{d['p']:.3f}", _ci(d["ci95"]))
+    t.add_row("draw", "", str(report.draws), fmt.p(d["p"]), _ci_p(d["ci95"], fmt))
     console.print(t)
     if data["unfinished"]:
         console.print(f"unfinished: {data['unfinished']} battles were stopped at the step "
@@ -83,8 +95,8 @@ def print_report(report: SimulationReport) -> None:
     for col in ("unit", "side", "survival", "95% interval", "damage dealt", "damage taken"):
         u.add_column(col, justify="left" if col in ("unit", "side") else "right")
     for uid, row in data["units"].items():
-        u.add_row(uid, row["side"], f"{row['survival']:.3f}", _ci(row["survival_ci95"]),
-                  f"{row['damage_dealt_mean']:.2f}", f"{row['damage_taken_mean']:.2f}")
+        u.add_row(uid, row["side"], fmt.p(row["survival"]), _ci_p(row["survival_ci95"], fmt),
+                  fmt.num(row["damage_dealt_mean"]), fmt.num(row["damage_taken_mean"]))
     console.print(u)
     defaults = {r.id: r.default for r in report.declared_rulings}
     changed = {k: v for k, v in report.rulings.items() if defaults.get(k) != v}
@@ -186,6 +198,8 @@ def simulate_cmd(
     exact: ExactOpt = False,
 ) -> None:
     """Play whole battles with seeded dice; win rates with 95% confidence intervals."""
+    if exact:
+        raise TacticaError(EXACT_REFUSED)
     if precision is not None and battles is not None:
         raise TacticaError("give --battles or --precision, not both")
     if executor == "dask" and not scheduler:

@@ -56,10 +56,15 @@ def sweep(
     decimals: DecimalsOpt = 1,
     exact: ExactOpt = False,
     plot: PlotOpt = None,
+    value: Annotated[str | None, typer.Option("--value", help="What --plot draws: win_rate (simulations, every side; the default) or p_out_of_action, expected_damage, p_hit (odds).")] = None,
 ) -> None:
     """Vary one or two parameters over values; exact odds (--odds) or simulations (--battles)
     at each point, every result with its parameters in a Parquet file DuckDB can query."""
     fmt = NumberFormat(precision=decimals, exact=exact)
+    if exact and battles and not odds and sql is None and profiles is None:
+        from tactica.cli.simulate_cmd import EXACT_REFUSED
+
+        raise TacticaError(EXACT_REFUSED)
     if sql is not None:
         table = query(Path(source), sql)
         show_tables([table], fmt, csv=csv, markdown=markdown, quiet=json_out)
@@ -104,7 +109,7 @@ def sweep(
     if plot is not None:
         from tactica.analysis.sweep_views import plot_sweep
 
-        save_plot(plot_sweep(rows, spec), plot)
+        save_plot(plot_sweep(rows, spec, value=value, decimals=decimals), plot)
     if paired_plot is not None:
         from tactica.analysis.sweep_views import plot_paired
 

@@ -44,7 +44,7 @@ import numpy as np
 from tactica.battlefield.base import Battlefield, SightOption, SightReport
 from tactica.engine.chance import Decide, Step
 from tactica.engine.copying import copy_state
-from tactica.engine.errors import IllegalActionError, MapError
+from tactica.engine.errors import CapabilityError, IllegalActionError, MapError
 from tactica.engine.events import Action, Event, to_json
 from tactica.engine.odds import OddsReport, outcome_report
 from tactica.engine.ruleset import (
@@ -285,6 +285,15 @@ class MatchupOf(Protocol):
                  game: str) -> Matchup: ...
 
 
+class SquadsOf(Protocol):
+    """The scenario mapping of two squads (each side's profiles, the first moving first), the
+    range that took effect and notes for people."""
+
+    def __call__(self, squads: Mapping[str, Sequence[MatchupProfile]], *, range: int | None,
+                 rulings: Rulings, pack_files: Sequence[Path], game: str
+                 ) -> tuple[dict[str, Any], int | None, tuple[str, ...]]: ...
+
+
 @dataclass(frozen=True)
 class Matchups:
     """One unit against another without a scenario file (``tactica matrix``): the profiles
@@ -294,9 +303,28 @@ class Matchups:
     profiles: Callable[[Sequence[Path]], tuple[str, ...]]
     build: MatchupOf
     game: str = ""
+    #: Two squads against each other (``tactica versus``), optional.
+    squads: SquadsOf | None = None
+    #: The distinct targets of a matrix (default: every profile).
+    targets: Callable[[Sequence[Path]], tuple[str, ...]] | None = None
+    #: What one whole attack action is (a firing arc's shots, a rate of fire) for
+    #: ``tactica matrix``: its odds options, its name and its AP; default a single roll.
+    attack: Callable[[Any, OddsChoice], tuple[dict[str, OddsValue], str, int | None]] | None \
+        = None
 
     def matchup_profiles(self, content: Sequence[Path]) -> tuple[str, ...]:
         return self.profiles(content)
+
+    def matchup_targets(self, content: Sequence[Path]) -> tuple[str, ...]:
+        return (self.targets or self.profiles)(content)
+
+    def squad_matchup(self, squads: Mapping[str, Sequence[MatchupProfile]], *,
+                      range: int | None, rulings: Rulings, content: Sequence[Path]
+                      ) -> tuple[dict[str, Any], int | None, tuple[str, ...]]:
+        if self.squads is None:
+            raise CapabilityError(f"{self.game or 'this game'} has no squad matchups")
+        return self.squads(squads, range=range, rulings=rulings, pack_files=content,
+                           game=self.game)
 
     def matchup(self, profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | None,
                 cover: int | None, rulings: Rulings, content: Sequence[Path]) -> Matchup:

@@ -70,6 +70,19 @@ class Scenario:
         """A fresh battle state for this scenario."""
         return self.ruleset.initial_state(self)
 
+    def _repr_html_(self) -> str:
+        from tactica.analysis.notebook import scenario_table
+        from tactica.presentation.tables import NumberFormat
+
+        return scenario_table(self).to_html(NumberFormat())
+
+    def to_pandas(self) -> Any:
+        """The units (one row each: id, side and the fields of its entry) as a pandas
+        DataFrame."""
+        from tactica.analysis.notebook import scenario_frame
+
+        return scenario_frame(self)
+
 
 def scenario_from_mapping(
     data: Any,

@@ -158,6 +158,30 @@ class Table:
             table.add_row(*row)
         return table
 
+    def to_blocks(self, fmt: NumberFormat) -> str:
+        """The long layout of a table too wide for the terminal: one block per row, a line
+        per column (``heading  value``; none for an empty text), a blank line between blocks,
+        the notes after.
+
+        >>> t = Table("odds", [Column("weapon"), Column("P(hit)", "p")], [["smg", 0.5]])
+        >>> print(t.to_blocks(NumberFormat()))
+        odds
+        <BLANKLINE>
+        weapon  smg
+        P(hit)  50.0%
+        """
+        width = max((len(c.name) for c in self.columns), default=0)
+        lines = [self.title, ""] if self.title else []
+        for i, row in enumerate(self.cells(fmt)):
+            if i:
+                lines.append("")
+            lines += [f"{c.name.ljust(width)}  {x}" for c, x in zip(self.columns, row,
+                                                                      strict=True) if x != ""]
+        if self.notes:
+            lines.append("")
+            lines += list(self.notes)
+        return "\n".join(lines)
+
     def to_csv(self, fmt: NumberFormat) -> str:
         """CSV text: a heading row, then the rows as numbers a spreadsheet reads (see
         :meth:`NumberFormat.csv_cell`)."""

@@ -46,7 +46,8 @@ NEBULIA: Game[rules.NebState, Action, Event] = Game(
     sight=Sight(battlefield=lambda state: state.grid, options=geometry.grid_options),
     explain=Explain(action=odds.explain_action),
     policy=Policy(rank=odds.rank_actions),
-    matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup),
+    matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
+                      squads=matchup.squad_matchup),
     kernel=Kernel("tactica.rulesets.nebulia.kernel"),
 )
 """The Nebulia Operations ruleset."""

@@ -20,7 +20,7 @@ from tactica.engine.ruleset import Matchup, MatchupProfile
 from tactica.engine.rulings import Rulings
 from tactica.rulesets.nebulia import content, geometry
 
-__all__ = ["DEFAULT_RANGE", "matchup", "matchup_profiles"]
+__all__ = ["DEFAULT_RANGE", "matchup", "matchup_profiles", "squad_matchup"]
 
 #: The range of a matchup that names none: the nearest at which cover counts.
 DEFAULT_RANGE = geometry.COVER_CANCEL + 1
@@ -129,3 +129,52 @@ def matchup(profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | Non
     if pack_files:
         data["content"] = [str(Path(p).resolve()) for p in pack_files]
     return Matchup(data, "A", "T", distance, level, tuple(notes))
+
+
+#: Free tiles behind each squad and beside its ends (room to move and to flank).
+SQUAD_MARGIN = 2
+#: Operators of one squad at most (ids: red A-M, blue N-Z).
+MAX_SQUAD = 13
+
+
+def squad_matchup(squads: Mapping[str, Sequence[MatchupProfile]], *, range: int | None,
+                  rulings: Rulings, pack_files: Sequence[Path], game: str,
+                  max_rounds: int = 12) -> tuple[dict[str, Any], int, tuple[str, ...]]:
+    """Two squads on an open yard, face to face ``range`` tiles apart along the rows (the
+    same distance under every NEB-3 metric), the first side of ``squads`` on the left and
+    activating first (NEB-11 says who starts the later rounds). Each squad stands in a
+    column, a free tile between operators, each facing its opposite number."""
+    distance = DEFAULT_RANGE if range is None else range
+    if distance < 1:
+        raise TacticaError(f"--range: two squads stand at least 1 tile apart, got {distance}")
+    if len(squads) != 2:
+        raise TacticaError(f"a squad matchup has two squads, got {len(squads)}")
+    size = max(len(s) for s in squads.values())
+    if size > MAX_SQUAD:
+        raise TacticaError(f"a squad has at most {MAX_SQUAD} operators here, got {size}")
+    width = distance + 1 + 2 * SQUAD_MARGIN
+    height = 2 * size - 1 + 2 * SQUAD_MARGIN
+    known = matchup_profiles(pack_files)
+    units: dict[str, Any] = {}
+    letters = ("ABCDEFGHIJKLM", "NOPQRSTUVWXYZ")
+    for k, (side, members) in enumerate(squads.items()):
+        if not members:
+            raise TacticaError(f"squad {side!r}: give at least one operator")
+        col = SQUAD_MARGIN if k == 0 else SQUAD_MARGIN + distance
+        for i, profile in enumerate(members):
+            units[letters[k][i]] = _unit(profile, side, (col, SQUAD_MARGIN + 2 * i), known)
+    data: dict[str, Any] = {
+        "game": game,
+        "name": f"squads {distance} tiles apart",
+        "rulings": dict(rulings),
+        "max_rounds": max_rounds,
+        "map": {"kind": "grid", "tiles": "\n".join("." * width for _ in [0] * height)},
+        "units": units,
+        "sides": list(squads),
+        "first": next(iter(squads)),
+    }
+    if pack_files:
+        data["content"] = [str(Path(p).resolve()) for p in pack_files]
+    notes = (f"an open yard: each squad in a column, a free tile between operators, each "
+             f"facing its opposite {distance} tiles away; {max_rounds} rounds at most",)
+    return data, distance, notes

@@ -46,6 +46,9 @@ SKIRMISHERS: Game[state.SkiState, Action, Event] = Game(
             OddsOption("spent", "the AP the target has already spent this turn (a mover shot "
                        "mid-move falls prone when its new maximum no longer covers them)",
                        takes_value=True),
+            OddsOption("shots", "shots in a row at the target: a number, or arc (the "
+                       "shots of the weapon's 30-degree firing arc: 3 for an SMG)",
+                       takes_value=True),
             OddsOption("at", "an explosive thrown at this dot (col,row or col,row@level) "
                        "rather than at the target's", takes_value=True),
         ),
@@ -64,6 +67,8 @@ SKIRMISHERS: Game[state.SkiState, Action, Event] = Game(
     explain=Explain(action=text.explain_action, option=text.describe_option),
     menu=Menu(layout=menu.action_menu),
     policy=Policy(rank=policy.rank_actions, decide=policy.choose_decision),
-    matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup),
+    matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
+                      squads=matchup.squad_matchup,
+                      targets=matchup.matchup_targets, attack=odds.attack_action),
 )
 """The Skirmishers ruleset."""

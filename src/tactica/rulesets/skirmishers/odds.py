@@ -27,6 +27,7 @@ from tactica.engine.odds_why import with_why
 from tactica.engine.ruleset import OddsChoice, OddsValue
 from tactica.engine.validation import whole_number
 from tactica.rulesets.skirmishers import records as r
+from tactica.rulesets.skirmishers.arcs import ARC_SIZES
 from tactica.rulesets.skirmishers.explosives import (
     blast_victims,
     landing_process,
@@ -36,11 +37,11 @@ from tactica.rulesets.skirmishers.explosives import (
     throw_origin,
 )
 from tactica.rulesets.skirmishers.fire import damage, explosive_tn, melee_tn, ranged_tn, shot
-from tactica.rulesets.skirmishers.melee import attack, can_reach, melee_weapons
+from tactica.rulesets.skirmishers.melee import MELEE_AP, attack, can_reach, melee_weapons
 from tactica.rulesets.skirmishers.state import PendingMelee, SkiState, Token, copy_state, spot_text
 from tactica.rulesets.skirmishers.why import explain_numbers
 
-__all__ = ["odds", "odds_action", "odds_choices"]
+__all__ = ["attack_action", "odds", "odds_action", "odds_choices"]
 
 #: A card after an attack: (HP, maximum AP, armor cells, fell prone, out of action, dead).
 Outcome = tuple[int, int, int, bool, bool, bool]
@@ -215,8 +216,27 @@ def _run(rules: Any, state: SkiState, process: Step) -> Dist[Any]:
     return run_exact(process, events=True, world=rules, state=state)
 
 
-def shot_report(rules: Any, state: SkiState, action: r.Shoot) -> OddsReport:
-    """The exact outcome of one shot (as a firing arc makes it)."""
+def _volley(firer: str, target: str, weapon: Any, shots: int) -> Callable[[SkiState], Step]:
+    """``shots`` shots one after another at ``target`` while it is still in the fight, each
+    at the target number of the moment (a target that fell prone is harder to hit)."""
+
+    def next_shot(work: SkiState) -> Step:
+        t = work.troopers[target]
+        if shots <= 0 or t.out or t.dead:
+            return Done(None)
+        tn = ranged_tn(work, firer, target, weapon)
+        if tn.tn is None:
+            return Done(None)
+        return shot(work, firer, target, weapon, tn.tn, "shot",
+                    _volley(firer, target, weapon, shots - 1))
+
+    return next_shot
+
+
+def shot_report(rules: Any, state: SkiState, action: r.Shoot,
+                shots: int = 1) -> OddsReport:
+    """The exact outcome of one shot (as a firing arc makes it), or of ``shots`` shots at
+    one target (a firing arc's every shot, the target staying in it)."""
     pack = state.setup.pack
     weapon = pack.weapons[action.weapon]
     tn = ranged_tn(state, action.unit, action.target, weapon)
@@ -229,10 +249,14 @@ def shot_report(rules: Any, state: SkiState, action: r.Shoot) -> OddsReport:
     reasons.append(f"a hit: 2D6 start cell (11, 12 read as 10), {weapon.lethal}X "
                    f"{weapon.bludgeoning}\\")
     dist = _run(rules, state, shot(state, action.unit, action.target, weapon, tn.tn, "shot",
-                                   _done))
+                                   _volley(action.unit, action.target, weapon, shots - 1)))
     cards = _card_dists(dist, state, action.target)
-    return _report(state, action.unit, action.target,
-                   f"{action.unit} shoots {action.target} with a {weapon.name}", tn.p_hit,
+    what = (f"{action.unit} shoots {action.target} with a {weapon.name}" if shots == 1 else
+            f"{action.unit} shoots {action.target} {shots} times with a {weapon.name}")
+    if shots > 1:
+        reasons.append(f"{shots} shots in a row, while {action.target} is still in the fight, "
+                       "each at the target number of the moment")
+    return _report(state, action.unit, action.target, what, tn.p_hit,
                    cards, reasons, {"weapon": action.weapon, "tn": tn.tn, "range": tn.range,
                                     "band": tn.band, "cover": tn.cover})
 
@@ -342,7 +366,7 @@ def action_odds(rules: Any, state: SkiState, action: Action, **options: OddsValu
             state = copy_state(state)
             state.troopers[target] = replace(state.troopers[target], ap_spent=int(text))
     if isinstance(action, r.Shoot):
-        return shot_report(rules, state, action)
+        return shot_report(rules, state, action, _shots(options.get("shots"), state, action))
     if isinstance(action, r.Melee):
         return melee_report(rules, state, action)
     if isinstance(action, r.Throw):
@@ -358,6 +382,23 @@ def action_odds(rules: Any, state: SkiState, action: Action, **options: OddsValu
         if len(threats) > EXACT_SHOTS:
             return _threat_report(rules, state, action, threats)
     return outcome_report(rules, state, action)
+
+
+#: The most shots of one volley (``--shots``): a 150-degree arc of a 3-shot weapon.
+MAX_SHOTS = 12
+
+
+def _shots(value: OddsValue | None, state: SkiState, action: r.Shoot) -> int:
+    """``--shots``: a number, or ``arc`` (the shots of the weapon's 30-degree arc)."""
+    if value is None or value is False:
+        return 1
+    text = str(value)
+    if text == "arc":
+        return state.setup.pack.weapons[action.weapon].shots
+    n = whole_number(text)
+    if n is None or not 1 <= n <= MAX_SHOTS:
+        raise TacticaError(f"--shots: expected arc or 1 to {MAX_SHOTS} shots, got {text!r}")
+    return n
 
 
 #: Up to this many reaction shots, a move's odds are its every outcome, exactly; beyond, the
@@ -433,3 +474,26 @@ def _threat_report(rules: Any, state: SkiState, action: Action,
                                   expected_hits=sum((p for *_, p in threats), Fraction(0)),
                                   expected_damage=hurt, p_out_of_action=1 - stay_in),
                       tuple(reasons), extra={"shots": len(threats), "lower_bound": True})
+
+
+def attack_action(state: SkiState, choice: OddsChoice) -> tuple[dict[str, OddsValue], str,
+                                                                  int | None]:
+    """What one attack action of ``choice`` is in Skirmishers, for a matchup matrix: the odds
+    options that make it, its name and its AP.
+
+    A firearm's action is its cheapest firing arc (30 degrees, 2 AP) with every shot of it at
+    the target (1 base shot times the weapon's shots: 3 for an SMG, 1 for a rifle); a melee
+    attack costs 5 AP; a throw costs the AP of its distance (doubled when prone)."""
+    action = choice.action
+    if isinstance(action, r.Shoot):
+        base, ap = ARC_SIZES[30]
+        n = base * state.setup.pack.weapons[action.weapon].shots
+        return {"shots": str(n)}, f"30-degree arc: {n} shot{'s' if n != 1 else ''}", ap
+    if isinstance(action, r.Melee):
+        return {}, "melee attack", MELEE_AP
+    if isinstance(action, r.Throw):
+        dots = state.lattice.distance(action.unit, choice.targets[0])
+        paid = throw_cost(state, action.unit, action.explosive, dots,
+                          stairwell=action.stairwell)[0]
+        return {}, f"a throw of {dots} dots", paid
+    return {}, choice.means, None
