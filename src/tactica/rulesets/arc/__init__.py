@@ -155,6 +155,21 @@ class Arc:
     def explain_action(self, state: ArcState, action: Action) -> list[str]:
         return text.explain_action(state, action)
 
+    def ranges(self, state: ArcState) -> list[tuple[str, str, str]]:
+        """The distance between every two characters of different sides, for people
+        (``20.0 m``; ``not given`` where the scenario gives none)."""
+        from tactica.rulesets.arc.movement import distance_metres
+
+        out = []
+        fighters = list(state.fighters.values())
+        for i, a in enumerate(fighters):
+            for b in fighters[i + 1:]:
+                if a.side != b.side:
+                    metres = distance_metres(state, a, b)
+                    out.append((a.id, b.id, "not given" if metres is None
+                                else f"{metres:.1f} m"))
+        return out
+
     def describe_option(self, state: ArcState, decision: Decide[Any], option: object) -> str:
         return text.describe_option(state, decision, option)
 
