@@ -220,7 +220,7 @@ def _evidence(lat: DotLattice, lvl: int, frame: _Frame,
 
 
 def _legend(lat: DotLattice, side_index: Mapping[str, str], left: float, top: float,
-            prone_too: bool) -> tuple[list[Element], float]:
+            prone_too: bool, wrap: float = math.inf) -> tuple[list[Element], float]:
     body: list[Element] = []
     x, y = left, top
     for team, colour in side_index.items():
@@ -239,6 +239,8 @@ def _legend(lat: DotLattice, side_index: Mapping[str, str], left: float, top: fl
     ):
         x, y = left, y + 22
     for kind in kinds:
+        if x + 50 + 7 * len(FEATURE_KINDS[kind].label) > wrap and x > left:
+            x, y = left, y + 22  # the legend wraps within one level's width
         colour, width, dash = FEATURE_STYLES[kind]
         dasharray = " ".join(f"{float(v) * 30:.1f}" for v in dash.split()) if dash else None
         body.append(element("line", x1=x, y1=y - 4, x2=x + 24, y2=y - 4, stroke=colour,
@@ -247,6 +249,8 @@ def _legend(lat: DotLattice, side_index: Mapping[str, str], left: float, top: fl
         body.append(element("text", label, x=x + 32, y=y, font_size=12, fill=COLOURS["text"]))
         x += 50 + 7 * len(label)
     if lat.stairs:
+        if x + 240 > wrap and x > left:
+            x, y = left, y + 22
         body.append(element("text", "S stairs, L ladder (levels joined)", x=x, y=y,
                             font_size=12, fill=COLOURS["text"]))
     return body, y - top + 10
@@ -296,7 +300,7 @@ def dots_to_svg(lat: DotLattice, *, sight: SightReport | None = None,
     total_w = width_one * len(levels)
     legend_top = title_h + height_one + 10
     legend, legend_h = _legend(lat, side_index, pad / 2, legend_top,
-                               bool(details and details.get("prone")))
+                               bool(details and details.get("prone")), wrap=width_one)
     body.extend(legend)
     y = legend_top + legend_h + 8
     for text in caption:
