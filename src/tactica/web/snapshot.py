@@ -157,8 +157,11 @@ def preview(ctl: FightController, key: int, index: int) -> dict[str, Any]:
                            "the question now open")
     if not 0 <= index < len(req.actions):
         raise TacticaError(f"there is no action {index + 1} (choose 1 to {len(req.actions)})")
-    out = _report_json(odds_of(ctl.battle, req.actions[index]), req.texts[index])
+    action = req.actions[index]
+    out = _report_json(odds_of(ctl.battle, action), req.texts[index])
     out["index"] = index
+    # The reasons in the table's words, as play shows them before the dice (no rule ids).
+    out["reasons"] = ctl.explain(action) or out["reasons"]
     return out
 
 
