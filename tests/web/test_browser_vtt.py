@@ -180,6 +180,29 @@ def test_nebulia_a_turn_moved_on_the_map_and_an_attack_previewed(
     colours_agree(page, server.state())
     assert "red to choose" in question(page)[2]
 
+    # Zoom and pan: the buttons and the wheel zoom, dragging the background pans, fit resets.
+    def view_box() -> list[float]:
+        return [float(v) for v in page.get_attribute("#map svg", "viewBox").split()]
+
+    whole = view_box()
+    page.click("#zoom-in")
+    zoomed = view_box()
+    assert zoomed[2] < whole[2] and zoomed[3] < whole[3]
+    x, y = centre(page, "#viewport")
+    page.mouse.move(x, y)
+    page.mouse.wheel(0, -300)
+    page.wait_for_function("w => parseFloat(document.querySelector('#map svg')"
+                           ".getAttribute('viewBox').split(' ')[2]) < w", arg=zoomed[2],
+                           timeout=TIMEOUT)
+    before = view_box()
+    page.mouse.move(x, y + 200)  # the background below the grid
+    page.mouse.down()
+    page.mouse.move(x - 60, y + 180, steps=5)
+    page.mouse.up()
+    assert view_box()[0] > before[0]  # the map moved left under the pointer
+    page.click("#zoom-fit")
+    assert view_box() == whole
+
     pick(page, "A")  # its destinations light up; one clicked
     assert page.locator("#map [data-place].dest").count() >= 5
     page.screenshot(path=str(shots / "nebulia-1-picked.png"))

@@ -331,10 +331,14 @@ function renderUnitPanel() {
         onclick: () => preview(u.id, t)}, t))));
   }
   const other = mine.filter((l) => l.kind === "other");
-  if (other.length) {
-    box.append(el("div", {class: "group"}, ...other.map((l) => el("button", {type: "button",
-      "data-action": String(l.index), onclick: () => take(l.index)},
-      state.request.texts[l.index]))));
+  const buttons = other.map((l) => el("button", {type: "button",
+    "data-action": String(l.index), onclick: () => take(l.index)}, state.request.texts[l.index]));
+  if (other.length > 6) {  // the last ones (ending the turn) in view, the rest folded
+    box.append(el("details", {class: "group"}, el("summary",
+      {text: `${other.length - 2} more actions of ${u.id}`}), ...buttons.slice(0, -2)),
+    el("div", {class: "group"}, ...buttons.slice(-2)));
+  } else if (other.length) {
+    box.append(el("div", {class: "group"}, ...buttons));
   }
   box.hidden = false;
 }
@@ -474,6 +478,11 @@ function decorateMap(svg) {
     });
   }
   const vb = (svg.getAttribute("viewBox") || "0 0 100 100").split(/\s+/).map(Number);
+  // The tokens drawn below their areas stay inside the map's box.
+  for (const c of svg.querySelectorAll(".token circle")) {
+    const bottom = parseFloat(c.getAttribute("cy")) + 14;
+    if (bottom > vb[1] + vb[3]) vb[3] = bottom - vb[1];
+  }
   svg.removeAttribute("width");
   svg.removeAttribute("height");
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
