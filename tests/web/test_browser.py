@@ -5,7 +5,7 @@ sight and odds by clicking two units, the server killed in the middle of an atta
 fight resumed from its log; then an Unhex turn; then a page of another local server that tries
 to frame the fight and to drive it; then a disk that cannot take the next step. Every page is
 opened by the URL the server prints (with its token) and runs under its
-Content-Security-Policy without one violation. Screenshots go to tests/web/screenshots/.
+Content-Security-Policy without one violation. Screenshots go to web_helpers.SCREENSHOTS.
 The tests skip, saying why, where no Chromium or no Playwright is installed.
 """
 
@@ -129,7 +129,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
     click_and_wait(page, "button:text-is('A stays at 0,0')")
     other.wait_for_function("() => document.querySelector('#question h2').textContent"
                             ".includes('A may attack')", timeout=TIMEOUT)  # the other tab too
-    attack(page, "#question button:text-is('A attacks B with rifle')")
+    attack(page, "#question button[title='A attacks B with rifle']")
     kind, _, head = question(page)
     assert (kind, head) == ("roll", "Roll for to hit")
     assert "the die showing 1-6 is a success" in page.inner_text("#question")
@@ -151,7 +151,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
     click_and_wait(page, "#question button[data-action='0']")
     if "A may attack" not in question(page)[2]:  # the first choice was a move
         raise AssertionError(question(page))
-    attack(page, "#question button:text-is('A attacks B with rifle')")
+    attack(page, "#question button[title='A attacks B with rifle']")
     type_dice(page, "4")
     assert question(page)[2] == "Roll for armor"
     page.screenshot(path=str(SCREENSHOTS / "duel-3-before-kill.png"), full_page=True)

@@ -373,3 +373,13 @@ def test_arc_on_a_grid_a_move_clicked_with_its_way_chosen(
     until_side_acts(page, "blue")
     assert "Move" in taken(server.log, "blue")
     assert page.violations == []
+
+
+def test_each_attack_button_shows_its_exact_chance(browser: Any, serve: Any) -> None:
+    server = serve(EXAMPLES / "nebulia" / "duel.yaml", "-c", "blue")
+    page = open_page(browser, server.url)
+    click_and_wait(page, "#question button[title='A stays at 0,0']")
+    button = "#question button.attack[title='A attacks B with rifle']"
+    page.wait_for_selector(f"{button} .odds-tag", timeout=TIMEOUT)
+    assert page.inner_text(f"{button} .odds-tag") == " · P(hit) 60.0% (3/5)"
+    assert page.violations == []

@@ -132,6 +132,7 @@ function renderQuestion(req) {
     box.append(el("h2", {text: `${req.side}${who} to choose${req.prompt ? ": " + req.prompt : ""}`}));
     renderActions(box, req);
     if (req.aimable.length) box.append(aimForm(req));
+    oddsOnButtons(box, req);
   } else if (req.kind === "roll") {
     box.append(el("h2", {text: `Roll for ${req.label}`}));
     const during = req.side ? `In ${req.side}'s action: ${req.during}` :
@@ -167,6 +168,24 @@ function renderQuestion(req) {
     }
   } else {
     box.append(el("div", {class: "over", id: "over", text: req.text}));
+  }
+}
+
+// Each attack's button shows its exact chance, asked of the server one after the other (a
+// dozen at most: the others show it in their preview).
+async function oddsOnButtons(box, req) {
+  const buttons = [...box.querySelectorAll("button.attack[data-action]")].slice(0, 12);
+  for (const button of buttons) {
+    let data;
+    try {
+      data = await api(`/api/preview?key=${req.key}&index=${button.dataset.action}`);
+    } catch (e) { return; }  // the fight moved on: a new question has its own buttons
+    if (!button.isConnected) return;
+    const first = Object.keys(data.numbers).find((k) => k.startsWith("P("));
+    if (first) {
+      button.append(el("span", {class: "odds-tag",
+        text: ` · ${first} ${pct(data.numbers[first])} (${data.exact[first]})`}));
+    }
   }
 }
 
