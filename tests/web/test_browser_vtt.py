@@ -356,6 +356,9 @@ def test_arc_on_a_grid_a_move_clicked_with_its_way_chosen(
     until_side_acts(page, "blue")
     page.wait_for_selector(map_unit(page, "D"), timeout=TIMEOUT)
     colours_agree(page, server.state())
+    # The rough ground the grid does not draw is shaded, and said in the legend.
+    assert page.locator("#map rect.terrain").count() == 6
+    assert "rough ground: +1 AP to enter" in page.inner_text("#terrain-legend")
     state = server.state()
     actor = next(lk["unit"] for lk in state["request"]["links"] if lk["kind"] == "move")
     places = [lk["place"] for lk in state["request"]["links"]

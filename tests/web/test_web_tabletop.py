@@ -157,3 +157,10 @@ def test_the_favicon_is_served_without_the_token(open_fight: Any) -> None:
         answer = client.get(path, headers={"Authorization": ""})
         assert answer.status_code == 200 and answer.text.startswith("<svg")
     assert 'rel="icon"' in client.get("/").text
+
+
+def test_rough_ground_the_grid_does_not_draw_is_told_by_place(open_fight: Any) -> None:
+    client = open_fight(EXAMPLES / "arc" / "warehouse.yaml", "red")
+    terrain = client.get("/api/state").json()["terrain"]
+    assert terrain["4,0"] == "rough ground: +1 AP to enter" and len(terrain) == 6
+    assert 'data-place="4,0"' in client.get("/api/map.svg").text

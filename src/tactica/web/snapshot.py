@@ -28,7 +28,7 @@ from tactica.play.words import group_actions, number_name, odds_lines, shown_val
 from tactica.ruleset import Capability, odds_hooks
 from tactica.web.links import action_link
 
-__all__ = ["odds_between", "preview", "ranges_of", "request_json", "snapshot"]
+__all__ = ["odds_between", "preview", "ranges_of", "request_json", "snapshot", "terrain_of"]
 
 #: Notes sent to a page (the newest).
 FEED_SHOWN = 200
@@ -97,6 +97,7 @@ def snapshot(ctl: FightController) -> dict[str, Any]:
                                for k, v in u.details.items()}}
                   for u in units],
         "ranges": [] if has_map(ctl.battle) else ranges_of(ctl),
+        "terrain": terrain_of(ctl) if has_map(ctl.battle) else {},
         "request": request_json(ctl, req),
         "feed": [n.to_json() for n in ctl.feed[-FEED_SHOWN:]],
         "steps": ctl.steps,
@@ -113,6 +114,18 @@ def ranges_of(ctl: FightController) -> list[dict[str, str]]:
         return [{"a": a, "b": b, "range": str(d)} for a, b, d in hook(ctl.battle.state)]
     except TacticaError:
         return []
+
+
+def terrain_of(ctl: FightController) -> dict[str, str]:
+    """Ground the map does not draw but a move pays for (Arc's rough squares), by place, in
+    words, when the game tells it (its optional ``terrain(state)``)."""
+    hook = getattr(ctl.battle.ruleset, "terrain", None)
+    if not callable(hook):
+        return {}
+    try:
+        return {str(k): str(v) for k, v in hook(ctl.battle.state).items()}
+    except TacticaError:
+        return {}
 
 
 #: Outcome distributions shown as bars, the state left after the attack first.

@@ -155,6 +155,11 @@ class Arc:
     def explain_action(self, state: ArcState, action: Action) -> list[str]:
         return text.explain_action(state, action)
 
+    def terrain(self, state: ArcState) -> dict[str, str]:
+        """The squares whose ground changes a move, for the web page's map: rough ground
+        (``"4,0": "rough ground: +1 AP to enter"``)."""
+        return {f"{x},{y}": "rough ground: +1 AP to enter" for x, y in sorted(state.rough)}
+
     def ranges(self, state: ArcState) -> list[tuple[str, str, str]]:
         """The distance between every two characters of different sides, for people
         (``20.0 m``; ``not given`` where the scenario gives none)."""

@@ -318,7 +318,8 @@ function renderUnits() {
     for (const u of state.units.filter((x) => x.side === side.name)) {
       const chip = el("span", {class: "unit" + (u.in_action ? "" : " out"), "data-chip": u.id,
         title: `${u.id}${u.place ? " at " + u.place : ""}`,
-        onclick: () => clickUnit(u.id)}, u.id + (u.place ? ` · ${u.place}` : ""));
+        onclick: () => clickUnit(u.id)}, u.id + (u.details.name ? ` ${u.details.name}` : "") +
+        (u.place ? ` · ${u.place}` : ""));
       chip.style.background = u.colour;
       if (picked.includes(u.id)) chip.classList.add("picked");
       div.append(chip, el("span", {class: "figures", text: figures(u)}));
@@ -496,6 +497,19 @@ function decorateMap(svg) {
       svg.append(g);
     });
   }
+  // Ground the map kind does not draw (rough squares): shaded, with what it costs.
+  for (const node of svg.querySelectorAll("[data-place]")) {
+    const what = state.terrain[node.dataset.place];
+    if (!what) continue;
+    node.classList.add("terrain");
+    const title = document.createElementNS(NS, "title");
+    title.textContent = `${node.dataset.place}: ${what}`;
+    node.append(title);
+  }
+  const kinds = [...new Set(Object.values(state.terrain))];
+  $("terrain-legend").hidden = !kinds.length;
+  $("terrain-legend").replaceChildren(...kinds.map((k) => el("span", {class: "swatch-line"},
+    el("span", {class: "swatch"}), ` ${k}`)));
   const vb = (svg.getAttribute("viewBox") || "0 0 100 100").split(/\s+/).map(Number);
   // The tokens drawn below their areas stay inside the map's box.
   for (const c of svg.querySelectorAll(".token circle")) {
