@@ -63,6 +63,12 @@ def open_page(browser: Any, url: str, width: int = 1280, height: int = 800) -> A
     return page
 
 
+def settled(page: Any) -> None:
+    """Wait until the map drawn is the fight's now (it is fetched after the state)."""
+    page.wait_for_function("() => !state.has_map || document.querySelector('#map')"
+                           ".dataset.version === String(state.version)", timeout=TIMEOUT)
+
+
 def question(page: Any) -> tuple[str, str, str]:
     box = page.locator("#question")
     head = box.locator("h2, #over").first.inner_text(timeout=TIMEOUT)
@@ -148,6 +154,7 @@ def rgb(colour: str) -> str:
 
 def colours_agree(page: Any, state: dict[str, Any]) -> None:
     """Every unit has its side's colour in the server's state, on the map and on its chip."""
+    settled(page)
     by_side = {s["name"]: s["colour"] for s in state["sides"]}
     for u in state["units"]:
         assert u["colour"] == by_side[u["side"]], u
@@ -205,6 +212,7 @@ def test_nebulia_a_turn_moved_on_the_map_and_an_attack_previewed(
 
     pick(page, "A")  # its destinations light up; one clicked
     assert page.locator("#map [data-place].dest").count() >= 5
+    settled(page)
     page.screenshot(path=str(shots / "nebulia-1-picked.png"))
     _, key, _ = question(page)
     page.click("#map rect[data-place='1,1']", timeout=TIMEOUT)
@@ -217,6 +225,7 @@ def test_nebulia_a_turn_moved_on_the_map_and_an_attack_previewed(
     page.wait_for_selector("#preview [data-commit]", timeout=TIMEOUT)
     preview = page.inner_text("#preview")
     assert "P(hit): 60.0% (3/5)" in preview and "B: defense left" in preview
+    settled(page)
     page.screenshot(path=str(shots / "nebulia-2-preview.png"))
     assert commit_preview(page) == "A attacks B with rifle"
 
@@ -224,6 +233,7 @@ def test_nebulia_a_turn_moved_on_the_map_and_an_attack_previewed(
     assert (kind, head) == ("roll", "Roll for to hit")
     assert "In red's action: A attacks B with rifle" in page.inner_text("#roll-who")
     assert "What it decides: the die showing 1-6 is a success" in page.inner_text("#question")
+    settled(page)
     page.screenshot(path=str(shots / "nebulia-3-roll.png"))
     until_side_acts(page, "red")
     assert taken(server.log, "red") == ["Move", "Attack"]
@@ -239,6 +249,7 @@ def test_skirmishers_street_fight_at_1280_by_800_a_move_dragged(
     page = open_page(browser, server.url, 1280, 800)
     until_side_acts(page, "red")
     page.wait_for_selector(map_unit(page, "A"), timeout=TIMEOUT)
+    settled(page)
     page.screenshot(path=str(shots / "skirmishers-1-map.png"))
 
     # Readable at 1280 x 800: the map fills its box, one level at a time (tabs), the troopers
@@ -257,6 +268,7 @@ def test_skirmishers_street_fight_at_1280_by_800_a_move_dragged(
     page.wait_for_selector("#map g[data-level='1']:not([style*='none']) circle[data-unit='Y']",
                            timeout=TIMEOUT)
     assert page.locator(map_unit(page, "Y")).bounding_box() is not None
+    settled(page)
     page.screenshot(path=str(shots / "skirmishers-2-level-1.png"))
     tabs.nth(0).click()
     colours_agree(page, server.state())
@@ -272,6 +284,7 @@ def test_skirmishers_street_fight_at_1280_by_800_a_move_dragged(
     drag(page, map_unit(page, "A"), dest)
     answered(page, key)
     assert "A moves to 4,6" in page.inner_text("#feed")
+    settled(page)
     page.screenshot(path=str(shots / "skirmishers-3-dragged.png"))
 
     until_side_acts(page, "red")
@@ -295,6 +308,7 @@ def test_unhex_a_turn_on_the_zone_map(browser: Any, serve: Any, shots: Path) -> 
     pick(page, "Rook")
     page.click(map_unit(page, "Lola"))
     assert "Rook attacks Lola" in commit_preview(page)
+    settled(page)
     page.screenshot(path=str(shots / "unhex-1-attacked.png"))
     until_side_acts(page, "crew")
     assert "Attack" in taken(server.log, "crew")
@@ -313,6 +327,7 @@ def test_last_odyssey_a_row_changed_on_the_map_and_an_ability_previewed(
     page.click(map_unit(page, "Skirmisher 1"))
     action = commit_preview(page)
     assert action.startswith(f"{actor} uses")
+    settled(page)
     page.screenshot(path=str(shots / "last-odyssey-1-used.png"))
     until_side_acts(page, "party")
     # A character changes row: its side's other row, clicked on the map.
@@ -324,6 +339,7 @@ def test_last_odyssey_a_row_changed_on_the_map_and_an_ability_previewed(
     answered(page, key)
     row = move["place"].split(":")[1]
     assert f"{move['unit']} moves to the {row} row" in page.inner_text("#feed")
+    settled(page)
     page.screenshot(path=str(shots / "last-odyssey-2-moved.png"))
     until_side_acts(page, "party")
     assert {"UseAbility", "Move"} <= set(taken(server.log, "party"))
@@ -343,6 +359,7 @@ def test_arc_without_a_map_shows_the_ranges_and_plays_by_its_cards(
     page.click("#nomap .card[data-unit='Jane']")
     page.click("#nomap .card[data-unit='Francis']")
     assert "Jane attacks Francis" in commit_preview(page)
+    settled(page)
     page.screenshot(path=str(shots / "arc-1-no-map.png"))
     until_side_acts(page, "jane")
     assert "Attack" in taken(server.log, "jane")
@@ -372,6 +389,7 @@ def test_arc_on_a_grid_a_move_clicked_with_its_way_chosen(
         page.click("#preview button[data-action]")
     answered(page, key)
     assert f"{actor} moves to {place}" in page.inner_text("#feed")
+    settled(page)
     page.screenshot(path=str(shots / "arc-2-grid-move.png"))
     until_side_acts(page, "blue")
     assert "Move" in taken(server.log, "blue")

@@ -440,6 +440,7 @@ async function refreshMap() {
   const box = $("map");
   box.replaceChildren(...(svg ? [svg] : []));
   decorateMap(svg);
+  box.dataset.version = String(state.version);  // the map drawn is the fight's now
 }
 
 // The map is parsed as an SVG document, never as HTML: the server escapes every name it
