@@ -118,9 +118,16 @@ def pick(page: Any, unit: str) -> None:
 
 
 def centre(page: Any, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).first.bounding_box(timeout=TIMEOUT)
-    assert box is not None, selector
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    """The middle of what ``selector`` shows, once it is drawn (the map may be redrawn just
+    then: it is looked for again)."""
+    settled(page)
+    for _ in range(20):
+        node = page.locator(selector).first
+        node.wait_for(state="visible", timeout=TIMEOUT)
+        box = node.bounding_box(timeout=TIMEOUT)
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    raise AssertionError(f"{selector} is not drawn")
 
 
 def drag(page: Any, source: str, target: str) -> None:
