@@ -14,7 +14,7 @@ $(BIN)/python:
 # The compiled simulation kernels (setup.py, optional Cython extensions) are built by the
 # editable install, again whenever their sources change; tests/nebulia/test_neb_kernel.py fails
 # when one did not build (TACTICA_KERNELS_OPTIONAL=1: a machine without a C compiler).
-KERNELS := setup.py $(wildcard src/tactica/rulesets/*/_kernel.pyx src/tactica/sim/*.pxi)
+KERNELS := setup.py $(wildcard src/tactica/rulesets/*/_kernel.pyx src/tactica/engine/*.pxi)
 
 $(BASE): pyproject.toml $(KERNELS) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[designer,plot,web]'

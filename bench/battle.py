@@ -1,9 +1,9 @@
 """Benchmark: whole battles per second for every game's examples, against only drawing their dice.
 
-Every registered game (:func:`tactica.ruleset.rulesets`) and each of its example scenarios
-(:func:`tactica.ruleset.example_scenarios`) is played on one core, both sides with the same
+Every registered game (:func:`tactica.engine.ruleset.rulesets`) and each of its example scenarios
+(:func:`tactica.engine.ruleset.example_scenarios`) is played on one core, both sides with the same
 policy, once per policy (greedy, random), exactly as ``tactica simulate`` plays each battle
-(:func:`tactica.simulate.play_battle`), after a few warm-up battles (the caches a long run
+(:func:`tactica.analysis.simulate.play_battle`), after a few warm-up battles (the caches a long run
 fills). Then the same battles are played again with dice that record every roll request (not
 timed), and only the dice are drawn again: one :meth:`Dist.sample <tactica.dice.Dist.sample>`
 per request, from the same distributions, in the same order, with a numpy generator. The ratio
@@ -17,11 +17,11 @@ measured the same way).
 ``--baseline BEFORE.json`` (an earlier run's ``--json``, of other code) adds its battles per
 second and the speed-up against it to every row.
 
-A game with a compiled simulation kernel (:mod:`tactica.sim.kernels`) is timed on the same
+A game with a compiled simulation kernel (:mod:`tactica.analysis.sim.kernels`) is timed on the same
 battles through its kernel too, best of ``--passes`` passes (each battle checked equal to the
 reference's first): the kernel's ms per battle, its speed-up over the reference, and the ratio
 of the kernel's time to drawing the battle's *keyed* dice alone (the reference's
-:class:`~tactica.sim.streams.KeyedDice`: the same keys, the same distributions, in Python).
+:class:`~tactica.engine.streams.KeyedDice`: the same keys, the same distributions, in Python).
 
 Games added later (plug-ins, other packages) are included as soon as they are registered.
 Run with ``python bench/battle.py`` (``--help`` for options); ``make bench`` runs it too.
@@ -40,14 +40,14 @@ from typing import Any
 
 import numpy as np
 
-from tactica.battle import Dice
-from tactica.chance import Roll
+from tactica.analysis.sim.kernels import prepared_kernel
+from tactica.analysis.simulate import DEFAULT_MAX_STEPS, logged_battle, play_battle
 from tactica.dice import Dist
-from tactica.ruleset import NotCovered, example_scenarios, rulesets
-from tactica.scenario import Scenario, load_scenario
-from tactica.sim.kernels import prepared_kernel
-from tactica.sim.streams import KeyedDice, _KeyedGenerator
-from tactica.simulate import DEFAULT_MAX_STEPS, logged_battle, play_battle
+from tactica.engine.battle import Dice
+from tactica.engine.chance import Roll
+from tactica.engine.ruleset import NotCovered, example_scenarios, rulesets
+from tactica.engine.scenario import Scenario, load_scenario
+from tactica.engine.streams import KeyedDice, _KeyedGenerator
 
 __all__ = ["Row", "main", "measure"]
 

@@ -2,7 +2,7 @@
 
 Plays ``--battles`` battles of a scenario under both readings of a ruling (default: the
 Nebulia firefight, NEB-6=die,characteristic) with common random numbers
-(:func:`tactica.simulate.compare`). For each outcome (a side's win, a draw) the paired
+(:func:`tactica.analysis.simulate.compare`). For each outcome (a side's win, a draw) the paired
 difference's variance per battle is ``var(d)``; two independent runs of ``n`` battles each
 would have ``p1(1-p1) + p2(1-p2)`` instead (their covariance is 0). Battles needed for a 95%
 interval of half width ``w`` on the difference: ``(1.96/w)² · variance`` per variant, for each
@@ -16,8 +16,8 @@ import math
 import time
 from pathlib import Path
 
-from tactica.scenario import load_scenario
-from tactica.simulate import compare
+from tactica.analysis.simulate import compare
+from tactica.engine.scenario import load_scenario
 
 __all__ = ["main"]
 
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _rate(report: object, outcome: str) -> float:
-    from tactica.simulate import SimulationReport
+    from tactica.analysis.simulate import SimulationReport
 
     assert isinstance(report, SimulationReport)
     if outcome == "draw":

@@ -11,7 +11,7 @@ occupant ids.
 Dot lattice: all ordered pairs of 60 troopers on a 40x40 lattice around a two-floor building
 (walls, doors, windows, stairs; about a fifth of the troopers upstairs, a fifth prone) with low
 walls, hedges, fences and trees scattered (seeded). The reference is
-:func:`~tactica.battlefield.dots_reference.reference_sight` (every feature and trooper tested on
+:func:`~tactica.battlefield.dots.reference.reference_sight` (every feature and trooper tested on
 its own in Fractions, then the rules); the batch is :meth:`DotLattice.sight_all` (offset
 geometry cached, numpy gathers). Visibility, cover and range must be identical for every pair,
 under both readings of tangency.
@@ -26,17 +26,17 @@ import time
 
 import numpy as np
 
-from tactica.battlefield.dots import Building, DotLattice, Stairs, Trooper
-from tactica.battlefield.dots_fast import DotSightBatch
-from tactica.battlefield.dots_geometry import (
+from tactica.battlefield.dots.fast import DotSightBatch
+from tactica.battlefield.dots.geometry import (
     DIRECTIONS,
     Axial,
     Side,
     offset_to_axial,
     side_between,
 )
-from tactica.battlefield.dots_reference import reference_sight
-from tactica.battlefield.grid import POLICIES, TileGrid
+from tactica.battlefield.dots.lattice import Building, DotLattice, Stairs, Trooper
+from tactica.battlefield.dots.reference import reference_sight
+from tactica.battlefield.grid.tiles import POLICIES, TileGrid
 
 __all__ = ["build_grid", "build_lattice", "main"]
 

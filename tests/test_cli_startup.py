@@ -20,7 +20,7 @@ from tactica.cli import main
 from tactica.cli.app import COMMANDS, app, load_commands
 
 HEAVY = ("numpy", "pandas", "pydantic", "yaml", "tactica.api", "tactica.rulesets",
-         "tactica.ruleset", "tactica.chance", "tactica.dice")
+         "tactica.engine.ruleset", "tactica.engine.chance", "tactica.dice")
 
 
 def _modules_after(*args: str, env: dict[str, str] | None = None) -> tuple[set[str], str]:
@@ -128,11 +128,11 @@ def test_a_broken_plugin_is_reported_by_games_and_skipped_by_every_command(
 
 
 def test_the_packages_names_are_the_api_whatever_was_imported_first() -> None:
-    """``tactica.odds`` and ``tactica.simulate`` are functions though modules share the
-    names, whichever is imported first."""
-    code = ("import tactica.odds, tactica.simulate, tactica\n"
+    """``tactica.odds`` and ``tactica.simulate`` are the functions, whichever module is imported
+    first (the modules live in the engine and analysis packages, so no name is shared)."""
+    code = ("import tactica.engine.odds, tactica.analysis.simulate, tactica\n"
             "print(callable(tactica.odds), callable(tactica.simulate), "
             "tactica.OddsReport.__module__)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
-    assert done.stdout.split() == ["True", "True", "tactica.odds"]
+    assert done.stdout.split() == ["True", "True", "tactica.engine.odds"]

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tactica.dice import Dist, binomial, die, uniform_below
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 FAST = settings(max_examples=60, deadline=None, derandomize=True)
 

@@ -24,7 +24,7 @@ from tactica.dice import (
 )
 from tactica.dice.expr import MAX_WORK, Chain, Compare, Const, DiceTerm, Neg, RandomRoll
 from tactica.dice.pool import Cond, Count, Faces, Keep, PoolSpec
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True)
 

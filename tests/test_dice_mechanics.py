@@ -32,7 +32,7 @@ from tactica.dice import (
     thin,
     two_d6,
 )
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 
 def oracle(d: Any) -> dict[Any, Fraction]:

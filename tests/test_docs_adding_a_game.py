@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from tactica.battle import Battle, SampledDice
-from tactica.policies import RandomPolicy
-from tactica.ruleset import register, unregister
-from tactica.scenario import scenario_from_mapping
-from tactica.stats import battle_stats
+from tactica.engine.battle import Battle, SampledDice
+from tactica.engine.policies import RandomPolicy
+from tactica.engine.ruleset import register, unregister
+from tactica.engine.scenario import scenario_from_mapping
+from tactica.engine.stats import battle_stats
 from tactica.testing import check_game
 
 GUIDE = Path(__file__).resolve().parents[1] / "docs" / "adding-a-game.md"

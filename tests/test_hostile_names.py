@@ -259,8 +259,8 @@ def test_the_web_app_serves_hostile_names_as_data(
     pytest.importorskip("starlette")
     from starlette.testclient import TestClient
 
+    from tactica.engine.scenario import load_scenario
     from tactica.play import FightController
-    from tactica.scenario import load_scenario
     from tactica.web.app import create_app
 
     game, path = scenario

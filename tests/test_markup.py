@@ -9,9 +9,9 @@ import pytest
 from rich.table import Table
 from rich.text import Text
 
-from tactica.clean import clean_text
-from tactica.render.markup import Element, Trusted
-from tactica.terminal import SafeConsole
+from tactica.presentation.clean import clean_text
+from tactica.presentation.render.markup import Element, Trusted
+from tactica.presentation.terminal import SafeConsole
 
 
 @pytest.mark.parametrize(("raw", "clean"), [

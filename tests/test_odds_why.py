@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from tactica.cli import main
-from tactica.odds_why import needs_reason
+from tactica.engine.odds_why import needs_reason
+from tactica.engine.ruleset import odds_hooks
+from tactica.engine.scenario import load_scenario
+from tactica.engine.validation import load_yaml
 from tactica.play.words import odds_lines
-from tactica.ruleset import odds_hooks
-from tactica.scenario import load_scenario
-from tactica.validation import load_yaml
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SCENARIOS = sorted(p for p in EXAMPLES.glob("*/*.yaml")

@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
+from tactica.analysis.simulate import compare, logged_battle, play_battle, simulate
 from tactica.cli import main
 from tactica.cli.simulate_cmd import ProgressLine
-from tactica.policies import default_policy
-from tactica.ruleset import example_scenarios, rulesets
-from tactica.scenario import load_scenario
-from tactica.simulate import compare, logged_battle, play_battle, simulate
-from tactica.stats import battle_stats
+from tactica.engine.policies import default_policy
+from tactica.engine.ruleset import example_scenarios, rulesets
+from tactica.engine.scenario import load_scenario
+from tactica.engine.stats import battle_stats
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 DUEL = str(EXAMPLES / "nebulia" / "duel-cover.yaml")

@@ -17,14 +17,13 @@ quick: nothing heavy (numpy, the games) is loaded until something needs it.
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tactica.analysis.simulate import SimulationReport
     from tactica.api import compare, example, examples, load, odds, odds_of, simulate
     from tactica.dice import Dist, evaluate
-    from tactica.errors import (
+    from tactica.engine.errors import (
         CapabilityError,
         ContentError,
         DiceError,
@@ -35,10 +34,9 @@ if TYPE_CHECKING:
         ScriptError,
         TacticaError,
     )
-    from tactica.odds import OddsReport
-    from tactica.ruleset import get_ruleset, register, rulesets
-    from tactica.scenario import Scenario, load_scenario
-    from tactica.simulate import SimulationReport
+    from tactica.engine.odds import OddsReport
+    from tactica.engine.ruleset import get_ruleset, register, rulesets
+    from tactica.engine.scenario import Scenario, load_scenario
 
     __version__: str
 
@@ -78,26 +76,19 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("Dist", "evaluate"), "tactica.dice"),
     **dict.fromkeys(("CapabilityError", "ContentError", "DiceError", "IllegalActionError",
                      "MapError", "RulingError", "ScenarioError", "ScriptError", "TacticaError"),
-                    "tactica.errors"),
-    "OddsReport": "tactica.odds",
-    **dict.fromkeys(("get_ruleset", "register", "rulesets"), "tactica.ruleset"),
-    **dict.fromkeys(("Scenario", "load_scenario"), "tactica.scenario"),
-    "SimulationReport": "tactica.simulate",
+                    "tactica.engine.errors"),
+    "OddsReport": "tactica.engine.odds",
+    **dict.fromkeys(("get_ruleset", "register", "rulesets"), "tactica.engine.ruleset"),
+    **dict.fromkeys(("Scenario", "load_scenario"), "tactica.engine.scenario"),
+    "SimulationReport": "tactica.analysis.simulate",
 }
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("tactica")
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        return "0+unknown"
 
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
-        value: Any = _version()
+        from tactica.engine.version import version
+
+        value: Any = version()
     elif name in _HOMES:
         value = getattr(importlib.import_module(_HOMES[name]), name)
     else:
@@ -108,16 +99,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
-
-
-class _Package(types.ModuleType):
-    """``tactica.odds`` and ``tactica.simulate`` are functions, though modules of those names
-    exist: importing such a module must not put it in the function's place."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _HOMES and isinstance(value, types.ModuleType):
-            return  # the module stays reachable as sys.modules["tactica." + name]
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -1,7 +1,8 @@
 """The short way in, for notebooks and scripts: load a scenario, ask the odds, simulate.
 
-Everything here is a thin layer over the engine (:mod:`tactica.scenario`,
-:mod:`tactica.ruleset`, :mod:`tactica.simulate`), the same calls the command line makes.
+Everything here is a thin layer over the engine (:mod:`tactica.engine.scenario`,
+:mod:`tactica.engine.ruleset`, :mod:`tactica.analysis.simulate`), the same calls the command line
+makes.
 
 >>> import tactica
 >>> duel = tactica.load(tactica.example("duel"))
@@ -19,13 +20,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tactica.errors import TacticaError
-from tactica.odds import OddsReport
-from tactica.ruleset import OddsValue, Ruleset, example_scenarios, odds_hooks, rulesets
-from tactica.scenario import Scenario, load_scenario
-from tactica.simulate import ComparisonReport, SimulationReport
-from tactica.simulate import compare as _compare
-from tactica.simulate import simulate as _simulate
+from tactica.analysis.simulate import ComparisonReport, SimulationReport
+from tactica.analysis.simulate import compare as _compare
+from tactica.analysis.simulate import simulate as _simulate
+from tactica.engine.errors import TacticaError
+from tactica.engine.odds import OddsReport
+from tactica.engine.ruleset import OddsValue, Ruleset, example_scenarios, odds_hooks, rulesets
+from tactica.engine.scenario import Scenario, load_scenario
 
 __all__ = ["compare", "example", "examples", "load", "odds", "odds_of", "simulate"]
 

@@ -7,13 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from tactica.battle import Battle
-from tactica.chance import Roll, Trace, run_scripted
+from tactica.engine.battle import Battle
+from tactica.engine.chance import Roll, Trace, run_scripted
+from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.attack import attack_process
 from tactica.rulesets.arc.records import Attack
 from tactica.rulesets.arc.state import ArcState
-from tactica.scenario import Scenario, load_scenario, scenario_from_mapping
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "arc"

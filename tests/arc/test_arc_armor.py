@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from arc_builders import RIFLE, duel, gunner, of_type, shoot, started
 
-from tactica.battle import ScriptedDice
-from tactica.chance import run_scripted
+from tactica.engine.battle import ScriptedDice
+from tactica.engine.chance import run_scripted
 from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.armor import add_wounds, raise_step, remove_steps, wound_die
 from tactica.rulesets.arc.records import (

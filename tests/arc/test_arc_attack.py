@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from arc_builders import RIFLE, SMG, duel, gunner, of_type, shoot, started
 
-from tactica.battle import Battle, ScriptedDice
-from tactica.chance import run_scripted
+from tactica.engine.battle import Battle, ScriptedDice
+from tactica.engine.chance import run_scripted
 from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.actions import legal_actions
 from tactica.rulesets.arc.attack import aim_modifier, attack_plan, useful_aims

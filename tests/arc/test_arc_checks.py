@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.arc.checks import (
     Check,
     Score,
@@ -21,7 +22,6 @@ from tactica.rulesets.arc.checks import (
     winner,
 )
 from tactica.rulesets.arc.rulings import RULINGS
-from tactica.rulings import Rulings
 
 R = Rulings(RULINGS)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from arc_builders import RIFLE, duel, gunner, of_type, shoot, started
 
-from tactica.battle import ScriptedDice
-from tactica.chance import DecisionRecord, RollRecord
+from tactica.engine.battle import ScriptedDice
+from tactica.engine.chance import DecisionRecord, RollRecord
 from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.attack import can_evade
 from tactica.rulesets.arc.records import APRefunded, APSpent, Attack, Attacked, EndTurn

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from arc_builders import RIFLE, gunner, make, of_type, started
 
-from tactica.battle import Battle, ScriptedDice
+from tactica.engine.battle import Battle, ScriptedDice
 from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.actions import legal_actions
 from tactica.rulesets.arc.movement import mode_cost, move_options, path_to, reaches, sees

@@ -8,7 +8,7 @@ from typing import Any
 
 from arc_builders import gunner, make, of_type, started
 
-from tactica.battle import Battle, ScriptedDice
+from tactica.engine.battle import Battle, ScriptedDice
 from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.checks import speed_of
 from tactica.rulesets.arc.policy import rank_actions

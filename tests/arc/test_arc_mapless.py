@@ -12,14 +12,14 @@ import pytest
 from arc_builders import RIFLE, ROOT, duel, example, gunner, of_type, started
 from test_arc_play import Terminal
 
-from tactica.battle import Battle, ScriptedDice
+from tactica.analysis.simulate import simulate
+from tactica.engine.battle import Battle, ScriptedDice
+from tactica.engine.scenario import load_scenario, scenario_from_mapping
 from tactica.play import PlaySession
 from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.movement import reposition_metres
 from tactica.rulesets.arc.policy import rank_actions
 from tactica.rulesets.arc.records import APSpent, Attack, Reposition, Repositioned
-from tactica.scenario import load_scenario, scenario_from_mapping
-from tactica.simulate import simulate
 
 PISTOL = {**RIFLE, "name": "pistol", "range": 10}
 KNIFE = {"name": "knife", "damage": "1d6", "type": "melee", "spread": 5, "rof": 1,

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from arc_builders import RIFLE, SMG, duel, example, gunner
 
-from tactica.chance import run_sampled
 from tactica.cli import main
 from tactica.dice import Dist, evaluate
-from tactica.errors import IllegalActionError, TacticaError
-from tactica.odds import COMMON_KEYS
+from tactica.engine.chance import run_sampled
+from tactica.engine.errors import IllegalActionError, TacticaError
+from tactica.engine.odds import COMMON_KEYS
 from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.attack import attack_process
 from tactica.rulesets.arc.checks import Check, check_dist, evade_wins, hits_of

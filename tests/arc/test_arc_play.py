@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from arc_builders import EXAMPLES, example
 
-from tactica.events import BattleEnded
+from tactica.analysis.simulate import simulate
+from tactica.engine.events import BattleEnded
 from tactica.play import PlaySession, read_log
-from tactica.simulate import simulate
 
 
 class Terminal:

@@ -8,8 +8,8 @@ from typing import Any
 
 from arc_builders import RIFLE, LabelledDice, duel, example, gunner, make, started
 
-from tactica.battle import Battle, ScriptedDice
-from tactica.ruleset import Automatic, ChooseAction, Finished
+from tactica.engine.battle import Battle, ScriptedDice
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished
 from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.attack import attack_plan
 from tactica.rulesets.arc.records import (

@@ -11,7 +11,7 @@ import pytest
 from arc_builders import RIFLE, example, gunner, make
 
 from tactica.cli import main
-from tactica.errors import ScenarioError
+from tactica.engine.errors import ScenarioError
 from tactica.rulesets.arc.content import load_pack
 from tactica.rulesets.arc.rulings import RULINGS
 
@@ -141,7 +141,7 @@ def test_a_scenario_pack_adds_guns(tmp_path: Path) -> None:
     (tmp_path / "mine.yaml").write_text(
         "guns:\n  flare-gun: {name: Flare gun, damage: 2d6, type: thermal, spread: 3, "
         "rof: 1, capacity: 1, example: [damage]}\n")
-    from tactica.scenario import scenario_from_mapping
+    from tactica.engine.scenario import scenario_from_mapping
 
     sc = scenario_from_mapping({"game": "arc", "content": ["mine.yaml"], "units": {
         "Foo": gunner("red", weapons=["flare-gun"]), "Bar": gunner("blue")}},

@@ -10,11 +10,11 @@ from typing import Any
 
 from arc_builders import RIFLE, SMG, duel, gunner, make, of_type, started
 
-from tactica.battle import ScriptedDice
+from tactica.engine.battle import ScriptedDice
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.arc.checks import read_check
 from tactica.rulesets.arc.records import ArmorWorn, Attack, Attacked, Wounded
 from tactica.rulesets.arc.rulings import RULINGS
-from tactica.rulings import Rulings
 
 
 class Never:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tactica.battlefield.dots import DotLattice, DotPlace
-from tactica.battlefield.dots_blast import blast, blast_rings, scatter, scatter_origin
-from tactica.errors import MapError
+from tactica.battlefield.dots.blast import blast, blast_rings, scatter, scatter_origin
+from tactica.battlefield.dots.lattice import DotLattice, DotPlace
+from tactica.engine.errors import MapError
 
 
 def hits(lat: DotLattice, centre: str, **kw: object) -> dict[str, tuple[int, bool]]:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tactica.battlefield.dots import DotLattice
-from tactica.battlefield.dots_reference import reference_sight
+from tactica.battlefield.dots.lattice import DotLattice
+from tactica.battlefield.dots.reference import reference_sight
 
 Verdict = tuple[bool, int]
 

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from tactica.battlefield.base import Battlefield
-from tactica.battlefield.dots import DotLattice, DotPlace
-from tactica.battlefield.dots_geometry import offset_to_axial, side_between
-from tactica.battlefield.dots_map import dots_from_mapping
-from tactica.errors import MapError
-from tactica.maps import load_map, map_from_mapping, map_kind, to_svg
+from tactica.battlefield.dots.geometry import offset_to_axial, side_between
+from tactica.battlefield.dots.lattice import DotLattice, DotPlace
+from tactica.battlefield.dots.mapfile import dots_from_mapping
+from tactica.engine.errors import MapError
+from tactica.engine.maps import load_map, map_from_mapping, map_kind, to_svg
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "skirmishers"
 

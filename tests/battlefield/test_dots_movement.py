@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tactica.battlefield.dots import DotLattice, DotPlace
-from tactica.battlefield.dots_geometry import offset_to_axial
-from tactica.battlefield.dots_move import walk_steps
-from tactica.errors import MapError
+from tactica.battlefield.dots.geometry import offset_to_axial
+from tactica.battlefield.dots.lattice import DotLattice, DotPlace
+from tactica.battlefield.dots.move import walk_steps
+from tactica.engine.errors import MapError
 
 
 def row(*features: tuple[int, str]) -> DotLattice:

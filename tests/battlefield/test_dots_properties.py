@@ -1,7 +1,7 @@
 """Properties of dot lattice geometry and sight on random maps.
 
-The integer tables of :mod:`tactica.battlefield.dots_geometry` agree with the Fraction reference
-of :mod:`tactica.battlefield.dots_reference` (a real translation instead of signs), sight is
+The integer tables of :mod:`tactica.battlefield.dots.geometry` agree with the Fraction reference
+of :mod:`tactica.battlefield.dots.reference` (a real translation instead of signs), sight is
 symmetric between two standing troopers on one level, removing a feature never adds cover, and
 the single query, the batch and the reference give identical answers.
 """
@@ -14,10 +14,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tactica.battlefield.dots import DotLattice, Stairs, Trooper
-from tactica.battlefield.dots_arcs import in_arc
-from tactica.battlefield.dots_features import FEATURE_KINDS
-from tactica.battlefield.dots_geometry import (
+from tactica.battlefield.dots.arcs import in_arc
+from tactica.battlefield.dots.features import FEATURE_KINDS
+from tactica.battlefield.dots.geometry import (
     DIRECTIONS,
     dot_incidence,
     line_geometry,
@@ -25,7 +24,8 @@ from tactica.battlefield.dots_geometry import (
     side_between,
     side_contact,
 )
-from tactica.battlefield.dots_reference import ref_dot_flags, ref_side_flags, reference_sight
+from tactica.battlefield.dots.lattice import DotLattice, Stairs, Trooper
+from tactica.battlefield.dots.reference import ref_dot_flags, ref_side_flags, reference_sight
 
 IDS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 OPTION_SETS: list[dict[str, Any]] = [

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tactica.errors import RulingError
-from tactica.maps import load_map
+from tactica.engine.errors import RulingError
+from tactica.engine.maps import load_map
 from tactica.rulesets.skirmishers.geometry import (
     GEOMETRY_RULINGS,
     blast_options,

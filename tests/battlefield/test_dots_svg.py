@@ -6,9 +6,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from tactica.battlefield.dots import DotLattice
-from tactica.maps import load_map, to_svg
-from tactica.render.dots_svg import dots_to_svg
+from tactica.battlefield.dots.lattice import DotLattice
+from tactica.engine.maps import load_map, to_svg
+from tactica.presentation.render.dots_svg import dots_to_svg
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "skirmishers"
 NS = "{http://www.w3.org/2000/svg}"

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tactica.battlefield.dots import DotLattice
-from tactica.battlefield.dots_fast import lattice_arrays
-from tactica.errors import MapError
-from tactica.maps import load_map
+from tactica.battlefield.dots.fast import lattice_arrays
+from tactica.battlefield.dots.lattice import DotLattice
+from tactica.engine.errors import MapError
+from tactica.engine.maps import load_map
 
 STREET = Path(__file__).parents[2] / "examples" / "skirmishers" / "street-map.yaml"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tactica.battlefield.grid import POLICIES, TileGrid
+from tactica.battlefield.grid.tiles import POLICIES, TileGrid
 
 
 def drawn(test: Callable[[], None]) -> TileGrid:

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from tactica.battlefield.grid import TileGrid
-from tactica.battlefield.grid_map import grid_from_mapping
-from tactica.errors import MapError
-from tactica.maps import load_map, map_from_mapping
+from tactica.battlefield.grid.mapfile import grid_from_mapping
+from tactica.battlefield.grid.tiles import TileGrid
+from tactica.engine.errors import MapError
+from tactica.engine.maps import load_map, map_from_mapping
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "nebulia"
 
@@ -42,7 +42,7 @@ def test_registered_as_map_kind() -> None:
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
 def test_example_maps_load(path: Path) -> None:
-    from tactica.validation import load_yaml
+    from tactica.engine.validation import load_yaml
 
     data = load_yaml(path)
     if "map" in data:

@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from tactica.battlefield.grid import DIAGONAL_RULES, TileGrid
-from tactica.errors import MapError
+from tactica.battlefield.grid.tiles import DIAGONAL_RULES, TileGrid
+from tactica.engine.errors import MapError
 
 # The wall in column 2 leaves one way round, at (2,2), reached diagonally past the wall's end.
 WALL = TileGrid.from_text("""

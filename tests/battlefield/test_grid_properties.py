@@ -13,14 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, box
 
-from tactica.battlefield.grid import BLOCKER_RULES, METRICS, POLICIES, TileGrid
-from tactica.battlefield.grid_sight import (
+from tactica.battlefield.grid.sight import (
     Segment,
     Tile,
     corner_segments,
     lines_of_sight,
     segment_meets_tile,
 )
+from tactica.battlefield.grid.tiles import BLOCKER_RULES, METRICS, POLICIES, TileGrid
 
 Point = tuple[Fraction, Fraction]
 # Coordinates stay below 16 here; any eps below 1/1024 decides every comparison like an

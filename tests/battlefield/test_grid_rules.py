@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tactica.battlefield.base import Battlefield
-from tactica.battlefield.grid import (
+from tactica.battlefield.grid.tiles import (
     COVER_RANGE,
     METRICS,
     POLICIES,
@@ -16,7 +16,7 @@ from tactica.battlefield.grid import (
     distance,
     is_within,
 )
-from tactica.errors import MapError
+from tactica.engine.errors import MapError
 
 # 2 of 4 lines clear (the bottom ones cross (1,1)), distance 3 Chebyshev, 4 Manhattan,
 # sqrt(10) euclidean.

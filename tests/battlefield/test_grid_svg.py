@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from tactica.battlefield.grid import TileGrid
-from tactica.maps import to_svg
-from tactica.render.svg import COLOURS, document, element, escape, num
+from tactica.battlefield.grid.tiles import TileGrid
+from tactica.engine.maps import to_svg
+from tactica.presentation.render.svg import COLOURS, document, element, escape, num
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 GRID = TileGrid.from_text("""

@@ -9,9 +9,9 @@ import pytest
 
 from tactica.battlefield.base import Battlefield
 from tactica.battlefield.rows import Rows, Side
-from tactica.errors import MapError
-from tactica.maps import map_kind, to_svg
-from tactica.validation import load_yaml
+from tactica.engine.errors import MapError
+from tactica.engine.maps import map_kind, to_svg
+from tactica.engine.validation import load_yaml
 
 STREET = Path(__file__).parents[2] / "examples" / "last-odyssey" / "street-fight.yaml"
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from tactica.battlefield.base import Battlefield
-from tactica.battlefield.zones import ZoneGraph
-from tactica.errors import MapError
-from tactica.validation import load_yaml
+from tactica.battlefield.zones.graph import ZoneGraph
+from tactica.engine.errors import MapError
+from tactica.engine.validation import load_yaml
 
 NIGHTCLUB = Path(__file__).parents[2] / "examples" / "unhex" / "nightclub.yaml"
 

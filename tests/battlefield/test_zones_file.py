@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from tactica.battlefield.zones import ZoneGraph
-from tactica.errors import MapError
-from tactica.maps import map_kind
-from tactica.validation import load_yaml
+from tactica.battlefield.zones.graph import ZoneGraph
+from tactica.engine.errors import MapError
+from tactica.engine.maps import map_kind
+from tactica.engine.validation import load_yaml
 
 NIGHTCLUB = Path(__file__).parents[2] / "examples" / "unhex" / "nightclub.yaml"
 
@@ -112,7 +112,7 @@ def test_schema_errors_name_the_field(change: dict[str, Any], expected: str) -> 
 
 
 def test_building_in_code_is_checked_too() -> None:
-    from tactica.battlefield.zones import Connection
+    from tactica.battlefield.zones.graph import Connection
 
     with pytest.raises(MapError, match="must join two different known areas"):
         ZoneGraph(areas=("A",), connections=(Connection("A", "B"),))
@@ -123,9 +123,9 @@ def test_building_in_code_is_checked_too() -> None:
 
 
 def test_map_file_loader_when_available(tmp_path: Path) -> None:
-    mapfile = pytest.importorskip("tactica.maps")
+    mapfile = pytest.importorskip("tactica.engine.maps")
     try:
-        import tactica.battlefield.grid  # noqa: F401
+        import tactica.battlefield.grid.tiles  # noqa: F401
     except ImportError:
         pytest.skip("the grid kind is not available yet")
     graph = mapfile.load_map(NIGHTCLUB)

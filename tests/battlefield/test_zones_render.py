@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tactica.battlefield.zones import Connection, ZoneGraph
-from tactica.maps import to_svg
-from tactica.render.zones_svg import auto_layout, zones_to_svg
-from tactica.validation import load_yaml
+from tactica.battlefield.zones.graph import Connection, ZoneGraph
+from tactica.engine.maps import to_svg
+from tactica.engine.validation import load_yaml
+from tactica.presentation.render.zones_svg import auto_layout, zones_to_svg
 
 NIGHTCLUB = Path(__file__).parents[2] / "examples" / "unhex" / "nightclub.yaml"
 SVG = "{http://www.w3.org/2000/svg}"

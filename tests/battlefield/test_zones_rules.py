@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tactica.battlefield.zones import Connection, ZoneGraph
-from tactica.errors import MapError
+from tactica.battlefield.zones.graph import Connection, ZoneGraph
+from tactica.engine.errors import MapError
 
 _LINE = re.compile(r"^(\w+) (\|?)(--|\.\.|->|xx)(\|?) (\w+)(?: door=(open|closed))?$")
 _TYPES = {"--": "solid", "..": "dashed", "->": "one-way", "xx": "blocked"}

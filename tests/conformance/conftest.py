@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from toy_games import TOY_DUEL, TOY_ROWS
 
-from tactica.errors import TacticaError
-from tactica.ruleset import get_ruleset, register
+from tactica.engine.errors import TacticaError
+from tactica.engine.ruleset import get_ruleset, register
 
 for game in (TOY_ROWS, TOY_DUEL):
     try:

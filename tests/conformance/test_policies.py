@@ -12,18 +12,18 @@ from pathlib import Path
 import pytest
 from toy_games import TOY_DUEL, TOY_ROWS
 
+from tactica.analysis.simulate import simulate
 from tactica.cli import main
-from tactica.errors import TacticaError
-from tactica.policies import (
+from tactica.engine.errors import TacticaError
+from tactica.engine.policies import (
     FirstOptionPolicy,
     default_policy,
     make_policy,
     policy_names,
     resolve_policy,
 )
-from tactica.ruleset import example_scenarios
-from tactica.scenario import load_scenario
-from tactica.simulate import simulate
+from tactica.engine.ruleset import example_scenarios
+from tactica.engine.scenario import load_scenario
 
 
 def test_a_game_without_a_policy_part_offers_first_option_and_random() -> None:

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from toy_games import TOY_DUEL, TOY_ROWS
 
-from tactica.errors import TacticaError
-from tactica.ruleset import Capability, RulesetMeta, register, rulesets
+from tactica.engine.errors import TacticaError
+from tactica.engine.ruleset import Capability, RulesetMeta, register, rulesets
 
 RULESETS = {rs.meta.name: rs for rs in rulesets()}
 

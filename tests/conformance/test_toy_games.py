@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import pytest
 from toy_games import TOY_DUEL, TOY_ROWS, DuelState, ToyDuel
 
-from tactica.ruleset import RulesetMeta
+from tactica.engine.ruleset import RulesetMeta
 from tactica.testing import CHECKS, ConformanceError, check_game
 
 

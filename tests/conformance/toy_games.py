@@ -22,15 +22,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tactica import events
 from tactica.battlefield.base import Battlefield, SightOption, SightReport
 from tactica.battlefield.rows import Rows
-from tactica.chance import Decide, Done, Emit, Observe, Roll, Step, emit_all, run_exact
 from tactica.dice import die, two_d6
-from tactica.errors import IllegalActionError, ScenarioError
-from tactica.events import Action, Event, record
-from tactica.odds import OddsReport, damage_dealt
-from tactica.ruleset import (
+from tactica.engine import events
+from tactica.engine.chance import Decide, Done, Emit, Observe, Roll, Step, emit_all, run_exact
+from tactica.engine.errors import IllegalActionError, ScenarioError
+from tactica.engine.events import Action, Event, record
+from tactica.engine.odds import OddsReport, damage_dealt
+from tactica.engine.ruleset import (
     Automatic,
     Capability,
     ChooseAction,
@@ -42,7 +42,7 @@ from tactica.ruleset import (
     RulesetMeta,
     UnitStatus,
 )
-from tactica.rulings import Ruling, Rulings
+from tactica.engine.rulings import Ruling, Rulings
 
 __all__ = ["TOY_DUEL", "TOY_ROWS", "ToyDuel", "ToyRows"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tactica.ruleset import rulesets
+from tactica.engine.ruleset import rulesets
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "tactica"
 #: Game names that are also ordinary words of the core's own vocabulary (a firing arc on the

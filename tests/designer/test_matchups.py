@@ -6,13 +6,13 @@ from fractions import Fraction
 
 import pytest
 
-from tactica.errors import CapabilityError, TacticaError
-from tactica.matrix import matchup_matrix, parse_numbers
-from tactica.ruleset import Capability, get_ruleset, matchup_hooks, rulesets
+from tactica.analysis.matrix import matchup_matrix, parse_numbers
+from tactica.engine.errors import CapabilityError, TacticaError
+from tactica.engine.ruleset import Capability, get_ruleset, matchup_hooks, rulesets
+from tactica.engine.rulings import Rulings
+from tactica.engine.scenario import load_scenario, scenario_from_mapping
 from tactica.rulesets.nebulia import damage_dist_for, geometry
 from tactica.rulesets.nebulia.content import builtin_pack
-from tactica.rulings import Rulings
-from tactica.scenario import load_scenario, scenario_from_mapping
 
 WITH_MATCHUPS = [rs for rs in rulesets() if rs.meta.has(Capability.MATCHUP)]
 
@@ -34,7 +34,7 @@ def test_every_matchup_game_lists_profiles_and_builds_a_valid_scenario(game: obj
 
 
 def test_a_game_without_matchups_says_so() -> None:
-    from tactica.ruleset import RulesetMeta
+    from tactica.engine.ruleset import RulesetMeta
 
     class Plain:
         meta = RulesetMeta(name="plain", title="Plain", battlefield=None, rulings=())

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 import tactica
+from tactica.analysis import plots
+from tactica.analysis.matrix import matchup_matrix
+from tactica.analysis.views import dist_table
 from tactica.dice import Dist, evaluate
-from tactica.errors import TacticaError
-from tactica.matrix import matchup_matrix
-from tactica.render import plots
-from tactica.tables import Column, NumberFormat, Table
-from tactica.views import dist_table
+from tactica.engine.errors import TacticaError
+from tactica.presentation.tables import Column, NumberFormat, Table
 
 
 def test_one_number_format_for_every_output() -> None:

@@ -9,11 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tactica.api import example
-from tactica.errors import TacticaError
-from tactica.ruleset import get_ruleset
-from tactica.scenario import load_scenario
-from tactica.sweep import (
+from tactica.analysis.sweep import (
     SweepSpec,
     column_name,
     parse_vary,
@@ -22,7 +18,11 @@ from tactica.sweep import (
     run_sweep,
     write_parquet,
 )
-from tactica.sweep_views import newcombe, paired_differences
+from tactica.analysis.sweep_views import newcombe, paired_differences
+from tactica.api import example
+from tactica.engine.errors import TacticaError
+from tactica.engine.ruleset import get_ruleset
+from tactica.engine.scenario import load_scenario
 
 
 def test_parse_vary() -> None:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tactica.dice import Dist, binomial, die, estimate_cost, evaluate, power_sum
 from tactica.dice.bigsum import binomial_weights, extreme
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 FAST = settings(max_examples=80, deadline=None, derandomize=True)
 

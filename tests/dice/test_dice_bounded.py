@@ -13,7 +13,7 @@ import pytest
 from tactica.cli import main
 from tactica.dice import evaluate, parse
 from tactica.dice.display import fraction_text, int_text, sci_text
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 T = TypeVar("T")
 PRODUCT = "*".join(["999999999"] * 35)

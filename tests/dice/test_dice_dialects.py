@@ -11,7 +11,7 @@ import pytest
 
 from tactica.dice import DEFAULT_DIALECT, DIALECTS, estimate_cost, evaluate, notes, parse
 from tactica.dice.lexer import DiceSyntaxError
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 d4, d6, d8, d10, d20 = icepool.d4, icepool.d6, icepool.d8, icepool.d10, icepool.d20
 

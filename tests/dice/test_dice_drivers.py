@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tactica.chance import Done, Roll, Step, run_exact, run_sampled, run_scripted
 from tactica.dice import evaluate, physical_dice
-from tactica.errors import ScriptError
+from tactica.engine.chance import Done, Roll, Step, run_exact, run_sampled, run_scripted
+from tactica.engine.errors import ScriptError
 from tactica.play.answer import describe_dice, parse_roll_answer
 
 EXPRESSIONS = ["3d6x", "4d6kh3", "6d6cs>=5", "8d6r1", "2d10ro<2+d4/2u", "4dF", "(2d6)>=8"]

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tactica.dice import evaluate, parse, truncation
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 d6, d10, d20 = icepool.d6, icepool.d10, icepool.d20
 

@@ -15,7 +15,8 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 
-from tactica.battle import (
+from tactica.dice import Dist
+from tactica.engine.battle import (
     Battle,
     PrefixDice,
     Resolved,
@@ -23,13 +24,12 @@ from tactica.battle import (
     ScriptedDice,
     is_input_record,
 )
-from tactica.chance import Decide, Done, Emit, Roll, Step
-from tactica.dice import Dist
-from tactica.errors import IllegalActionError, ScriptError, TacticaError
-from tactica.events import ActionTaken, BattleEnded, Decided, Rolled, record
-from tactica.policies import GreedyPolicy, RandomPolicy, ScriptedPolicy
-from tactica.ruleset import Automatic, ChooseAction, Finished, Pending, RulesetMeta
-from tactica.scenario import load_scenario
+from tactica.engine.chance import Decide, Done, Emit, Roll, Step
+from tactica.engine.errors import IllegalActionError, ScriptError, TacticaError
+from tactica.engine.events import ActionTaken, BattleEnded, Decided, Rolled, record
+from tactica.engine.policies import GreedyPolicy, RandomPolicy, ScriptedPolicy
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending, RulesetMeta
+from tactica.engine.scenario import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 D6 = Dist.uniform(range(1, 7))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tactica.battle import Battle, SampledDice
-from tactica.events import BattleEnded
-from tactica.policies import GreedyPolicy
-from tactica.scenario import load_scenario
+from tactica.engine.battle import Battle, SampledDice
+from tactica.engine.events import BattleEnded
+from tactica.engine.policies import GreedyPolicy
+from tactica.engine.scenario import load_scenario
 
 
 def test_replay_writes_the_missing_end_record() -> None:

@@ -6,7 +6,7 @@ import ast
 import gc
 from pathlib import Path
 
-from tactica.caching import Cache, SmallKeys, cache_stats, clear_caches
+from tactica.engine.caching import Cache, SmallKeys, cache_stats, clear_caches
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "tactica"
 
@@ -71,7 +71,7 @@ NOT_CACHES = {
 
 def test_no_module_level_dict_is_filled_as_a_cache() -> None:
     """A module-level dict that starts empty is filled at run time: it is a cache (use
-    :class:`tactica.caching.Cache`) unless it is a registry named above."""
+    :class:`tactica.engine.caching.Cache`) unless it is a registry named above."""
     found = []
     for path in sorted(SRC.rglob("*.py")):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:

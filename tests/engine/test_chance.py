@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tactica.chance import (
+from tactica.dice import Dist, binomial, d10_target_successes
+from tactica.engine.chance import (
     Decide,
     DecisionRecord,
     Done,
@@ -30,8 +31,7 @@ from tactica.chance import (
     run_sampled,
     run_scripted,
 )
-from tactica.dice import Dist, binomial, d10_target_successes
-from tactica.errors import ScriptError, TacticaError
+from tactica.engine.errors import ScriptError, TacticaError
 
 D10 = Dist.uniform(range(10))
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 import tactica.rulesets  # noqa: F401  (registers every game's records)
-from tactica import events as events_module
-from tactica.battle import Resolved
-from tactica.errors import TacticaError
-from tactica.events import (
+from tactica.engine import events as events_module
+from tactica.engine.battle import Resolved
+from tactica.engine.errors import TacticaError
+from tactica.engine.events import (
     ActionTaken,
     BattleEnded,
     Decided,

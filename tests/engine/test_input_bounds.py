@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from tactica.cli import main
-from tactica.errors import ScenarioError
-from tactica.limits import (
+from tactica.engine.errors import ScenarioError
+from tactica.engine.limits import (
     CONTENT_PATH_ENV,
     MAX_ERROR_LINES,
     MAX_GRID_SIDE,
     MAX_YAML_DEPTH,
 )
-from tactica.scenario import load_scenario
+from tactica.engine.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "examples" / "nebulia" / "duel.yaml"

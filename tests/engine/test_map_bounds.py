@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-import tactica.battlefield.dots_map as dots_map
+import tactica.battlefield.dots.mapfile as dots_map
 from tactica.cli import main
-from tactica.errors import TacticaError
-from tactica.limits import MAX_DOTS_SIDE, MAX_LEVELS, MAX_ODDS_TABLE
+from tactica.engine.errors import TacticaError
+from tactica.engine.limits import MAX_DOTS_SIDE, MAX_LEVELS, MAX_ODDS_TABLE
+from tactica.engine.scenario import load_scenario
+from tactica.engine.validation import parse_yaml
 from tactica.rulesets.arc import ARC
-from tactica.scenario import load_scenario
-from tactica.validation import parse_yaml
 
 SMALL_LATTICE = "A . . . B\n . . . . .\n"
 HUGE = 10**18
@@ -266,7 +266,7 @@ def test_odds_table_bounds_its_work_and_says_how_to_narrow_it(
 
 
 def test_the_report_of_a_crowd_leaves_the_odds_table_out(tmp_path: Path) -> None:
-    from tactica.report import scenario_report
+    from tactica.analysis.report import scenario_report
 
     page = scenario_report(load_scenario(arc_crowd(tmp_path, 100)), battles=0, plots=False)
     assert f"more than {MAX_ODDS_TABLE}" in page and "--attacker ID" in page

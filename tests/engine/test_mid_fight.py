@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 import tactica
-from tactica.errors import ScenarioError
-from tactica.scenario import Scenario, scenario_from_mapping
+from tactica.engine.errors import ScenarioError
+from tactica.engine.scenario import Scenario, scenario_from_mapping
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from tactica.chance import Done, Emit, Roll, run_exact
 from tactica.dice import die, two_d6
-from tactica.events import Damaged, OutOfAction
-from tactica.odds import OddsNumbers, OddsReport, damage_dealt
+from tactica.engine.chance import Done, Emit, Roll, run_exact
+from tactica.engine.events import Damaged, OutOfAction
+from tactica.engine.odds import OddsNumbers, OddsReport, damage_dealt
 
 
 def test_the_numbers_need_expected_damage_and_p_out_of_action() -> None:

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tactica.battle import Battle, SampledDice
-from tactica.errors import ScenarioError, TacticaError
-from tactica.policies import GreedyPolicy, RandomPolicy
-from tactica.scenario import Scenario, load_scenario, scenario_from_mapping
-from tactica.validation import load_yaml
+from tactica.engine.battle import Battle, SampledDice
+from tactica.engine.errors import ScenarioError, TacticaError
+from tactica.engine.policies import GreedyPolicy, RandomPolicy
+from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
+from tactica.engine.validation import load_yaml
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "nebulia"
 

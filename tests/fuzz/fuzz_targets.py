@@ -1,7 +1,8 @@
 """What the fuzzing suite throws inputs at, and how it makes inputs.
 
 Five targets, each a function of one input that must end, quickly, either normally or with a
-:class:`~tactica.errors.TacticaError` (the clear ``error: ...`` of the command line); any other
+:class:`~tactica.engine.errors.TacticaError` (the clear ``error: ...`` of the command line); any
+other
 exception is a crash:
 
 * :func:`run_scenario_text`: a scenario file of any of the five games (YAML text): loaded with
@@ -37,16 +38,16 @@ from typing import Any
 import numpy as np
 import yaml
 
-from tactica.battle import Battle, SampledDice
 from tactica.dice import evaluate
-from tactica.errors import TacticaError
-from tactica.maps import map_from_mapping, to_svg
+from tactica.engine.battle import Battle, SampledDice
+from tactica.engine.errors import TacticaError
+from tactica.engine.maps import map_from_mapping, to_svg
+from tactica.engine.policies import RandomPolicy
+from tactica.engine.ruleset import Capability, Finished, example_scenarios, odds_hooks
+from tactica.engine.ruleset import rulesets as all_rulesets
+from tactica.engine.scenario import load_scenario, scenario_from_mapping
+from tactica.engine.validation import parse_yaml
 from tactica.play import PlaySession
-from tactica.policies import RandomPolicy
-from tactica.ruleset import Capability, Finished, example_scenarios, odds_hooks
-from tactica.ruleset import rulesets as all_rulesets
-from tactica.scenario import load_scenario, scenario_from_mapping
-from tactica.validation import parse_yaml
 
 __all__ = [
     "TARGETS",

@@ -4,7 +4,8 @@ processes with a memory limit; reports crashes, hangs and memory.
 Every input is made from a seed by :mod:`fuzz_targets` (so any one is reproduced from its kind
 and number) and run in a worker process:
 
-* a *crash* is any exception but a :class:`~tactica.errors.TacticaError` (the clear ``error:``
+* a *crash* is any exception but a :class:`~tactica.engine.errors.TacticaError` (the clear
+``error:``
   of the command line), a MemoryError included (the worker's address space is limited);
 * a *hang* is an input that takes more than ``--timeout`` seconds of CPU time (the worker
   interrupts it; CPU time, not the clock, so that a machine busy with other work reports no
@@ -73,7 +74,7 @@ def _worker(conn: Connection, timeout: float, memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     import fuzz_targets as ft
 
-    from tactica.errors import TacticaError
+    from tactica.engine.errors import TacticaError
 
     folder = ft.seeds().folder  # built before the first input: its time is no input's
     signal.signal(signal.SIGPROF, _alarm)

@@ -1,7 +1,7 @@
 """Golden logs: fixed-seed Nebulia Operations battles whose event logs are checked in.
 
-Each log is one record per line (``tactica.events.dumps``). A change in the rules, the dice, the
-policies or the log format shows up here as a diff; when the change is intended, regenerate the
+Each log is one record per line (``tactica.engine.events.dumps``). A change in the rules, the dice,
+the policies or the log format shows up here as a diff; when the change is intended, regenerate the
 files and review the diff in version control::
 
     TACTICA_REGOLD=1 .venv/bin/pytest -q tests/golden
@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tactica.battle import Battle, SampledDice
-from tactica.events import dumps, from_json
-from tactica.policies import make_policy
-from tactica.scenario import load_scenario
+from tactica.engine.battle import Battle, SampledDice
+from tactica.engine.events import dumps, from_json
+from tactica.engine.policies import make_policy
+from tactica.engine.scenario import load_scenario
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parents[1] / "examples"

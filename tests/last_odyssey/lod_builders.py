@@ -8,14 +8,14 @@ from typing import Any
 import numpy as np
 import yaml
 
-from tactica.battle import Battle
-from tactica.chance import Roll
-from tactica.policies import GreedyPolicy, ScriptedPolicy
-from tactica.ruleset import Automatic, ChooseAction, Finished
+from tactica.engine.battle import Battle
+from tactica.engine.chance import Roll
+from tactica.engine.policies import GreedyPolicy, ScriptedPolicy
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished
+from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.rulesets.last_odyssey import LAST_ODYSSEY
 from tactica.rulesets.last_odyssey.records import EndTurn
 from tactica.rulesets.last_odyssey.state import LodState
-from tactica.scenario import Scenario, load_scenario, scenario_from_mapping
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "last-odyssey"

@@ -8,8 +8,8 @@ import pytest
 import yaml
 from lod_builders import act, battle, enemy, make, of, to_turn
 
-from tactica.battle import Battle
-from tactica.errors import ContentError
+from tactica.engine.battle import Battle
+from tactica.engine.errors import ContentError
 from tactica.rulesets.last_odyssey.content import builtin_pack, load_packs
 from tactica.rulesets.last_odyssey.records import (
     AbilityUsed,

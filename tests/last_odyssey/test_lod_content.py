@@ -8,8 +8,8 @@ import pytest
 import yaml
 from lod_builders import enemy, make
 
-from tactica.errors import ContentError, RulingError, ScenarioError
-from tactica.ruleset import get_ruleset
+from tactica.engine.errors import ContentError, RulingError, ScenarioError
+from tactica.engine.ruleset import get_ruleset
 from tactica.rulesets.last_odyssey.content import STATS, builtin_pack, load_packs
 from tactica.rulesets.last_odyssey.state import stat
 

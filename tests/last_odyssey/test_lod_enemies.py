@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from lod_builders import act, battle, enemy, make, next_turn, of, to_turn
 
-from tactica.battle import Battle
-from tactica.ruleset import ChooseAction
+from tactica.engine.battle import Battle
+from tactica.engine.ruleset import ChooseAction
 from tactica.rulesets.last_odyssey.content import STATS, builtin_pack
 from tactica.rulesets.last_odyssey.records import (
     AbilityUsed,

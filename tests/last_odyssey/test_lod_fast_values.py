@@ -10,14 +10,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tactica.battle import Battle
-from tactica.policies import make_policy
-from tactica.ruleset import ChooseAction
+from tactica.analysis.sim.play import battle_dice
+from tactica.engine.battle import Battle
+from tactica.engine.policies import make_policy
+from tactica.engine.ruleset import ChooseAction
+from tactica.engine.scenario import Scenario, load_scenario
 from tactica.rulesets.last_odyssey import policy as lod_policy
 from tactica.rulesets.last_odyssey.records import UseAbility
 from tactica.rulesets.last_odyssey.targeting import reachable
-from tactica.scenario import Scenario, load_scenario
-from tactica.sim.play import battle_dice
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "src" / "tactica" / "rulesets" \
     / "last_odyssey" / "examples"

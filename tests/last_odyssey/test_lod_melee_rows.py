@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tactica.battlefield.rows import Rows, Side
-from tactica.errors import MapError
+from tactica.engine.errors import MapError
 from tactica.rulesets.last_odyssey.melee import (
     advance,
     can_make_melee,

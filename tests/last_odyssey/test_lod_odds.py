@@ -12,9 +12,9 @@ import pytest
 from lod_builders import EXAMPLES, battle, enemy, example, make, of, to_turn
 
 from tactica import odds_of
-from tactica.battle import Battle, SampledDice
 from tactica.cli import main
-from tactica.errors import IllegalActionError
+from tactica.engine.battle import Battle, SampledDice
+from tactica.engine.errors import IllegalActionError
 from tactica.rulesets.last_odyssey.records import AttackResolved, Damaged, Downed, UseAbility
 
 COP_VS_GOBLIN = EXAMPLES / "cop-vs-goblin.yaml"

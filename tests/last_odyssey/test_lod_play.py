@@ -7,8 +7,8 @@ from typing import Any
 
 from lod_builders import example
 
-from tactica.battle import Battle
-from tactica.events import BattleEnded, Rolled
+from tactica.engine.battle import Battle
+from tactica.engine.events import BattleEnded, Rolled
 from tactica.play import PlaySession, read_log
 
 

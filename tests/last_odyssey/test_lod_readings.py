@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from lod_builders import Dice, act, battle, enemy, make, of, to_turn
 
-from tactica.ruleset import ChooseAction
+from tactica.engine.ruleset import ChooseAction
 from tactica.rulesets.last_odyssey.records import (
     AttackResolved,
     Damaged,

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from lod_builders import Dice, act, battle, enemy, make, next_turn, of, policies, to_turn
 
-from tactica.battle import Battle
-from tactica.chance import Decide
-from tactica.errors import IllegalActionError
-from tactica.ruleset import ChooseAction, Finished
+from tactica.engine.battle import Battle
+from tactica.engine.chance import Decide
+from tactica.engine.errors import IllegalActionError
+from tactica.engine.ruleset import ChooseAction, Finished
 from tactica.rulesets.last_odyssey.records import (
     APSpent,
     Disarmed,

@@ -8,7 +8,7 @@ import pytest
 from lod_builders import act, battle, enemy, make, of, to_turn
 
 from tactica import odds_of
-from tactica.battle import Battle
+from tactica.engine.battle import Battle
 from tactica.rulesets.last_odyssey.records import (
     AttackResolved,
     Damaged,

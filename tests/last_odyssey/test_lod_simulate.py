@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 from lod_builders import EXAMPLES, battle, enemy, example, make, to_turn
 
-from tactica.battle import Battle, SampledDice
-from tactica.chance import Decide, Done
-from tactica.events import ActionTaken
-from tactica.policies import GreedyPolicy, RandomPolicy
+from tactica.analysis.simulate import simulate
+from tactica.engine.battle import Battle, SampledDice
+from tactica.engine.chance import Decide, Done
+from tactica.engine.events import ActionTaken
+from tactica.engine.policies import GreedyPolicy, RandomPolicy
 from tactica.rulesets.last_odyssey.policy import choose_decision
 from tactica.rulesets.last_odyssey.records import (
     AbilityUsed,
@@ -24,7 +25,6 @@ from tactica.rulesets.last_odyssey.records import (
     UseAbility,
 )
 from tactica.rulesets.last_odyssey.state import apply_event
-from tactica.simulate import simulate
 
 SCENARIOS = ("police.yaml", "goblins.yaml", "cop-vs-goblin.yaml")
 

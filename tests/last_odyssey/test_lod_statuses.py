@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from lod_builders import Dice, act, battle, enemy, make, next_turn, of, to_turn
 
-from tactica.battle import Battle
+from tactica.engine.battle import Battle
 from tactica.rulesets.last_odyssey.records import (
     AbilityUsed,
     AttackResolved,
@@ -86,7 +86,7 @@ def test_confused_loses_and_the_other_side_picks(tmp_path: Path) -> None:
 
 
 def test_confused_retarget_choices_follow_lod_12(tmp_path: Path) -> None:
-    from tactica.chance import Decide
+    from tactica.engine.chance import Decide
 
     seen: list[tuple[Any, ...]] = []
 
@@ -225,7 +225,7 @@ def test_status_thresholds_by_element_multiplier(tmp_path: Path, element: str,
 
 
 def _last(b: Battle) -> list[Any]:
-    from tactica.battle import Resolved
+    from tactica.engine.battle import Resolved
 
     log = b.log
     end = max(i for i, e in enumerate(log) if isinstance(e, Resolved))

@@ -18,10 +18,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tactica.battle import Battle, ScriptedDice
+from tactica.engine.battle import Battle, ScriptedDice
+from tactica.engine.scenario import Scenario, scenario_from_mapping
 from tactica.rulesets.nebulia.records import Attack, Attacked, Move
 from tactica.rulesets.nebulia.rules import NebState
-from tactica.scenario import Scenario, scenario_from_mapping
 
 
 def rifle(accuracy: int = 6, *, dice: int = 1, damage: int = 1, name: str = "rifle",

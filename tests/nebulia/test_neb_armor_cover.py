@@ -10,7 +10,7 @@ import pytest
 from neb_builders import attack, attack_ready, attacked, op
 
 from tactica import odds_of
-from tactica.chance import run_exact
+from tactica.engine.chance import run_exact
 from tactica.rulesets.nebulia.records import Attack, Attacked
 
 OPEN = """

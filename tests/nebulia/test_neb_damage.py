@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 from neb_builders import attack, attack_ready, attacked, battle_of, op, scenario
 
-from tactica.battle import SampledDice, ScriptedDice
-from tactica.events import BattleEnded
-from tactica.policies import RandomPolicy
-from tactica.ruleset import Finished
+from tactica.engine.battle import SampledDice, ScriptedDice
+from tactica.engine.events import BattleEnded
+from tactica.engine.policies import RandomPolicy
+from tactica.engine.ruleset import Finished
+from tactica.engine.stats import battle_stats
 from tactica.rulesets.nebulia import NEBULIA
 from tactica.rulesets.nebulia.records import (
     ActivationEnded,
@@ -20,7 +21,6 @@ from tactica.rulesets.nebulia.records import (
     Move,
     OutOfAction,
 )
-from tactica.stats import battle_stats
 
 OPEN = "A....B"
 

@@ -11,15 +11,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tactica.battle import Battle
-from tactica.policies import make_policy
-from tactica.ruleset import ChooseAction
+from tactica.analysis.sim.play import battle_dice
+from tactica.engine.battle import Battle
+from tactica.engine.policies import make_policy
+from tactica.engine.ruleset import ChooseAction
+from tactica.engine.scenario import Scenario, load_scenario
 from tactica.rulesets.nebulia import geometry, odds
 from tactica.rulesets.nebulia.records import Move
 from tactica.rulesets.nebulia.rules import NebState, Operator
 from tactica.rulesets.nebulia.sighttable import sight_table
-from tactica.scenario import Scenario, load_scenario
-from tactica.sim.play import battle_dice
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "src" / "tactica" / "rulesets" / "nebulia" \
     / "examples"

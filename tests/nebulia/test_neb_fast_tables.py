@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from tactica.battlefield.grid import TileGrid
-from tactica.battlefield.grid_fast import batch_sight
+from tactica.battlefield.grid.fast import batch_sight
+from tactica.battlefield.grid.tiles import TileGrid
 from tactica.rulesets.nebulia.geometry import _path_search, _search, _step_table
 from tactica.rulesets.nebulia.sighttable import SightTable
 

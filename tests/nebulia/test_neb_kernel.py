@@ -2,8 +2,8 @@
 
 Every example scenario x both policies x every option of every ruling the kernel covers (each
 option on its own, and a few mixes of all of them) x seeds: the kernel's BattleResult equals
-the reference's (:func:`tactica.sim.play.play_battle`). A battle the kernel does not cover is
-played by the reference and counted as such. ``make test`` fails when the kernel was not
+the reference's (:func:`tactica.analysis.sim.play.play_battle`). A battle the kernel does not cover
+is played by the reference and counted as such. ``make test`` fails when the kernel was not
 built, unless ``TACTICA_KERNELS_OPTIONAL=1`` says that is expected (a machine without a C
 compiler).
 """
@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from tactica.ruleset import NotCovered, example_scenarios, get_ruleset
+from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
+from tactica.analysis.simulate import play_battle, simulate
+from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
+from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.rulesets.nebulia import RULINGS, kernel
-from tactica.scenario import Scenario, load_scenario, scenario_from_mapping
-from tactica.sim.kernels import prepared_kernel, simulated_battle
-from tactica.simulate import play_battle, simulate
 
 NEBULIA = get_ruleset("nebulia")
 SCENARIOS = {p.stem: p for p in example_scenarios(NEBULIA)}

@@ -7,7 +7,7 @@ import itertools
 
 from neb_builders import battle_of, op, scenario
 
-from tactica.battle import Battle, ScriptedDice
+from tactica.engine.battle import Battle, ScriptedDice
 from tactica.rulesets.nebulia.records import Attack, Move, Moved
 
 

@@ -10,7 +10,7 @@ import pytest
 from neb_builders import attack_ready, op
 
 from tactica import odds_of
-from tactica.battle import Battle, SampledDice
+from tactica.engine.battle import Battle, SampledDice
 from tactica.rulesets.nebulia.records import Attack, Attacked
 
 OPEN = """

@@ -9,10 +9,10 @@ from math import comb
 import pytest
 from neb_builders import attack, attack_ready, attacked, op
 
-from tactica.battle import ScriptedDice
-from tactica.chance import Roll
-from tactica.errors import ScriptError
-from tactica.events import Rolled
+from tactica.engine.battle import ScriptedDice
+from tactica.engine.chance import Roll
+from tactica.engine.errors import ScriptError
+from tactica.engine.events import Rolled
 from tactica.rulesets.nebulia.records import Attack
 
 OPEN = "A......B"

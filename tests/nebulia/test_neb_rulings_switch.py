@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from neb_builders import battle_of, op, scenario
 
-from tactica.battle import SampledDice
-from tactica.errors import ScenarioError, TacticaError
-from tactica.policies import GreedyPolicy, RandomPolicy
-from tactica.ruleset import get_ruleset
-from tactica.simulate import simulate
+from tactica.analysis.simulate import simulate
+from tactica.engine.battle import SampledDice
+from tactica.engine.errors import ScenarioError, TacticaError
+from tactica.engine.policies import GreedyPolicy, RandomPolicy
+from tactica.engine.ruleset import get_ruleset
 
 NEB = get_ruleset("nebulia-operations")
 ALL_OPTIONS = [(r.id, option) for r in NEB.meta.rulings for option in r.options]

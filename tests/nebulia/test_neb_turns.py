@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from neb_builders import battle_of, op, scenario
 
-from tactica.battle import Battle, ScriptedDice
-from tactica.chance import Roll, run_exact
-from tactica.errors import IllegalActionError
-from tactica.ruleset import Automatic, ChooseAction, Finished
+from tactica.engine.battle import Battle, ScriptedDice
+from tactica.engine.chance import Roll, run_exact
+from tactica.engine.errors import IllegalActionError
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished
 from tactica.rulesets.nebulia.records import Attack, EndActivation, Move, RoundStarted
 
 # Walls keep everybody out of sight: activations end without attacks.

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from neb_builders import attack_ready, op, rifle
 
-from tactica.battle import ScriptedDice
-from tactica.errors import IllegalActionError
+from tactica.engine.battle import ScriptedDice
+from tactica.engine.errors import IllegalActionError
 from tactica.rulesets.nebulia import geometry
 from tactica.rulesets.nebulia.records import Attack, EndActivation
 

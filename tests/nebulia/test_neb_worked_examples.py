@@ -12,9 +12,9 @@ from pathlib import Path
 from neb_builders import attack, attack_ready, attacked, op
 
 from tactica import odds_of
-from tactica.chance import run_exact
+from tactica.engine.chance import run_exact
+from tactica.engine.scenario import load_scenario
 from tactica.rulesets.nebulia.records import Attack, Attacked
-from tactica.scenario import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "nebulia"
 

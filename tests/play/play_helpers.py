@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from tactica.battlefield.rows import Rows, Side
-from tactica.chance import Decide, Done, Emit, Roll, Step
 from tactica.dice import Dist, die
-from tactica.errors import TacticaError
-from tactica.events import record
-from tactica.ruleset import (
+from tactica.engine.chance import Decide, Done, Emit, Roll, Step
+from tactica.engine.errors import TacticaError
+from tactica.engine.events import record
+from tactica.engine.ruleset import (
     Automatic,
     Capability,
     ChooseAction,
@@ -30,7 +30,7 @@ from tactica.ruleset import (
     get_ruleset,
     register,
 )
-from tactica.scenario import Scenario
+from tactica.engine.scenario import Scenario
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "nebulia"
 DUEL = EXAMPLES / "duel.yaml"

@@ -9,7 +9,7 @@ import pytest
 from play_helpers import DUEL
 
 from tactica.cli import main
-from tactica.events import BattleEnded
+from tactica.engine.events import BattleEnded
 from tactica.play import read_log
 
 

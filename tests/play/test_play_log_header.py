@@ -12,10 +12,10 @@ import pytest
 from play_helpers import DUEL, ScriptedTerminal
 
 from tactica.cli import main
-from tactica.errors import TacticaError
+from tactica.engine.errors import TacticaError
+from tactica.engine.scenario import load_scenario
 from tactica.play import FightController, PlaySession, read_log
 from tactica.play.logfile import LOG_VERSION, LogHeader
-from tactica.scenario import load_scenario
 
 
 def started(tmp_path: Path) -> Path:

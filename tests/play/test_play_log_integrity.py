@@ -17,10 +17,10 @@ import pytest
 from play_helpers import DUEL, ScriptedTerminal
 
 from tactica.cli import main
-from tactica.errors import TacticaError
+from tactica.engine.errors import TacticaError
+from tactica.engine.scenario import load_scenario
 from tactica.play import PlaySession, read_log
 from tactica.play.logfile import LogWriter
-from tactica.scenario import load_scenario
 
 BOTH = {"red": "greedy", "blue": "greedy"}
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import tactica.rulesets  # noqa: F401  (registers the games' records)
-from tactica.battle import Resolved
-from tactica.errors import TacticaError
-from tactica.events import ActionTaken, BattleEnded, Rolled
+from tactica.engine.battle import Resolved
+from tactica.engine.errors import TacticaError
+from tactica.engine.events import ActionTaken, BattleEnded, Rolled
 from tactica.play.logfile import (
     LogHeader,
     LogWriter,

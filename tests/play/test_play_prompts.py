@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from play_helpers import ScriptedTerminal
 
+from tactica.engine.scenario import Scenario, load_scenario
 from tactica.play import PlaySession
-from tactica.scenario import Scenario, load_scenario
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples"

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from play_helpers import DUEL, FIREFIGHT, ScriptedTerminal, standoff
 
-from tactica.battle import Battle
-from tactica.errors import TacticaError
-from tactica.events import ActionTaken, BattleEnded, Decided, Rolled
+from tactica.engine.battle import Battle
+from tactica.engine.errors import TacticaError
+from tactica.engine.events import ActionTaken, BattleEnded, Decided, Rolled
+from tactica.engine.scenario import Scenario, load_scenario
 from tactica.play import PlaySession, read_log
 from tactica.rulesets.nebulia.records import Attack, Attacked
-from tactica.scenario import Scenario, load_scenario
 
 BOTH = {"red": "greedy", "blue": "random"}
 

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from play_helpers import DUEL, FIREFIGHT, ScriptedTerminal, standoff
 
-from tactica.chance import Done, Roll
 from tactica.dice import die
-from tactica.errors import ScriptError, TacticaError
-from tactica.events import Rolled
+from tactica.engine.chance import Done, Roll
+from tactica.engine.errors import ScriptError, TacticaError
+from tactica.engine.events import Rolled
+from tactica.engine.ruleset import get_ruleset, register
+from tactica.engine.scenario import load_scenario
 from tactica.play import PlaySession, read_log
 from tactica.play.answer import dice_words, parse_roll_answer, shown_roll
-from tactica.ruleset import get_ruleset, register
-from tactica.scenario import load_scenario
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 sys.path.insert(0, str(Path(__file__).parents[1] / "conformance"))

@@ -17,13 +17,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tactica.battle import Battle, ScriptedDice
-from tactica.chance import FirstOption
-from tactica.events import Event
-from tactica.policies import ScriptedPolicy
-from tactica.ruleset import ChooseAction
+from tactica.engine.battle import Battle, ScriptedDice
+from tactica.engine.chance import FirstOption
+from tactica.engine.events import Event
+from tactica.engine.policies import ScriptedPolicy
+from tactica.engine.ruleset import ChooseAction
+from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.rulesets.skirmishers.state import SkiState, Soldier
-from tactica.scenario import Scenario, load_scenario, scenario_from_mapping
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "skirmishers"
 

@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 from ski_builders import of, ready, take, trooper
 
-from tactica.battle import Battle
-from tactica.battlefield.dots_arcs import bearing_value
-from tactica.errors import IllegalActionError, ScriptError
-from tactica.events import ActionTaken
+from tactica.battlefield.dots.arcs import bearing_value
+from tactica.engine.battle import Battle
+from tactica.engine.errors import IllegalActionError, ScriptError
+from tactica.engine.events import ActionTaken
+from tactica.engine.ruleset import ChooseAction
+from tactica.engine.scenario import load_scenario
 from tactica.play import FightController, PlaySession, read_log
-from tactica.ruleset import ChooseAction
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import arc_holds
-from tactica.scenario import load_scenario
 
 FIELD = """
 A . . . . . . .

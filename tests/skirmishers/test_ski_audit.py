@@ -11,8 +11,8 @@ from fractions import Fraction
 
 from ski_builders import advance, of, ready, scenario, take, trooper
 
-from tactica.battle import Battle, ScriptedDice
-from tactica.chance import Done, run_scripted
+from tactica.engine.battle import Battle, ScriptedDice
+from tactica.engine.chance import Done, run_scripted
 from tactica.rulesets.skirmishers import SKIRMISHERS
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.explosives import throw_cost

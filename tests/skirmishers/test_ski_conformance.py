@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tactica.ruleset import get_ruleset
+from tactica.engine.ruleset import get_ruleset
 from tactica.testing import check_game
 
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from ski_builders import of, ready, trooper
 
-from tactica.chance import Done, run_exact, run_scripted
+from tactica.engine.chance import Done, run_exact, run_scripted
 from tactica.rulesets.skirmishers import SKIRMISHERS
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.fire import hit_chance, ranged_tn, shot

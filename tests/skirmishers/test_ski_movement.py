@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from ski_builders import of, ready, soldier, take, trooper
 
-from tactica.errors import IllegalActionError
+from tactica.engine.errors import IllegalActionError
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.movement import reachable
 

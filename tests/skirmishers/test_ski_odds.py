@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from ski_builders import EXAMPLES, example, ready, take, trooper
 
-from tactica.chance import Done, run_sampled
 from tactica.cli import main
-from tactica.odds import COMMON_KEYS
+from tactica.engine.chance import Done, run_sampled
+from tactica.engine.odds import COMMON_KEYS
 from tactica.rulesets.skirmishers import SKIRMISHERS
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import HOLD
@@ -117,7 +117,7 @@ def test_odds_json_keeps_the_common_keys(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_odds_refuse_an_attack_that_cannot_be_made() -> None:
-    from tactica.errors import IllegalActionError
+    from tactica.engine.errors import IllegalActionError
 
     b = ready("A . . B\n . . . .", A=trooper("red"), B=trooper("blue"))
     with pytest.raises(IllegalActionError, match="not next to"):

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from ski_builders import example
 
-from tactica.battle import Battle
-from tactica.events import BattleEnded, Decided, Rolled
+from tactica.engine.battle import Battle
+from tactica.engine.events import BattleEnded, Decided, Rolled
+from tactica.engine.scenario import load_scenario
 from tactica.play import PlaySession, read_log
 from tactica.rulesets.skirmishers import records as r
-from tactica.scenario import load_scenario
 
 
 class Table:

@@ -7,10 +7,10 @@ import json
 import pytest
 from ski_builders import EXAMPLES, ready, take, trooper
 
-from tactica.battlefield.dots_geometry import offset_to_axial
-from tactica.chance import Decide
+from tactica.battlefield.dots.geometry import offset_to_axial
 from tactica.cli import main
-from tactica.policies import GreedyPolicy
+from tactica.engine.chance import Decide
+from tactica.engine.policies import GreedyPolicy
 from tactica.rulesets.skirmishers import SKIRMISHERS
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import HOLD, holds_dot

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tactica.ruleset import get_ruleset
+from tactica.engine.ruleset import get_ruleset
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.skirmishers import RULINGS, SKIRMISHERS
 from tactica.rulesets.skirmishers.geometry import GEOMETRY_RULINGS
-from tactica.rulings import Rulings
 
 DOC = Path(__file__).parents[2] / "docs" / "rulesets" / "skirmishers.md"
 

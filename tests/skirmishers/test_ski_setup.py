@@ -9,7 +9,7 @@ import pytest
 from ski_builders import scenario, trooper
 
 from tactica.cli import main
-from tactica.errors import ScenarioError
+from tactica.engine.errors import ScenarioError
 
 ROW = "A . . B\n . . . ."
 

@@ -15,10 +15,10 @@ from test_ski_melee import PAIR, to_blue_turn
 from test_ski_play import AMBUSH, Table
 
 from tactica.cli import main
-from tactica.events import Rolled
+from tactica.engine.events import Rolled
+from tactica.engine.scenario import load_scenario
 from tactica.play import PlaySession
 from tactica.rulesets.skirmishers import records as r
-from tactica.scenario import load_scenario
 
 YARD = textwrap.dedent("""\
     kind: dots

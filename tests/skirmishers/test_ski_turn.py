@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ski_builders import advance, of, ready, scenario, take, trooper
 
-from tactica.battle import Battle, ScriptedDice
-from tactica.ruleset import Automatic, ChooseAction, Finished
+from tactica.engine.battle import Battle, ScriptedDice
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished
 from tactica.rulesets.skirmishers import SKIRMISHERS
 from tactica.rulesets.skirmishers import records as r
 

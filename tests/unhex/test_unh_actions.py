@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from unh_builders import act, npc, of, pc, ready
 
-from tactica.events import Decided, Rolled
+from tactica.engine.events import Decided, Rolled
 from tactica.rulesets.unhex.body import Marks
 from tactica.rulesets.unhex.legal import arrangements, attacks, interceptions, moves
 from tactica.rulesets.unhex.records import (

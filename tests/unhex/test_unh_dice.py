@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tactica.chance import Done, run_exact, run_scripted
+from tactica.engine.chance import Done, run_exact, run_scripted
 from tactica.rulesets.unhex.dice import (
     PAIR,
     Check,

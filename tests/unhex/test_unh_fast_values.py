@@ -11,16 +11,16 @@ import numpy as np
 import pytest
 from unh_builders import NIGHTCLUB_FIGHT
 
-from tactica.battle import Battle
+from tactica.analysis.sim.play import battle_dice
 from tactica.dice import Dist
-from tactica.policies import make_policy
-from tactica.ruleset import ChooseAction
+from tactica.engine.battle import Battle
+from tactica.engine.policies import make_policy
+from tactica.engine.ruleset import ChooseAction
+from tactica.engine.scenario import Scenario, load_scenario
 from tactica.rulesets.unhex import policy as unhex_policy
 from tactica.rulesets.unhex.body import LOCATIONS, Body, DamageRules, wound
 from tactica.rulesets.unhex.legal import _arrangements, arrangements
 from tactica.rulesets.unhex.values import _choice, _options, _wound, harm, hit_table
-from tactica.scenario import Scenario, load_scenario
-from tactica.sim.play import battle_dice
 
 
 def _choices(scenario: Scenario, battles: int) -> Iterator[tuple[Any, tuple[Any, ...]]]:

@@ -14,9 +14,11 @@ import pytest
 from unh_builders import NIGHTCLUB_FIGHT, npc, pc, ready
 
 from tactica import odds_of
-from tactica.chance import run_sampled
 from tactica.cli import main
-from tactica.errors import IllegalActionError
+from tactica.engine.chance import run_sampled
+from tactica.engine.errors import IllegalActionError
+from tactica.engine.scenario import load_scenario, scenario_from_mapping
+from tactica.engine.validation import load_yaml
 from tactica.rulesets.unhex import UNHEX
 from tactica.rulesets.unhex.body import Marks, location_of, wound
 from tactica.rulesets.unhex.dice import PAIR, number, succeeds
@@ -30,8 +32,6 @@ from tactica.rulesets.unhex.records import (
 )
 from tactica.rulesets.unhex.state import UnhexState
 from tactica.rulesets.unhex.values import severity
-from tactica.scenario import load_scenario, scenario_from_mapping
-from tactica.validation import load_yaml
 
 
 def _oracle(state: UnhexState, a: str, t: str, *, cover: bool, defend: bool = False,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from unh_builders import act, npc, pc, policies, ready, scenario
 
-from tactica.battle import Battle, PrefixDice, ScriptedDice
-from tactica.events import ActionTaken, Decided, Rolled
+from tactica.engine.battle import Battle, PrefixDice, ScriptedDice
+from tactica.engine.events import ActionTaken, Decided, Rolled
 from tactica.play.session import PlaySession
 from tactica.rulesets.unhex import UNHEX
 from tactica.rulesets.unhex.records import (

@@ -8,8 +8,8 @@ from typing import Any
 
 from unh_builders import npc, pc, ready
 
-from tactica.chance import Decide, Emit, Roll, Step
-from tactica.ruleset import ChooseAction
+from tactica.engine.chance import Decide, Emit, Roll, Step
+from tactica.engine.ruleset import ChooseAction
 from tactica.rulesets.unhex import UNHEX
 from tactica.rulesets.unhex.body import Marks
 from tactica.rulesets.unhex.records import (

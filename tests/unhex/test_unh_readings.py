@@ -10,11 +10,13 @@ import numpy as np
 import pytest
 from unh_builders import act, advance, npc, of, pc, ready, scenario
 
-from tactica.battle import Battle, SampledDice, ScriptedDice
-from tactica.chance import Decide
-from tactica.errors import ScenarioError
-from tactica.policies import GreedyPolicy
-from tactica.ruleset import Automatic, Finished
+from tactica.analysis.simulate import simulate
+from tactica.engine.battle import Battle, SampledDice, ScriptedDice
+from tactica.engine.chance import Decide
+from tactica.engine.errors import ScenarioError
+from tactica.engine.policies import GreedyPolicy
+from tactica.engine.ruleset import Automatic, Finished
+from tactica.engine.scenario import load_scenario
 from tactica.rulesets.unhex import UNHEX
 from tactica.rulesets.unhex.aid import hardenings, slashes_to_x
 from tactica.rulesets.unhex.body import Marks
@@ -37,8 +39,6 @@ from tactica.rulesets.unhex.records import (
     Treated,
     Wounded,
 )
-from tactica.scenario import load_scenario
-from tactica.simulate import simulate
 
 
 def _patient(**kw: Any) -> Battle:

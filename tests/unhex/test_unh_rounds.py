@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from unh_builders import CLUB_MAP, act, advance, battle, npc, of, pc, ready, start_round, unit
 
-from tactica.battle import Battle
-from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
+from tactica.engine.battle import Battle
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending
 from tactica.rulesets.unhex.records import (
     ActionGained,
     ActionLost,

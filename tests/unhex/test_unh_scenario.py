@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from unh_builders import CLUB_MAP, NIGHTCLUB_FIGHT, battle, npc, pc, ready, scenario
 
-from tactica.battlefield.zones import ZoneGraph
-from tactica.errors import ContentError, ScenarioError
+from tactica.battlefield.zones.graph import ZoneGraph
+from tactica.engine.errors import ContentError, ScenarioError
+from tactica.engine.scenario import load_scenario, scenario_from_mapping
+from tactica.engine.validation import load_yaml
 from tactica.rulesets.unhex import RULINGS, UNHEX
 from tactica.rulesets.unhex.content import builtin_pack, load_pack
 from tactica.rulesets.unhex.legal import attacks
-from tactica.scenario import load_scenario, scenario_from_mapping
-from tactica.validation import load_yaml
 
 
 def test_the_nightclub_fight_is_pcs_against_npcs_on_the_seeds_map() -> None:

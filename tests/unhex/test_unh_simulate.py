@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from unh_builders import NIGHTCLUB_FIGHT
 
-from tactica.battle import Battle, SampledDice
+from tactica.analysis.simulate import play_battle, simulate
 from tactica.cli import main
-from tactica.events import Decided, dumps
-from tactica.policies import make_policy
-from tactica.scenario import load_scenario
-from tactica.simulate import play_battle, simulate
+from tactica.engine.battle import Battle, SampledDice
+from tactica.engine.events import Decided, dumps
+from tactica.engine.policies import make_policy
+from tactica.engine.scenario import load_scenario
 
 GREEDY = {"crew": "greedy", "club": "greedy"}
 

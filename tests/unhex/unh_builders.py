@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tactica.battle import Battle, ScriptedDice
-from tactica.policies import ScriptedPolicy
+from tactica.engine.battle import Battle, ScriptedDice
+from tactica.engine.policies import ScriptedPolicy
+from tactica.engine.scenario import Scenario, scenario_from_mapping
+from tactica.engine.validation import load_yaml
 from tactica.rulesets.unhex.records import InitiativeWon, RoundStarted, TeamOrder
 from tactica.rulesets.unhex.state import UnhexState
-from tactica.scenario import Scenario, scenario_from_mapping
-from tactica.validation import load_yaml
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "unhex"
 CLUB_MAP: dict[str, Any] = load_yaml(EXAMPLES / "nightclub.yaml")

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from web_helpers import EXAMPLES, SCREENSHOTS, Server, launch_browser
 
-from tactica.events import ActionTaken, BattleEnded, Rolled
+from tactica.engine.events import ActionTaken, BattleEnded, Rolled
+from tactica.engine.scenario import load_scenario
 from tactica.play import FightController, read_log
-from tactica.scenario import load_scenario
 
 TIMEOUT = 120_000  # ms: generous waits for events, a loaded machine may be slow
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from web_helpers import EXAMPLES, Server, launch_browser
 
-from tactica.events import ActionTaken
+from tactica.engine.events import ActionTaken
 from tactica.play import read_log
 
 TIMEOUT = 120_000  # ms: generous waits for events, a loaded machine may be slow

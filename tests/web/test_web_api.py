@@ -15,10 +15,10 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
 from tactica.cli import main
-from tactica.errors import TacticaError
-from tactica.events import BattleEnded, Rolled
+from tactica.engine.errors import TacticaError
+from tactica.engine.events import BattleEnded, Rolled
+from tactica.engine.scenario import load_scenario
 from tactica.play import FightController, PlaySession, read_log
-from tactica.scenario import load_scenario
 from tactica.web.app import create_app
 
 DUEL = EXAMPLES / "nebulia" / "duel.yaml"

@@ -18,8 +18,8 @@ from web_helpers import EXAMPLES
 
 pytest.importorskip("uvicorn")
 
+from tactica.engine.scenario import load_scenario
 from tactica.play import FightController
-from tactica.scenario import load_scenario
 from tactica.web.app import create_app
 from tactica.web.listen import Limits, listen, make_server
 

@@ -20,9 +20,9 @@ from starlette.testclient import TestClient
 
 from tactica.cli import main
 from tactica.cli.serve_cmd import host_names
-from tactica.events import BattleEnded, Rolled
+from tactica.engine.events import BattleEnded, Rolled
+from tactica.engine.scenario import load_scenario
 from tactica.play import FightController, read_log
-from tactica.scenario import load_scenario
 from tactica.web.app import create_app
 
 DUEL = EXAMPLES / "nebulia" / "duel.yaml"

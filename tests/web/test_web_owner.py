@@ -15,8 +15,8 @@ from web_helpers import EXAMPLES, Server
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
+from tactica.engine.scenario import load_scenario
 from tactica.play import FightController
-from tactica.scenario import load_scenario
 from tactica.web.app import create_app
 from tactica.web.guard import CSP
 

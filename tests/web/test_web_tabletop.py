@@ -16,12 +16,12 @@ from web_helpers import EXAMPLES
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from tactica.chance import Roll
+from tactica.engine.chance import Roll
 from tactica.dice import Dist
 from tactica.play import FightController
 from tactica.play.answer import success_chance
-from tactica.render.svg import side_colours
-from tactica.scenario import load_scenario
+from tactica.presentation.render.svg import side_colours
+from tactica.engine.scenario import load_scenario
 from tactica.web.app import create_app
 
 TOKEN = "test-token-0123456789abcdef"
@@ -137,7 +137,7 @@ def test_a_fight_without_a_map_gives_the_ranges_between_the_characters(
 
 
 def test_a_number_to_set_is_asked_as_a_range() -> None:
-    from tactica.chance import Decide, Done
+    from tactica.engine.chance import Decide, Done
     from tactica.web.snapshot import request_json
 
     class Ctl:  # just enough of a controller for one question

@@ -8,7 +8,7 @@ are not: a zone graph has no coordinates and rows have no line of sight, so thei
 
 A battlefield holds no game's rules. Numbers such as "no cover within 3 tiles" or "two clear
 lines are needed" are *sight options* the game passes in; a battlefield never imports the
-renderers that draw it (see :mod:`tactica.maps`).
+renderers that draw it (see :mod:`tactica.engine.maps`).
 
 Every sight query returns a :class:`SightReport`: the answer, the number of cover modifiers, a
 JSON-ready ``details`` mapping with the evidence (lines and blockers, paths and cover marks) and
@@ -161,7 +161,8 @@ class Battlefield(Protocol):
         """Sight and cover from ``source`` to ``target``, with the evidence.
 
         ``options`` are the game's choices for this kind (ruling values, thresholds); an option
-        the kind does not know raises :class:`~tactica.errors.MapError` naming the known ones.
+        the kind does not know raises :class:`~tactica.engine.errors.MapError` naming the known
+        ones.
         """
         ...
 

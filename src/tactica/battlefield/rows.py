@@ -28,9 +28,9 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tactica.battlefield.base import MovePath, SightOption, SightReport
-from tactica.errors import MapError
-from tactica.limits import MAX_UNITS
-from tactica.validation import validate
+from tactica.engine.errors import MapError
+from tactica.engine.limits import MAX_UNITS
+from tactica.engine.validation import validate
 
 __all__ = ["ROWS", "Row", "Rows", "Side"]
 

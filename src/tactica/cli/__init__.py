@@ -3,7 +3,7 @@
 Each command lives in its own module below this package and registers itself on
 :data:`tactica.cli.app.app`, which imports a command's module only when the command is used
 (:data:`tactica.cli.app.COMMANDS`). :func:`main` turns every
-:class:`~tactica.errors.TacticaError` into one line on standard error and exit code 2.
+:class:`~tactica.engine.errors.TacticaError` into one line on standard error and exit code 2.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sys
 
 from tactica.cli.app import COMMANDS, app, load_commands
-from tactica.errors import TacticaError, bounded_message
-from tactica.terminal import echo
+from tactica.engine.errors import TacticaError, bounded_message
+from tactica.presentation.terminal import echo
 
 __all__ = ["COMMANDS", "COMMAND_MODULES", "app", "load_commands", "main"]
 

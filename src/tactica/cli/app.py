@@ -131,9 +131,9 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from tactica import __version__
+        from tactica.engine.version import version
 
-        typer.echo(f"tactica {__version__}")
+        typer.echo(f"tactica {version()}")
         raise typer.Exit()
 
 

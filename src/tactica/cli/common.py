@@ -7,8 +7,8 @@ import re
 import sys
 from typing import Any
 
-from tactica.errors import RulingError
-from tactica.terminal import SafeConsole
+from tactica.engine.errors import RulingError
+from tactica.presentation.terminal import SafeConsole
 
 __all__ = ["console", "err_console", "parse_rulings", "print_json"]
 

@@ -13,14 +13,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 from rich.table import Table
 from rich.text import Text
 
+from tactica.analysis.attacks import attack_rows
+from tactica.analysis.simulate import ComparisonReport, compare
 from tactica.cli.common import console
-from tactica.cli.odds_cmd import attack_rows, print_report
+from tactica.cli.odds_cmd import print_report
 from tactica.cli.simulate_cmd import print_comparison
-from tactica.errors import TacticaError
-from tactica.ruleset import odds_hooks
-from tactica.scenario import Scenario, load_scenario
-from tactica.simulate import ComparisonReport, compare
-from tactica.validation import load_yaml
+from tactica.engine.errors import TacticaError
+from tactica.engine.ruleset import odds_hooks
+from tactica.engine.scenario import Scenario, load_scenario
+from tactica.engine.validation import load_yaml
 
 __all__ = ["DEMO", "demo_scenario", "run_demo"]
 

@@ -28,7 +28,7 @@ from tactica.dice import (
 )
 from tactica.dice.display import EXACT_CHARS, fraction_text, percent_text, sci_text
 from tactica.dice.nodes import DiceTerm
-from tactica.errors import DiceError, TacticaError
+from tactica.engine.errors import DiceError, TacticaError
 
 __all__ = ["dice_command", "dice_report", "meaning", "visible_range", "window"]
 
@@ -387,9 +387,9 @@ def _run(
         rolled = [[int(v) for v in dist.sample_many(rng, rolls)] for dist in dists]
     single = len(expressions) == 1
     if csv is not None or markdown or plot is not None:
-        from tactica.render.plots import dist_plot, dists_plot
-        from tactica.tables import NumberFormat
-        from tactica.views import dist_table, dists_table
+        from tactica.analysis.plots import dist_plot, dists_plot
+        from tactica.analysis.views import dist_table, dists_table
+        from tactica.presentation.tables import NumberFormat
 
         if single:
             table = dist_table(dists[0], expressions[0], at_least=at_least, at_most=at_most,

@@ -18,13 +18,13 @@ from rich.text import Text
 from tactica.cli.app import app
 from tactica.cli.common import console, err_console, print_json
 from tactica.cli.output import CsvOpt, MarkdownOpt, show_tables
-from tactica.errors import bounded_message
-from tactica.maps import map_kinds
-from tactica.plugins import broken_plugins
-from tactica.policies import policy_names
-from tactica.ruleset import Ruleset, example_scenarios, rulesets
-from tactica.tables import Column, NumberFormat
-from tactica.tables import Table as DataTable
+from tactica.engine.errors import bounded_message
+from tactica.engine.maps import map_kinds
+from tactica.engine.plugins import broken_plugins
+from tactica.engine.policies import policy_names
+from tactica.engine.ruleset import Ruleset, example_scenarios, rulesets
+from tactica.presentation.tables import Column, NumberFormat
+from tactica.presentation.tables import Table as DataTable
 
 __all__ = ["game_summary"]
 

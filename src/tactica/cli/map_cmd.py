@@ -16,12 +16,12 @@ import typer
 
 from tactica.battlefield.base import Battlefield
 from tactica.cli.app import app
-from tactica.errors import MapError, TacticaError
-from tactica.maps import map_from_mapping, to_svg
-from tactica.ruleset import Capability, sight_hooks
-from tactica.scenario import scenario_from_mapping
-from tactica.terminal import echo
-from tactica.validation import load_yaml
+from tactica.engine.errors import MapError, TacticaError
+from tactica.engine.maps import map_from_mapping, to_svg
+from tactica.engine.ruleset import Capability, sight_hooks
+from tactica.engine.scenario import scenario_from_mapping
+from tactica.engine.validation import load_yaml
+from tactica.presentation.terminal import echo
 
 __all__ = ["battlefield_from_file", "write_svg"]
 

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from tactica.analysis.matrix import VALUES, matchup_matrix, parse_numbers, scenario_profiles
 from tactica.cli.app import app
 from tactica.cli.common import parse_rulings, print_json
 from tactica.cli.odds_cmd import parse_game_options
@@ -20,11 +21,10 @@ from tactica.cli.output import (
     save_plot,
     show_tables,
 )
-from tactica.errors import TacticaError
-from tactica.matrix import VALUES, matchup_matrix, parse_numbers, scenario_profiles
-from tactica.ruleset import get_ruleset, matchup_hooks
-from tactica.scenario import Scenario, load_scenario
-from tactica.tables import NumberFormat
+from tactica.engine.errors import TacticaError
+from tactica.engine.ruleset import get_ruleset, matchup_hooks
+from tactica.engine.scenario import Scenario, load_scenario
+from tactica.presentation.tables import NumberFormat
 
 
 def _names(values: list[str] | None) -> list[str]:
@@ -81,6 +81,6 @@ def matrix(
     if json_out:
         print_json(result.to_dict())
     if plot is not None:
-        from tactica.render.plots import matrix_heatmap
+        from tactica.analysis.plots import matrix_heatmap
 
         save_plot(matrix_heatmap(result, value=value), plot)

@@ -1,19 +1,22 @@
 """``tactica odds SCENARIO --attacker ID --target ID``: the exact outcome of one action.
 
-The tables come from the game's :class:`~tactica.odds.OddsReport`, whatever the game. Options
+The tables come from the game's :class:`~tactica.engine.odds.OddsReport`, whatever the game. Options
 that only some games have (``--defend`` in a game with a defence reaction) are declared by the
 game (``meta.odds_options``); an option the game does not have is a clear error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
+from tactica.analysis.attacks import attack_rows
+from tactica.analysis.plots import dist_plot
+from tactica.analysis.views import attack_table, odds_tables
 from tactica.cli.app import app
 from tactica.cli.common import console, parse_rulings, print_json
 from tactica.cli.output import (
@@ -25,16 +28,13 @@ from tactica.cli.output import (
     save_plot,
     show_tables,
 )
-from tactica.errors import IllegalActionError, TacticaError
-from tactica.limits import MAX_ODDS_TABLE
-from tactica.odds import OddsReport
-from tactica.render.plots import dist_plot
-from tactica.ruleset import OddsValue, Ruleset, RulesetMeta, odds_hooks
-from tactica.scenario import load_scenario
-from tactica.tables import NumberFormat
-from tactica.views import attack_table, odds_tables
+from tactica.engine.errors import IllegalActionError, TacticaError
+from tactica.engine.odds import OddsReport
+from tactica.engine.ruleset import OddsValue, RulesetMeta, odds_hooks
+from tactica.engine.scenario import load_scenario
+from tactica.presentation.tables import NumberFormat
 
-__all__ = ["attack_rows", "parse_game_options", "print_report"]
+__all__ = ["parse_game_options", "print_report"]
 
 
 def _bar(p: float, width: int = 30) -> str:
@@ -91,32 +91,6 @@ def parse_game_options(meta: RulesetMeta, args: Sequence[str]) -> dict[str, Odds
                                f"got {value!r}")
         out[name] = value
     return out
-
-
-def attack_rows(ruleset: Ruleset, state: Any, attacker: str | None,
-                options: Mapping[str, OddsValue], *, target: str | None = None,
-                limit: int | None = MAX_ODDS_TABLE) -> list[dict[str, Any]]:
-    """One row per action any unit (or ``attacker``) could take odds of (against ``target``
-    when given), with its report. More than ``limit`` actions is a :class:`TacticaError`
-    saying how to narrow the table, raised before any of them is worked out."""
-    hooks = odds_hooks(ruleset)
-    units = [attacker] if attacker else [u.id for u in ruleset.units(state) if u.in_action]
-    choices = [choice for uid in units for choice in hooks.odds_choices(state, uid)
-               if target is None or target in choice.targets]
-    if limit is not None and len(choices) > limit:
-        raise TacticaError(
-            f"odds --table: {len(choices)} attacks to work out, more than {limit} (each is an "
-            "exact distribution); narrow the table with --attacker ID (one unit's attacks) "
-            "or --target ID (the attacks on one unit)")
-    rows = []
-    for choice in choices:
-        try:
-            report = hooks.odds(state, choice.action, **options)
-        except IllegalActionError:
-            continue  # an option that does not apply to this action (no cover to defend)
-        rows.append({"attacker": choice.unit, "weapon": choice.means,
-                     "target": ",".join(choice.targets), **report.to_dict()})
-    return rows
 
 
 def _print_table(title: str, rows: list[dict[str, Any]]) -> None:

@@ -1,5 +1,5 @@
 """The output options every command that prints a table shares: CSV, Markdown, number format,
-plots. A command builds :class:`tactica.tables.Table` objects and hands them to
+plots. A command builds :class:`tactica.presentation.tables.Table` objects and hands them to
 :func:`show_tables`; the JSON stays the command's own document."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Annotated, Any
 import typer
 
 from tactica.cli.common import console, err_console
-from tactica.tables import NumberFormat, Table, markdown_text, write_text
-from tactica.terminal import echo
+from tactica.presentation.tables import NumberFormat, Table, markdown_text, write_text
+from tactica.presentation.terminal import echo
 
 __all__ = [
     "CsvOpt",
@@ -68,7 +68,7 @@ def show_tables(tables: Sequence[Table], fmt: NumberFormat, *, csv: Path | None 
 
 def save_plot(figure: Any, path: Path) -> None:
     """Write a matplotlib figure (PNG or SVG by the file's suffix) and say where."""
-    from tactica.render.plots import save_figure
+    from tactica.analysis.plots import save_figure
 
     save_figure(figure, path)
     err_console.print(f"plot written to {path}")

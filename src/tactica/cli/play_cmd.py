@@ -10,10 +10,10 @@ import typer
 
 from tactica.cli.app import app
 from tactica.cli.common import console, err_console, parse_rulings
-from tactica.errors import TacticaError
+from tactica.engine.errors import TacticaError
+from tactica.engine.scenario import load_scenario
 from tactica.play import FightController, PlaySession
 from tactica.play.console import PlainTerminal, RichTerminal
-from tactica.scenario import load_scenario
 
 __all__ = ["ProxyTerminal", "default_log_path", "open_fight", "parse_computer", "play"]
 

@@ -7,13 +7,13 @@ from typing import Annotated
 
 import typer
 
+from tactica.analysis.report import scenario_report, sweep_report, write_report
 from tactica.cli.app import app
 from tactica.cli.common import err_console, parse_rulings
 from tactica.cli.output import DecimalsOpt, ExactOpt
-from tactica.errors import TacticaError
-from tactica.report import scenario_report, sweep_report, write_report
-from tactica.scenario import load_scenario
-from tactica.tables import NumberFormat
+from tactica.engine.errors import TacticaError
+from tactica.engine.scenario import load_scenario
+from tactica.presentation.tables import NumberFormat
 
 
 @app.command()

@@ -23,7 +23,7 @@ import typer
 from tactica.cli.app import app
 from tactica.cli.common import console
 from tactica.cli.play_cmd import open_fight
-from tactica.errors import TacticaError
+from tactica.engine.errors import TacticaError
 
 __all__ = ["check_host", "host_names", "serve"]
 

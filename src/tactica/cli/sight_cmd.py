@@ -19,12 +19,12 @@ from tactica.battlefield.base import Battlefield, SightOption, SightReport
 from tactica.cli.app import app
 from tactica.cli.common import parse_rulings, print_json
 from tactica.cli.map_cmd import battlefield_from_file, write_svg
-from tactica.errors import MapError
-from tactica.maps import to_svg
-from tactica.ruleset import sight_hooks
-from tactica.scenario import scenario_from_mapping
-from tactica.terminal import echo
-from tactica.validation import load_yaml
+from tactica.engine.errors import MapError
+from tactica.engine.maps import to_svg
+from tactica.engine.ruleset import sight_hooks
+from tactica.engine.scenario import scenario_from_mapping
+from tactica.engine.validation import load_yaml
+from tactica.presentation.terminal import echo
 
 __all__ = ["parse_options"]
 

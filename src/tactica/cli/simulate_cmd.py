@@ -18,12 +18,12 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from tactica.analysis.simulate import ComparisonReport, SimulationReport, compare, simulate
 from tactica.cli.app import app
 from tactica.cli.common import console, err_console, parse_rulings, print_json
 from tactica.cli.output import CsvOpt, DecimalsOpt, ExactOpt, MarkdownOpt, show_tables
-from tactica.errors import TacticaError
-from tactica.scenario import load_scenario
-from tactica.simulate import ComparisonReport, SimulationReport, compare, simulate
+from tactica.engine.errors import TacticaError
+from tactica.engine.scenario import load_scenario
 
 __all__ = ["ProgressLine", "print_comparison", "print_report", "simulate_cmd"]
 
@@ -228,8 +228,8 @@ def simulate_cmd(
         if not isinstance(report, SimulationReport):
             raise TacticaError("--csv, --markdown, --decimals and --exact: for a comparison use "
                                "--json (its tables come as JSON)")
-        from tactica.tables import NumberFormat
-        from tactica.views import simulation_tables
+        from tactica.analysis.views import simulation_tables
+        from tactica.presentation.tables import NumberFormat
 
         show_tables(simulation_tables(report), NumberFormat(decimals, exact), csv=csv,
                     markdown=markdown, quiet=json_out)

@@ -9,6 +9,8 @@ from typing import Annotated, Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
+from tactica.analysis.sweep import SweepSpec, parse_vary, query, run_sweep, write_parquet
+from tactica.analysis.sweep_views import sweep_tables
 from tactica.cli.app import app
 from tactica.cli.common import err_console, parse_rulings, print_json
 from tactica.cli.odds_cmd import parse_game_options
@@ -21,12 +23,10 @@ from tactica.cli.output import (
     save_plot,
     show_tables,
 )
-from tactica.errors import TacticaError
-from tactica.ruleset import get_ruleset
-from tactica.scenario import load_scenario
-from tactica.sweep import SweepSpec, parse_vary, query, run_sweep, write_parquet
-from tactica.sweep_views import sweep_tables
-from tactica.tables import NumberFormat
+from tactica.engine.errors import TacticaError
+from tactica.engine.ruleset import get_ruleset
+from tactica.engine.scenario import load_scenario
+from tactica.presentation.tables import NumberFormat
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -102,10 +102,10 @@ def sweep(
     if json_out:
         print_json(rows)
     if plot is not None:
-        from tactica.sweep_views import plot_sweep
+        from tactica.analysis.sweep_views import plot_sweep
 
         save_plot(plot_sweep(rows, spec), plot)
     if paired_plot is not None:
-        from tactica.sweep_views import plot_paired
+        from tactica.analysis.sweep_views import plot_paired
 
         save_plot(plot_paired(rows, spec), paired_plot)

@@ -10,10 +10,10 @@ from rich.text import Text
 
 from tactica.cli.app import app
 from tactica.cli.common import console
-from tactica.errors import ScenarioError
-from tactica.maps import map_from_mapping
-from tactica.scenario import scenario_from_mapping
-from tactica.validation import load_yaml
+from tactica.engine.errors import ScenarioError
+from tactica.engine.maps import map_from_mapping
+from tactica.engine.scenario import scenario_from_mapping
+from tactica.engine.validation import load_yaml
 
 
 @app.command()

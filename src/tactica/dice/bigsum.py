@@ -29,7 +29,7 @@ import math
 
 from tactica.dice.cost import mul_work, slot_bits
 from tactica.dice.dist import Dist
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = [
     "binomial_weights",

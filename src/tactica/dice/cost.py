@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = [
     "MAX_BITS",

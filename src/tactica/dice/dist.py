@@ -37,7 +37,7 @@ import numpy.typing as npt
 from tactica.dice.poly import pack, unpack, width_for
 from tactica.dice.sampling import Sampler, values_array
 from tactica.dice.stats import DistStats
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = ["Dist"]
 
@@ -309,13 +309,13 @@ class Dist(DistStats[T]):
     # ------------------------------------------------------------------ notebooks
 
     def _repr_html_(self) -> str:
-        from tactica.views import dist_table, html_of
+        from tactica.analysis.views import dist_table, html_of
 
         return html_of([dist_table(self)])
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame: ``value``, ``p`` and ``p_exact`` (needs pandas)."""
-        from tactica.views import dist_frame
+        from tactica.analysis.views import dist_frame
 
         return dist_frame(self)
 

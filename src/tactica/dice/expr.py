@@ -11,7 +11,7 @@ give **1 when true, 0 when false**.
 
 Before computing, :func:`estimate_cost` bounds the number of outcomes and the work from the
 syntax tree alone, and :func:`evaluate` refuses expressions above the limits with a
-:class:`~tactica.errors.DiceError`; malformed text gives a :class:`DiceSyntaxError` (a
+:class:`~tactica.engine.errors.DiceError`; malformed text gives a :class:`DiceSyntaxError` (a
 ``DiceError``) that names the bad token and its column.
 
 >>> evaluate("2d6").p(7)
@@ -56,7 +56,7 @@ from tactica.dice.nodes import (
 )
 from tactica.dice.parser import DEFAULT_DIALECT, DIALECTS, MAX_DEPTH, Parser
 from tactica.dice.pool import EXPLODE_DEPTH
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = [
     "DEFAULT_DIALECT",

@@ -6,7 +6,7 @@ with, after any rerolls they make) and a ``read`` function that turns the faces 
 expression's value. Expressions whose number of dice is not fixed (explosions, ``(1d4)d6``)
 have no such list; the person enters the result instead.
 
-Together with :class:`tactica.chance.Roll` (``dice=`` and ``read=``) this gives the table
+Together with :class:`tactica.engine.chance.Roll` (``dice=`` and ``read=``) this gives the table
 prompt, the scripted driver and the sampled driver the same faces to work with.
 
 >>> t = physical_dice("4d6kh3+1")
@@ -26,7 +26,7 @@ from tactica.dice.dist import Dist
 from tactica.dice.expr import EXPLODE_DEPTH, parse
 from tactica.dice.nodes import Chain, Compare, Const, DiceTerm, Expr, Func, Neg
 from tactica.dice.pool import one_roll
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = ["PhysicalDice", "physical_dice"]
 

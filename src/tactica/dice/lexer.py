@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = ["WORDS", "DiceSyntaxError", "Token", "tokenize"]
 

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from tactica.dice.bigsum import binomial_weights
 from tactica.dice.dist import Dist
 from tactica.dice.poly import pack, unpack, width_for
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = [
     "STEP_SIZES",

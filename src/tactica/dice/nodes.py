@@ -31,7 +31,7 @@ from tactica.dice.cost import (
 from tactica.dice.dist import Dist
 from tactica.dice.mechanics import random_rolls
 from tactica.dice.pool import Faces, PoolSpec, pool_clean, pool_cost, pool_dist
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = [
     "Chain",

@@ -53,7 +53,7 @@ from tactica.dice.pool import (
     _exploding,
     _unit,
 )
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = ["DEFAULT_DIALECT", "DIALECTS", "MAX_DEPTH", "MAX_FACES", "MAX_GROUP", "Parser"]
 

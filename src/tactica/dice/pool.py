@@ -33,7 +33,7 @@ from tactica.dice.dist import Dist
 from tactica.dice.mechanics import die
 from tactica.dice.poly import pack, unpack, width_for
 from tactica.dice.separate import keep_of, keep_separate
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = [
     "EXPLODE_DEPTH",

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = ["Sampler", "uniform_below"]
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from tactica.dice.bigsum import extreme, power_sum
 from tactica.dice.dist import Dist
 from tactica.dice.mechanics import keep_highest, keep_lowest, keep_scored
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = ["keep_of", "keep_separate", "mixture"]
 

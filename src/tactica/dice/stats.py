@@ -12,7 +12,7 @@ from fractions import Fraction
 from itertools import accumulate
 from typing import Any, Generic, TypeVar, cast
 
-from tactica.errors import DiceError
+from tactica.engine.errors import DiceError
 
 __all__ = ["DistStats"]
 

@@ -16,11 +16,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from tactica.battle import Policy
-from tactica.chance import Decide, Roll
 from tactica.dice import Dist
-from tactica.errors import ScriptError
-from tactica.validation import whole_number
+from tactica.engine.battle import Policy
+from tactica.engine.chance import Decide, Roll
+from tactica.engine.errors import ScriptError
+from tactica.engine.validation import whole_number
 
 __all__ = [
     "ACTIONS",

@@ -16,8 +16,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from tactica.clean import clean_text
-from tactica.terminal import SafeConsole
+from tactica.presentation.clean import clean_text
+from tactica.presentation.terminal import SafeConsole
 
 __all__ = ["SIDE_STYLES", "PlainTerminal", "RichTerminal", "WordsCompleter"]
 

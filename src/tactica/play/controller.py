@@ -1,7 +1,7 @@
 """The fight controller: one engine path under every front end (the terminal, the web page).
 
-A :class:`FightController` owns a fight: its scenario, its :class:`~tactica.battle.Battle`, the
-log writer (and so the log's lock), the seeded streams of its virtual dice and the computer's
+A :class:`FightController` owns a fight: its scenario, its :class:`~tactica.engine.battle.Battle`,
+the log writer (and so the log's lock), the seeded streams of its virtual dice and the computer's
 policies. It never reads a keyboard nor writes a screen. :meth:`~FightController.advance` runs
 everything that needs nobody (automatic steps, the computer's turns, virtual dice) and stops at
 the first question for a person, which it returns as a *request*:
@@ -20,7 +20,7 @@ controller emits as things happen.
 How a question inside a step is asked without a thread: the step runs until it needs a person,
 which stops it the way a crash would, with its action and the answers so far already in the
 log. The answer is queued and the step re-runs from its recorded inputs
-(:meth:`tactica.battle.Battle.resume_step`), exactly as a fight resumed from its log does. So
+(:meth:`tactica.engine.battle.Battle.resume_step`), exactly as a fight resumed from its log does. So
 the terminal, the web page and ``--resume`` share one path, and a fight killed while a
 question is open resumes to the same question.
 """
@@ -35,11 +35,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from tactica.battle import Battle, Resolved
-from tactica.chance import Decide, Done, Policy, Roll
-from tactica.errors import IllegalActionError, ScriptError, TacticaError
-from tactica.events import ActionTaken, BattleEnded, Decided, Rolled
-from tactica.menu import ActionMenu, menu_of
+from tactica.engine.battle import Battle, Resolved
+from tactica.engine.chance import Decide, Done, Policy, Roll
+from tactica.engine.errors import IllegalActionError, ScriptError, TacticaError
+from tactica.engine.events import ActionTaken, BattleEnded, Decided, Rolled
+from tactica.engine.menu import ActionMenu, menu_of
+from tactica.engine.policies import GreedyPolicy, make_policy
+from tactica.engine.ruleset import Aiming, Automatic, ChooseAction, Finished, explain_hooks
+from tactica.engine.scenario import Scenario
 from tactica.play.answer import (
     ACTIONS,
     HINTS,
@@ -52,9 +55,6 @@ from tactica.play.answer import (
 from tactica.play.fight import new_fight, resume_fight
 from tactica.play.logfile import LogHeader, LogWriter
 from tactica.play.words import winner_line
-from tactica.policies import GreedyPolicy, make_policy
-from tactica.ruleset import Aiming, Automatic, ChooseAction, Finished, explain_hooks
-from tactica.scenario import Scenario
 
 __all__ = [
     "ActionRequest",

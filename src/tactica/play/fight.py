@@ -16,13 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from tactica.battle import Battle, ReplayError
-from tactica.errors import TacticaError
-from tactica.limits import MAX_SEED
+from tactica.engine.battle import Battle, ReplayError
+from tactica.engine.errors import TacticaError
+from tactica.engine.limits import MAX_SEED
+from tactica.engine.policies import resolve_policy
+from tactica.engine.ruleset import Ruleset
+from tactica.engine.scenario import Scenario, load_scenario
 from tactica.play.logfile import LogHeader, LogWriter, create_log, digest_of, repair_log
-from tactica.policies import resolve_policy
-from tactica.ruleset import Ruleset
-from tactica.scenario import Scenario, load_scenario
 
 __all__ = ["OpenFight", "new_fight", "resume_fight", "scenario_digest"]
 

@@ -3,8 +3,8 @@
 Layout (JSON Lines, UTF-8)::
 
     {"type":"tactica-log","version":1,"game":...,"scenario":...,"digest":...,"rulings":{...},...}
-    {"type":"abc.move", ...}        <- the battle's log records, in order (see tactica.battle)
-    ...
+    {"type":"abc.move", ...}        <- the battle's log records, in order (see
+    tactica.engine.battle) ...
 
 The first line is the :class:`LogHeader`: which game, which scenario (and a digest of its
 content, so a changed file is noticed), the rulings in force, the seed of the virtual dice and
@@ -14,7 +14,7 @@ scenario's path, the computer's sides) is refused at line 1 instead of continuin
 under rules it did not start with. The check is a plain digest, not a signature: it catches
 edits and damage, not someone who recomputes it on purpose. Version 1 logs (tactica 0.2.0 and
 earlier) carry no check; they are still read, and :attr:`LogHeader.checked` says so. Every
-later line is one record of :attr:`tactica.battle.Battle.log`,
+later line is one record of :attr:`tactica.engine.battle.Battle.log`,
 written with a single ``write`` and then ``fsync``-ed, so a program killed at any moment leaves
 every record it had announced on disk, at most followed by one torn line.
 
@@ -27,7 +27,7 @@ One writer per log: :class:`LogWriter` holds an operating system lock on the fil
 from the moment it opens it until it is closed (or the program ends, however it ends), and a
 second writer is refused. A file that does not start as a tactica log header is never changed.
 A write that fails (disk full, file too large, a read-only disk) is undone, so the file keeps
-every complete record it had, and reported as a :class:`~tactica.errors.TacticaError`.
+every complete record it had, and reported as a :class:`~tactica.engine.errors.TacticaError`.
 """
 
 from __future__ import annotations
@@ -44,11 +44,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tactica.battle import Resolved, is_input_record
-from tactica.errors import TacticaError
-from tactica.events import BattleEnded, dumps, from_json
-from tactica.limits import MAX_LOG_BYTES
-from tactica.limits import MAX_LOG_LINE_BYTES as MAX_LINE_BYTES
+from tactica.engine.battle import Resolved, is_input_record
+from tactica.engine.errors import TacticaError
+from tactica.engine.events import BattleEnded, dumps, from_json
+from tactica.engine.limits import MAX_LOG_BYTES
+from tactica.engine.limits import MAX_LOG_LINE_BYTES as MAX_LINE_BYTES
 
 if sys.platform != "win32":  # POSIX; on Windows a log is not locked
     import fcntl
@@ -303,7 +303,7 @@ class LogWriter:
             os.fsync(self._fd)
 
     def append(self, record: Any) -> None:
-        """Write one battle record (a listener for :class:`tactica.battle.Battle`)."""
+        """Write one battle record (a listener for :class:`tactica.engine.battle.Battle`)."""
         self.write_line(dumps(record))
 
     def close(self) -> None:
@@ -469,7 +469,7 @@ def read_log(path: str | Path) -> LogContents:
         shown = lines[0][:60].decode("utf-8", "replace")
         raise TacticaError(f"{p}: not a tactica log (its first line is {shown!r})") from None
     header = LogHeader.from_json(first, where=str(p))
-    from tactica.ruleset import get_ruleset
+    from tactica.engine.ruleset import get_ruleset
 
     get_ruleset(header.game, where=f"{p}: game")  # registers the game's records
     offset = len(lines[0]) + 1

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tactica.battle import Battle
 from tactica.battlefield.base import Battlefield, SightReport
-from tactica.errors import TacticaError
-from tactica.maps import to_svg
-from tactica.odds import OddsReport, outcome_report
-from tactica.render.svg import side_colours
-from tactica.ruleset import Capability, UnitStatus, odds_hooks, sight_hooks
+from tactica.engine.battle import Battle
+from tactica.engine.errors import TacticaError
+from tactica.engine.maps import to_svg
+from tactica.engine.odds import OddsReport, outcome_report
+from tactica.engine.ruleset import Capability, UnitStatus, odds_hooks, sight_hooks
+from tactica.presentation.render.svg import side_colours
 
 __all__ = [
     "has_map",

@@ -24,8 +24,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from tactica.errors import TacticaError
-from tactica.menu import ActionMenu
+from tactica.engine.errors import TacticaError
+from tactica.engine.menu import ActionMenu
+from tactica.engine.scenario import Scenario
+from tactica.engine.stats import battle_stats
+from tactica.engine.validation import whole_number
 from tactica.play.answer import LeaveTable, Terminal, answer_example, roll_lines
 from tactica.play.controller import (
     ActionRequest,
@@ -54,9 +57,6 @@ from tactica.play.words import (
     where_lines,
     winner_line,
 )
-from tactica.scenario import Scenario
-from tactica.stats import battle_stats
-from tactica.validation import whole_number
 
 __all__ = ["COMMANDS", "HELP", "PlayResult", "PlaySession", "number_range",
            "scenario_digest"]

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from tactica.odds import OddsReport
-from tactica.ruleset import UnitStatus
+from tactica.engine.odds import OddsReport
+from tactica.engine.ruleset import UnitStatus
 
 __all__ = [
     "ActionGroup",

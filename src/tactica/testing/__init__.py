@@ -43,8 +43,15 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tactica.errors import TacticaError
-from tactica.ruleset import Rules, Ruleset, example_scenarios, get_ruleset, register, unregister
+from tactica.engine.errors import TacticaError
+from tactica.engine.ruleset import (
+    Rules,
+    Ruleset,
+    example_scenarios,
+    get_ruleset,
+    register,
+    unregister,
+)
 from tactica.testing.battles import BattleChecks
 from tactica.testing.commands import CommandChecks
 

@@ -15,10 +15,10 @@ from typing import Any, cast
 
 import numpy as np
 
-from tactica.battle import Battle, Resolved, SampledDice, ScriptedDice, is_input_record
-from tactica.chance import Decide, FirstOption, Roll, run_exact, run_sampled
-from tactica.errors import IllegalActionError, TacticaError
-from tactica.events import (
+from tactica.engine.battle import Battle, Resolved, SampledDice, ScriptedDice, is_input_record
+from tactica.engine.chance import Decide, FirstOption, Roll, run_exact, run_sampled
+from tactica.engine.errors import IllegalActionError, TacticaError
+from tactica.engine.events import (
     Action,
     ActionTaken,
     BattleEnded,
@@ -31,10 +31,10 @@ from tactica.events import (
     from_json,
     to_json,
 )
-from tactica.policies import RandomPolicy, default_policy, make_policy
-from tactica.ruleset import Capability, ChooseAction, Finished, Ruleset, odds_hooks
-from tactica.scenario import Scenario, load_scenario, scenario_from_mapping
-from tactica.stats import battle_stats
+from tactica.engine.policies import RandomPolicy, default_policy, make_policy
+from tactica.engine.ruleset import Capability, ChooseAction, Finished, Ruleset, odds_hooks
+from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
+from tactica.engine.stats import battle_stats
 
 __all__ = ["BattleChecks"]
 
@@ -156,7 +156,7 @@ class BattleChecks:
             except TacticaError:
                 break  # a first step that rolls: the actions come later
         bad = [a for a in battle.legal_actions() if not isinstance(a, Action)]
-        assert not bad, f"{bad[0]!r} is not a tactica.events.Action"
+        assert not bad, f"{bad[0]!r} is not a tactica.engine.events.Action"
 
     def check_random_playouts(self, path: Path) -> None:
         for seed in self.seeds:

@@ -14,9 +14,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from tactica.policies import default_policy
-from tactica.ruleset import Capability, Ruleset
-from tactica.scenario import Scenario
+from tactica.engine.policies import default_policy
+from tactica.engine.ruleset import Capability, Ruleset
+from tactica.engine.scenario import Scenario
 
 __all__ = ["CommandChecks"]
 
@@ -68,7 +68,7 @@ class CommandChecks:
             "sight: cover must be a whole number (a count of cover modifiers)"
 
     def check_odds(self, path: Path) -> None:
-        from tactica.odds import COMMON_KEYS
+        from tactica.engine.odds import COMMON_KEYS
 
         meta = self.game.meta
         code, out, err = _cli("odds", path, "--table", "--json")

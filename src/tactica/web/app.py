@@ -52,10 +52,10 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tactica.errors import ScriptError, TacticaError
+from tactica.engine.errors import ScriptError, TacticaError
+from tactica.engine.validation import whole_number
 from tactica.play.controller import FightController, Note
 from tactica.play.queries import sight_of, svg_of
-from tactica.validation import whole_number
 from tactica.web.guard import SECURITY_HEADERS, OwnerGuard
 from tactica.web.listen import Limits
 from tactica.web.snapshot import odds_between, preview, snapshot

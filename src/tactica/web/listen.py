@@ -26,7 +26,7 @@ import socket
 from dataclasses import dataclass
 from typing import Any
 
-from tactica.errors import TacticaError
+from tactica.engine.errors import TacticaError
 
 __all__ = ["Limits", "guarded_protocol", "listen", "make_server", "run"]
 

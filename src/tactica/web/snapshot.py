@@ -11,8 +11,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from tactica.errors import TacticaError
-from tactica.odds import OddsReport
+from tactica.engine.errors import TacticaError
+from tactica.engine.odds import OddsReport
+from tactica.engine.ruleset import Capability, odds_hooks
 from tactica.play.answer import answer_example, chances_line, dice_words, success_chance
 from tactica.play.controller import (
     ActionRequest,
@@ -25,7 +26,6 @@ from tactica.play.controller import (
 from tactica.play.queries import has_map, no_map_sentence, odds_of, side_colours_of
 from tactica.play.session import number_range
 from tactica.play.words import group_actions, number_name, odds_lines, shown_value, winner_line
-from tactica.ruleset import Capability, odds_hooks
 from tactica.web.links import action_link
 
 __all__ = ["odds_between", "preview", "ranges_of", "request_json", "snapshot", "terrain_of"]

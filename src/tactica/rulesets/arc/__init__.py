@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from tactica.battlefield.base import Battlefield, SightOption, SightReport
-from tactica.battlefield.grid import TileGrid
-from tactica.chance import Decide
-from tactica.errors import MapError
-from tactica.events import Action, Event
-from tactica.odds import OddsReport
-from tactica.ruleset import (
+from tactica.battlefield.grid.tiles import TileGrid
+from tactica.engine.chance import Decide
+from tactica.engine.errors import MapError
+from tactica.engine.events import Action, Event
+from tactica.engine.odds import OddsReport
+from tactica.engine.ruleset import (
     Capability,
     Matchup,
     MatchupProfile,
@@ -34,13 +34,13 @@ from tactica.ruleset import (
     RulesetMeta,
     UnitStatus,
 )
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.arc import actions, flow, odds, policy, setup, text
 from tactica.rulesets.arc.rulings import RULINGS
 from tactica.rulesets.arc.state import ArcState, apply_event, copy_state, tile_text
-from tactica.rulings import Rulings
 
 if TYPE_CHECKING:
-    from tactica.scenario import Scenario
+    from tactica.engine.scenario import Scenario
 
 __all__ = ["ARC", "Arc"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tactica.chance import Done, Roll, Step, and_then, emit_all
 from tactica.dice import die
+from tactica.engine.chance import Done, Roll, Step, and_then, emit_all
 from tactica.rulesets.arc.armor import raise_step, remove_steps
 from tactica.rulesets.arc.attack import (
     aim_modifier,

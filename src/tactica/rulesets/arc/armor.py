@@ -22,9 +22,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from tactica.chance import Done, Roll, Step
 from tactica.dice import Dist
-from tactica.events import record
+from tactica.engine.chance import Done, Roll, Step
+from tactica.engine.events import record
 from tactica.rulesets.arc.content import DamageDice
 
 __all__ = [

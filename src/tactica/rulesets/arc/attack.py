@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tactica.chance import Decide, Done, Roll, Step, and_then, emit_all
 from tactica.dice import die
+from tactica.engine.chance import Decide, Done, Roll, Step, and_then, emit_all
 from tactica.rulesets.arc.armor import DamageResult, DamageRules, Hits, add_wounds
 from tactica.rulesets.arc.checks import (
     DEFAULT_INCREMENT,

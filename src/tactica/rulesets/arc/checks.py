@@ -5,7 +5,7 @@ default; a Guns check uses its weapon's spread). The roll succeeds at or under t
 number; its degree is ``floor(roll / increment)`` (ARC-2), positive for a success (``+3º``)
 and negative for a failure (``-1º``). A 1 always succeeds and a 20 fails in combat (ARC-9).
 
->>> from tactica.rulings import Rulings
+>>> from tactica.engine.rulings import Rulings
 >>> from tactica.rulesets.arc.rulings import RULINGS
 >>> r = Rulings(RULINGS)
 >>> read_check(16, 16, 4, r).degree            # the rifle's +4º

@@ -18,9 +18,9 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from tactica.content import ContentLoader
 from tactica.dice import Dist, die
-from tactica.errors import ContentError, TacticaError
+from tactica.engine.content import ContentLoader
+from tactica.engine.errors import ContentError, TacticaError
 from tactica.rulesets.arc.checks import Score, parse_score
 
 __all__ = [

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tactica.chance import Done, Roll, Step, emit_all
 from tactica.dice import die
-from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
+from tactica.engine.chance import Done, Roll, Step, emit_all
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending
 from tactica.rulesets.arc.actions import finish_carried, legal_actions
 from tactica.rulesets.arc.checks import DEFAULT_INCREMENT, CheckResult, read_check
 from tactica.rulesets.arc.content import DamageDice

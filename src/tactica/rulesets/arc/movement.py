@@ -16,8 +16,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
-from tactica.battlefield.grid import Tile, TileGrid
-from tactica.chance import Done, Observe, Step, and_then, emit_all
+from tactica.battlefield.grid.tiles import Tile, TileGrid
+from tactica.engine.chance import Done, Observe, Step, and_then, emit_all
 from tactica.rulesets.arc.attack import attack_process
 from tactica.rulesets.arc.content import Weapon
 from tactica.rulesets.arc.records import (

@@ -11,12 +11,12 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from tactica.chance import run_exact
 from tactica.dice import Dist
-from tactica.errors import IllegalActionError, TacticaError
-from tactica.odds import OddsNumbers, OddsReport, outcome_report
-from tactica.odds_why import with_why
-from tactica.ruleset import OddsChoice, OddsValue
+from tactica.engine.chance import run_exact
+from tactica.engine.errors import IllegalActionError, TacticaError
+from tactica.engine.odds import OddsNumbers, OddsReport, outcome_report
+from tactica.engine.odds_why import with_why
+from tactica.engine.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.arc import text
 from tactica.rulesets.arc.attack import attack_process, can_evade
 from tactica.rulesets.arc.movement import metres_text, reaches, sees

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from tactica.chance import Decide, run_exact
+from tactica.engine.chance import Decide, run_exact
 from tactica.rulesets.arc.armor import DamageResult, DamageRules, Hits
 from tactica.rulesets.arc.attack import (
     EVADE,

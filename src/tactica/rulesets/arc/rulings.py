@@ -7,7 +7,7 @@ ARC-4, ARC-5 and ARC-12. ``docs/rulesets/arc.md`` has a paragraph for each.
 
 from __future__ import annotations
 
-from tactica.ruleset import Ruling
+from tactica.engine.ruleset import Ruling
 
 __all__ = ["RULINGS"]
 

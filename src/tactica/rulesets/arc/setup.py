@@ -37,8 +37,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from tactica.battlefield.base import Battlefield
-from tactica.battlefield.grid import Tile, TileGrid
-from tactica.errors import ScenarioError, TacticaError
+from tactica.battlefield.grid.tiles import Tile, TileGrid
+from tactica.engine.errors import ScenarioError, TacticaError
+from tactica.engine.rulings import Rulings
+from tactica.engine.validation import format_location, validate
 from tactica.rulesets.arc.checks import parse_score, speed_of
 from tactica.rulesets.arc.content import (
     MAX_METRES,
@@ -53,8 +55,6 @@ from tactica.rulesets.arc.content import (
     weapon_from_model,
 )
 from tactica.rulesets.arc.state import ArcState, Fighter, Profile
-from tactica.rulings import Rulings
-from tactica.validation import format_location, validate
 
 __all__ = ["Setup", "UnitModel", "build_setup", "new_state"]
 

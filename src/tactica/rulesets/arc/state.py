@@ -15,11 +15,11 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from tactica.battlefield.grid import Tile, TileGrid
+from tactica.battlefield.grid.tiles import Tile, TileGrid
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.arc import records as r
 from tactica.rulesets.arc.checks import SKILL_ATTRIBUTES, CheckResult, Score
 from tactica.rulesets.arc.content import ArmorDie, Item, Weapon
-from tactica.rulings import Rulings
 
 __all__ = [
     "ArcState",

@@ -2,7 +2,7 @@
 of a turn, and the check after each action whether the turn is over.
 
 A process reads the battle as its own events left it through the core's
-:class:`~tactica.chance.Observe`; :func:`emit` emits events and continues on that state.
+:class:`~tactica.engine.chance.Observe`; :func:`emit` emits events and continues on that state.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tactica.chance import Done, Observe, Roll, Step, emit_all
+from tactica.engine.chance import Done, Observe, Roll, Step, emit_all
 from tactica.rulesets.arc.armor import wound_dist
 from tactica.rulesets.arc.content import DamageDice
 from tactica.rulesets.arc.records import Bled, Died, Falling, Fell, TurnEnded

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from tactica.chance import Decide
+from tactica.engine.chance import Decide
 from tactica.rulesets.arc import records as r
 from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade
 from tactica.rulesets.arc.checks import check_dist, hits_of

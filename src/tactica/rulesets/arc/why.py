@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from tactica.odds import OddsReport
+from tactica.engine.odds import OddsReport
 from tactica.rulesets.arc import text
 from tactica.rulesets.arc.armor import STEPS
 from tactica.rulesets.arc.attack import can_evade

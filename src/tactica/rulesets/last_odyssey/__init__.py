@@ -15,11 +15,11 @@ import numpy as np
 
 from tactica.battlefield.base import Battlefield, SightOption, SightReport
 from tactica.battlefield.rows import Rows
-from tactica.chance import Decide
-from tactica.errors import ScenarioError
-from tactica.events import Action, Event
-from tactica.odds import OddsReport
-from tactica.ruleset import (
+from tactica.engine.chance import Decide
+from tactica.engine.errors import ScenarioError
+from tactica.engine.events import Action, Event
+from tactica.engine.odds import OddsReport
+from tactica.engine.ruleset import (
     Capability,
     Matchup,
     MatchupProfile,
@@ -29,14 +29,14 @@ from tactica.ruleset import (
     RulesetMeta,
     UnitStatus,
 )
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.last_odyssey import flow, melee, resolve, setup, text
 from tactica.rulesets.last_odyssey.records import UseAbility
 from tactica.rulesets.last_odyssey.rulings import RULINGS
 from tactica.rulesets.last_odyssey.state import LodState, apply_event, copy_state
-from tactica.rulings import Rulings
 
 if TYPE_CHECKING:
-    from tactica.scenario import Scenario
+    from tactica.engine.scenario import Scenario
 
 __all__ = ["LAST_ODYSSEY", "MAX_CHARACTERS", "LastOdyssey"]
 
@@ -128,7 +128,7 @@ class LastOdyssey:
         return choose_ability(state, unit, targets, means)
 
     def odds(self, state: LodState, action: Action, **options: OddsValue) -> OddsReport:
-        from tactica.odds import outcome_report
+        from tactica.engine.odds import outcome_report
         from tactica.rulesets.last_odyssey.odds import attack_odds
 
         if isinstance(action, UseAbility) and state.ability(action.ability).attack is not None:

@@ -16,8 +16,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from tactica.content import ContentLoader
-from tactica.errors import ContentError
+from tactica.engine.content import ContentLoader
+from tactica.engine.errors import ContentError
 from tactica.rulesets.last_odyssey.packfile import (
     COLORLESS,
     AbilityModel,

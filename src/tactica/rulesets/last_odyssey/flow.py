@@ -20,9 +20,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from tactica.chance import Done, Step
 from tactica.dice import die
-from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
+from tactica.engine.chance import Done, Step
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending
 from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.hitdie import Absorbed, absorb
 from tactica.rulesets.last_odyssey.records import (

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from tactica.chance import Done, Roll, Step, run_exact
 from tactica.dice import Dist
+from tactica.engine.chance import Done, Roll, Step, run_exact
 
 __all__ = [
     "D10",

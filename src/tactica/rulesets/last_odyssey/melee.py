@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 from tactica.battlefield.rows import Rows
-from tactica.errors import MapError
+from tactica.engine.errors import MapError
 
 __all__ = ["advance", "can_make_melee", "can_melee", "can_receive_melee", "needs_advance"]
 

@@ -14,12 +14,12 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from tactica.chance import Done, run_exact
 from tactica.dice import Dist
-from tactica.errors import IllegalActionError
-from tactica.odds import OddsNumbers, OddsReport
-from tactica.odds_why import with_why
-from tactica.ruleset import OddsChoice
+from tactica.engine.chance import Done, run_exact
+from tactica.engine.errors import IllegalActionError
+from tactica.engine.odds import OddsNumbers, OddsReport
+from tactica.engine.odds_why import with_why
+from tactica.engine.ruleset import OddsChoice
 from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.content import Ability
 from tactica.rulesets.last_odyssey.hitdie import Outcome, TargetSetup, outcome

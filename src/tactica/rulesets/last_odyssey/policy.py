@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from tactica.caching import Cache, SmallKeys
-from tactica.chance import Decide
+from tactica.engine.caching import Cache, SmallKeys
+from tactica.engine.chance import Decide
 from tactica.rulesets.last_odyssey.content import Ability, stat_index
 from tactica.rulesets.last_odyssey.hitdie import D10, TargetSetup, outcome
 from tactica.rulesets.last_odyssey.records import (

@@ -3,7 +3,7 @@
 A process computes each event from the state as the earlier events of the same action left it
 (so a multi-target attack, a Faithful Lieutenant, a Revenge and a Shell that breaks all see each
 other): after each emit, roll and decision it reads that state through the core's
-:class:`~tactica.chance.Observe`, which every driver (battle, odds, simulation) keeps for it.
+:class:`~tactica.engine.chance.Observe`, which every driver (battle, odds, simulation) keeps for it.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tactica.chance import Decide, Done, Observe, Roll, Step, emit_all
 from tactica.dice import Dist
+from tactica.engine.chance import Decide, Done, Observe, Roll, Step, emit_all
 from tactica.rulesets.last_odyssey.content import Ability, stat_index
 from tactica.rulesets.last_odyssey.hitdie import D10, Outcome, absorb, hit_faces, outcome
 from tactica.rulesets.last_odyssey.records import (

@@ -8,7 +8,7 @@ one line for each.
 
 from __future__ import annotations
 
-from tactica.ruleset import Ruling
+from tactica.engine.ruleset import Ruling
 
 __all__ = ["RULINGS"]
 

@@ -23,11 +23,11 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from tactica.battlefield.rows import Rows
-from tactica.errors import ScenarioError, TacticaError, join_problems
-from tactica.ruleset import Rulings
+from tactica.engine.errors import ScenarioError, TacticaError, join_problems
+from tactica.engine.ruleset import Rulings
+from tactica.engine.validation import validate, validate_units
 from tactica.rulesets.last_odyssey.content import STATS, Pack, load_packs, stat_index
 from tactica.rulesets.last_odyssey.state import Fighter, LodState, new_fighter
-from tactica.validation import validate, validate_units
 
 __all__ = ["Setup", "UnitSetup", "build_setup", "new_state"]
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from tactica.battlefield.rows import Rows
-from tactica.ruleset import Rulings
+from tactica.engine.ruleset import Rulings
 from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.content import (
     ACCURACIES,
@@ -484,5 +484,5 @@ class _World:
     apply_event = staticmethod(apply_event)
 
 
-#: What :func:`tactica.chance.run_exact` needs to show Last Odyssey processes their state.
+#: What :func:`tactica.engine.chance.run_exact` needs to show Last Odyssey processes their state.
 WORLD = _World()

@@ -135,7 +135,7 @@ def describe_event(state: LodState, event: Any) -> str:
 def explain_action(state: LodState, action: Any) -> list[str]:
     """What an action needs and risks: the hit die's faces and damage for attacks (from the
     exact odds), the cost and the effect otherwise."""
-    from tactica.errors import TacticaError
+    from tactica.engine.errors import TacticaError
     from tactica.rulesets.last_odyssey.odds import attack_odds
 
     if isinstance(action, r.UseAbility):

@@ -8,7 +8,7 @@ behind each number that is 0 or 1 and what would change it.
 
 from __future__ import annotations
 
-from tactica.odds import OddsReport
+from tactica.engine.odds import OddsReport
 from tactica.rulesets.last_odyssey.content import Ability
 from tactica.rulesets.last_odyssey.hitdie import TargetSetup
 from tactica.rulesets.last_odyssey.state import LodState, element_of

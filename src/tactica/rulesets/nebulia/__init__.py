@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from tactica.battlefield.base import Battlefield, SightOption, SightReport
-from tactica.battlefield.grid import TileGrid
-from tactica.chance import Decide, run_exact
+from tactica.battlefield.grid.tiles import TileGrid
 from tactica.dice import Dist
-from tactica.errors import IllegalActionError, ScenarioError
-from tactica.events import Action, Event
-from tactica.odds import OddsReport
-from tactica.ruleset import (
+from tactica.engine.chance import Decide, run_exact
+from tactica.engine.errors import IllegalActionError, ScenarioError
+from tactica.engine.events import Action, Event
+from tactica.engine.odds import OddsReport
+from tactica.engine.ruleset import (
     Capability,
     Matchup,
     MatchupProfile,
@@ -31,12 +31,12 @@ from tactica.ruleset import (
     RulesetMeta,
     UnitStatus,
 )
+from tactica.engine.rulings import Ruling, Rulings
 from tactica.rulesets.nebulia import content, geometry, rules, text
 from tactica.rulesets.nebulia.records import Attack, EndActivation, Move
-from tactica.rulings import Ruling, Rulings
 
 if TYPE_CHECKING:
-    from tactica.scenario import Scenario
+    from tactica.engine.scenario import Scenario
 
 __all__ = ["MAX_GRID_SIDE", "NEBULIA", "RULINGS", "NebuliaOperations", "damage_dist_for"]
 
@@ -225,7 +225,7 @@ class NebuliaOperations:
         return choose_attack(self, state, unit, targets[0], means)
 
     def odds(self, state: rules.NebState, action: Action, **options: OddsValue) -> OddsReport:
-        from tactica.odds import outcome_report
+        from tactica.engine.odds import outcome_report
         from tactica.rulesets.nebulia.odds import attack_odds
 
         if isinstance(action, Attack):

@@ -3,7 +3,7 @@
 """The compiled simulation kernel of Nebulia Operations: the reference's battle on plain data.
 
 The reference is the Python rules (``rules.py``, ``geometry.py``, ``odds.py``, the policies of
-``tactica.policies`` and the keyed dice of ``tactica.sim.streams``); every function here names
+``tactica.engine.policies`` and the keyed dice of ``tactica.engine.streams``); every function here names
 the function it mirrors. The tables (offset geometry of sight lines, cover distances, the exact
 samplers of the dice pools, the greedy policy's attack scores) are built by ``kernel.py`` from
 the reference's own functions at prepare time. The state is C structs and arrays; the dice are
@@ -15,7 +15,7 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
 
 # BLAKE2b-keyed exact draws and numpy's bounded integers, shared by every game's kernel.
-include "tactica/sim/kernel_draws.pxi"
+include "tactica/engine/kernel_draws.pxi"
 
 # ---------------------------------------------------------------------------------------------
 # The battle
@@ -488,7 +488,7 @@ cdef class Kernel:
         cover = 2 <= clear < 4 and not self._near(self.ops[a].pos, self.ops[t].pos)
         return self._score(w, t, cover, self.ops[t].defense)
 
-    # -- policies (tactica.policies.GreedyPolicy, RandomPolicy) ---------------------------------
+    # -- policies (tactica.engine.policies.GreedyPolicy, RandomPolicy) ---------------------------------
 
     cdef int _integers(self, int side, int n) noexcept nogil:
         """``generator.integers(n)`` of the side's policy generator, play.policy_generator's

@@ -16,9 +16,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tactica.content import ContentLoader
-from tactica.errors import ContentError, ScenarioError, TacticaError
-from tactica.validation import quote, validate
+from tactica.engine.content import ContentLoader
+from tactica.engine.errors import ContentError, ScenarioError, TacticaError
+from tactica.engine.validation import quote, validate
 
 __all__ = [
     "BUILTIN_PACK",

@@ -2,7 +2,7 @@
 
 NEB-3 (how "3 tiles or less" is measured), NEB-4 (contact policy of sight lines), NEB-5 (which
 tiles block) and NEB-13 (diagonal steps between blockers) are read here; the exact geometry is
-the grid's (:mod:`tactica.battlefield.grid`).
+the grid's (:mod:`tactica.battlefield.grid.tiles`).
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ import functools
 from typing import TYPE_CHECKING
 
 from tactica.battlefield.base import SightOption
-from tactica.battlefield.grid import GridSight, is_within
-from tactica.battlefield.grid_fast import offset_geometry
+from tactica.battlefield.grid.fast import offset_geometry
+from tactica.battlefield.grid.tiles import GridSight, is_within
 from tactica.battlefield.search import breadth_first_path
-from tactica.caching import Cache
+from tactica.engine.caching import Cache
 
 if TYPE_CHECKING:
+    from tactica.engine.rulings import Rulings
     from tactica.rulesets.nebulia.rules import NebState, Operator
-    from tactica.rulings import Rulings
 
 __all__ = [
     "adjacent",
@@ -90,7 +90,7 @@ def fast_sight(state: NebState, source: Tile, target: Tile, side: str) -> tuple[
     """(clear lines, in cover) from ``source`` to ``target`` for an attacker of ``side``.
 
     The same answer as :func:`sight` without the evidence: the blocking geometry of the offset
-    is precomputed exactly once per offset (:func:`~tactica.battlefield.grid_fast.
+    is precomputed exactly once per offset (:func:`~tactica.battlefield.grid.fast.
     offset_geometry`), so a query is a few set look-ups.
     """
     return sight_through(blocking_tiles(state, side), source, target,
@@ -200,7 +200,7 @@ def _open_steps(table: Steps, rule: str, occupied: set[Tile], t: Tile) -> list[T
 def _path_search(table: Steps, walls: frozenset[Tile], rule: str, occupied: set[Tile],
                  origin: Tile, target: Tile) -> tuple[Tile, ...] | None:
     """The shortest path :meth:`TileGrid.tile_path
-    <tactica.battlefield.grid.TileGrid.tile_path>` finds (the same search, the same order)."""
+    <tactica.battlefield.grid.tiles.TileGrid.tile_path>` finds (the same search, the same order)."""
     if origin == target:
         return (origin,)
     if target not in table or target in walls or target in occupied:
@@ -213,7 +213,7 @@ def _search(table: Steps, rule: str, occupied: set[Tile], origin: Tile,
             max_steps: int) -> list[Tile]:
     """Every tile within ``max_steps`` king steps of ``origin`` over open, unoccupied tiles,
     under NEB-13's diagonal rule: the tiles of :meth:`TileGrid.reachable
-    <tactica.battlefield.grid.TileGrid.reachable>` (a test compares them)."""
+    <tactica.battlefield.grid.tiles.TileGrid.reachable>` (a test compares them)."""
     seen = {origin}
     frontier = [origin]
     free, squeeze = rule == "free", rule == "no-squeeze"

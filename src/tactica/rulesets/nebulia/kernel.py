@@ -2,11 +2,11 @@
 
 :func:`prepare` reads a scenario once and builds, with the reference's own functions, every
 table the compiled battle loop (``_kernel.pyx``) needs: the exact blocking geometry of sight
-lines per offset (:func:`~tactica.battlefield.grid_fast.offset_geometry`), the cover-cancel
-distance per offset (:func:`~tactica.battlefield.grid_metrics.is_within` under NEB-3), the
+lines per offset (:func:`~tactica.battlefield.grid.fast.offset_geometry`), the cover-cancel
+distance per offset (:func:`~tactica.battlefield.grid.metrics.is_within` under NEB-3), the
 exact samplers of every dice pool an attack can roll (:func:`rules._pool_dist`), the greedy
 policy's attack scores (:func:`odds._score_key`) and the order of the "first side" roll's
-outcomes. It answers :class:`~tactica.ruleset.NotCovered` for what the kernel does not play:
+outcomes. It answers :class:`~tactica.engine.ruleset.NotCovered` for what the kernel does not play:
 a ruling or an option it does not know, a map above :data:`MAX_TILES` tiles, more operators,
 weapons or sides than its arrays hold, a dice pool too large for one 64-bit draw, a policy
 other than greedy and random, or a missing compiled extension.
@@ -19,15 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from tactica.battlefield.grid import TileGrid
-from tactica.battlefield.grid_fast import offset_geometry
-from tactica.battlefield.grid_metrics import is_within
+from tactica.battlefield.grid.fast import offset_geometry
+from tactica.battlefield.grid.metrics import is_within
+from tactica.battlefield.grid.tiles import TileGrid
 from tactica.dice import Dist
-from tactica.ruleset import NotCovered
+from tactica.engine.ruleset import NotCovered
+from tactica.engine.scenario import Scenario
+from tactica.engine.stats import BattleResult, UnitStats
 from tactica.rulesets.nebulia import geometry, odds, rules
-from tactica.scenario import Scenario
-from tactica.sim.tally import BattleResult
-from tactica.stats import UnitStats
 
 __all__ = ["COVERED_RULINGS", "MAX_TILES", "NebuliaKernel", "compiled", "prepare"]
 
@@ -79,7 +78,7 @@ class NebuliaKernel:
 
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
-        """The reference's :func:`~tactica.sim.play.play_battle`, compiled."""
+        """The reference's :func:`~tactica.analysis.sim.play.play_battle`, compiled."""
         codes = []
         for side in self.sides:
             code = _POLICIES.get(policies.get(side, ""))

@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tactica.battlefield.grid_metrics import is_within
-from tactica.errors import TacticaError
-from tactica.ruleset import Matchup, MatchupProfile
+from tactica.battlefield.grid.metrics import is_within
+from tactica.engine.errors import TacticaError
+from tactica.engine.ruleset import Matchup, MatchupProfile
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.nebulia import content, geometry
-from tactica.rulings import Rulings
 
 __all__ = ["DEFAULT_RANGE", "matchup", "matchup_profiles"]
 

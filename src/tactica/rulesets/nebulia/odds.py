@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from tactica.caching import Cache
-from tactica.chance import Done, run_exact
 from tactica.dice import Dist
-from tactica.errors import IllegalActionError
-from tactica.events import Action
-from tactica.odds import OddsNumbers, OddsReport
-from tactica.odds_why import with_why
-from tactica.ruleset import Rulings
+from tactica.engine.caching import Cache
+from tactica.engine.chance import Done, run_exact
+from tactica.engine.errors import IllegalActionError
+from tactica.engine.events import Action
+from tactica.engine.odds import OddsNumbers, OddsReport
+from tactica.engine.odds_why import with_why
+from tactica.engine.ruleset import Rulings
 from tactica.rulesets.nebulia import geometry, rules
 from tactica.rulesets.nebulia.content import Weapon
 from tactica.rulesets.nebulia.records import Attack, Move

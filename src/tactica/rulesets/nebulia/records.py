@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tactica import events
-from tactica.events import Action, Event, record
+from tactica.engine import events
+from tactica.engine.events import Action, Event, record
 
 __all__ = [
     "ActivationEnded",

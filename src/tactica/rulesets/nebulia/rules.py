@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from tactica.battlefield.grid import TileGrid
-from tactica.caching import Cache
-from tactica.chance import Done, Emit, Roll, Step, and_then, emit_all
+from tactica.battlefield.grid.tiles import TileGrid
 from tactica.dice import Dist, d10_target_successes
-from tactica.ruleset import Automatic, ChooseAction, Finished, Pending, Rulings
+from tactica.engine.caching import Cache
+from tactica.engine.chance import Done, Emit, Roll, Step, and_then, emit_all
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending, Rulings
 from tactica.rulesets.nebulia import geometry
 from tactica.rulesets.nebulia.content import Weapon
 from tactica.rulesets.nebulia.records import (

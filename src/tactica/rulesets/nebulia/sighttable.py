@@ -3,10 +3,10 @@
 The greedy policy values a move by the attacks it opens: sight from each reachable tile to each
 enemy. The walls of a map never change, so for a target tile the lines they stop from every
 source tile are computed once (from the same exact offset geometry as the grid's own sight,
-:func:`~tactica.battlefield.grid_fast.offset_geometry`), with, for every open tile, the lines an
+:func:`~tactica.battlefield.grid.fast.offset_geometry`), with, for every open tile, the lines an
 operator standing there would stop. Sight in a battle is then the walls' mask OR the masks of
 the tiles operators stand on: the same answer as
-:func:`~tactica.battlefield.grid_fast.batch_sight` (a test compares them on every tile), for a
+:func:`~tactica.battlefield.grid.fast.batch_sight` (a test compares them on every tile), for a
 handful of small array operations. The combined answer is remembered per target and per set of
 operators that matter to it, so positions that come back (every battle starts the same way)
 cost a dictionary look-up.
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from tactica.battlefield.grid_fast import offset_geometry
+from tactica.battlefield.grid.fast import offset_geometry
 
 __all__ = ["SightTable", "TargetSight", "sight_table"]
 

@@ -7,7 +7,7 @@ built and names the rule behind each number that is 0 or 1 and what would change
 
 from __future__ import annotations
 
-from tactica.odds import OddsReport
+from tactica.engine.odds import OddsReport
 from tactica.rulesets.nebulia.rules import NebState
 
 __all__ = ["explain_numbers"]

@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from tactica.battlefield.base import Battlefield, SightOption, SightReport
-from tactica.battlefield.dots import DotLattice
-from tactica.chance import Decide
-from tactica.errors import ScenarioError
-from tactica.events import Action, Event
-from tactica.menu import ActionMenu
-from tactica.odds import OddsReport
-from tactica.ruleset import (
+from tactica.battlefield.dots.lattice import DotLattice
+from tactica.engine.chance import Decide
+from tactica.engine.errors import ScenarioError
+from tactica.engine.events import Action, Event
+from tactica.engine.menu import ActionMenu
+from tactica.engine.odds import OddsReport
+from tactica.engine.ruleset import (
     Capability,
     Matchup,
     MatchupProfile,
@@ -38,15 +38,15 @@ from tactica.ruleset import (
     RulesetMeta,
     UnitStatus,
 )
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.skirmishers import flow, menu, setup, state, text
 from tactica.rulesets.skirmishers.arcs import ARC_SIZES
 from tactica.rulesets.skirmishers.geometry import sight_options as _sight_options
 from tactica.rulesets.skirmishers.rulings import RULINGS
 from tactica.rulesets.skirmishers.state import Arc, SkiState, Soldier
-from tactica.rulings import Rulings
 
 if TYPE_CHECKING:
-    from tactica.scenario import Scenario
+    from tactica.engine.scenario import Scenario
 
 __all__ = ["MAX_DOTS_SIDE", "RULINGS", "SKIRMISHERS", "Skirmishers", "new_state"]
 

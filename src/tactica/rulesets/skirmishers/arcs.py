@@ -17,7 +17,7 @@ The arcs offered as actions keep exact, fast edges: 60 degree arcs on the twelve
 30 degrees, 30 and 150 degree arcs on the odd multiples of 15 (their edges are then lattice
 directions), and each width toward every enemy. The computer chooses among those; a person may
 aim any of them at any other bearing ("can be oriented in any direction"): :class:`ArcAiming`,
-the :class:`~tactica.ruleset.Aiming` of the trooper's choice.
+the :class:`~tactica.engine.ruleset.Aiming` of the trooper's choice.
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from tactica.battlefield.dots_arcs import bearing_value, in_arc
-from tactica.battlefield.dots_geometry import Axial, offset_to_axial
-from tactica.chance import Decide, Step
-from tactica.events import Action
+from tactica.battlefield.dots.arcs import bearing_value, in_arc
+from tactica.battlefield.dots.geometry import Axial, offset_to_axial
+from tactica.engine.chance import Decide, Step
+from tactica.engine.events import Action
 from tactica.rulesets.skirmishers.fire import ranged_tn, shot
 from tactica.rulesets.skirmishers.records import EstablishArc
 from tactica.rulesets.skirmishers.state import Arc, SkiState

@@ -20,8 +20,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from tactica.content import ContentLoader
-from tactica.errors import ContentError
+from tactica.engine.content import ContentLoader
+from tactica.engine.errors import ContentError
 
 __all__ = [
     "BUILTIN_PACK",

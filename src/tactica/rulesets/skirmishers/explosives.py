@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tactica.battlefield.dots import DotPlace
-from tactica.battlefield.dots_blast import blast, scatter, scatter_origin
-from tactica.battlefield.dots_geometry import DIRECTIONS, offset_to_axial, steps
-from tactica.chance import Done, Emit, Observe, Roll, Step, emit_all
-from tactica.events import Action
+from tactica.battlefield.dots.blast import blast, scatter, scatter_origin
+from tactica.battlefield.dots.geometry import DIRECTIONS, offset_to_axial, steps
+from tactica.battlefield.dots.lattice import DotPlace
+from tactica.engine.chance import Done, Emit, Observe, Roll, Step, emit_all
+from tactica.engine.events import Action
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.card import D6, START_CELL, start_cell
 from tactica.rulesets.skirmishers.fire import (
@@ -265,7 +265,7 @@ def resolve_token(state: SkiState) -> Step:
         return Emit(event, lambda: Observe(lambda w: blast_process(
             w, token.unit, token.explosive, landing, lambda _: Done(None))))
 
-    from tactica.chance import and_then
+    from tactica.engine.chance import and_then
 
     return and_then(landing_process(state, token), landed)
 

@@ -18,7 +18,7 @@ Melee: base 4, no cover. Explosives: base the AP used (SKI-5), no long range, no
 a prone target (they target a dot), and a prone thrower's -1 only under SKI-38. A hit rolls
 2D6 for the start cell (:mod:`.card`).
 
-Every roll is a :class:`~tactica.chance.Roll` of the value the rule reads (hit or miss, the
+Every roll is a :class:`~tactica.engine.chance.Roll` of the value the rule reads (hit or miss, the
 start cell), with the two dice a person rolls; the same processes serve the battle, the odds
 and the tests.
 """
@@ -31,10 +31,10 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from tactica.battlefield import dots_sight
-from tactica.battlefield.dots_sight import DotSight, SightOptions
-from tactica.chance import Observe, Roll, Step, emit_all
+from tactica.battlefield.dots import sight as dots_sight
+from tactica.battlefield.dots.sight import DotSight, SightOptions
 from tactica.dice import Dist
+from tactica.engine.chance import Observe, Roll, Step, emit_all
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.card import D6, START_CELL, apply_hit, start_cell
 from tactica.rulesets.skirmishers.content import Firearm

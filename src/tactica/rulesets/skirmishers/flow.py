@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tactica.chance import Done, Emit, Observe, Roll, Step, emit_all
 from tactica.dice import Dist
-from tactica.events import Action
-from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
+from tactica.engine.chance import Done, Emit, Observe, Roll, Step, emit_all
+from tactica.engine.events import Action
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import ARC_SIZES, arc_actions, arc_aiming, reactions
 from tactica.rulesets.skirmishers.explosives import resolve_explosive, resolve_token, throw_actions

@@ -2,8 +2,8 @@
 
 Each ruling of ``rules/skirmishers.md`` that is about geometry is a :class:`Ruling` here, its
 default first. :func:`sight_options` turns the rulings in force into the keyword options of
-:meth:`DotLattice.sight_report <tactica.battlefield.dots.DotLattice.sight_report>`, and
-:func:`blast_options` into those of :func:`tactica.battlefield.dots_blast.blast`.
+:meth:`DotLattice.sight_report <tactica.battlefield.dots.lattice.DotLattice.sight_report>`, and
+:func:`blast_options` into those of :func:`tactica.battlefield.dots.blast.blast`.
 
 ======  ===================  ====================================================
 ruling  lattice option       ruling value -> option value (default first)
@@ -38,8 +38,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from tactica.errors import RulingError
-from tactica.ruleset import Ruling
+from tactica.engine.errors import RulingError
+from tactica.engine.ruleset import Ruling
 
 __all__ = ["GEOMETRY_RULINGS", "blast_options", "sight_options"]
 
@@ -150,7 +150,7 @@ def sight_options(rulings: Mapping[str, str]) -> dict[str, str]:
 
 
 def blast_options(rulings: Mapping[str, str]) -> dict[str, str]:
-    """The options of :func:`~tactica.battlefield.dots_blast.blast` for the rulings in force."""
+    """The options of :func:`~tactica.battlefield.dots.blast.blast` for the rulings in force."""
     _check_known(rulings)
     floors = {"pass": "pass", "stairs-only": "block"}[_value(rulings, "SKI-21")]
     tangent = _SIGHT["SKI-12"][1][_value(rulings, "SKI-12")]

@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tactica.errors import TacticaError
-from tactica.ruleset import Matchup, MatchupProfile
+from tactica.engine.errors import TacticaError
+from tactica.engine.ruleset import Matchup, MatchupProfile
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.skirmishers.content import PACKS
-from tactica.rulings import Rulings
 
 __all__ = ["matchup", "matchup_profiles"]
 

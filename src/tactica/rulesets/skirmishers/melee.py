@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from tactica.battlefield.dots_geometry import DIRECTIONS
-from tactica.chance import Done, Observe, Step, emit_all
-from tactica.events import Action
+from tactica.battlefield.dots.geometry import DIRECTIONS
+from tactica.engine.chance import Done, Observe, Step, emit_all
+from tactica.engine.events import Action
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.fire import damage, hit_roll, melee_damage, melee_tn, sight
 from tactica.rulesets.skirmishers.state import PendingMelee, SkiState

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tactica.battlefield.dots_geometry import offset_to_axial, steps
-from tactica.events import Action
-from tactica.menu import ActionMenu, MenuItem
+from tactica.battlefield.dots.geometry import offset_to_axial, steps
+from tactica.engine.events import Action
+from tactica.engine.menu import ActionMenu, MenuItem
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import ARC_SIZES
 from tactica.rulesets.skirmishers.state import SkiState

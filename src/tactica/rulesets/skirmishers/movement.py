@@ -20,7 +20,7 @@ AP stops where its AP no longer reach the next step, one who fell prone or went 
 stops at once.
 
 Paths are searched here, on a move graph built once per map (the dot lattice's own costs,
-:func:`tactica.battlefield.dots_move.moves`), with the lattice's order of ties, because a
+:func:`tactica.battlefield.dots.move.moves`), with the lattice's order of ties, because a
 battle asks for them at every activation.
 """
 
@@ -29,12 +29,12 @@ from __future__ import annotations
 import heapq
 from typing import Any, Final
 
-from tactica.battlefield.dots import DotLattice
-from tactica.battlefield.dots_geometry import DIRECTIONS, Axial, offset_to_axial
-from tactica.battlefield.dots_move import MOVE_CAP, moves
-from tactica.caching import Cache
-from tactica.chance import Decide, Done, Emit, Observe, Step, emit_all
-from tactica.events import Action
+from tactica.battlefield.dots.geometry import DIRECTIONS, Axial, offset_to_axial
+from tactica.battlefield.dots.lattice import DotLattice
+from tactica.battlefield.dots.move import MOVE_CAP, moves
+from tactica.engine.caching import Cache
+from tactica.engine.chance import Decide, Done, Emit, Observe, Step, emit_all
+from tactica.engine.events import Action
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import reactions
 from tactica.rulesets.skirmishers.fire import ranged_tn, shot

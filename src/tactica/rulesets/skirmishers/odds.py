@@ -18,13 +18,14 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from tactica.chance import Done, Step, run_exact
 from tactica.dice import Dist
-from tactica.errors import IllegalActionError, TacticaError
-from tactica.events import Action
-from tactica.odds import OddsNumbers, OddsReport, outcome_report
-from tactica.odds_why import with_why
-from tactica.ruleset import OddsChoice, OddsValue
+from tactica.engine.chance import Done, Step, run_exact
+from tactica.engine.errors import IllegalActionError, TacticaError
+from tactica.engine.events import Action
+from tactica.engine.odds import OddsNumbers, OddsReport, outcome_report
+from tactica.engine.odds_why import with_why
+from tactica.engine.ruleset import OddsChoice, OddsValue
+from tactica.engine.validation import whole_number
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.explosives import (
     blast_victims,
@@ -38,7 +39,6 @@ from tactica.rulesets.skirmishers.fire import damage, explosive_tn, melee_tn, ra
 from tactica.rulesets.skirmishers.melee import attack, can_reach, melee_weapons
 from tactica.rulesets.skirmishers.state import PendingMelee, SkiState, Token, copy_state, spot_text
 from tactica.rulesets.skirmishers.why import explain_numbers
-from tactica.validation import whole_number
 
 if TYPE_CHECKING:
     from tactica.rulesets.skirmishers import Skirmishers
@@ -378,7 +378,7 @@ def _threats(state: SkiState, action: Action) -> list[tuple[str, str, int, Fract
     places: list[str | None] = [None]
     if isinstance(action, r.Move):
         p = state.lattice.locate(action.to)
-        from tactica.battlefield.dots_geometry import offset_to_axial
+        from tactica.battlefield.dots.geometry import offset_to_axial
 
         path = path_to(state, uid, (offset_to_axial(p.col, p.row), p.level)) or []
         places = [spot_text(*spot) for spot, _ in path]

@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tactica.battlefield.dots_fast import batch
-from tactica.battlefield.dots_geometry import offset_to_axial, steps
-from tactica.battlefield.dots_sight import SightOptions
-from tactica.chance import Decide
-from tactica.events import Action
+from tactica.battlefield.dots.fast import batch
+from tactica.battlefield.dots.geometry import offset_to_axial, steps
+from tactica.battlefield.dots.sight import SightOptions
+from tactica.engine.chance import Decide
+from tactica.engine.events import Action
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import ARC_SIZES, HOLD, held_dots, holds_dot
 from tactica.rulesets.skirmishers.arcs import _toward as _toward_dot

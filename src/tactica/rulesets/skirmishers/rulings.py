@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from tactica.engine.rulings import Ruling
 from tactica.rulesets.skirmishers.geometry import GEOMETRY_RULINGS
-from tactica.rulings import Ruling
 
 __all__ = ["GAME_RULINGS", "RULINGS", "by_id"]
 

@@ -28,9 +28,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tactica.battlefield.dots import DotLattice, DotPlace
-from tactica.battlefield.dots_arcs import bearing_value
-from tactica.errors import ScenarioError, TacticaError
+from tactica.battlefield.dots.arcs import bearing_value
+from tactica.battlefield.dots.lattice import DotLattice, DotPlace
+from tactica.engine.errors import ScenarioError, TacticaError
+from tactica.engine.validation import validate
 from tactica.rulesets.skirmishers.card import CELLS, current_hp
 from tactica.rulesets.skirmishers.content import (
     PACKS,
@@ -40,7 +41,6 @@ from tactica.rulesets.skirmishers.content import (
     Experience,
     builtin_pack,
 )
-from tactica.validation import validate
 
 __all__ = ["OPTIONAL_RULES", "Setup", "Squad", "UnitSetup", "build_setup"]
 

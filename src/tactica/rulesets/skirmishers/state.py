@@ -12,13 +12,13 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from tactica.battlefield.dots import DotLattice, DotPlace
-from tactica.battlefield.dots_geometry import Axial, axial_to_offset
+from tactica.battlefield.dots.geometry import Axial, axial_to_offset
+from tactica.battlefield.dots.lattice import DotLattice, DotPlace
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.card import CROSSED, current_hp, protected_cells
 from tactica.rulesets.skirmishers.content import Armor, Card, Experience
 from tactica.rulesets.skirmishers.setup import Setup
-from tactica.rulings import Rulings
 
 __all__ = [
     "Arc",

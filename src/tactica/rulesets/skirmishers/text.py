@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from tactica.chance import Decide
-from tactica.errors import TacticaError
-from tactica.events import Action, Event
+from tactica.engine.chance import Decide
+from tactica.engine.errors import TacticaError
+from tactica.engine.events import Action, Event
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import ARC_SIZES, HOLD, holds_dot
 from tactica.rulesets.skirmishers.fire import explosive_tn, melee_tn, ranged_tn
@@ -221,7 +221,7 @@ def explain_action(state: SkiState, action: Action) -> list[str]:
         from tactica.rulesets.skirmishers.movement import reachable
 
         p = state.lattice.locate(a.to)
-        from tactica.battlefield.dots_geometry import offset_to_axial
+        from tactica.battlefield.dots.geometry import offset_to_axial
 
         cost = reachable(state, a.unit).get((offset_to_axial(p.col, p.row), p.level))
         have = state.available(t)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tactica.odds import OddsReport
+from tactica.engine.odds import OddsReport
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.state import SkiState
 

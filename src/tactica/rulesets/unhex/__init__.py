@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from tactica.battlefield.base import Battlefield, SightOption, SightReport
-from tactica.battlefield.zones import ZoneGraph
-from tactica.chance import Decide
-from tactica.errors import IllegalActionError, ScenarioError
-from tactica.events import Action, Event
-from tactica.odds import OddsReport
-from tactica.ruleset import (
+from tactica.battlefield.zones.graph import ZoneGraph
+from tactica.engine.chance import Decide
+from tactica.engine.errors import IllegalActionError, ScenarioError
+from tactica.engine.events import Action, Event
+from tactica.engine.odds import OddsReport
+from tactica.engine.ruleset import (
     Capability,
     Matchup,
     MatchupProfile,
@@ -30,6 +30,7 @@ from tactica.ruleset import (
     RulesetMeta,
     UnitStatus,
 )
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.unhex import content, legal, policy, rules, text
 from tactica.rulesets.unhex.body import Body
 from tactica.rulesets.unhex.records import Attack
@@ -42,10 +43,9 @@ from tactica.rulesets.unhex.state import (
     damage_rules,
     view_for,
 )
-from tactica.rulings import Rulings
 
 if TYPE_CHECKING:
-    from tactica.scenario import Scenario
+    from tactica.engine.scenario import Scenario
 
 __all__ = ["MAX_AREAS", "MAX_CHARACTERS", "RULINGS", "UNHEX", "Unhex"]
 
@@ -150,7 +150,7 @@ class Unhex:
         return choose_attack(state, unit, targets[0], means)
 
     def odds(self, state: UnhexState, action: Action, **options: OddsValue) -> OddsReport:
-        from tactica.odds import outcome_report
+        from tactica.engine.odds import outcome_report
         from tactica.rulesets.unhex.odds import attack_odds
 
         if isinstance(action, Attack):

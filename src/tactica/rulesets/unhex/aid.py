@@ -16,7 +16,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
-from tactica.chance import Decide, Done, Step, emit_all
+from tactica.engine.chance import Decide, Done, Step, emit_all
 from tactica.rulesets.unhex.attack import crit_events, marks_rows
 from tactica.rulesets.unhex.body import LOCATIONS, Body, Marks
 from tactica.rulesets.unhex.dice import Check, CheckResult, Pair, check

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tactica.chance import Decide, Done, Step
+from tactica.engine.chance import Decide, Done, Step
 from tactica.rulesets.unhex.body import Body, DamageRules, Wound, location_of, wound
 from tactica.rulesets.unhex.dice import Check, CheckResult, Pair, check
 from tactica.rulesets.unhex.records import (

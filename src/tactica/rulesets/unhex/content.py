@@ -16,11 +16,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tactica.content import ContentLoader
-from tactica.errors import ContentError, ScenarioError, TacticaError
-from tactica.limits import MAX_UNITS
+from tactica.engine.content import ContentLoader
+from tactica.engine.errors import ContentError, ScenarioError, TacticaError
+from tactica.engine.limits import MAX_UNITS
+from tactica.engine.validation import validate, validate_units
 from tactica.rulesets.unhex.body import BOXES, LOCATIONS, Marks
-from tactica.validation import validate, validate_units
 
 __all__ = [
     "BUILTIN_PACK",

@@ -7,8 +7,8 @@ and 100 is always a critical failure.
 
 :func:`check` is the chance process of one roll: the roll, a *good* re-roll of one or both dice
 (for a character good at it, never after a critical failure), then the critical success choice
-(an extra action, or setting the dice). Each choice is a :class:`~tactica.chance.Decide` of the
-roller's side with a ``context`` the policies read.
+(an extra action, or setting the dice). Each choice is a :class:`~tactica.engine.chance.Decide` of
+the roller's side with a ``context`` the policies read.
 
 >>> number((0, 0)), number((0, 7)), number((4, 2))
 (100, 7, 42)
@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tactica.chance import Decide, Roll, Step
 from tactica.dice import Dist, percentile_pair, read_percentile
+from tactica.engine.chance import Decide, Roll, Step
 
 __all__ = [
     "CRITICAL_CHOICES",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tactica.battlefield.zones import Place
-from tactica.caching import Cache
+from tactica.battlefield.zones.graph import Place
+from tactica.engine.caching import Cache
 from tactica.rulesets.unhex.content import SLOTS, Item
 from tactica.rulesets.unhex.records import (
     Arrange,

@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tactica.errors import TacticaError
-from tactica.ruleset import Matchup, MatchupProfile
+from tactica.engine.errors import TacticaError
+from tactica.engine.ruleset import Matchup, MatchupProfile
+from tactica.engine.rulings import Rulings
 from tactica.rulesets.unhex import content
-from tactica.rulings import Rulings
 
 __all__ = ["DEFAULT_RANGE", "matchup", "matchup_profiles"]
 

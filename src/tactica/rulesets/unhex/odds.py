@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from tactica.chance import Decide, Done, Step, and_then, run_exact
 from tactica.dice import Dist
-from tactica.errors import IllegalActionError
-from tactica.odds import OddsNumbers, OddsReport
-from tactica.odds_why import with_why
+from tactica.engine.chance import Decide, Done, Step, and_then, run_exact
+from tactica.engine.errors import IllegalActionError
+from tactica.engine.odds import OddsNumbers, OddsReport
+from tactica.engine.odds_why import with_why
 from tactica.rulesets.unhex.attack import AttackOutcome, AttackPlan, Fighter, attack_roll
 from tactica.rulesets.unhex.legal import can_be_attacked, weapons_in_hand
 from tactica.rulesets.unhex.policy import decide

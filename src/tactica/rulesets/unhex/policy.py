@@ -1,6 +1,6 @@
 """The decisions the computer takes for a side: inside actions, and which action to take.
 
-:func:`decide` answers every :class:`~tactica.chance.Decide` an Unhex process asks (reacting
+:func:`decide` answers every :class:`~tactica.engine.chance.Decide` an Unhex process asks (reacting
 or not, intercepting, die assignment, critical success, re-rolls, first aid, where a mover
 stops, initiative). :func:`rank_actions` values a team's actions for the greedy policy: attacks
 by their expected harm (against a defence if the target can defend), moves by the attacks and
@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from tactica.chance import Decide
 from tactica.dice import Dist
+from tactica.engine.chance import Decide
 from tactica.rulesets.unhex.aid import first_aid_plans, harden, slashes_to_x, treat
 from tactica.rulesets.unhex.attack import Fighter, defence_wins
 from tactica.rulesets.unhex.body import LOCATIONS, Body

@@ -6,7 +6,7 @@ winner picks the order of the team turns; each team acts until it ends its turn 
 other teams may react to each action; then the round ends. Combat ends when one team is left
 with characters in the fight, or a scenario objective is met.
 
-Reactions are declared before any die is rolled: each is a :class:`~tactica.chance.Decide` of
+Reactions are declared before any die is rolled: each is a :class:`~tactica.engine.chance.Decide` of
 the reacting side inside the process of the action it reacts to.
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Callable
 from itertools import permutations
 from typing import Any
 
-from tactica.chance import Decide, Done, Emit, Step, and_then, emit_all
-from tactica.ruleset import Automatic, ChooseAction, Finished, Pending
+from tactica.engine.chance import Decide, Done, Emit, Step, and_then, emit_all
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending
 from tactica.rulesets.unhex.aid import first_aid_process
 from tactica.rulesets.unhex.attack import (
     AttackOutcome,

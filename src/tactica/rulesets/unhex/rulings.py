@@ -1,7 +1,7 @@
 """The rulings of Unhex: every place where the seed and the rulebook leave a choice open.
 
 UNH-1 .. UNH-8 come from the rules folder; UNH-9 and UNH-10 are the zone map's own readings
-(doors and X lines, see :mod:`tactica.battlefield.zones`); UNH-11 and later were found while
+(doors and X lines, see :mod:`tactica.battlefield.zones.graph`); UNH-11 and later were found while
 implementing the whole game, UNH-22 onwards in an audit of readings the code had taken without
 saying so and of sentences of the seed it did not model. The first option of each ruling is its
 default.
@@ -9,7 +9,7 @@ default.
 
 from __future__ import annotations
 
-from tactica.ruleset import Ruling, Rulings
+from tactica.engine.ruleset import Ruling, Rulings
 
 __all__ = ["RULINGS", "SIGHT_RULINGS", "sight_options"]
 

@@ -13,8 +13,8 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from tactica.battlefield.base import SightReport
-from tactica.battlefield.zones import DoorState, Place, ZoneGraph
-from tactica.ruleset import Rulings
+from tactica.battlefield.zones.graph import DoorState, Place, ZoneGraph
+from tactica.engine.ruleset import Rulings
 from tactica.rulesets.unhex.body import Body, DamageRules, Marks
 from tactica.rulesets.unhex.content import Item, Objective
 from tactica.rulesets.unhex.records import (

@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from tactica.caching import Cache
 from tactica.dice import Dist
+from tactica.engine.caching import Cache
 from tactica.rulesets.unhex.attack import AttackPlan, assignments
 from tactica.rulesets.unhex.body import Body, DamageRules, Wound, wound
 from tactica.rulesets.unhex.dice import PAIR, Pair, critical, number, pair_of, set_limit, succeeds

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from tactica.odds import OddsReport
+from tactica.engine.odds import OddsReport
 from tactica.rulesets.unhex.records import Attack
 from tactica.rulesets.unhex.state import UnhexState
 

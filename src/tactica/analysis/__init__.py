@@ -1,0 +1,2 @@
+"""The analysis: simulation, comparisons, sweeps, matchups and reports, with their tables and
+plots."""

@@ -1,0 +1,305 @@
+"""Matchup matrices: every weapon or ability of some profiles against some targets, at chosen
+ranges and cover, in exact odds, without a scenario file.
+
+Each cell asks the game, through its matchup hooks (:class:`tactica.engine.ruleset.MatchupHooks`),
+for a tiny scenario with the two units placed at that range and cover by the game's own geometry,
+validates it like a scenario file, and asks the game's odds of every action the attacker has on
+the target there. A range or cover the game has no use for is computed once and shown as ``-``.
+
+The README shows one, and ``docs/designer.md`` the command.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tactica.engine.errors import IllegalActionError, TacticaError
+from tactica.engine.ruleset import (
+    MatchupProfile,
+    OddsValue,
+    Ruleset,
+    get_ruleset,
+    matchup_hooks,
+    odds_hooks,
+)
+from tactica.engine.rulings import Rulings
+from tactica.engine.scenario import Scenario, scenario_from_mapping
+from tactica.presentation.tables import Column, Kind, NumberFormat, Table, data_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["VALUES", "Matrix", "MatrixCell", "matchup_matrix", "parse_numbers",
+           "scenario_profiles"]
+
+#: What a matrix can show in its cells, with headings.
+VALUES = {"p_out_of_action": "P(out of action)", "expected_damage": "expected damage",
+          "p_hit": "P(hit)"}
+
+
+@dataclass(frozen=True)
+class MatrixCell:
+    """One weapon or ability of one attacker on one target at one range and cover.
+
+    ``range`` and ``cover`` are as the game set them up (``None``: no meaning in the game);
+    ``in_cover`` is whether the game's odds counted cover (``None``: the game does not say);
+    numbers are exact, ``None`` where the action is impossible (``note`` says why).
+    """
+
+    attacker: str
+    means: str
+    target: str
+    range: int | None
+    cover: int | None
+    p_hit: Fraction | None
+    expected_damage: Fraction | None
+    p_out_of_action: Fraction | None
+    in_cover: bool | None = None
+    note: str = ""
+
+    def value(self, name: str) -> Fraction | None:
+        """The number called ``name`` (one of :data:`VALUES`)."""
+        found: Fraction | None = getattr(self, name)
+        return found
+
+    def record(self) -> dict[str, Any]:
+        """JSON-ready: numbers as floats with their exact fractions."""
+        out: dict[str, Any] = {"attacker": self.attacker, "means": self.means,
+                               "target": self.target, "range": self.range, "cover": self.cover,
+                               "in_cover": self.in_cover}
+        for name in VALUES:
+            v = self.value(name)
+            out[name] = None if v is None else float(v)
+            out[f"{name}_exact"] = None if v is None else str(v)
+        out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """The cells of a matchup matrix, the game and rulings, and the games' notes."""
+
+    game: str
+    cells: tuple[MatrixCell, ...]
+    rulings: Mapping[str, str]
+    notes: tuple[str, ...] = ()
+    fmt: NumberFormat = field(default_factory=NumberFormat)
+
+    def records(self) -> list[dict[str, Any]]:
+        """One JSON-ready record per cell."""
+        return [c.record() for c in self.cells]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document of ``tactica matrix --json``."""
+        return {"game": self.game, "rulings": dict(self.rulings), "notes": list(self.notes),
+                "cells": self.records()}
+
+    def long_table(self) -> Table:
+        """Every cell as a row with all three numbers."""
+        cols = [Column("attacker"), Column("weapon"), Column("target"), Column("range", "int"),
+                Column("cover", "int"), Column("in cover"), Column(VALUES["p_hit"], "p"),
+                Column(VALUES["expected_damage"], "num"), Column(VALUES["p_out_of_action"], "p"),
+                Column("note")]
+        rows = [[c.attacker, c.means, c.target, c.range, c.cover, c.in_cover,
+                 c.p_hit, c.expected_damage, c.p_out_of_action, c.note] for c in self.cells]
+        return Table(f"{self.game}: matchups", cols, rows, list(self.notes))
+
+    def table(self, value: str = "p_out_of_action") -> Table:
+        """The matrix as people read it: a row per target and range, a column per attacker's
+        weapon and cover, the chosen number in each cell (``-``: the action is impossible)."""
+        if value not in VALUES:
+            raise TacticaError(f"--value: expected one of {', '.join(VALUES)}, got {value!r}")
+        columns: dict[tuple[str, str, int | None], None] = {}
+        rows: dict[tuple[str, int | None], dict[tuple[str, str, int | None], Any]] = {}
+        for c in self.cells:
+            key = (c.attacker, c.means, c.cover)
+            columns.setdefault(key)
+            rows.setdefault((c.target, c.range), {})[key] = c.value(value)
+        kind: Kind = "num" if value == "expected_damage" else "p"
+        heads = [Column("target"), Column("range", "int")]
+        heads += [Column(_heading(a, m, cov), kind) for a, m, cov in columns]
+        body = [[t, r, *(vals.get(k) for k in columns)] for (t, r), vals in rows.items()]
+        return Table(f"{self.game}: {VALUES[value]}", heads, body, list(self.notes))
+
+    def to_pandas(self) -> pd.DataFrame:
+        """Every cell as a row of a DataFrame (numbers as floats); needs pandas."""
+        return data_frame(self.records())
+
+    to_frame = to_pandas
+
+    def _repr_html_(self) -> str:
+        return self.table().to_html(self.fmt)
+
+
+def _heading(attacker: str, means: str, cover: int | None) -> str:
+    where = "" if cover is None else (" in the open" if cover == 0 else f" in cover {cover}"
+                                      if cover > 1 else " in cover")
+    return f"{attacker} {means}{where}"
+
+
+def parse_numbers(text: str, *, what: str, low: int = 0) -> list[int]:
+    """``"1-20"``, ``"1,5,10"`` or ``"0-20/5"`` as whole numbers; a TacticaError otherwise."""
+    out: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        span, _, step_text = part.partition("/")
+        a, dash, b = span.partition("-")
+        try:
+            step = int(step_text) if step_text else 1
+            lo = int(a)
+            hi = int(b) if dash else lo
+        except ValueError:
+            raise TacticaError(f"{what}: expected numbers like 1-20, 1,5,10 or 0-20/5, "
+                               f"got {text!r}") from None
+        if step < 1 or hi < lo or lo < low:
+            raise TacticaError(f"{what}: expected numbers from {low} upward, low-high, "
+                               f"got {part!r}")
+        out.extend(range(lo, hi + 1, step))
+    return list(dict.fromkeys(out))
+
+
+def scenario_profiles(scenario: Scenario) -> dict[str, MatchupProfile]:
+    """The units of a scenario as matchup profiles (each unit's own entry), by unit id."""
+    units = scenario.data.get("units")
+    if not isinstance(units, Mapping):
+        raise TacticaError(f"{scenario.source}: no 'units' mapping to take profiles from")
+    return {str(k): v for k, v in units.items() if isinstance(v, Mapping)}
+
+
+def _content_of(scenario: Scenario) -> list[Path]:
+    listed = scenario.data.get("content") or []
+    return [Path(os.path.join(scenario.base_dir, str(p))) for p in listed]
+
+
+def matchup_matrix(
+    game: str | Ruleset | Scenario,
+    attackers: Sequence[str] | Mapping[str, MatchupProfile],
+    targets: Sequence[str] | Mapping[str, MatchupProfile],
+    *,
+    ranges: Sequence[int | None] = (None,),
+    covers: Sequence[int | None] = (0,),
+    rulings: Mapping[str, str] | None = None,
+    content: Sequence[Path] = (),
+    means: Sequence[str] = (),
+    options: Mapping[str, OddsValue] | None = None,
+) -> Matrix:
+    """Exact odds of every weapon of ``attackers`` on every one of ``targets`` at each range
+    and cover (see the module's docstring).
+
+    ``game`` is a game's name, a game, or a scenario whose units, rulings and content packs the
+    profiles then come from (by unit id). ``attackers`` and ``targets`` are profile names, or
+    mappings of a label to a profile (a name or a unit's entry). ``means`` keeps only those
+    weapons or abilities; ``options`` are the game's odds options (``defend=True``).
+    """
+    scenario: Scenario | None = None
+    if isinstance(game, Scenario):
+        scenario = game
+        ruleset = scenario.ruleset
+        content = [*_content_of(scenario), *content]
+        chosen = {**dict(scenario.rulings), **(rulings or {})}
+    else:
+        ruleset = get_ruleset(game) if isinstance(game, str) else game
+        chosen = dict(rulings or {})
+    hooks = matchup_hooks(ruleset)
+    odds = odds_hooks(ruleset)
+    in_force = Rulings(ruleset.meta.rulings, chosen, where="--rulings")
+    units = scenario_profiles(scenario) if scenario is not None else {}
+    known = hooks.matchup_profiles(content)
+
+    def labelled(given: Sequence[str] | Mapping[str, MatchupProfile],
+                 what: str) -> dict[str, MatchupProfile]:
+        if isinstance(given, Mapping):
+            return dict(given)
+        out: dict[str, MatchupProfile] = {}
+        for name in given:
+            if name in units:
+                out[name] = units[name]
+            elif name in known:
+                out[name] = name
+            else:
+                have = ", ".join(units) + "; profiles: " if units else ""
+                raise TacticaError(f"{what}: unknown profile {name!r} (known: {have}"
+                                   f"{', '.join(known)})")
+        if not out:
+            raise TacticaError(f"{what}: give at least one profile")
+        return out
+
+    atk = labelled(attackers, "--attacker")
+    tgt = labelled(targets, "--target")
+    cells: list[MatrixCell] = []
+    notes: dict[str, None] = {}
+    done: set[tuple[str, str, int | None, int | None]] = set()
+    states: dict[tuple[str, str, int | None, int | None], tuple[Any, str, str]] = {}
+    for a_label, a_prof in atk.items():
+        for t_label, t_prof in tgt.items():
+            for cover in covers:
+                for rng in ranges:
+                    m = hooks.matchup((a_prof, t_prof), range=rng, cover=cover,
+                                      rulings=in_force, content=content)
+                    key = (a_label, t_label, m.range, m.cover)
+                    if key in done:
+                        continue
+                    done.add(key)
+                    for n in m.notes:
+                        if m.range is None or m.cover is None:
+                            notes.setdefault(f"{ruleset.meta.title}: {n}")
+                    sc = scenario_from_mapping(m.scenario, source=f"matchup {a_label} against "
+                                               f"{t_label}", base_dir=Path.cwd())
+                    state = sc.new_state()
+                    states[key] = (state, m.attacker, m.target)
+                    for choice in odds.odds_choices(state, m.attacker):
+                        if choice.targets != (m.target,) or (means and choice.means not in
+                                                             means):
+                            continue
+                        try:
+                            report = odds.odds(state, choice.action, **(options or {}))
+                        except IllegalActionError as exc:
+                            cells.append(MatrixCell(a_label, choice.means, t_label, m.range,
+                                                    m.cover, None, None, None, None, str(exc)))
+                            continue
+                        cover_read = report.extra.get("cover")
+                        cells.append(MatrixCell(
+                            a_label, choice.means, t_label, m.range, m.cover,
+                            report.numbers.get("p_hit"), report.numbers.get("expected_damage"),
+                            report.numbers.get("p_out_of_action"),
+                            bool(cover_read) if isinstance(cover_read, bool | int) else None))
+    cells += _impossible(cells, states, odds, means)
+    uncounted = sorted({c.range for c in cells if c.cover and c.in_cover is False
+                        and c.range is not None})
+    if uncounted:
+        notes.setdefault(f"{ruleset.meta.title}: the cover asked for did not count at range "
+                         f"{', '.join(map(str, uncounted))} (the game's own rule)")
+    order = {k: i for i, k in enumerate(dict.fromkeys((c.attacker, c.means) for c in cells))}
+    cells.sort(key=lambda c: (order[(c.attacker, c.means)], c.target, c.cover or 0,
+                              c.range or 0))
+    if not cells:
+        raise TacticaError("no attacker has any action on any target in these matchups"
+                           + (f" with {', '.join(means)}" if means else ""))
+    return Matrix(ruleset.meta.title, tuple(cells), dict(in_force), tuple(notes))
+
+
+def _impossible(cells: list[MatrixCell], states: Mapping[tuple[str, str, int | None,
+                int | None], tuple[Any, str, str]], odds: Any,
+                means: Sequence[str]) -> list[MatrixCell]:
+    """A cell with the reason for every weapon an attacker has elsewhere but not here (a
+    melee weapon out of reach, a shotgun too close)."""
+    by_attacker: dict[str, dict[str, None]] = {}
+    for c in cells:
+        by_attacker.setdefault(c.attacker, {})[c.means] = None
+    have = {(c.attacker, c.target, c.range, c.cover, c.means) for c in cells}
+    out: list[MatrixCell] = []
+    for (a, t, rng, cov), (state, a_id, t_id) in states.items():
+        for name in by_attacker.get(a, {}):
+            if (a, t, rng, cov, name) in have or (means and name not in means):
+                continue
+            why = "not possible here"
+            try:
+                odds.odds_action(state, a_id, (t_id,), name)
+            except (IllegalActionError, TacticaError) as exc:
+                why = str(exc)
+            out.append(MatrixCell(a, name, t, rng, cov, None, None, None, None, why))
+    return out

@@ -1,0 +1,104 @@
+"""Compiled simulation kernels: the fast path beside the reference, never instead of it.
+
+A game may declare a kernel (:class:`~tactica.engine.ruleset.KernelHooks`): typed Cython over plain
+data that plays the *same* battles as the Python rules, for bulk simulation only. For each
+scenario (a variant of a comparison is a scenario of its own) the kernel is prepared once per
+process; then every battle it covers is played by it, and every other battle (a ruling option,
+a map size, a policy it does not handle, or an extension that was not built) by the reference,
+:func:`tactica.analysis.sim.play.play_battle`. Either way the battle's result is the same: an
+equivalence test plays every example, policy and ruling option both ways and compares them.
+
+``TACTICA_KERNELS=0`` in the environment makes the reference play every battle.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tactica.engine.caching import Cache, SmallKeys
+from tactica.engine.ruleset import NotCovered, PreparedKernel, kernel_hooks
+from tactica.engine.scenario import Scenario
+from tactica.engine.stats import BattleResult
+
+__all__ = ["ENVIRONMENT", "Engine", "kernels_enabled", "prepared_kernel", "simulated_battle"]
+
+#: The environment variable that turns kernels off (``0``).
+ENVIRONMENT = "TACTICA_KERNELS"
+
+
+def kernels_enabled() -> bool:
+    """False when ``TACTICA_KERNELS=0`` (the reference then plays every battle)."""
+    return os.environ.get(ENVIRONMENT, "1").strip() != "0"
+
+
+@dataclass(frozen=True)
+class Engine:
+    """Who played a battle: the kernel (``reason`` is ``None``) or the reference, and why."""
+
+    reason: str | None = None
+
+    @property
+    def is_kernel(self) -> bool:
+        """True when the compiled kernel played the battle."""
+        return self.reason is None
+
+
+KERNEL = Engine()
+_OFF = NotCovered(f"{ENVIRONMENT}=0")
+_NO_KERNEL = NotCovered("the game has no compiled kernel")
+
+# Prepared kernels of the scenarios of this process, by the scenario object (its number from
+# SmallKeys is never given to another object, so an entry cannot answer for another scenario).
+_LIMIT = 32
+_SCENARIOS = SmallKeys("simulate.kernel-scenarios", maxsize=_LIMIT)
+_PREPARED: Cache[int, PreparedKernel | NotCovered] = Cache("simulate.kernels", maxsize=_LIMIT)
+
+
+def prepared_kernel(scenario: Scenario) -> PreparedKernel | NotCovered:
+    """The kernel of ``scenario``, prepared once per scenario object, or why there is none."""
+    if not kernels_enabled():
+        return _OFF
+    key = _SCENARIOS.key_of(scenario)
+    found = _PREPARED.get(key)
+    if found is not None:
+        return found
+    hooks = kernel_hooks(scenario.ruleset)
+    kernel: PreparedKernel | NotCovered = (_NO_KERNEL if hooks is None
+                                           else hooks.prepare_kernel(scenario))
+    return _PREPARED.put(key, kernel)
+
+
+def simulated_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, index: int,
+                     max_steps: int) -> tuple[BattleResult, Engine]:
+    """Battle ``index`` of ``seed`` played by the kernel where it covers it, else by the
+    reference; the same result either way."""
+    from tactica.analysis.sim.play import play_battle
+
+    kernel = prepared_kernel(scenario)
+    if not isinstance(kernel, NotCovered):
+        result = kernel.play(policies, seed, index, max_steps)
+        if not isinstance(result, NotCovered):
+            return result, KERNEL
+        kernel = result
+    return (play_battle(scenario, policies, seed, index, max_steps=max_steps),
+            Engine(kernel.reason))
+
+
+def engine_line(kernel: int, reference: int, not_covered: Mapping[str, int]) -> str:
+    """One line for people: how many battles each engine played, and why the reference did.
+
+    >>> engine_line(990, 10, {"a map of 40 x 40 tiles": 10})
+    'engine: 990 battles by the compiled kernel, 10 by the reference (a map of 40 x 40 tiles: 10)'
+    >>> engine_line(0, 5, {"the game has no compiled kernel": 5})
+    'engine: the reference played every battle (the game has no compiled kernel)'
+    """
+    reasons = sorted(not_covered.items(), key=lambda kv: (-kv[1], kv[0]))
+    if kernel == 0:
+        why = "; ".join(reason for reason, _ in reasons)
+        return "engine: the reference played every battle" + (f" ({why})" if why else "")
+    line = f"engine: {kernel} battles by the compiled kernel, {reference} by the reference"
+    if reasons:
+        line += " (" + "; ".join(f"{reason}: {k}" for reason, k in reasons) + ")"
+    return line

@@ -1,0 +1,419 @@
+"""Monte Carlo of whole battles: seeded, parallel, the same numbers on any executor.
+
+Battle ``i`` of a run with seed ``s`` draws its dice from ``default_rng([s, i, 0])`` and its
+policies' choices from ``default_rng([s, i, 1])`` (:mod:`tactica.analysis.sim.play`), so the battles
+do not depend on how they are split between processes or machines; results are tallied as they
+come (:mod:`tactica.analysis.sim.tally`: a few integers, not a list of battles) and merge exactly in
+any order. Win rates come with Wilson 95% intervals.
+
+* :func:`simulate` plays one scenario: a number of battles, or (``precision``) rounds of
+  battles until every interval it reports is at most that half width, up to ``max_battles``.
+* :func:`compare` plays every battle under each variant of a scenario (a ruling's readings, a
+  field's values) with common random numbers and reports each variant's figures and the
+  paired difference of each win rate against the first variant, with its 95% interval.
+
+Where the battles run is an executor (:mod:`tactica.analysis.sim.executors`): this process, a local
+process pool (the default), or a Dask cluster. A KeyboardInterrupt (Ctrl-C) stops the run at
+once and the report holds the battles finished so far (``interrupted`` is set).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tactica.analysis.sim.executors import Job, Plan, make_executor
+from tactica.analysis.sim.play import DEFAULT_MAX_STEPS, logged_battle, play_battle
+from tactica.analysis.sim.tally import BattleResult, PairedTally, Tally, wilson
+from tactica.analysis.sim.variants import CompareSpec, Variant, describe, parse_compare, variants_of
+from tactica.engine.errors import TacticaError
+from tactica.engine.policies import default_policy, make_policy
+from tactica.engine.rulings import Ruling
+from tactica.engine.scenario import Scenario
+
+__all__ = [
+    "DEFAULT_MAX_BATTLES",
+    "DEFAULT_MAX_STEPS",
+    "BattleResult",
+    "CompareSpec",
+    "ComparisonReport",
+    "Progress",
+    "SimulationReport",
+    "Variant",
+    "compare",
+    "logged_battle",
+    "parse_compare",
+    "play_battle",
+    "simulate",
+    "variants_of",
+    "wilson",
+]
+
+#: The cap of a run to a precision (``--max-battles``).
+DEFAULT_MAX_BATTLES = 100_000
+#: The first round of a run to a precision; later rounds are sized from the intervals so far.
+FIRST_ROUND = 200
+
+#: Told ``(battles done, battles planned)`` as chunks finish.
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class SimulationReport:
+    """Aggregated results of many battles of one scenario."""
+
+    scenario: str
+    seed: int
+    sides: tuple[str, ...]
+    policies: Mapping[str, str]
+    rulings: Mapping[str, str]
+    declared_rulings: tuple[Ruling, ...]
+    tally: Tally
+    unit_order: tuple[str, ...] = ()
+    interrupted: bool = False
+    precision: Mapping[str, Any] | None = None
+
+    @property
+    def battles(self) -> int:
+        """Battles played (those finished by the rules and those stopped unfinished)."""
+        return self.tally.battles
+
+    @property
+    def wins(self) -> Mapping[str, int]:
+        """Wins by side."""
+        return self.tally.wins
+
+    @property
+    def draws(self) -> int:
+        """Battles that ended in a draw."""
+        return self.tally.draws
+
+    @property
+    def units(self) -> Mapping[str, Mapping[str, Any]]:
+        """Per unit: side, survival (with its interval), mean damage dealt and taken."""
+        units: Mapping[str, Mapping[str, Any]] = self.figures()["units"]
+        return units
+
+    @property
+    def engine(self) -> dict[str, int]:
+        """Battles played by the compiled kernel and by the reference."""
+        return self.tally.engine()
+
+    def engine_line(self) -> str:
+        """Who played the battles, in one line (with the reasons the reference played)."""
+        from tactica.analysis.sim.kernels import engine_line
+
+        t = self.tally
+        return engine_line(t.kernel, t.reference, t.not_covered)
+
+    @property
+    def mean_rounds(self) -> float:
+        """The mean number of rounds."""
+        return self.tally.rounds_sum / self.battles if self.battles else 0.0
+
+    def win_rate(self, side: str) -> tuple[float, tuple[float, float]]:
+        """The side's win rate and its 95% interval."""
+        n = self.battles
+        return (self.wins[side] / n if n else 0.0), wilson(self.wins[side], n)
+
+    def figures(self) -> dict[str, Any]:
+        """The outcome figures alone (what a comparison shows per variant)."""
+        return self.tally.summary(self.unit_order)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (identical for identical runs, on any executor)."""
+        out: dict[str, Any] = {
+            "scenario": self.scenario,
+            "battles": self.battles,
+            "seed": self.seed,
+            "policies": dict(self.policies),
+            "rulings": dict(self.rulings),
+        }
+        out.update(self.figures())
+        out.pop("battles", None)
+        out = {"battles": self.battles, **out}
+        if self.precision is not None:
+            out["precision"] = dict(self.precision)
+        out["engine"] = self.engine
+        if self.interrupted:
+            out["interrupted"] = True
+        return out
+
+    def _repr_html_(self) -> str:
+        from tactica.analysis.views import html_of, simulation_tables
+
+        return html_of(simulation_tables(self))
+
+    def to_pandas(self) -> Any:
+        """The sides and draws (wins, win rate, 95% interval) as a pandas DataFrame."""
+        from tactica.analysis.views import simulation_frame
+
+        return simulation_frame(self)
+
+
+@dataclass(frozen=True)
+class ComparisonReport:
+    """Every variant's figures over the same battles, and the paired differences."""
+
+    scenario: str
+    seed: int
+    sides: tuple[str, ...]
+    policies: Mapping[str, str]
+    spec: CompareSpec
+    labels: tuple[str, ...]
+    reports: tuple[SimulationReport, ...]
+    paired: PairedTally
+    interrupted: bool = False
+    precision: Mapping[str, Any] | None = None
+    outcomes: tuple[str, ...] = field(default=())
+
+    @property
+    def battles(self) -> int:
+        """Battles played under each variant."""
+        return self.paired.battles
+
+    def difference(self, variant: int, outcome: str
+                   ) -> tuple[float, tuple[float, float], bool]:
+        """Variant ``variant`` (>= 1) minus the first: the mean difference of ``outcome``'s
+        rate (a side, or ``"draw"``), its 95% interval, and whether it excludes 0."""
+        mean, (lo, hi) = self.paired.interval(variant, outcome)
+        return mean, (lo, hi), (lo > 0 or hi < 0)
+
+    @property
+    def engine(self) -> dict[str, int]:
+        """Battles played by the compiled kernel and by the reference, over every variant."""
+        return {"kernel": sum(r.tally.kernel for r in self.reports),
+                "reference": sum(r.tally.reference for r in self.reports)}
+
+    def engine_line(self) -> str:
+        """Who played the battles of every variant, in one line."""
+        from tactica.analysis.sim.kernels import engine_line
+
+        reasons: dict[str, int] = {}
+        for r in self.reports:
+            for reason, k in r.tally.not_covered.items():
+                reasons[reason] = reasons.get(reason, 0) + k
+        e = self.engine
+        return engine_line(e["kernel"], e["reference"], reasons)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the variants' figures and the paired differences against the first."""
+        diffs: list[dict[str, Any]] = []
+        for v in range(1, len(self.labels)):
+            row: dict[str, Any] = {"variant": self.labels[v], "against": self.labels[0]}
+            for o in self.outcomes:
+                mean, (lo, hi), sig = self.difference(v, o)
+                row[o] = {"difference": round(mean, 6), "ci95": [_r(lo), _r(hi)],
+                          "significant": sig}
+            diffs.append(row)
+        out: dict[str, Any] = {
+            "scenario": self.scenario,
+            "battles": self.battles,
+            "seed": self.seed,
+            "policies": dict(self.policies),
+            "compare": dict(describe(self.spec)),
+            "variants": {label: {"rulings": dict(r.rulings), **r.figures()}
+                         for label, r in zip(self.labels, self.reports, strict=True)},
+            "paired": diffs,
+        }
+        if self.precision is not None:
+            out["precision"] = dict(self.precision)
+        out["engine"] = self.engine
+        if self.interrupted:
+            out["interrupted"] = True
+        return out
+
+
+def _r(x: float) -> float | None:
+    return round(x, 6) if math.isfinite(x) else None
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def _policies_for(scenario: Scenario,
+                  policies: Mapping[str, str] | str | None) -> dict[str, str]:
+    sides = scenario.ruleset.sides_of(scenario.new_state())
+    if policies is None:  # the game's default, by the name of what it does
+        policies = default_policy(scenario.ruleset)
+    chosen = dict.fromkeys(sides, policies) if isinstance(policies, str) else dict(policies)
+    for s in sides:
+        if s not in chosen:
+            raise TacticaError(f"no policy given for side {s!r}")
+        make_policy(chosen[s], scenario.ruleset)
+    unknown = sorted(set(chosen) - set(sides))
+    if unknown:
+        raise TacticaError(f"--policy: no side {unknown[0]!r} in this scenario "
+                           f"(sides: {', '.join(sides)})")
+    return chosen
+
+
+@dataclass
+class _Run:
+    tallies: list[Tally]
+    paired: PairedTally | None
+    interrupted: bool
+    precision: dict[str, Any] | None
+
+
+def _jobs(start: int, stop: int, workers: int) -> list[Job]:
+    n = stop - start
+    size = 8 if workers <= 1 else max(1, min(100, math.ceil(n / (workers * 16))))
+    return [(i, min(i + size, stop)) for i in range(start, stop, size)]
+
+
+def _widest(tallies: Sequence[Tally], paired: PairedTally | None) -> float:
+    widths = [w for t in tallies for w in t.half_widths()]
+    if paired is not None:
+        widths += paired.half_widths()
+    return max(widths) if widths else math.inf
+
+
+def _run(scenarios: Sequence[Scenario], policies: dict[str, str], *, battles: int | None,
+         seed: int, workers: int | None, progress: Progress | None, precision: float | None,
+         max_battles: int, executor: str, scheduler: Any, max_steps: int) -> _Run:
+    if seed < 0:
+        raise TacticaError(f"--seed: expected a whole number >= 0, got {seed}")
+    if precision is None:
+        if battles is None or battles < 1:
+            raise TacticaError(f"--battles: expected at least 1, got {battles}")
+    elif not (0 < precision < 0.5):
+        raise TacticaError(f"--precision: expected a half width above 0 and below 0.5 "
+                           f"(such as 0.01), got {precision:g}")
+    if max_battles < 1:
+        raise TacticaError(f"--max-battles: expected at least 1, got {max_battles}")
+    if max_steps < 1:
+        raise TacticaError(f"max_steps: expected at least 1, got {max_steps}")
+    n_workers = workers if workers is not None else (os.cpu_count() or 1)
+    if n_workers < 1:
+        raise TacticaError(f"--workers: expected at least 1, got {n_workers}")
+    sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
+    tallies = [Tally(sides) for _ in scenarios]
+    paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
+    plan = Plan.of(scenarios, policies, seed, max_steps)
+    target = min(FIRST_ROUND, max_battles) if battles is None else battles
+    if precision is not None:
+        target = min(FIRST_ROUND, max_battles)
+    if precision is None:
+        n_workers = min(n_workers, target)
+    done = 0
+    interrupted = False
+    widest = math.inf
+    try:
+        with make_executor(executor, plan, scenarios, workers=n_workers,
+                           scheduler=scheduler) as ex:
+            while True:
+                for _, (parts, pair) in ex.run(_jobs(done, target, n_workers)):
+                    for tally, part in zip(tallies, parts, strict=True):
+                        tally.merge(part)
+                    if paired is not None and pair is not None:
+                        paired.merge(pair)
+                    if progress is not None:
+                        progress(tallies[0].battles, target)
+                done = target
+                if precision is None:
+                    break
+                widest = _widest(tallies, paired)
+                if widest <= precision or done >= max_battles:
+                    break
+                target = min(max_battles, _next_target(done, widest, precision))
+    except KeyboardInterrupt:
+        interrupted = True
+    prec = None
+    if precision is not None:
+        widest = _widest(tallies, paired)
+        prec = {"target": precision, "max_battles": max_battles,
+                "widest": _r(widest), "reached": widest <= precision}
+    return _Run(tallies, paired, interrupted, prec)
+
+
+def _next_target(done: int, widest: float, precision: float) -> int:
+    """The battles needed for the widest interval to shrink to ``precision`` (widths shrink
+    as 1/√n), with a 10% margin, in whole hundreds, at least a fifth more than done."""
+    needed = done * (widest / precision) ** 2 * 1.1
+    target = max(math.ceil(needed / 100) * 100, done + max(100, done // 5))
+    return target
+
+
+def _report(scenario: Scenario, policies: Mapping[str, str], seed: int, tally: Tally,
+            interrupted: bool, precision: Mapping[str, Any] | None) -> SimulationReport:
+    state = scenario.new_state()
+    return SimulationReport(
+        scenario=scenario.name, seed=seed, sides=scenario.ruleset.sides_of(state),
+        policies=dict(policies), rulings=dict(scenario.rulings),
+        declared_rulings=scenario.rulings.declared(), tally=tally,
+        unit_order=tuple(u.id for u in scenario.ruleset.units(state)),
+        interrupted=interrupted, precision=precision,
+    )
+
+
+def simulate(
+    scenario: Scenario,
+    *,
+    battles: int | None = 1000,
+    seed: int,
+    policies: Mapping[str, str] | str | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    precision: float | None = None,
+    max_battles: int = DEFAULT_MAX_BATTLES,
+    executor: str = "process",
+    scheduler: Any = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+) -> SimulationReport:
+    """Play ``battles`` battles (or, with ``precision``, as many as needed for every reported
+    interval's half width to be at most ``precision``, up to ``max_battles``) and tally them.
+
+    ``workers``: processes of the local pool (default: every core; 1 runs in this process).
+    ``executor="dask"`` runs on the Dask cluster at ``scheduler`` (an address, or a
+    ``distributed.Client``). ``progress(done, planned)`` is told as chunks finish.
+    """
+    chosen = _policies_for(scenario, policies)
+    run = _run([scenario], chosen, battles=battles, seed=seed, workers=workers,
+               progress=progress, precision=precision, max_battles=max_battles,
+               executor=executor, scheduler=scheduler, max_steps=max_steps)
+    return _report(scenario, chosen, seed, run.tallies[0], run.interrupted, run.precision)
+
+
+def compare(
+    scenario: Scenario,
+    spec: CompareSpec | str,
+    *,
+    battles: int | None = 1000,
+    seed: int,
+    policies: Mapping[str, str] | str | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    precision: float | None = None,
+    max_battles: int = DEFAULT_MAX_BATTLES,
+    executor: str = "process",
+    scheduler: Any = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+) -> ComparisonReport:
+    """Play every battle under each variant of ``spec`` (``"ABC-6=die,characteristic"``,
+    ``"units.A.defense=2,3"``) with common random numbers; options as :func:`simulate`
+    (``battles`` and ``precision`` count battles per variant)."""
+    if isinstance(spec, str):
+        spec = parse_compare(spec)
+    variants = variants_of(scenario, spec)
+    sides = scenario.ruleset.sides_of(scenario.new_state())
+    for v in variants:
+        if v.scenario.ruleset.sides_of(v.scenario.new_state()) != sides:
+            raise TacticaError(f"--compare: {v.label} changes the sides of the battle; "
+                               "only variants with the same sides can be compared")
+    chosen = _policies_for(scenario, policies)
+    run = _run([v.scenario for v in variants], chosen, battles=battles, seed=seed,
+               workers=workers, progress=progress, precision=precision,
+               max_battles=max_battles, executor=executor, scheduler=scheduler,
+               max_steps=max_steps)
+    assert run.paired is not None
+    reports = tuple(_report(v.scenario, chosen, seed, t, run.interrupted, None)
+                    for v, t in zip(variants, run.tallies, strict=True))
+    return ComparisonReport(
+        scenario=scenario.name, seed=seed, sides=sides, policies=chosen, spec=spec,
+        labels=tuple(v.label for v in variants), reports=reports, paired=run.paired,
+        interrupted=run.interrupted, precision=run.precision, outcomes=(*sides, "draw"),
+    )

@@ -1,0 +1,1 @@
+"""The dot lattice battlefield: geometry, sight, firing arcs, blasts, moves, map files."""

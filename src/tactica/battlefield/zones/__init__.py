@@ -1,0 +1,1 @@
+"""The zone graph battlefield: named zones, their connections, map files."""
