@@ -16,12 +16,12 @@ from web_helpers import EXAMPLES
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from tactica.engine.chance import Roll
 from tactica.dice import Dist
+from tactica.engine.chance import Roll
+from tactica.engine.scenario import load_scenario
 from tactica.play import FightController
 from tactica.play.answer import success_chance
 from tactica.presentation.render.svg import side_colours
-from tactica.engine.scenario import load_scenario
 from tactica.web.app import create_app
 
 TOKEN = "test-token-0123456789abcdef"
