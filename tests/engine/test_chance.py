@@ -159,7 +159,8 @@ def test_scripted_fails_clearly_on_an_impossible_value() -> None:
                                "possible values: 0, 1, 2")
     with pytest.raises(ScriptError, match=r"roll 'to hit': die 2 cannot show 10 \(faces 0..9\)"):
         run_scripted(attack(2, 6, 3), rolls=[[1, 10]])
-    with pytest.raises(ScriptError, match=r"roll 'to hit' needs 2 dice, got 3: \[1, 2, 3\]"):
+    with pytest.raises(ScriptError,
+                       match=r"roll 'to hit' is 2 dice: type 2 faces \(typed 3: 1 2 3\)"):
         run_scripted(attack(2, 6, 3), rolls=[[1, 2, 3]])
 
 

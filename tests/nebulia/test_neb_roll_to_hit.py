@@ -61,7 +61,7 @@ def test_each_weapon_die_is_one_d10() -> None:
     assert hits([1, 2, 3, 4, 5], 3) == 3
     roll = hit_roll(5, 3)
     assert len(roll.dice) == 3
-    with pytest.raises(ScriptError, match="needs 3 dice, got 2"):
+    with pytest.raises(ScriptError, match="is 3 dice: type 3 faces"):
         roll.value_from_faces([1, 2])
 
 

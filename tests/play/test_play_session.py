@@ -127,7 +127,7 @@ def test_wrong_dice_are_asked_again_with_the_reason(tmp_path: Path) -> None:
     lines = ["1", "1", "x", "4 4", "10", "=2", "=1", "=0", "quit"]
     t = play(sc, tmp_path / "duel.jsonl", lines, seed=1, computer={"blue": "greedy"})
     assert "  expected the faces rolled as numbers, such as '1', got 'x'" in t.said
-    assert "  roll 'to hit' needs 1 dice, got 2: [4, 4]" in t.said
+    assert "  roll 'to hit' is 1 die: type one face (typed 2: 4 4)" in t.said
     assert "  roll 'to hit': die 1 cannot show 10 (faces 0..9)" in t.said
     assert "  '2' is not a possible result of 'to hit' (possible: 0, 1)" in t.said
     assert "  to hit: 1" in t.said and "  armor: 0" in t.said

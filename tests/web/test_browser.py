@@ -5,7 +5,7 @@ sight and odds by clicking two units, the server killed in the middle of an atta
 fight resumed from its log; then an Unhex turn; then a page of another local server that tries
 to frame the fight and to drive it; then a disk that cannot take the next step. Every page is
 opened by the URL the server prints (with its token) and runs under its
-Content-Security-Policy without one violation. Screenshots go to tests/web/screenshots/.
+Content-Security-Policy without one violation. Screenshots go to web_helpers.SCREENSHOTS.
 The tests skip, saying why, where no Chromium or no Playwright is installed.
 """
 
@@ -69,6 +69,13 @@ def click_and_wait(page: Any, selector: str) -> None:
     answered(page, key)
 
 
+def attack(page: Any, selector: str) -> None:
+    """An attack's button opens its preview (exact odds, outcome bars); commit it there."""
+    page.click(selector, timeout=TIMEOUT)
+    page.wait_for_selector("#preview [data-commit]", timeout=TIMEOUT)
+    click_and_wait(page, "#preview [data-commit]")
+
+
 def type_dice(page: Any, text: str) -> None:
     _, key, _ = question(page)
     page.fill("#dice-input", text)
@@ -122,7 +129,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
     click_and_wait(page, "button:text-is('A stays at 0,0')")
     other.wait_for_function("() => document.querySelector('#question h2').textContent"
                             ".includes('A may attack')", timeout=TIMEOUT)  # the other tab too
-    click_and_wait(page, "button:text-is('A attacks B with rifle')")
+    attack(page, "#question button[title='A attacks B with rifle']")
     kind, _, head = question(page)
     assert (kind, head) == ("roll", "Roll for to hit")
     assert "the die showing 1-6 is a success" in page.inner_text("#question")
@@ -144,7 +151,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
     click_and_wait(page, "#question button[data-action='0']")
     if "A may attack" not in question(page)[2]:  # the first choice was a move
         raise AssertionError(question(page))
-    click_and_wait(page, "button:text-is('A attacks B with rifle')")
+    attack(page, "#question button[title='A attacks B with rifle']")
     type_dice(page, "4")
     assert question(page)[2] == "Roll for armor"
     page.screenshot(path=str(SCREENSHOTS / "duel-3-before-kill.png"), full_page=True)
@@ -192,7 +199,7 @@ def test_an_unhex_turn_in_the_browser(browser: Any, serve: Any, tmp_path: Path) 
     assert "Rook -> Dmitri" in sight and "P(hit)" in sight
     page.screenshot(path=str(SCREENSHOTS / "unhex-1-sight.png"), full_page=True)
 
-    click_and_wait(page, "button[title='Rook attacks Dmitri with the shotgun']")
+    attack(page, "button[title='Rook attacks Dmitri with the shotgun']")
     until_crew_acts()
     page.screenshot(path=str(SCREENSHOTS / "unhex-2-after-turn.png"), full_page=True)
     records = read_log(log).records

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -23,7 +24,10 @@ import pytest
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples"
-SCREENSHOTS = Path(__file__).parent / "screenshots"
+#: Where the browser tests keep their screenshots: $TACTICA_SCREENSHOTS, else a folder of the
+#: system's temporary directory (never the repository).
+SCREENSHOTS = Path(os.environ.get("TACTICA_SCREENSHOTS")
+                   or Path(tempfile.gettempdir()) / "tactica-screenshots")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 

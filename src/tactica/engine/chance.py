@@ -128,9 +128,12 @@ class Roll(Generic[T]):
         if self.read is None or not self.dice:
             raise ScriptError(f"roll {self.label!r} is not made with physical dice")
         if len(faces) != len(self.dice):
+            wanted = len(self.dice)
+            typed = " ".join(str(f) for f in faces) or "nothing"
             raise ScriptError(
-                f"roll {self.label!r} needs {len(self.dice)} dice, got {len(faces)}: "
-                f"{list(faces)}"
+                f"roll {self.label!r} is {wanted} {'die' if wanted == 1 else 'dice'}: type "
+                f"{'one face' if wanted == 1 else f'{wanted} faces'} (typed "
+                f"{len(faces)}: {typed})"
             )
         for i, (face, die) in enumerate(zip(faces, self.dice, strict=True)):
             if die.p(face) == 0:

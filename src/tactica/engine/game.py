@@ -152,11 +152,16 @@ def record_text(state: object, record: Action | Event) -> str:
 @dataclass(frozen=True)
 class Text(Generic[S, A, E]):
     """What people read: every unit as it stands (``units``), and one line per action and per
-    event (by default :func:`record_text`, the record's fields)."""
+    event (by default :func:`record_text`, the record's fields). Optional, for the web page:
+    ``ranges``, the distance in words between every two units of different sides (a fight
+    without a map), and ``terrain``, ground the map does not draw but a move pays for, by
+    place."""
 
     units: Callable[[S], tuple[UnitStatus, ...]]
     action: Callable[[S, A], str] = record_text
     event: Callable[[S, E], str] = record_text
+    ranges: Callable[[S], list[tuple[str, str, str]]] | None = None
+    terrain: Callable[[S], dict[str, str]] | None = None
 
 
 # --------------------------------------------------------------------------------------------

@@ -44,12 +44,14 @@ ENTRY_POINT_GROUP = "tactica.map_kinds"
 class MapKind:
     """One kind of map: ``load(data, source)`` builds the battlefield from a parsed map mapping
     (``source`` names the file in errors); ``render(battlefield, sight)`` draws it as SVG, with
-    the evidence of one sight report when given."""
+    the evidence of one sight report when given. A renderer that also takes a third argument,
+    ``colours`` (each side's colour), is given it when a fight is drawn, so that the map and
+    the other views of the fight agree."""
 
     name: str
     summary: str
     load: Callable[[Mapping[str, Any], str], Battlefield]
-    render: Callable[[Any, SightReport | None], str]
+    render: Callable[..., str]
 
 
 _KINDS: dict[str, MapKind] = {}
@@ -105,6 +107,11 @@ def load_map(path: str | Path) -> Battlefield:
     return map_from_mapping(load_yaml(path, error=MapError), source=str(path))
 
 
-def to_svg(battlefield: Battlefield, *, sight: SightReport | None = None) -> str:
-    """An SVG picture of any battlefield, with the evidence of one sight report if given."""
-    return map_kind(battlefield.kind).render(battlefield, sight)
+def to_svg(battlefield: Battlefield, *, sight: SightReport | None = None,
+           colours: Mapping[str, str] | None = None) -> str:
+    """An SVG picture of any battlefield, with the evidence of one sight report if given, its
+    sides in ``colours`` when given (a side's colour in every view of a fight)."""
+    kind = map_kind(battlefield.kind)
+    if colours is None:
+        return kind.render(battlefield, sight)
+    return kind.render(battlefield, sight, colours)

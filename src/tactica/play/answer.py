@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Protocol
 
 import numpy as np
@@ -38,6 +39,7 @@ __all__ = [
     "parse_roll_answer",
     "roll_lines",
     "shown_roll",
+    "success_chance",
 ]
 
 #: Kinds of request, each with its own stream of random numbers per step.
@@ -146,6 +148,53 @@ def chances_line(request: Roll[Any]) -> str:
         low, high = items[0][0], items[-1][0]
         return f"{low} to {high}, {float(request.dist.mean()):.2f} on average"
     return f"{len(items)} possible results"
+
+
+_UNDER = re.compile(r"\b(\d+) or under\b|\bat or under (\d+)\b|\bunder (\d+)\)")
+_FACES = re.compile(r"\bon (\d+)-(\d+)\b")
+
+
+def _number(value: Any) -> int | None:
+    """A rolled value as the number compared: a whole number, or a d100's pair of faces."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if (isinstance(value, tuple) and len(value) == 2
+            and all(isinstance(v, int) and 0 <= v <= 9 for v in value)):
+        return 100 if value == (0, 0) else value[0] * 10 + value[1]
+    return None
+
+
+def success_chance(request: Roll[Any]) -> Fraction | None:
+    """The chance that a roll-under check succeeds, when its hint says the number to roll
+    under (``55 or under succeeds``, ``d20 under 7``) or the faces that succeed (``hits on
+    1-9``); ``None`` for other rolls.
+
+    >>> from tactica.dice import Dist
+    >>> d20 = Dist.uniform(range(1, 21))
+    >>> success_chance(Roll("check", d20, lambda v: None, hint="7 or under succeeds"))
+    Fraction(7, 20)
+    """
+    text = f"{request.label} {request.hint}"
+    under = _UNDER.search(text)
+    faces = _FACES.search(text) if under is None else None
+    if under is None and faces is None:
+        return None
+    total = Fraction(0)
+    counted = False
+    for value, p in request.dist.items():
+        n = _number(value)
+        if n is None:
+            return None
+        counted = True
+        if under is not None:
+            limit = int(next(g for g in under.groups() if g))
+            ok = n <= limit
+        else:
+            assert faces is not None
+            ok = int(faces.group(1)) <= n <= int(faces.group(2))
+        if ok:
+            total += Fraction(p)
+    return total if counted else None
 
 
 def answer_example(request: Roll[Any]) -> str:

@@ -459,6 +459,15 @@ class FightController:
         greedy = GreedyPolicy(self.battle.ruleset)
         return req.actions.index(greedy.choose(decision, self.battle.state, rng))
 
+    def acting(self) -> tuple[str | None, str]:
+        """The step a roll or a decision is asked in: ``(side, the action in words)`` for a
+        side's action, ``(None, what the step is)`` for an automatic one (a round's start)."""
+        first = self._open[0] if self._open else None
+        if isinstance(first, ActionTaken):
+            return first.side, self.describe(first.action)
+        p = self.battle.pending
+        return None, p.label if isinstance(p, Automatic) else ""
+
     def describe(self, action: Any) -> str:
         """An action in words."""
         return self.battle.ruleset.describe_action(self.battle.state, action)

@@ -16,12 +16,14 @@ from tactica.engine.errors import TacticaError
 from tactica.engine.maps import to_svg
 from tactica.engine.odds import OddsReport, outcome_report
 from tactica.engine.ruleset import Capability, UnitStatus, odds_hooks, sight_hooks
+from tactica.presentation.render.svg import side_colours
 
 __all__ = [
     "has_map",
     "no_map_sentence",
     "odds_of",
     "picture_of",
+    "side_colours_of",
     "sight_of",
     "svg_of",
     "unit_ids",
@@ -55,10 +57,21 @@ def picture_of(battle: Battle[Any]) -> str:
     return "" if field is None else field.preview()
 
 
+def side_colours_of(battle: Battle[Any]) -> dict[str, str]:
+    """The one colour of every side of the fight (the game's order of its sides, then any
+    side only a unit names): the map, the page's chips and its tokens all use it."""
+    rs, state = battle.ruleset, battle.state
+    sides = [*rs.sides_of(state), *(u.side for u in rs.units(state))]
+    return side_colours(sides)
+
+
 def svg_of(battle: Battle[Any], sight: SightReport | None = None) -> str:
-    """The battlefield as SVG, with the evidence of ``sight`` (``""`` without a map)."""
+    """The battlefield as SVG, with the evidence of ``sight`` (``""`` without a map), its
+    sides in the fight's colours (:func:`side_colours_of`)."""
     field = _battlefield(battle)
-    return "" if field is None else to_svg(field, sight=sight)
+    if field is None:
+        return ""
+    return to_svg(field, sight=sight, colours=side_colours_of(battle))
 
 
 def unit_ids(units: Sequence[UnitStatus]) -> list[str]:

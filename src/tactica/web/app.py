@@ -8,6 +8,9 @@ Routes (JSON unless said):
 * ``GET /api/state`` the fight (:func:`tactica.web.snapshot.snapshot`);
 * ``GET /api/map.svg[?a=ID&b=ID]`` the map, with the sight lines between two units;
 * ``GET /api/sight?a=ID&b=ID`` sight and cover, with its reasons, and the odds between them;
+* ``GET /api/preview?key=KEY&index=I`` the exact odds of action ``I`` of the open question,
+  its outcomes as bars (the preview shown before an attack is committed);
+* ``GET /favicon.ico`` the page's icon (also ``/static/favicon.svg``);
 * ``POST /api/action`` ``{"key", "index"}`` (and ``"bearing"``, degrees, to aim an action the
   question lists as aimable: a firing arc at any bearing), ``/api/roll`` ``{"key", "text"}``
   (``""``: tactica rolls), ``/api/decide`` ``{"key", "index"}``, ``/api/dice`` ``{"mode"}``;
@@ -55,7 +58,7 @@ from tactica.play.controller import FightController, Note
 from tactica.play.queries import sight_of, svg_of
 from tactica.web.guard import SECURITY_HEADERS, OwnerGuard
 from tactica.web.listen import Limits
-from tactica.web.snapshot import odds_between, snapshot
+from tactica.web.snapshot import odds_between, preview, snapshot
 
 __all__ = ["MAX_BODY", "FightServer", "create_app"]
 
@@ -289,6 +292,17 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
 
         return JSONResponse(await server.run(answer))
 
+    async def preview_of(request: Request) -> Response:
+        key = whole_number(request.query_params.get("key", ""))
+        index = whole_number(request.query_params.get("index", ""))
+        if key is None or index is None:
+            raise WebError(400, "preview: give the question's key and the action's number "
+                                "(key=K&index=I, whole numbers)")
+        return JSONResponse(await server.run(lambda ctl: preview(ctl, key, index)))
+
+    async def favicon(request: Request) -> Response:
+        return Response((_STATIC / "favicon.svg").read_bytes(), media_type="image/svg+xml")
+
     async def action(request: Request) -> Response:
         body: ActionBody = await _body(request, ActionBody, body_timeout)
         await server.run(lambda ctl: ctl.take(body.index, key=body.key, bearing=body.bearing),
@@ -343,6 +357,8 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
         Route("/api/state", guarded(state)),
         Route("/api/map.svg", guarded(map_svg)),
         Route("/api/sight", guarded(sight)),
+        Route("/api/preview", guarded(preview_of)),
+        Route("/favicon.ico", favicon),
         Route("/api/action", guarded(action), methods=["POST"]),
         Route("/api/roll", guarded(roll), methods=["POST"]),
         Route("/api/decide", guarded(decide), methods=["POST"]),

@@ -53,7 +53,8 @@ SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
 )
 _RAW_HEADERS = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in SECURITY_HEADERS]
 _REPLACED = {k for k, _ in _RAW_HEADERS}
-#: Paths served without the token: the page's own script and style (no fight in them).
+#: Paths served without the token: the page's own script, style and icon (no fight in them;
+#: ``/favicon.ico`` too).
 PUBLIC = "/static/"
 _SAFE_METHODS = frozenset({"GET", "HEAD"})
 
@@ -115,7 +116,7 @@ class OwnerGuard:
                          f"it was started with), not to the Host {shown}"), []
         path: str = scope["path"]
         method: str = scope["method"]
-        if path.startswith(PUBLIC):
+        if path.startswith(PUBLIC) or path == "/favicon.ico":
             return None
         how = self._authenticated(headers)
         if method == "GET" and path == "/":  # the URL printed: its token goes into the cookie

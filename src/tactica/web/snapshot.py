@@ -8,12 +8,14 @@ events. The map is fetched apart as SVG (``/api/map.svg``), sight and odds on re
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
+from tactica.engine.game import Game
 from tactica.engine.errors import TacticaError
 from tactica.engine.odds import OddsReport
 from tactica.engine.ruleset import Capability, odds_hooks
-from tactica.play.answer import answer_example, chances_line, dice_words
+from tactica.play.answer import answer_example, chances_line, dice_words, success_chance
 from tactica.play.controller import (
     ActionRequest,
     DecisionRequest,
@@ -22,11 +24,12 @@ from tactica.play.controller import (
     Request,
     RollRequest,
 )
-from tactica.play.queries import has_map, no_map_sentence, odds_of
+from tactica.play.queries import has_map, no_map_sentence, odds_of, side_colours_of
+from tactica.play.session import number_range
 from tactica.play.words import group_actions, number_name, odds_lines, shown_value, winner_line
-from tactica.presentation.render.svg import side_colour
+from tactica.web.links import action_link
 
-__all__ = ["odds_between", "request_json", "snapshot"]
+__all__ = ["odds_between", "preview", "ranges_of", "request_json", "snapshot", "terrain_of"]
 
 #: Notes sent to a page (the newest).
 FEED_SHOWN = 200
@@ -35,19 +38,35 @@ FEED_SHOWN = 200
 def request_json(ctl: FightController, req: Request) -> dict[str, Any]:
     """The open question, for the page."""
     if isinstance(req, ActionRequest):
-        units = [u.id for u in ctl.battle.ruleset.units(ctl.battle.state)]
+        statuses = ctl.battle.ruleset.units(ctl.battle.state)
+        units = [u.id for u in statuses]
+        sides = {u.id: u.side for u in statuses}
         return {"kind": "action", "key": req.key, "side": req.side, "prompt": req.prompt,
                 "texts": list(req.texts), "aimable": list(req.aimable),
-                "groups": [g.to_json() for g in group_actions(req.texts, units)]}
+                "groups": [g.to_json() for g in group_actions(req.texts, units)],
+                "links": [action_link(a, sides) for a in req.actions],
+                "menu": None if req.menu is None else {
+                    "hint": req.menu.hint,
+                    "lines": [{"group": g, "sub": sub,
+                               "items": [{"index": i.index, "label": i.label} for i in items]}
+                              for g, sub, items in req.menu.lines()]}}
+    side, during = ctl.acting()
     if isinstance(req, RollRequest):
         roll = req.roll
-        return {"kind": "roll", "key": req.key, "label": req.label,
-                "dice": dice_words(roll), "hint": roll.hint, "chances": chances_line(roll),
+        chance = success_chance(roll)
+        return {"kind": "roll", "key": req.key, "label": req.label, "side": side,
+                "during": during, "dice": dice_words(roll), "hint": roll.hint,
+                "chances": chances_line(roll),
+                "success": None if chance is None else f"{float(chance):.1%}",
+                "success_exact": (None if chance is None
+                                  else f"{chance.numerator}/{chance.denominator}"),
                 "example": answer_example(roll),
                 "physical": bool(roll.dice) and roll.read is not None}
     if isinstance(req, DecisionRequest):
-        return {"kind": "decision", "key": req.key, "side": req.side,
-                "label": req.decision.label, "options": list(req.texts)}
+        span = number_range(req.decision.options)
+        return {"kind": "decision", "key": req.key, "side": req.side, "during": during,
+                "label": req.decision.label, "options": list(req.texts),
+                "range": None if span is None else list(span)}
     assert isinstance(req, Over)
     return {"kind": "over", "key": req.key, "winner": req.winner, "reason": req.reason,
             "text": f"The battle is over. {winner_line(req.winner, req.reason)}."}
@@ -57,8 +76,8 @@ def snapshot(ctl: FightController) -> dict[str, Any]:
     """Everything a page shows, as JSON."""
     req = ctl.advance()
     rs, state = ctl.battle.ruleset, ctl.battle.state
-    sides = list(rs.sides_of(state))
     units = rs.units(state)
+    colours = side_colours_of(ctl.battle)
     return {
         "version": ctl.version,
         "title": ctl.scenario.name,
@@ -71,16 +90,69 @@ def snapshot(ctl: FightController) -> dict[str, Any]:
         "has_map": has_map(ctl.battle),
         "no_map": "" if has_map(ctl.battle) else no_map_sentence(ctl.battle),
         "has_odds": rs.meta.has(Capability.ODDS),
-        "sides": [{"name": s, "colour": side_colour(i),
-                   "computer": ctl.computer.get(s)} for i, s in enumerate(sides)],
+        "sides": [{"name": s, "colour": c, "computer": ctl.computer.get(s)}
+                  for s, c in colours.items()],
         "units": [{"id": u.id, "side": u.side, "in_action": u.in_action, "place": u.place,
-                   "colour": side_colour(sides.index(u.side)) if u.side in sides else "#5b6f8a",
-                   "details": {k: shown_value(v) for k, v in u.details.items()}}
+                   "colour": colours[u.side],
+                   "details": {k.replace("_", " "): shown_value(v)
+                               for k, v in u.details.items()}}
                   for u in units],
+        "ranges": [] if has_map(ctl.battle) else ranges_of(ctl),
+        "terrain": terrain_of(ctl) if has_map(ctl.battle) else {},
         "request": request_json(ctl, req),
         "feed": [n.to_json() for n in ctl.feed[-FEED_SHOWN:]],
         "steps": ctl.steps,
     }
+
+
+def ranges_of(ctl: FightController) -> list[dict[str, str]]:
+    """The ranges between the characters of a fight without a map, when the game tells them
+    (its text part's optional ``ranges``: ``(a, b, distance in words)``)."""
+    ruleset = ctl.battle.ruleset
+    hook = ruleset.text.ranges if isinstance(ruleset, Game) else None
+    if hook is None:
+        return []
+    try:
+        return [{"a": a, "b": b, "range": str(d)} for a, b, d in hook(ctl.battle.state)]
+    except TacticaError:
+        return []
+
+
+def terrain_of(ctl: FightController) -> dict[str, str]:
+    """Ground the map does not draw but a move pays for (Arc's rough squares), by place, in
+    words, when the game tells it (its text part's optional ``terrain``)."""
+    ruleset = ctl.battle.ruleset
+    hook = ruleset.text.terrain if isinstance(ruleset, Game) else None
+    if hook is None:
+        return {}
+    try:
+        return {str(k): str(v) for k, v in hook(ctl.battle.state).items()}
+    except TacticaError:
+        return {}
+
+
+#: Outcome distributions shown as bars, the state left after the attack first.
+_BARS_FIRST = ("hp", "hp_left", "health_left", "defense_left", "level_lost", "shell_left",
+               "armor_left", "damage", "hits", "outcome")
+_BARS_MAX = 24
+
+
+def _bars(report: OddsReport) -> list[dict[str, Any]]:
+    """Each outcome distribution of the report as bars (value, exact and decimal chance),
+    what is left of the target first (the way Battle for Wesnoth previews an attack)."""
+    names = sorted(report.distributions,
+                   key=lambda n: (_BARS_FIRST.index(n) if n in _BARS_FIRST else 99, n))
+    out = []
+    for name in names:
+        items = list(report.distributions[name].items())
+        if len(items) < 2 or len(items) > _BARS_MAX:
+            continue
+        who = "attacker" if name.startswith("attacker") else "target"
+        out.append({"name": name.replace("_", " "), "who": who,
+                    "bars": [{"value": str(v), "p": float(p),
+                              "exact": f"{Fraction(p).numerator}/{Fraction(p).denominator}"}
+                             for v, p in items]})
+    return out
 
 
 def _report_json(report: OddsReport, desc: str) -> dict[str, Any]:
@@ -88,7 +160,25 @@ def _report_json(report: OddsReport, desc: str) -> dict[str, Any]:
             "numbers": {number_name(k): float(v) for k, v in report.numbers.items()},
             "exact": {number_name(k): f"{v.numerator}/{v.denominator}"
                       for k, v in report.numbers.items()},
-            "why": {number_name(k): v for k, v in report.why.items()}}
+            "why": {number_name(k): v for k, v in report.why.items()},
+            "bars": _bars(report), "reasons": list(report.reasons)}
+
+
+def preview(ctl: FightController, key: int, index: int) -> dict[str, Any]:
+    """The exact odds of action ``index`` of the open question ``key``, with its outcome
+    distributions as bars: what the page shows before the attack is committed."""
+    req = ctl.open_request
+    if not isinstance(req, ActionRequest) or req.key != key:
+        raise TacticaError("the fight has moved on since that question was asked; answer "
+                           "the question now open")
+    if not 0 <= index < len(req.actions):
+        raise TacticaError(f"there is no action {index + 1} (choose 1 to {len(req.actions)})")
+    action = req.actions[index]
+    out = _report_json(odds_of(ctl.battle, action), req.texts[index])
+    out["index"] = index
+    # The reasons in the table's words, as play shows them before the dice (no rule ids).
+    out["reasons"] = ctl.explain(action) or out["reasons"]
+    return out
 
 
 def odds_between(ctl: FightController, source: str, target: str) -> list[dict[str, Any]]:

@@ -27,7 +27,7 @@ from tactica.battlefield.dots.geometry import (
 )
 from tactica.battlefield.dots.lattice import DotLattice
 from tactica.presentation.render.markup import Element
-from tactica.presentation.render.svg import COLOURS, document, element, group, side_colour
+from tactica.presentation.render.svg import COLOURS, document, element, group, side_colours
 
 __all__ = ["FEATURE_STYLES", "dots_to_svg"]
 
@@ -111,7 +111,7 @@ def _ints(value: Any) -> tuple[int, ...] | None:
 
 
 def _panel(lat: DotLattice, lvl: int, frame: _Frame, sight: Mapping[str, Any] | None,
-           side_index: Mapping[str, int]) -> list[Element]:
+           side_index: Mapping[str, str]) -> list[Element]:
     lying: set[str] = set()
     if sight is not None:
         options = sight.get("options", {})
@@ -130,7 +130,9 @@ def _panel(lat: DotLattice, lvl: int, frame: _Frame, sight: Mapping[str, Any] | 
             dot = offset_to_axial(col, row)
             x, y = frame.offset(col, row)
             if lat.has_dot(dot, lvl):
-                dots.add(element("circle", cx=x, cy=y, r=s * 0.07, fill=COLOURS["grid"]))
+                place = f"{col},{row}" if lvl == 0 else f"{col},{row}@{lvl}"
+                dots.add(element("circle", cx=x, cy=y, r=s * 0.07, fill=COLOURS["grid"],
+                                 data_place=place))
             else:
                 dots.add(element("circle", cx=x, cy=y, r=s * 0.03, fill="#e4e0d8"))
     body.append(dots)
@@ -163,7 +165,7 @@ def _panel(lat: DotLattice, lvl: int, frame: _Frame, sight: Mapping[str, Any] | 
             continue
         x, y = frame.dot(t.dot)
         team = lat.sides.get(tid)
-        colour = side_colour(side_index[team]) if team is not None else COLOURS["neutral"]
+        colour = COLOURS["neutral"] if team is None else side_index.get(team, COLOURS["neutral"])
         if t.prone or tid in lying:
             troopers.add(element("ellipse", cx=x, cy=y, rx=s * 0.42, ry=s * 0.24, fill=colour,
                                  stroke="#ffffff", stroke_width=1.5, data_unit=tid))
@@ -217,12 +219,12 @@ def _evidence(lat: DotLattice, lvl: int, frame: _Frame,
     return [body]
 
 
-def _legend(lat: DotLattice, side_index: Mapping[str, int], left: float, top: float,
-            prone_too: bool) -> tuple[list[Element], float]:
+def _legend(lat: DotLattice, side_index: Mapping[str, str], left: float, top: float,
+            prone_too: bool, wrap: float = math.inf) -> tuple[list[Element], float]:
     body: list[Element] = []
     x, y = left, top
-    for team, i in side_index.items():
-        body.append(element("circle", cx=x + 8, cy=y - 4, r=7, fill=side_colour(i)))
+    for team, colour in side_index.items():
+        body.append(element("circle", cx=x + 8, cy=y - 4, r=7, fill=colour))
         body.append(element("text", f"side {team}", x=x + 20, y=y, font_size=12,
                             fill=COLOURS["text"]))
         x += 30 + 7 * len(team) + 40
@@ -237,6 +239,8 @@ def _legend(lat: DotLattice, side_index: Mapping[str, int], left: float, top: fl
     ):
         x, y = left, y + 22
     for kind in kinds:
+        if x + 50 + 7 * len(FEATURE_KINDS[kind].label) > wrap and x > left:
+            x, y = left, y + 22  # the legend wraps within one level's width
         colour, width, dash = FEATURE_STYLES[kind]
         dasharray = " ".join(f"{float(v) * 30:.1f}" for v in dash.split()) if dash else None
         body.append(element("line", x1=x, y1=y - 4, x2=x + 24, y2=y - 4, stroke=colour,
@@ -245,15 +249,20 @@ def _legend(lat: DotLattice, side_index: Mapping[str, int], left: float, top: fl
         body.append(element("text", label, x=x + 32, y=y, font_size=12, fill=COLOURS["text"]))
         x += 50 + 7 * len(label)
     if lat.stairs:
+        if x + 240 > wrap and x > left:
+            x, y = left, y + 22
         body.append(element("text", "S stairs, L ladder (levels joined)", x=x, y=y,
                             font_size=12, fill=COLOURS["text"]))
     return body, y - top + 10
 
 
 def dots_to_svg(lat: DotLattice, *, sight: SightReport | None = None,
-                spacing: float = 30) -> str:
+                spacing: float = 30, colours: Mapping[str, str] | None = None) -> str:
     """An SVG picture of every level of ``lat`` side by side (``spacing`` pixels between
-    dots), with the evidence of ``sight`` when given."""
+    dots), with the evidence of ``sight`` when given; ``colours`` gives each side its colour
+    (by default :func:`side_colours` of the sides in order of appearance). Each level's
+    panel is a group ``data-level`` with its box in ``data-box`` (a page shows one at a
+    time), each dot carries its place (``data-place``)."""
     pad = spacing * 1.2
     width_one = (lat.cols - 0.5) * spacing + 2 * pad
     height_one = (lat.rows - 1) * spacing * _ROOT3 / 2 + 2 * pad
@@ -264,14 +273,19 @@ def dots_to_svg(lat: DotLattice, *, sight: SightReport | None = None,
     if sight is not None:
         details = {**sight.details, "visible": sight.visible}
         caption = sight.explain().split("\n")[:10]
-    side_index = {team: i for i, team in enumerate(dict.fromkeys(lat.sides.values()))}
+    side_index = (dict(colours) if colours is not None
+                  else side_colours(lat.sides.values()))
+    side_index = {t: c for t, c in side_index.items() if t in set(lat.sides.values())}
     body: list[Element] = []
     for i in levels:
         left = i * width_one
         frame = _Frame(left + pad, title_h + pad, spacing)
         name = lat.level_name(i)
-        body.append(element("text", f"level {i}: {name}", x=left + pad / 2, y=16, font_size=14,
-                            font_weight="bold", fill=COLOURS["text"]))
+        panel = group(data_level=i, data_name=name,
+                      data_box=f"{left:.1f} 0 {width_one:.1f} {title_h + height_one:.1f}")
+        body.append(panel)
+        panel.add(element("text", f"level {i}: {name}", x=left + pad / 2, y=16, font_size=14,
+                          font_weight="bold", fill=COLOURS["text"]))
         coordinates = group(id=f"coordinates-{name}", font_size=f"{max(8.0, spacing * 0.3):.1f}",
                             fill=COLOURS["muted"], text_anchor="middle")
         step = 1 if lat.cols <= 20 else 5
@@ -281,12 +295,12 @@ def dots_to_svg(lat: DotLattice, *, sight: SightReport | None = None,
         for row in range(0, lat.rows, step if lat.rows > 20 else 1):
             _, y = frame.offset(0, row)
             coordinates.add(element("text", str(row), x=left + pad * 0.35, y=y + 3))
-        body.append(coordinates)
-        body.extend(_panel(lat, i, frame, details, side_index))
+        panel.add(coordinates)
+        panel.extend(_panel(lat, i, frame, details, side_index))
     total_w = width_one * len(levels)
     legend_top = title_h + height_one + 10
     legend, legend_h = _legend(lat, side_index, pad / 2, legend_top,
-                               bool(details and details.get("prone")))
+                               bool(details and details.get("prone")), wrap=width_one)
     body.extend(legend)
     y = legend_top + legend_h + 8
     for text in caption:

@@ -8,12 +8,12 @@ the verdict. Pure function: grid and report in, text out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tactica.battlefield.base import SightReport
 from tactica.presentation.render.markup import Element
-from tactica.presentation.render.svg import COLOURS, document, element, group, num, side_colour
+from tactica.presentation.render.svg import COLOURS, document, element, group, num, side_colours
 
 if TYPE_CHECKING:
     from tactica.battlefield.grid.tiles import TileGrid
@@ -27,8 +27,11 @@ def _as_tile(value: Any) -> tuple[int, int] | None:
     return None
 
 
-def grid_to_svg(grid: TileGrid, *, sight: SightReport | None = None, tile: int = 32) -> str:
-    """An SVG picture of ``grid`` (``tile`` pixels per tile), with ``sight`` drawn on it."""
+def grid_to_svg(grid: TileGrid, *, sight: SightReport | None = None, tile: int = 32,
+                colours: Mapping[str, str] | None = None) -> str:
+    """An SVG picture of ``grid`` (``tile`` pixels per tile), with ``sight`` drawn on it;
+    ``colours`` gives each side its colour (by default :func:`side_colours` of the sides in
+    order of appearance)."""
     margin = 24 if tile >= 16 else 12
     details = dict(sight.details) if sight is not None else {}
     lines = [ln for ln in details.get("lines", ()) if isinstance(ln, dict)]
@@ -55,7 +58,8 @@ def grid_to_svg(grid: TileGrid, *, sight: SightReport | None = None, tile: int =
     for y in range(grid.height):
         for x in range(grid.width):
             fill = COLOURS["wall"] if (x, y) in grid.blockers else COLOURS["floor"]
-            tiles.add(element("rect", x=px(x), y=py(y), width=tile, height=tile, fill=fill))
+            tiles.add(element("rect", x=px(x), y=py(y), width=tile, height=tile, fill=fill,
+                              data_place=f"{x},{y}"))
     body.append(tiles)
     # Coordinates (every one on small maps, every fifth on large ones).
     step = 1 if max(grid.width, grid.height) <= 20 else 5
@@ -87,12 +91,12 @@ def grid_to_svg(grid: TileGrid, *, sight: SightReport | None = None, tile: int =
                                    fill=COLOURS["blocked"], fill_opacity=0.45))
         body.append(highlights)
     # Occupants, coloured by side.
-    sides = {s: i for i, s in enumerate(dict.fromkeys(grid.sides.values()))}
+    palette = dict(colours) if colours is not None else side_colours(grid.sides.values())
     occupants = group(id="occupants", font_size=max(8, tile // 2), font_weight="bold",
                       text_anchor="middle")
     for oid, (x, y) in grid.occupants.items():
         side = grid.sides.get(oid)
-        colour = side_colour(sides[side]) if side is not None else COLOURS["neutral"]
+        colour = COLOURS["neutral"] if side is None else palette.get(side, COLOURS["neutral"])
         occupants.add(element("circle", cx=px(x + 0.5), cy=py(y + 0.5), r=tile * 0.36,
                               fill=colour, stroke="#ffffff", stroke_width=1.5, data_unit=oid),
                       element("text", oid, x=px(x + 0.5), y=py(y + 0.5) + tile * 0.17,

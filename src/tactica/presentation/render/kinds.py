@@ -30,16 +30,18 @@ def _grid(data: Mapping[str, Any], source: str) -> TileGrid:
     return grid_from_mapping(data, source=source)
 
 
-def _draw_grid(bf: Any, sight: SightReport | None) -> str:
+def _draw_grid(bf: Any, sight: SightReport | None,
+               colours: Mapping[str, str] | None = None) -> str:
     assert isinstance(bf, TileGrid)
-    return grid_to_svg(bf, sight=sight)
+    return grid_to_svg(bf, sight=sight, colours=colours)
 
 
 def _zones(data: Mapping[str, Any], source: str) -> ZoneGraph:
     return zones_from_mapping(data, source=source)
 
 
-def _draw_zones(bf: Any, sight: SightReport | None) -> str:
+def _draw_zones(bf: Any, sight: SightReport | None,
+                colours: Mapping[str, str] | None = None) -> str:
     assert isinstance(bf, ZoneGraph)
     return zones_to_svg(bf, sight=sight)
 
@@ -48,18 +50,20 @@ def _rows(data: Mapping[str, Any], source: str) -> Rows:
     return Rows.from_mapping(data, source=source)
 
 
-def _draw_rows(bf: Any, sight: SightReport | None) -> str:
+def _draw_rows(bf: Any, sight: SightReport | None,
+               colours: Mapping[str, str] | None = None) -> str:
     assert isinstance(bf, Rows)
-    return rows_to_svg(bf, sight=sight)
+    return rows_to_svg(bf, sight=sight, colours=colours)
 
 
 def _dots(data: Mapping[str, Any], source: str) -> DotLattice:
     return dots_from_mapping(data, source=source)
 
 
-def _draw_dots(bf: Any, sight: SightReport | None) -> str:
+def _draw_dots(bf: Any, sight: SightReport | None,
+               colours: Mapping[str, str] | None = None) -> str:
     assert isinstance(bf, DotLattice)
-    return dots_to_svg(bf, sight=sight)
+    return dots_to_svg(bf, sight=sight, colours=colours)
 
 
 GRID = MapKind("grid", "square tiles, corner-to-corner sight lines", _grid, _draw_grid)

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from tactica.battlefield.base import SightReport
 from tactica.battlefield.rows import Row, Rows, Side
 from tactica.presentation.render.markup import Element
-from tactica.presentation.render.svg import document
+from tactica.presentation.render.svg import document, side_colours
 
 __all__ = ["rows_to_svg"]
 
@@ -55,8 +55,12 @@ def _columns(rows: Rows) -> list[tuple[Side, Row]]:
     return cols
 
 
-def rows_to_svg(rows: Rows, *, sight: SightReport | None = None) -> str:
-    """The rows as one SVG document (a string)."""
+def rows_to_svg(rows: Rows, *, sight: SightReport | None = None,
+                colours: Mapping[str, str] | None = None) -> str:
+    """The rows as one SVG document (a string): each row a ``data-place`` (``side:row``),
+    each name marked with its side's colour (``colours``, by default :func:`side_colours`
+    of the sides in order)."""
+    palette = dict(colours) if colours is not None else side_colours(s.name for s in rows.sides)
     cols = _columns(rows)
     half = (len(rows.sides) + 1) // 2
     x = _MARGIN
@@ -95,6 +99,9 @@ def rows_to_svg(rows: Rows, *, sight: SightReport | None = None) -> str:
         parts.append(Element("text", f"{row} row", x=_f(cx + w / 2), y=_f(_TOP - 16),
                              font_size=12, text_anchor="middle", fill="#666"))
         names = side.row(row)
+        parts.append(Element("rect", x=_f(cx - 4), y=_f(_TOP - 6), width=_f(w + 8),
+                             height=_f(bottom - _TOP + 6), rx=8, fill="#000000",
+                             fill_opacity=0, data_place=f"{side.name}:{row}"))
         if not names and row == "front":
             parts.append(Element(
                 "rect", Element("title", "nobody in front: this side may be advanced on"),
@@ -105,7 +112,7 @@ def rows_to_svg(rows: Rows, *, sight: SightReport | None = None) -> str:
         for k, name in enumerate(names):
             y = _TOP + k * (_BOX_H + _GAP)
             centres[name] = (cx, y, w)
-            boxes.extend(_box(name, cx, y, w, row, sight))
+            boxes.extend(_box(name, cx, y, w, row, sight, palette.get(side.name, "#5b6f8a")))
     if sight is not None:
         parts.extend(_sight_overlay(sight, centres, height))
     parts.extend(boxes)
@@ -114,7 +121,7 @@ def rows_to_svg(rows: Rows, *, sight: SightReport | None = None) -> str:
 
 
 def _box(name: str, x: float, y: float, w: float, row: Row,
-         sight: SightReport | None) -> list[Element]:
+         sight: SightReport | None, colour: str) -> list[Element]:
     stroke, sw = _INK, "1.5"
     if sight is not None and name in (sight.source, sight.target):
         stroke, sw = (_SOURCE if name == sight.source else _TARGET), "4"
@@ -124,6 +131,8 @@ def _box(name: str, x: float, y: float, w: float, row: Row,
                 stroke=stroke, stroke_width=sw, data_unit=name),
         Element("text", name, x=_f(x + w / 2), y=_f(y + 21), font_size=14,
                 text_anchor="middle", fill=_INK, data_unit=name),
+        Element("circle", cx=_f(x + 11), cy=_f(y + _BOX_H / 2), r=6, fill=colour,
+                stroke="#ffffff", stroke_width=1, data_unit=name),
     ]
 
 

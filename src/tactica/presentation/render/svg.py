@@ -26,6 +26,7 @@ __all__ = [
     "group",
     "num",
     "side_colour",
+    "side_colours",
 ]
 
 #: Named colours of the shared palette.
@@ -49,6 +50,42 @@ SIDE_COLOURS: Final = ("#1f5fb4", "#e07b00", "#7b3fa0", "#00897b", "#8c564b", "#
 def side_colour(index: int) -> str:
     """The colour of the ``index``-th side (cycling through :data:`SIDE_COLOURS`)."""
     return SIDE_COLOURS[index % len(SIDE_COLOURS)]
+
+
+#: Sides named after a colour are drawn in it (a side called "red" is never blue); these
+#: shades stay apart from the clear green and the blocked red of sight lines.
+NAMED_SIDE_COLOURS: Final = {
+    "red": "#b3261e", "blue": "#1f5fb4", "green": "#2f7d32", "orange": "#e07b00",
+    "purple": "#7b3fa0", "yellow": "#b38f00", "black": "#333333", "grey": "#6b6b6b",
+    "gray": "#6b6b6b", "brown": "#8c564b", "pink": "#c2185b", "teal": "#00897b",
+}
+
+
+def side_colours(sides: Iterable[str]) -> dict[str, str]:
+    """The one colour of every side, in the order given: a side named after a colour gets
+    it, the others the palette's colours in turn (skipping those taken by name). Every view
+    of a fight (the map, the page's chips and tokens) draws a side with this colour.
+
+    >>> side_colours(["blue", "red"])
+    {'blue': '#1f5fb4', 'red': '#b3261e'}
+    >>> side_colours(["crew", "club", "blue"])
+    {'crew': '#e07b00', 'club': '#7b3fa0', 'blue': '#1f5fb4'}
+    """
+    order = list(dict.fromkeys(sides))
+    out: dict[str, str] = {}
+    taken = set()
+    for side in order:
+        named = NAMED_SIDE_COLOURS.get(side.strip().lower())
+        if named is not None and named not in taken:
+            out[side] = named
+            taken.add(named)
+    free = [c for c in SIDE_COLOURS if c not in taken] or list(SIDE_COLOURS)
+    k = 0
+    for side in order:
+        if side not in out:
+            out[side] = free[k % len(free)]
+            k += 1
+    return {side: out[side] for side in order}
 
 
 def element(tag: str, content: str | None = None, /, **attrs: object) -> Element:

@@ -287,3 +287,25 @@ def explain_action(state: ArcState, action: Any) -> list[str]:
         out.append(f"a roll of {w.failure[0]}+ threatens a jam, {w.failure[1]}+ on a second "
                    "d20 jams it")
     return out
+
+
+def terrain(state: ArcState) -> dict[str, str]:
+    """The squares whose ground changes a move, for the web page's map: rough ground
+    (``"4,0": "rough ground: +1 AP to enter"``)."""
+    return {f"{x},{y}": "rough ground: +1 AP to enter" for x, y in sorted(state.rough)}
+
+
+def ranges(state: ArcState) -> list[tuple[str, str, str]]:
+    """The distance between every two characters of different sides, for people
+    (``20.0 m``; ``not given`` where the scenario gives none)."""
+    from tactica.rulesets.arc.movement import distance_metres
+
+    out = []
+    fighters = list(state.fighters.values())
+    for i, a in enumerate(fighters):
+        for b in fighters[i + 1:]:
+            if a.side != b.side:
+                metres = distance_metres(state, a, b)
+                out.append((a.id, b.id, "not given" if metres is None
+                            else f"{metres:.1f} m"))
+    return out

@@ -1,0 +1,413 @@
+"""The web page as a small tabletop, in a real browser (the system's headless Chromium through
+Playwright), for every game: a turn played by clicking the map (a move clicked or dragged
+onto a place, a target clicked, its preview read, the attack committed), a fight without a map
+played from its cards and ranges, and one colour per side in the server's state, the map and
+the chips. Screenshots go to the test's folder (or to $TACTICA_SCREENSHOTS when set). Waits
+are on events and selectors, generous; nothing is timed. The tests skip, saying why, where no
+Chromium or no Playwright is installed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import EXAMPLES, Server, launch_browser
+
+from tactica.engine.events import ActionTaken
+from tactica.play import read_log
+
+TIMEOUT = 120_000  # ms: generous waits for events, a loaded machine may be slow
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with launch_browser() as b:
+        yield b
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Any]:
+    started: list[Server] = []
+
+    def start(scenario: Path, *args: str) -> Server:
+        log = tmp_path / f"fight-{len(started)}.jsonl"
+        server = Server([str(scenario), "--log", str(log), "--seed", "3", *args], tmp_path)
+        server.log = log  # type: ignore[attr-defined]
+        started.append(server)
+        return server
+
+    yield start
+    for s in started:
+        s.kill()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    where = Path(os.environ.get("TACTICA_SCREENSHOTS") or tmp_path / "screenshots")
+    where.mkdir(parents=True, exist_ok=True)
+    return where
+
+
+def open_page(browser: Any, url: str, width: int = 1280, height: int = 800) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.violations = []
+    page.on("console", lambda m: page.violations.append(m.text)
+            if "Content Security Policy" in m.text or "404" in m.text else None)
+    page.goto(url)
+    page.wait_for_selector("#question[data-key]", timeout=TIMEOUT)
+    return page
+
+
+def settled(page: Any) -> None:
+    """Wait until the map drawn is the fight's now (it is fetched after the state)."""
+    page.wait_for_function("() => !state.has_map || document.querySelector('#map')"
+                           ".dataset.version === String(state.version)", timeout=TIMEOUT)
+
+
+def question(page: Any) -> tuple[str, str, str]:
+    box = page.locator("#question")
+    head = box.locator("h2, #over").first.inner_text(timeout=TIMEOUT)
+    return (box.get_attribute("data-kind") or "", box.get_attribute("data-key") or "", head)
+
+
+def answered(page: Any, key: str) -> None:
+    page.wait_for_function(
+        "k => { const q = document.querySelector('#question'); return q && q.dataset.key !== k; }",
+        arg=key, timeout=TIMEOUT)
+
+
+def click_and_wait(page: Any, selector: str) -> None:
+    _, key, _ = question(page)
+    page.click(selector, timeout=TIMEOUT)
+    answered(page, key)
+
+
+def until_side_acts(page: Any, side: str, limit: int = 60) -> None:
+    """Answer rolls (tactica rolls) and decisions (the first option) until ``side`` is asked
+    for an action."""
+    for _ in range(limit):
+        kind, _, head = question(page)
+        if kind == "action" and head.startswith(side):
+            return
+        if kind == "roll":
+            click_and_wait(page, "#dice-roll")
+        elif kind == "decision":
+            if page.locator("#range-enter").count():
+                click_and_wait(page, "#range-enter")
+            else:
+                click_and_wait(page, "#question button[data-option='0']")
+        else:
+            raise AssertionError(f"unexpected question: {kind} {head}")
+    raise AssertionError(f"{side} never acted")
+
+
+def map_unit(page: Any, unit: str) -> str:
+    return f"#map svg :is(circle, ellipse)[data-unit='{unit}']"
+
+
+def pick(page: Any, unit: str) -> None:
+    """Click a unit on the map; its panel opens."""
+    page.click(map_unit(page, unit), timeout=TIMEOUT)
+    page.wait_for_function("u => { const h = document.querySelector('#unitpanel h3');"
+                           " return h && h.textContent === u; }", arg=unit, timeout=TIMEOUT)
+
+
+def centre(page: Any, selector: str) -> tuple[float, float]:
+    """The middle of what ``selector`` shows, once it is drawn (the map may be redrawn just
+    then: it is looked for again)."""
+    settled(page)
+    for _ in range(20):
+        node = page.locator(selector).first
+        node.wait_for(state="visible", timeout=TIMEOUT)
+        box = node.bounding_box(timeout=TIMEOUT)
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    raise AssertionError(f"{selector} is not drawn")
+
+
+def drag(page: Any, source: str, target: str) -> None:
+    """Press on ``source``, carry it in small steps, release on ``target``."""
+    x0, y0 = centre(page, source)
+    x1, y1 = centre(page, target)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + (x1 - x0) / 3, y0 + (y1 - y0) / 3, steps=4)
+    page.mouse.move(x1, y1, steps=6)
+    page.mouse.up()
+
+
+def commit_preview(page: Any) -> str:
+    """The preview is open: check it shows the odds and the outcome bars, then commit its
+    first attack; the action's text."""
+    page.wait_for_selector("#preview [data-commit]", timeout=TIMEOUT)
+    text = page.inner_text("#preview")
+    assert "Before committing" in text and re.search(r"P\(\w[^)]*\): \d+\.\d%", text), text
+    assert page.locator("#preview .bar").count() >= 2  # outcome bars
+    action = page.locator("#preview .headline").first.inner_text()
+    click_and_wait(page, "#preview [data-commit]")
+    return action
+
+
+def rgb(colour: str) -> str:
+    """``#1f5fb4`` as the browser writes a computed colour: ``rgb(31, 95, 180)``."""
+    c = colour.lstrip("#")
+    return "rgb({}, {}, {})".format(*(int(c[i:i + 2], 16) for i in (0, 2, 4)))
+
+
+def colours_agree(page: Any, state: dict[str, Any]) -> None:
+    """Every unit has its side's colour in the server's state, on the map and on its chip."""
+    settled(page)
+    by_side = {s["name"]: s["colour"] for s in state["sides"]}
+    for u in state["units"]:
+        assert u["colour"] == by_side[u["side"]], u
+        chip = page.locator(f"[data-chip='{u['id']}']")
+        assert chip.evaluate("n => getComputedStyle(n).backgroundColor") == rgb(u["colour"])
+        drawn = page.locator(f"#map svg circle[data-unit='{u['id']}'],"
+                             f" #map svg ellipse[data-unit='{u['id']}']")
+        if u["in_action"] and u["place"] and "@" not in u["place"]:
+            assert drawn.count() >= 1, u["id"]
+        for k in range(drawn.count()):
+            assert drawn.nth(k).get_attribute("fill") == u["colour"], u["id"]
+    # The side headings too.
+    for s in state["sides"]:
+        head = page.locator(f".sidebox[data-side='{s['name']}'] h3")
+        assert head.evaluate("n => getComputedStyle(n).color") == rgb(s["colour"])
+
+
+def taken(log: Path, side: str) -> list[str]:
+    return [type(r.action).__name__ for r in read_log(log).records
+            if isinstance(r, ActionTaken) and r.side == side]
+
+
+# -- every game, a turn by clicking ------------------------------------------------------------
+
+def test_nebulia_a_turn_moved_on_the_map_and_an_attack_previewed(
+        browser: Any, serve: Any, shots: Path) -> None:
+    server = serve(EXAMPLES / "nebulia" / "duel.yaml", "-c", "blue")
+    page = open_page(browser, server.url)
+    page.wait_for_selector(map_unit(page, "A"), timeout=TIMEOUT)
+    colours_agree(page, server.state())
+    assert "red to choose" in question(page)[2]
+
+    # Zoom and pan: the buttons and the wheel zoom, dragging the background pans, fit resets.
+    def view_box() -> list[float]:
+        return [float(v) for v in page.get_attribute("#map svg", "viewBox").split()]
+
+    whole = view_box()
+    page.click("#zoom-in")
+    zoomed = view_box()
+    assert zoomed[2] < whole[2] and zoomed[3] < whole[3]
+    x, y = centre(page, "#viewport")
+    page.mouse.move(x, y)
+    page.mouse.wheel(0, -300)
+    page.wait_for_function("w => parseFloat(document.querySelector('#map svg')"
+                           ".getAttribute('viewBox').split(' ')[2]) < w", arg=zoomed[2],
+                           timeout=TIMEOUT)
+    before = view_box()
+    page.mouse.move(x, y + 200)  # the background below the grid
+    page.mouse.down()
+    page.mouse.move(x - 60, y + 180, steps=5)
+    page.mouse.up()
+    assert view_box()[0] > before[0]  # the map moved left under the pointer
+    page.click("#zoom-fit")
+    assert view_box() == whole
+
+    pick(page, "A")  # its destinations light up; one clicked
+    assert page.locator("#map [data-place].dest").count() >= 5
+    settled(page)
+    page.screenshot(path=str(shots / "nebulia-1-picked.png"))
+    _, key, _ = question(page)
+    page.click("#map rect[data-place='1,1']", timeout=TIMEOUT)
+    answered(page, key)
+    assert "A moves to 1,1" in page.inner_text("#feed")
+
+    pick(page, "A")  # then B, its target: the preview before the attack
+    assert page.locator("#map circle.target[data-unit='B']").count() == 1
+    page.click(map_unit(page, "B"))
+    page.wait_for_selector("#preview [data-commit]", timeout=TIMEOUT)
+    preview = page.inner_text("#preview")
+    assert "P(hit): 60.0% (3/5)" in preview and "B: defense left" in preview
+    settled(page)
+    page.screenshot(path=str(shots / "nebulia-2-preview.png"))
+    assert commit_preview(page) == "A attacks B with rifle"
+
+    kind, _, head = question(page)  # the dice prompt names the action and what it decides
+    assert (kind, head) == ("roll", "Roll for to hit")
+    assert "In red's action: A attacks B with rifle" in page.inner_text("#roll-who")
+    assert "What it decides: the die showing 1-6 is a success" in page.inner_text("#question")
+    settled(page)
+    page.screenshot(path=str(shots / "nebulia-3-roll.png"))
+    until_side_acts(page, "red")
+    assert taken(server.log, "red") == ["Move", "Attack"]
+    assert taken(server.log, "blue")  # the computer's turn came between
+    colours_agree(page, server.state())
+    assert page.violations == []
+
+
+def test_skirmishers_street_fight_at_1280_by_800_a_move_dragged(
+        browser: Any, serve: Any, shots: Path) -> None:
+    server = serve(EXAMPLES / "skirmishers" / "street-fight.yaml", "-c", "blue",
+                   "--auto-dice")
+    page = open_page(browser, server.url, 1280, 800)
+    until_side_acts(page, "red")
+    page.wait_for_selector(map_unit(page, "A"), timeout=TIMEOUT)
+    settled(page)
+    page.screenshot(path=str(shots / "skirmishers-1-map.png"))
+
+    # Readable at 1280 x 800: the map fills its box, one level at a time (tabs), the troopers
+    # and their letters large enough to read and click.
+    viewport = page.locator("#viewport").bounding_box()
+    assert viewport is not None and viewport["width"] >= 700 and viewport["height"] >= 500
+    assert viewport["y"] + viewport["height"] <= 800  # the whole map without scrolling
+    tabs = page.locator("#levels button")
+    assert tabs.count() == 2 and "ground" in tabs.nth(0).inner_text()
+    disc = page.locator(map_unit(page, "A")).bounding_box()
+    assert disc is not None and disc["width"] >= 14
+    letter = page.locator("#map svg text[data-unit='A']").bounding_box()
+    assert letter is not None and letter["height"] >= 9
+    # The upper level's tab shows the trooper standing there.
+    tabs.nth(1).click()
+    page.wait_for_selector("#map g[data-level='1']:not([style*='none']) circle[data-unit='Y']",
+                           timeout=TIMEOUT)
+    assert page.locator(map_unit(page, "Y")).bounding_box() is not None
+    settled(page)
+    page.screenshot(path=str(shots / "skirmishers-2-level-1.png"))
+    tabs.nth(0).click()
+    colours_agree(page, server.state())
+
+    # A's activation from its panel, then A dragged to a place its moves reach.
+    pick(page, "A")
+    click_and_wait(page, "#unitpanel button:text-is('activate A')")
+    until_side_acts(page, "red")
+    pick(page, "A")
+    dest = "#map circle.dest[data-place='4,6']"
+    page.wait_for_selector(dest, timeout=TIMEOUT)
+    _, key, _ = question(page)
+    drag(page, map_unit(page, "A"), dest)
+    answered(page, key)
+    assert "A moves to 4,6" in page.inner_text("#feed")
+    settled(page)
+    page.screenshot(path=str(shots / "skirmishers-3-dragged.png"))
+
+    until_side_acts(page, "red")
+    if "A acts" in question(page)[2]:  # A still stands: its activation ends from its panel
+        pick(page, "A")
+        click_and_wait(page, "#unitpanel button:text-is('A ends its activation')")
+        until_side_acts(page, "red")
+    # The turn went round: blue's trooper acted, red activates again.
+    assert "activates a trooper" in question(page)[2]
+    assert taken(server.log, "red")[:2] == ["Activate", "Move"]
+    assert "Activate" in taken(server.log, "blue")
+    assert page.violations == []
+
+
+def test_unhex_a_turn_on_the_zone_map(browser: Any, serve: Any, shots: Path) -> None:
+    server = serve(EXAMPLES / "unhex" / "nightclub-fight.yaml", "-c", "club", "--auto-dice")
+    page = open_page(browser, server.url)
+    until_side_acts(page, "crew")
+    page.wait_for_selector("#map svg .token[data-unit='Rook']", timeout=TIMEOUT)
+    colours_agree(page, server.state())
+    pick(page, "Rook")
+    page.click(map_unit(page, "Lola"))
+    assert "Rook attacks Lola" in commit_preview(page)
+    settled(page)
+    page.screenshot(path=str(shots / "unhex-1-attacked.png"))
+    until_side_acts(page, "crew")
+    assert "Attack" in taken(server.log, "crew")
+    assert page.violations == []
+
+
+def test_last_odyssey_a_row_changed_on_the_map_and_an_ability_previewed(
+        browser: Any, serve: Any, shots: Path) -> None:
+    server = serve(EXAMPLES / "last-odyssey" / "goblins.yaml", "-c", "goblins", "--auto-dice")
+    page = open_page(browser, server.url)
+    until_side_acts(page, "party")
+    page.wait_for_selector("#map svg rect[data-place='party:back']", timeout=TIMEOUT)
+    colours_agree(page, server.state())
+    actor = server.state()["request"]["links"][0]["unit"]
+    pick(page, actor)
+    page.click(map_unit(page, "Skirmisher 1"))
+    action = commit_preview(page)
+    assert action.startswith(f"{actor} uses")
+    settled(page)
+    page.screenshot(path=str(shots / "last-odyssey-1-used.png"))
+    until_side_acts(page, "party")
+    # A character changes row: its side's other row, clicked on the map.
+    state = server.state()
+    move = next(lk for lk in state["request"]["links"] if lk["kind"] == "move")
+    pick(page, move["unit"])
+    _, key, _ = question(page)
+    page.click(f"#map rect.dest[data-place='{move['place']}']", timeout=TIMEOUT)
+    answered(page, key)
+    row = move["place"].split(":")[1]
+    assert f"{move['unit']} moves to the {row} row" in page.inner_text("#feed")
+    settled(page)
+    page.screenshot(path=str(shots / "last-odyssey-2-moved.png"))
+    until_side_acts(page, "party")
+    assert {"UseAbility", "Move"} <= set(taken(server.log, "party"))
+    assert page.violations == []
+
+
+def test_arc_without_a_map_shows_the_ranges_and_plays_by_its_cards(
+        browser: Any, serve: Any, shots: Path) -> None:
+    server = serve(EXAMPLES / "arc" / "pistol-duel.yaml", "-c", "francis", "--auto-dice")
+    page = open_page(browser, server.url)
+    until_side_acts(page, "jane")
+    page.wait_for_selector("#nomap:not([hidden]) #ranges", timeout=TIMEOUT)
+    assert "Francis and Jane" in page.inner_text("#ranges") or \
+        "Jane and Francis" in page.inner_text("#ranges")
+    assert " m" in page.inner_text("#ranges")
+    assert page.locator("#viewport").is_hidden()
+    page.click("#nomap .card[data-unit='Jane']")
+    page.click("#nomap .card[data-unit='Francis']")
+    assert "Jane attacks Francis" in commit_preview(page)
+    settled(page)
+    page.screenshot(path=str(shots / "arc-1-no-map.png"))
+    until_side_acts(page, "jane")
+    assert "Attack" in taken(server.log, "jane")
+    assert page.violations == []
+
+
+def test_arc_on_a_grid_a_move_clicked_with_its_way_chosen(
+        browser: Any, serve: Any, shots: Path) -> None:
+    server = serve(EXAMPLES / "arc" / "warehouse.yaml", "-c", "red", "--auto-dice")
+    page = open_page(browser, server.url)
+    until_side_acts(page, "blue")
+    page.wait_for_selector(map_unit(page, "D"), timeout=TIMEOUT)
+    colours_agree(page, server.state())
+    # The rough ground the grid does not draw is shaded, and said in the legend.
+    assert page.locator("#map rect.terrain").count() == 6
+    assert "rough ground: +1 AP to enter" in page.inner_text("#terrain-legend")
+    state = server.state()
+    actor = next(lk["unit"] for lk in state["request"]["links"] if lk["kind"] == "move")
+    places = [lk["place"] for lk in state["request"]["links"]
+              if lk["unit"] == actor and lk["kind"] == "move"]
+    pick(page, actor)
+    place = places[0]
+    _, key, _ = question(page)
+    page.click(f"#map rect.dest[data-place='{place}']", timeout=TIMEOUT)
+    if places.count(place) > 1:  # walk or run: the way is asked
+        page.wait_for_selector("#preview button[data-action]", timeout=TIMEOUT)
+        page.click("#preview button[data-action]")
+    answered(page, key)
+    assert f"{actor} moves to {place}" in page.inner_text("#feed")
+    settled(page)
+    page.screenshot(path=str(shots / "arc-2-grid-move.png"))
+    until_side_acts(page, "blue")
+    assert "Move" in taken(server.log, "blue")
+    assert page.violations == []
+
+
+def test_each_attack_button_shows_its_exact_chance(browser: Any, serve: Any) -> None:
+    server = serve(EXAMPLES / "nebulia" / "duel.yaml", "-c", "blue")
+    page = open_page(browser, server.url)
+    click_and_wait(page, "#question button[title='A stays at 0,0']")
+    button = "#question button.attack[title='A attacks B with rifle']"
+    page.wait_for_selector(f"{button} .odds-tag", timeout=TIMEOUT)
+    assert page.inner_text(f"{button} .odds-tag") == " · P(hit) 60.0% (3/5)"
+    assert page.violations == []
