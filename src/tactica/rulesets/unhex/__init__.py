@@ -24,9 +24,11 @@ from tactica.ruleset import (
     Capability,
     Matchup,
     MatchupProfile,
+    NotCovered,
     OddsChoice,
     OddsOption,
     OddsValue,
+    PreparedKernel,
     RulesetMeta,
     UnitStatus,
 )
@@ -62,7 +64,7 @@ class Unhex:
         title="Unhex",
         battlefield="zones",
         rulings=RULINGS,
-        provides=frozenset(Capability) - {Capability.KERNEL},
+        provides=frozenset(Capability),
         odds_options=(
             OddsOption("defend", "the target defends (an opposed roll; against ranged attacks "
                                  "only from cover)"),
@@ -217,6 +219,14 @@ class Unhex:
 
         return matchup(profiles, range=range, cover=cover, rulings=rulings, pack_files=content,
                        game=self.meta.name)
+
+    # -- simulation kernel ---------------------------------------------------------------------
+
+    def prepare_kernel(self, scenario: Scenario) -> PreparedKernel | NotCovered:
+        """The compiled kernel of ``scenario`` (:mod:`~tactica.rulesets.unhex.kernel`)."""
+        from tactica.rulesets.unhex.kernel import prepare
+
+        return prepare(scenario)
 
 
 UNHEX = Unhex()
