@@ -88,6 +88,7 @@ DEF O_DEFENDED = 1
 DEF O_HIT = 2
 
 DEF NOT_COVERED = -1000
+DEF MAXWAYS = 2048     # ways of _fills
 
 cdef double[6] _WEIGHTS = [3.0, 1.5, 1.5, 2.0, 1.0, 1.0]        # policy._WEIGHTS
 cdef double[6] _BOX_WEIGHTS = [2.0, 1.0, 1.0, 1.0, 0.6, 0.6]    # values.BOX_WEIGHTS
@@ -285,6 +286,10 @@ cdef class Kernel:
     cdef int pending_drop[MAXC * 2]
     cdef int npending
     cdef object fail_reason
+    cdef Body aid_body           # the patient's body of the first aid under way
+    cdef int aid_rule22, aid_rule23
+    cdef int (*ways)[6]          # _fills' answers
+    cdef int (*plans)[6]         # first_aid_plans' answers
     # options of a decision
     cdef int *opt_kind
     cdef int *opt_u
@@ -317,6 +322,8 @@ cdef class Kernel:
         self.opt_b = NULL
         self.values = NULL
         self.top = NULL
+        self.ways = NULL
+        self.plans = NULL
 
     def __dealloc__(self):
         cdef int i
@@ -339,6 +346,8 @@ cdef class Kernel:
         free(self.opt_b)
         free(self.values)
         free(self.top)
+        free(self.ways)
+        free(self.plans)
 
     def __init__(self, dict t):
         cdef int i, j, k, n
@@ -460,6 +469,10 @@ cdef class Kernel:
         self.opt_b = <int *>malloc(sizeof(int) * MAXOPT)
         self.values = <double *>malloc(sizeof(double) * MAXOPT)
         self.top = <int *>malloc(sizeof(int) * MAXOPT)
+        self.ways = <int (*)[6]>malloc(sizeof(int) * 6 * MAXWAYS)
+        self.plans = <int (*)[6]>malloc(sizeof(int) * 6 * MAXWAYS)
+        self.aid_rule22 = r["r22_any"]
+        self.aid_rule23 = r["r23_patient"]
 
     # -- dice (tactica.sim.streams.KeyedDice, dice.check) ----------------------------------------
 
@@ -574,6 +587,8 @@ cdef class Kernel:
             n = self._integers(side, limit) + 1
         elif purpose == 0:
             n = self._table(plan.t, not (plan.cover or plan.shield)).best[limit]
+        elif purpose == 3:
+            n = self._aid_number(limit)
         else:
             n = limit
         out.tens = 0 if n == 100 else n // 10
@@ -649,7 +664,7 @@ cdef class Kernel:
                         Result *against) except -1:
         """policy._crit_sets: 1 to set the dice, 0 for the extra action (UNH-7)."""
         cdef HitTable *table
-        cdef int best, limit
+        cdef int best, limit, n
         cdef double extra
         cdef Result r
         cdef Estimate e
@@ -674,8 +689,10 @@ cdef class Kernel:
             r.units = 0 if limit == 100 else limit % 10
             return self._defence_wins(plan, against, &r)
         if purpose == 3:
-            self.fail_reason = "a critical success on first aid"
-            return NOT_COVERED
+            limit = _set_limit(t, u, level, maxl)
+            n = self._aid_number(limit)
+            return (self._aid_best(0 if n == 100 else n // 10, 0 if n == 100 else n % 10)
+                    - self._aid_best(t, u) > 5.0)
         return 0
 
     # -- wounds (body.wound) and the values of hits (values.hit_table, _estimate) ------------
@@ -2008,7 +2025,8 @@ cdef class Kernel:
                 if self._move(i, self.opt_a[k]) == NOT_COVERED:
                     return self.fail_reason
             elif kind == A_AID:
-                return "a first aid action"
+                if self._first_aid(i, self.opt_a[k]) == NOT_COVERED:
+                    return self.fail_reason
             elif kind == A_ARRANGE:
                 if self._arrange(i, self.opt_a[k], self.opt_b[k]) == NOT_COVERED:
                     return self.fail_reason
@@ -2057,3 +2075,262 @@ cdef class Kernel:
         self.c[i].right = r
         self.c[i].left = l
         return 0
+
+    # -- first aid (aid.first_aid_process) ------------------------------------------------------
+
+    cdef int _fills(self, int *counts, int total, int most) noexcept nogil:
+        """aid._fills into ``self.ways``: every maximal way to take ``total`` from ``counts``
+        over at most ``most`` locations, in the reference's order; returns how many."""
+        cdef int places[6]
+        cdef int np = 0, n = 0, loc, i, j, k
+        cdef int order[6]
+        cdef bint covered, dup
+        for loc in range(6):
+            if counts[loc] > 0:
+                places[np] = loc
+                np += 1
+        if total <= 0 or np == 0:
+            for loc in range(6):
+                self.ways[0][loc] = 0
+            return 1
+        if most > np:
+            most = np
+        n = self._fill_from(counts, total, places, np, most, 0, 0, order, 0)
+        # keep the maximal ways (no other way takes at least as much everywhere this one does)
+        k = 0
+        for i in range(n):
+            covered = False
+            for j in range(n):
+                if j == i:
+                    continue
+                covered = True
+                for loc in range(6):
+                    if self.ways[i][loc] > 0 and self.ways[j][loc] < self.ways[i][loc]:
+                        covered = False
+                        break
+                if covered:
+                    break
+            if not covered:
+                for loc in range(6):
+                    self.ways[k][loc] = self.ways[i][loc]
+                k += 1
+        # sorted by [(location, -n) for each location taken]
+        for i in range(1, k):
+            for loc in range(6):
+                order[loc] = self.ways[i][loc]
+            j = i - 1
+            while j >= 0 and self._way_after(self.ways[j], order):
+                for loc in range(6):
+                    self.ways[j + 1][loc] = self.ways[j][loc]
+                j -= 1
+            for loc in range(6):
+                self.ways[j + 1][loc] = order[loc]
+        return k
+
+    cdef bint _way_after(self, int *a, int *b) noexcept nogil:
+        """The sort key of way ``a`` is above that of ``b``."""
+        cdef int la = 0, lb = 0
+        while True:
+            while la < 6 and a[la] == 0:
+                la += 1
+            while lb < 6 and b[lb] == 0:
+                lb += 1
+            if la == 6 or lb == 6:
+                return lb == 6 and la < 6
+            if la != lb:
+                return la > lb
+            if a[la] != b[lb]:
+                return -a[la] > -b[lb]
+            la += 1
+            lb += 1
+
+    cdef int _fill_from(self, int *counts, int total, int *places, int np, int most, int depth,
+                        int used, int *take, int n) noexcept nogil:
+        """Every partial permutation of the places (1 .. most long): its way, once."""
+        cdef int i, loc, left, k, m
+        cdef int mine[6]
+        cdef bint dup
+        for i in range(np):
+            if (used >> i) & 1:
+                continue
+            for loc in range(6):
+                mine[loc] = take[loc] if depth else 0
+            left = total
+            for loc in range(6):
+                left -= mine[loc]
+            loc = places[i]
+            m = left if left < counts[loc] else counts[loc]
+            mine[loc] = m
+            dup = False
+            for k in range(n):
+                dup = True
+                for loc in range(6):
+                    if self.ways[k][loc] != mine[loc]:
+                        dup = False
+                        break
+                if dup:
+                    break
+            if not dup and n < MAXWAYS:
+                for loc in range(6):
+                    self.ways[n][loc] = mine[loc]
+                n += 1
+            if depth + 1 < most:
+                n = self._fill_from(counts, total, places, np, most, depth + 1, used | (1 << i),
+                                    mine, n)
+        return n
+
+    cdef int _aid_plans(self, Body *body, int t, int u) noexcept nogil:
+        """aid.first_aid_plans into ``self.plans``: the ways of either die for the boxes."""
+        cdef int n = 0, k, j, loc, w, boxes, extra, pass_
+        cdef bint dup
+        for pass_ in range(2):
+            boxes = t if pass_ == 0 else u
+            extra = u if pass_ == 0 else t
+            w = self._fills(body.slash, boxes, extra + 1)
+            for k in range(w):
+                dup = False
+                for j in range(n):
+                    dup = True
+                    for loc in range(6):
+                        if self.plans[j][loc] != self.ways[k][loc]:
+                            dup = False
+                            break
+                    if dup:
+                        break
+                if not dup:
+                    for loc in range(6):
+                        self.plans[n][loc] = self.ways[k][loc]
+                    n += 1
+        return n
+
+    cdef double _treated_score(self, Body *body, int *erase) noexcept nogil:
+        """body_score(treat(body, erase))."""
+        cdef Body b = body[0]
+        cdef int loc
+        for loc in range(6):
+            b.x[loc] += b.slash[loc] - erase[loc]
+            b.slash[loc] = 0
+        return _body_score(&b)
+
+    cdef double _aid_best(self, int t, int u) noexcept nogil:
+        """policy._aid_best of the patient's body."""
+        cdef int n = self._aid_plans(&self.aid_body, t, u), k
+        cdef double best = 0.0, v
+        for k in range(n):
+            v = self._treated_score(&self.aid_body, self.plans[k])
+            if k == 0 or v > best:
+                best = v
+        return best
+
+    cdef int _aid_number(self, int limit) noexcept nogil:
+        """policy._aid_number: the number to set a first aid roll to (highest among equals)."""
+        cdef int n, best_n = 1
+        cdef double best = 0.0, v
+        for n in range(1, limit + 1):
+            v = self._aid_best(0 if n == 100 else n // 10, 0 if n == 100 else n % 10)
+            if n == 1 or v >= best:
+                best = v
+                best_n = n
+        return best_n
+
+    cdef int _first_aid(self, int i, int t) except -1:
+        """aid.first_aid_process."""
+        cdef int kit = self._kit(i, self.c[i].right, self.c[i].left), left, n, k, loc, side
+        cdef int nx, chooser
+        cdef int erase[6]
+        cdef Result r
+        cdef Body failed
+        cdef double v, best, sign
+        self.aid_body = self.c[t].body
+        left = self.c[i].actions - 1
+        self.c[i].actions -= 1
+        if self._check(i, K_AID, self.c[i].body.level, self.c[i].body.maxl,
+                       self.c[i].good & G_AID, True, 3, NULL, NULL, &r) == NOT_COVERED:
+            return NOT_COVERED
+        self._crit_events(i, &r, left)
+        side = self.c[i].side
+        if r.success:
+            n = self._aid_plans(&self.aid_body, r.tens, r.units)
+            k = 0
+            if n > 1:
+                if self.policies[side] == RANDOM:
+                    k = self._integers(side, n)
+                else:
+                    for loc in range(n):
+                        v = self._treated_score(&self.aid_body, self.plans[loc])
+                        if loc == 0 or v > best:
+                            best = v
+                            k = loc
+            failed = self.aid_body
+            for loc in range(6):
+                failed.x[loc] += failed.slash[loc] - self.plans[k][loc]
+                failed.slash[loc] = 0
+            self.c[t].body = failed
+            self._new_body(t)
+            return 0
+        failed = self.aid_body
+        for loc in range(6):
+            failed.x[loc] += failed.slash[loc]
+            failed.slash[loc] = 0
+        if r.crit == CRIT_FAILURE:
+            nx = 10 if _number(r.tens, r.units) == 100 else r.tens
+            n = self._hardenings(&failed, nx)
+            k = 0
+            if n > 1:
+                chooser = t if self.aid_rule23 else i              # ruling UNH-23
+                side = self.c[chooser].side
+                if self.policies[side] == RANDOM:
+                    k = self._integers(side, n)
+                else:
+                    sign = 1.0 if self.c[t].side == side else -1.0
+                    for loc in range(n):
+                        v = sign * self._hardened_score(&failed, self.plans[loc])
+                        if loc == 0 or v > best:
+                            best = v
+                            k = loc
+            for loc in range(6):
+                failed.x[loc] -= self.plans[k][loc]
+                failed.perm[loc] += self.plans[k][loc]
+        self.c[t].body = failed
+        self._new_body(t)
+        self._remove(i, kit)                                      # KitUsedUp
+        return 0
+
+    cdef double _hardened_score(self, Body *body, int *marks) noexcept nogil:
+        cdef Body b = body[0]
+        cdef int loc
+        for loc in range(6):
+            b.x[loc] -= marks[loc]
+            b.perm[loc] += marks[loc]
+        return _body_score(&b)
+
+    cdef int _hardenings(self, Body *body, int n) noexcept nogil:
+        """aid.hardenings into ``self.plans`` (UNH-22)."""
+        cdef int total = 0, k, w, j, loc, m = 0, most
+        cdef bint dup
+        if not self.aid_rule22:                                    # ruling UNH-22
+            w = self._fills(body.x, n, 6)
+            for k in range(w):
+                for loc in range(6):
+                    self.plans[k][loc] = self.ways[k][loc]
+            return w
+        for loc in range(6):
+            total += body.x[loc]
+        most = n if n < total else total
+        for j in range(most + 1):
+            w = self._fills(body.x, j, 6)
+            for k in range(w):
+                dup = False
+                for total in range(m):
+                    dup = True
+                    for loc in range(6):
+                        if self.plans[total][loc] != self.ways[k][loc]:
+                            dup = False
+                            break
+                    if dup:
+                        break
+                if not dup and m < MAXWAYS:
+                    for loc in range(6):
+                        self.plans[m][loc] = self.ways[k][loc]
+                    m += 1
+        return m

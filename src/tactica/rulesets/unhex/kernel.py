@@ -9,8 +9,8 @@ and other rulings, and the keys of the dice. It answers :class:`~tactica.ruleset
 for what the kernel does not play: a map with doors, fixtures or objectives, other than two
 teams, more characters, areas or kinds of items than its arrays hold, a policy other than
 greedy and random, the greedy policy under UNH-6 ``random``, or a missing compiled extension.
-A battle that comes to a first aid action is handed to the reference whole (the kernel says
-so in the result).
+A battle that outgrows the kernel's arrays on the way (a crowded floor, a long list of
+actions) stops and is handed to the reference whole, the reason given.
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ from tactica.stats import UnitStats
 __all__ = ["COVERED_RULINGS", "NOT_BUILT", "UnhexKernel", "compiled", "prepare"]
 
 #: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not covered).
-#: Sight rulings are the map's own answers (tables); UNH-22 and UNH-23 (first aid failing
-#: critically) never arise in a battle the kernel plays to the end.
+#: Sight rulings are the map's own answers (its tables).
 COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "UNH-1": ("yes", "no"),
     "UNH-2": ("any", "every"),
@@ -237,6 +236,8 @@ def _tables(state: UnhexState, graph: ZoneGraph, max_rounds: int) -> dict[str, A
             "r25_other_areas": int(r["UNH-25"] == "other-areas"),
             "r26_per_attack": int(r["UNH-26"] == "per-attack"),
             "r27_break": int(r["UNH-27"] == "break"),
+            "r22_any": int(r["UNH-22"] == "any-up-to-n"),
+            "r23_patient": int(r["UNH-23"] == "patient"),
             "version_later": int(dmg.version == "later"),
             "mark_x": int(dmg.mark == "x"),
             "excess_lost": int(dmg.excess == "lost"),
