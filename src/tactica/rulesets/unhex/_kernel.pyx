@@ -285,7 +285,9 @@ cdef class Kernel:
     cdef int step_actor          # the acting character of the step under way (-1: a round)
     cdef int pending_drop[MAXC * 2]
     cdef int npending
+    cdef bint fired_now[MAXC]    # the declared interceptions of the move that fired
     cdef object fail_reason
+    cdef public object trace     # a list: every action chosen, with greedy's values (tests)
     cdef Body aid_body           # the patient's body of the first aid under way
     cdef int aid_rule22, aid_rule23
     cdef int (*ways)[6]          # _fills' answers
@@ -521,8 +523,11 @@ cdef class Kernel:
             self.counts[idx] = k + 1
         else:   # an automatic step: its label's repr, 'round N' (one roll per label)
             actor = f"'round {self.round + 1}'|".encode()
-        return self._below(<const uint8_t *>actor, len(actor), <const uint8_t *>label,
-                           len(label), k, total)
+        k = self._below(<const uint8_t *>actor, len(actor), <const uint8_t *>label,
+                        len(label), k, total)
+        if self.trace is not None:
+            self.trace.append(("roll", actor + label, k))
+        return k
 
     cdef int _integers(self, int side, int n) noexcept nogil:
         """``integers(n)`` of the side's policy generator (play.policy_generator)."""
@@ -1301,9 +1306,9 @@ cdef class Kernel:
             return (self._position(i, self.mto[m]) - self._position(i, self.c[i].area)
                     - self._move_risk(i, m))
         if kind == A_AID:
-            if self.c[self.opt_b[k]].side != self.c[i].side:
+            if self.c[self.opt_a[k]].side != self.c[i].side:
                 return -1.0
-            return self._aid_gain(&self.c[self.opt_b[k]].body, self.c[i].body.level) - 0.2
+            return self._aid_gain(&self.c[self.opt_a[k]].body, self.c[i].body.level) - 0.2
         if kind == A_ARRANGE:
             return self._arrange_value(i, self.opt_a[k], self.opt_b[k])
         if kind == A_RETREAT:
@@ -1492,6 +1497,13 @@ cdef class Kernel:
         side = self.c[assigner].side
         if self.policies[side] == RANDOM:
             pick = self._integers(side, 2)
+        elif self.r6 == 2:
+            # ruling UNH-6 random: Dist.uniform(options).sample(generator): the readings
+            # sorted (by damage first), one raw word's uniform_below(2): its top bit
+            self._gen(side)
+            pick = <int>(tactica_pcg64_next64(&self.gens[side]) >> 63)
+            if w0.damage > w1.damage:
+                pick = 1 - pick
         else:
             pick = self._pick_reading(&w0, &w1, by_attacker)   # values.assignment_choice
         o.wound = w1 if pick else w0
@@ -1701,6 +1713,7 @@ cdef class Kernel:
                 return 0
         for k in range(nd):
             left_before[k] = self.c[declared[k]].actions
+            self.fired_now[k] = False
         self.c[mv].actions -= 1
         for k in range(nd):
             self.c[declared[k]].actions -= 1
@@ -1724,6 +1737,7 @@ cdef class Kernel:
             if stop_at >= 0 and self.r16_wasted:                       # ruling UNH-16
                 continue
             self._plan(&p, c, mv, dweapon[k], K_INTERCEPT, dist, cover, False)
+            self.fired_now[k] = self.ikind[dweapon[k]] == RANGED and self.iammo[dweapon[k]]
             if self._attack_roll(&p, &o) == NOT_COVERED:
                 return NOT_COVERED
             if self._apply_outcome(&p, &o, left_before[k] - 1, 0, -1) == NOT_COVERED:
@@ -1736,7 +1750,11 @@ cdef class Kernel:
             if self.policies[side] == RANDOM:
                 choice = self._integers(side, 2)
             else:
+                # policy._stop sees the state before the interceptions' events (they are
+                # emitted with the end of the move): the shots fired are not counted yet
+                self._unfire(declared, dweapon, k + 1, -1)
                 choice = self._stop_choice(side, start, to)
+                self._unfire(declared, dweapon, k + 1, 1)
             stop_at = to if choice else start
         for k in range(self.npending):
             if self._drop_to_floor(stop_at if stop_at >= 0 else to,
@@ -1748,6 +1766,14 @@ cdef class Kernel:
             self.c[mv].area = to
             self.c[mv].moves += 1
         return 0
+
+    cdef void _unfire(self, int *declared, int *weapons, int n, int sign) noexcept nogil:
+        """Take back (``sign`` -1) or count again (+1) the shots of the first ``n`` declared
+        interceptions that were rolled (an interception skipped fired nothing: see _move)."""
+        cdef int k
+        for k in range(n):
+            if self.fired_now[k]:
+                self.c[declared[k]].fired[weapons[k]] += sign
 
     cdef inline bint _leg_filled(self, Wound *w) noexcept nogil:
         cdef int k
@@ -2013,6 +2039,10 @@ cdef class Kernel:
             if n == NOT_COVERED:
                 return self.fail_reason
             k = self._choose_action(side, n)
+            if self.trace is not None:
+                self.trace.append((self.opt_kind[k], self.opt_u[k], self.opt_a[k],
+                                   self.opt_b[k], [self.values[j] for j in range(n)]
+                                   if self.policies[side] == GREEDY else None))
             kind = self.opt_kind[k]
             i = self.opt_u[k]
             self.step_actor = i

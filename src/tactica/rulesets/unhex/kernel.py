@@ -8,7 +8,7 @@ answer), the moves from each area, the items the characters carry, the character
 and other rulings, and the keys of the dice. It answers :class:`~tactica.ruleset.NotCovered`
 for what the kernel does not play: a map with doors, fixtures or objectives, other than two
 teams, more characters, areas or kinds of items than its arrays hold, a policy other than
-greedy and random, the greedy policy under UNH-6 ``random``, or a missing compiled extension.
+greedy and random, or a missing compiled extension.
 A battle that outgrows the kernel's arrays on the way (a crowded floor, a long list of
 actions) stops and is handed to the reference whole, the reason given.
 """
@@ -85,12 +85,11 @@ def compiled() -> Any:
 class UnhexKernel:
     """The compiled kernel prepared for one scenario."""
 
-    def __init__(self, engine: Any, state: UnhexState, greedy_ok: bool) -> None:
+    def __init__(self, engine: Any, state: UnhexState) -> None:
         self.engine = engine
         self.sides = state.sides
         self.chars = [(c.id, c.side, c.body.max_level, c.body.boxes)
                       for c in state.chars.values()]
-        self.greedy_ok = greedy_ok
 
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
@@ -101,8 +100,6 @@ class UnhexKernel:
             if code is None:
                 return NotCovered(f"the policy {policies.get(side)!r} (the kernel plays "
                                   "greedy and random)")
-            if code == 0 and not self.greedy_ok:
-                return NotCovered("UNH-6=random with the greedy policy")
             codes.append(code)
         if not 0 <= seed < _TWO64 or not 0 <= index < _TWO64:
             return NotCovered("a seed or battle index beyond 64 bits")
@@ -148,7 +145,7 @@ def prepare(scenario: Scenario) -> UnhexKernel | NotCovered:
     if why is not None:
         return NotCovered(why)
     engine = module.Kernel(_tables(state, graph, scenario.max_rounds))
-    return UnhexKernel(engine, state, rulings["UNH-6"] != "random")
+    return UnhexKernel(engine, state)
 
 
 def _uncovered(state: UnhexState, graph: ZoneGraph) -> str | None:
@@ -167,8 +164,6 @@ def _uncovered(state: UnhexState, graph: ZoneGraph) -> str | None:
         return f"more than {_MAX_ITEMS} kinds of item"
     if any(len(c.items) > _MAX_CARRY for c in state.chars.values()):
         return f"a character carrying more than {_MAX_CARRY} items"
-    if any(not c.in_fight for c in state.chars.values()):
-        return "a character out of the fight from the start"
     return None
 
 
