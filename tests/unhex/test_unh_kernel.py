@@ -28,7 +28,7 @@ from tactica.simulate import play_battle, simulate
 UNHEX = get_ruleset("unhex")
 SCENARIOS = {p.stem: p for p in example_scenarios(UNHEX)}
 #: Seeds per policy and variant (a greedy nightclub battle costs the reference ~0.1 s).
-BATTLES = {"greedy": 2, "random": 3}
+BATTLES = {"greedy": 1, "random": 2}
 MIXES = 3
 
 
@@ -91,8 +91,8 @@ def test_the_kernel_plays_the_reference_battles(name: str, variant: str) -> None
     for policy, battles in BATTLES.items():
         for index in range(battles):
             _same(sc, dict.fromkeys(sides, policy), seed, index)
-    _same(sc, {sides[0]: "greedy", sides[1]: "random"}, seed, 7)
-    _same(sc, {sides[0]: "random", sides[1]: "greedy"}, seed, 8)
+    mixed = ["greedy", "random"] if len(variant) % 2 else ["random", "greedy"]
+    _same(sc, dict(zip(sides, mixed, strict=True)), seed, 7)
 
 
 @pytest.mark.parametrize("max_steps", [1, 2, 5, 17, 60])
