@@ -162,6 +162,11 @@ cdef struct Estimate:
     double p_hit, harm, p_ko
 
 
+cdef struct CachedEstimate:
+    int stamp
+    Estimate e
+
+
 cdef struct HitTable:
     int ver
     double harm[101]
@@ -280,6 +285,7 @@ cdef class Kernel:
     cdef int *counts             # keyed dice counts [actor, roller, kind, variant]
     cdef int vercount
     cdef HitTable *htables       # [character, by_attacker]
+    cdef CachedEstimate *estimates   # [attacker, target, picks, defend]
     cdef double **losses         # defence_losses by (level, max level, edge)
     cdef int policies[8]
     cdef int step_actor          # the acting character of the step under way (-1: a round)
@@ -317,6 +323,7 @@ cdef class Kernel:
         self.mto = NULL
         self.counts = NULL
         self.htables = NULL
+        self.estimates = NULL
         self.losses = NULL
         self.opt_kind = NULL
         self.opt_u = NULL
@@ -338,6 +345,7 @@ cdef class Kernel:
         free(self.mto)
         free(self.counts)
         free(self.htables)
+        free(self.estimates)
         if self.losses != NULL:
             for i in range(100 * 100 * 2):
                 free(self.losses[i])
@@ -463,6 +471,7 @@ cdef class Kernel:
                 raise ValueError("dice key too long")
         self.counts = <int *>calloc(self.nc * self.nc * NKIND * NVAR, sizeof(int))
         self.htables = <HitTable *>calloc(self.nc * 2, sizeof(HitTable))
+        self.estimates = <CachedEstimate *>calloc(self.nc * self.nc * 4, sizeof(CachedEstimate))
         self.losses = <double **>calloc(100 * 100 * 2, sizeof(double *))
         self.vercount = 0
         self.opt_kind = <int *>malloc(sizeof(int) * MAXOPT)
@@ -898,12 +907,21 @@ cdef class Kernel:
 
     cdef void _quick(self, int a, int t, bint picks, bint defend, int edge,
                      Estimate *e) noexcept nogil:
-        """values.quick_estimate of ``a`` attacking ``t`` (the characters' bodies now)."""
-        cdef HitTable *table = self._table(t, not picks)
+        """values.quick_estimate of ``a`` attacking ``t`` (the characters' bodies now;
+        remembered until any body changes: ``edge`` follows from the two characters)."""
+        cdef CachedEstimate *memo = &self.estimates[((a * self.nc + t) * 2 + picks) * 2
+                                                     + defend]
+        cdef HitTable *table
         cdef double *losses = NULL
+        if memo.stamp == self.vercount:
+            e[0] = memo.e
+            return
+        table = self._table(t, not picks)
         if defend:
             losses = self._losses(self.c[t].body.level, self.c[t].body.maxl, edge)
         self._estimate(self.c[a].body.level, self.c[a].body.maxl, table, losses, self.r7, e)
+        memo.stamp = self.vercount
+        memo.e = e[0]
 
     cdef inline int _edge(self, int a, int t) noexcept nogil:
         """values._edge / policy._est: 1 if the defender wins equal successes."""
