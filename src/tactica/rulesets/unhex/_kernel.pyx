@@ -163,7 +163,7 @@ cdef struct Estimate:
 
 
 cdef struct CachedEstimate:
-    int stamp
+    int aver, tver                # the two bodies it was made for
     Estimate e
 
 
@@ -811,19 +811,29 @@ cdef class Kernel:
         return 0 if self._more_severe(w1, w0) else 1
 
     cdef HitTable *_table(self, int ch, bint by_attacker) noexcept nogil:
-        """values.hit_table of character ``ch``'s body (remembered while the body is)."""
+        """values.hit_table of character ``ch``'s body (remembered while the body is; both
+        assigners' tables are made together from the same wounds)."""
         cdef HitTable *h = &self.htables[ch * 2 + by_attacker]
         cdef Body *body = &self.c[ch].body
-        cdef Wound wounds[6][11]
-        cdef double harms[6][11]
-        cdef int n, t, u, loc0, loc1, pick, prev
+        cdef Wound wounds[6][10]
+        cdef double harms[6][10]
+        cdef int loc, n
         if h.ver == self.c[ch].ver:
             return h
-        h.ver = self.c[ch].ver
-        for loc0 in range(6):
+        for loc in range(6):
             for n in range(10):
-                self._wound(body, loc0, n, &wounds[loc0][n])
-                harms[loc0][n] = self._harm(&wounds[loc0][n], body)
+                self._wound(body, loc, n, &wounds[loc][n])
+                harms[loc][n] = self._harm(&wounds[loc][n], body)
+        self._fill_table(&self.htables[ch * 2], wounds, harms, False)
+        self._fill_table(&self.htables[ch * 2 + 1], wounds, harms, True)
+        self.htables[ch * 2].ver = self.c[ch].ver
+        self.htables[ch * 2 + 1].ver = self.c[ch].ver
+        return h
+
+    cdef void _fill_table(self, HitTable *h, Wound (*wounds)[10], double (*harms)[10],
+                          bint by_attacker) noexcept nogil:
+        """values.hit_table from the wounds of every (location, damage)."""
+        cdef int n, t, u, loc0, loc1, pick, prev
         h.harm[0] = 0.0
         h.ko[0] = 0.0
         for n in range(1, 101):
@@ -836,7 +846,7 @@ cdef class Kernel:
             if t == u:
                 h.harm[n] += harms[loc0][t] / 1
                 h.ko[n] += wounds[loc0][t].knocked_out / 1.0
-            elif self.r6 == 2:
+            elif self.r6 == 2:                                 # ruling UNH-6 random
                 h.harm[n] += harms[loc0][t] / 2
                 h.ko[n] += wounds[loc0][t].knocked_out / 2.0
                 h.harm[n] += harms[loc1][u] / 2
@@ -854,7 +864,6 @@ cdef class Kernel:
             prev = h.best[n - 1]
             h.best[n] = n if h.harm[n] >= h.harm[prev] else prev
         h.best[0] = 1
-        return h
 
     cdef double *_losses(self, int level, int maxl, int edge) noexcept nogil:
         """values.defence_losses (remembered)."""
@@ -908,19 +917,20 @@ cdef class Kernel:
     cdef void _quick(self, int a, int t, bint picks, bint defend, int edge,
                      Estimate *e) noexcept nogil:
         """values.quick_estimate of ``a`` attacking ``t`` (the characters' bodies now;
-        remembered until any body changes: ``edge`` follows from the two characters)."""
+        remembered while both bodies are: ``edge`` follows from the two characters)."""
         cdef CachedEstimate *memo = &self.estimates[((a * self.nc + t) * 2 + picks) * 2
                                                      + defend]
         cdef HitTable *table
         cdef double *losses = NULL
-        if memo.stamp == self.vercount:
+        if memo.aver == self.c[a].ver and memo.tver == self.c[t].ver:
             e[0] = memo.e
             return
         table = self._table(t, not picks)
         if defend:
             losses = self._losses(self.c[t].body.level, self.c[t].body.maxl, edge)
         self._estimate(self.c[a].body.level, self.c[a].body.maxl, table, losses, self.r7, e)
-        memo.stamp = self.vercount
+        memo.aver = self.c[a].ver
+        memo.tver = self.c[t].ver
         memo.e = e[0]
 
     cdef inline int _edge(self, int a, int t) noexcept nogil:
