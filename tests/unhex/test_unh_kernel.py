@@ -201,7 +201,8 @@ _BOXES = {"first": (5, 5, 5, 15, 10, 10), "later": (3, 3, 3, 9, 6, 6)}
 
 def _generated(k: int) -> Scenario:
     """A seeded random fight: a small zone map (solid and dashed lines, cover marks), two
-    teams, random items in hand, characters already wounded, and random rulings."""
+    teams, random items in hand, characters already wounded, fixtures and objectives, and
+    random rulings."""
     pick = random.Random(5000 + k)
     rulings = {r.id: pick.choice(sorted(r.options)) for r in RULINGS}
     boxes = dict(zip(_LOCATIONS, _BOXES[rulings["UNH-4"]], strict=True))
@@ -245,7 +246,17 @@ def _generated(k: int) -> Scenario:
         if carried and pick.random() < 0.5:
             unit["ammo"] = {carried[0]: pick.randint(0, 2)}
         units[f"U{i}"] = unit
+    extra: dict[str, Any] = {}
+    if pick.random() < 0.4:
+        lever, terminal = pick.choice(areas), pick.choice(areas)
+        extra["fixtures"] = ({lever: ["lever", "terminal"]} if lever == terminal
+                             else {lever: ["lever"], terminal: ["terminal"]})
+        extra["objectives"] = [{"side": pick.choice(sides), "use": "lever"}]
+        if pick.random() < 0.5:
+            extra["objectives"].append({"side": pick.choice(sides), "reach": pick.choice(areas),
+                                        "count": pick.randint(1, 2)})
     data = {
+        **extra,
         "game": "unhex", "name": f"generated {k}", "max_rounds": pick.randint(3, 12),
         "pcs": pick.choice([[], ["crew"], ["gang"]]),
         "exits": pick.sample(areas, pick.randint(0, 2)),
@@ -257,7 +268,7 @@ def _generated(k: int) -> Scenario:
     return scenario_from_mapping(data, source=f"generated-{k}.yaml", base_dir=Path("."))
 
 
-@pytest.mark.parametrize("k", range(12))
+@pytest.mark.parametrize("k", range(16))
 def test_the_kernel_plays_generated_battles_as_the_reference(k: int) -> None:
     _module()
     sc = _generated(k)

@@ -67,6 +67,8 @@ DEF A_ARRANGE = 3
 DEF A_RETREAT = 4
 DEF A_DROP = 5
 DEF A_END = 6
+DEF A_OPERATE = 7
+DEF MAXFIX = 64        # fixtures, and objectives
 
 # reactions
 DEF R_NONE = 0
@@ -257,6 +259,14 @@ cdef class Kernel:
     cdef uint8_t is_exit[MAXA]
     cdef int nexits
     cdef int exits[MAXA]
+    cdef int nfix, nobj
+    cdef int fix_area[MAXFIX]
+    cdef int fix_name[MAXFIX]
+    cdef int ob_side[MAXFIX]
+    cdef int ob_reach[MAXFIX]    # the area to reach (-1: a fixture to use)
+    cdef int ob_count[MAXFIX]
+    cdef int ob_use[MAXFIX]      # the fixture's name (-1: an area to reach)
+    cdef uint8_t used[MAXFIX]    # per fixture name: the sides that used it (state.used)
     # content
     cdef int nitems
     cdef int ikind[MAXIT]
@@ -398,6 +408,19 @@ cdef class Kernel:
             self.is_exit[i] = 1
             self.exits[self.nexits] = i
             self.nexits += 1
+        fixtures, objectives = t["fixtures"], t["objectives"]
+        if len(fixtures) > MAXFIX or len(objectives) > MAXFIX:
+            raise ValueError("too many fixtures or objectives")
+        self.nfix = len(fixtures)
+        for i, (area, name) in enumerate(fixtures):
+            self.fix_area[i] = area
+            self.fix_name[i] = name
+        self.nobj = len(objectives)
+        for i, (side, reach, count, use) in enumerate(objectives):
+            self.ob_side[i] = side
+            self.ob_reach[i] = reach
+            self.ob_count[i] = count
+            self.ob_use[i] = use
         items = t["items"]
         self.nitems = len(items)
         if self.nitems > MAXIT:
@@ -1327,6 +1350,13 @@ cdef class Kernel:
                 return 10.0 * (self._exit_distance(self.c[i].area)
                                - self._exit_distance(self.mto[self.opt_a[k]]))
             return -5.0
+        if kind == A_OPERATE:                              # policy._operate_value
+            for m in range(self.nobj):
+                if self.ob_use[m] == self.opt_a[k] and self.ob_side[m] == self.c[i].side:
+                    if not (self.used[self.opt_a[k]] >> self.c[i].side) & 1:
+                        return 100.0
+                    break
+            return -0.5
         if kind == A_ATTACK:
             return self._attack_value(i, self.opt_a[k], self.opt_b[k])
         if kind == A_MOVE:
@@ -1420,7 +1450,10 @@ cdef class Kernel:
             if right_ok and left_ok:
                 for k in range(ntwos):
                     self._arrangement(&n, i, twos[k], twos[k])
-            # doors and fixtures: none (kernel.py)
+            # doors: none (kernel.py); fixtures of the area
+            for k in range(self.nfix):
+                if self.fix_area[k] == area:
+                    self._opt(&n, A_OPERATE, i, self.fix_name[k], -1)
             if self.is_exit[area]:
                 self._opt(&n, A_RETREAT, i, -1, -1)
             if self.c[i].right >= 0:
@@ -2002,7 +2035,20 @@ cdef class Kernel:
     cdef int _finished(self) noexcept nogil:
         """rules.finished: the winner (>= 0), -1 for no one, -2 while the fight goes on."""
         cdef int sides[8]
-        cdef int n = self._standing(sides)
+        cdef int n, k, i, there
+        for k in range(self.nobj):
+            if self.ob_use[k] >= 0:
+                if (self.used[self.ob_use[k]] >> self.ob_side[k]) & 1:
+                    return self.ob_side[k]
+                continue
+            there = 0
+            for i in range(self.nc):
+                if (self.c[i].side == self.ob_side[k] and self._in_fight(i)
+                        and self.c[i].area == self.ob_reach[k]):
+                    there += 1
+            if there >= self.ob_count[k]:
+                return self.ob_side[k]
+        n = self._standing(sides)
         if n == 1:
             return sides[0]
         if n == 0:
@@ -2030,6 +2076,8 @@ cdef class Kernel:
             self.counts[i] = 0
         for i in range(self.nA):
             self.fl_n[i] = 0
+        for i in range(MAXFIX):
+            self.used[i] = 0
         self.round = 0
         self.norder = 0
         self.turn = 0
@@ -2091,6 +2139,9 @@ cdef class Kernel:
             elif kind == A_RETREAT:
                 self.c[i].actions = 0
                 self.c[i].retreated = True
+            elif kind == A_OPERATE:                    # ActionSpent, FixtureUsed
+                self.c[i].actions -= 1
+                self.used[self.opt_a[k]] |= 1 << self.c[i].side
             elif kind == A_DROP:
                 self._remove(i, self.opt_a[k])
                 if self._drop_to_floor(self.c[i].area, self.opt_a[k]) == NOT_COVERED:

@@ -6,8 +6,8 @@ two areas and from every area to every character moving along a connection
 (:meth:`~tactica.rulesets.unhex.state.ZoneView.look`, so every sight ruling is the map's own
 answer), the moves from each area, the items the characters carry, the characters, the damage
 and other rulings, and the keys of the dice. It answers :class:`~tactica.ruleset.NotCovered`
-for what the kernel does not play: a map with doors, fixtures or objectives, other than two
-teams, more characters, areas or kinds of items than its arrays hold, a policy other than
+for what the kernel does not play: a map with doors, other than two teams, more characters,
+areas, kinds of items, fixtures or objectives than its arrays hold, a policy other than
 greedy and random, or a missing compiled extension.
 A battle that outgrows the kernel's arrays on the way (a crowded floor, a long list of
 actions) stops and is handed to the reference whole, the reason given.
@@ -61,7 +61,7 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "UNH-28": ("either", "both", "literal"),
 }
 
-_MAX_CHARS, _MAX_AREAS, _MAX_ITEMS, _MAX_CARRY = 50, 100, 32, 8
+_MAX_CHARS, _MAX_AREAS, _MAX_ITEMS, _MAX_CARRY, _MAX_FIXTURES = 50, 100, 32, 8, 64
 _POLICIES = {"greedy": 0, "random": 1}
 _TWO64 = 1 << 64
 _KINDS = {"melee": 0, "ranged": 1, "first-aid": 2, "shield": 3, "gear": 4}
@@ -151,10 +151,8 @@ def prepare(scenario: Scenario) -> UnhexKernel | NotCovered:
 def _uncovered(state: UnhexState, graph: ZoneGraph) -> str | None:
     if any(c.door is not None for a in graph.areas for c in graph.connections_of(a)):
         return "a map with doors"
-    if state.fixtures:
-        return "fixtures"
-    if state.objectives:
-        return "objectives"
+    if len(state.fixtures) > _MAX_FIXTURES or len(state.objectives) > _MAX_FIXTURES:
+        return f"more than {_MAX_FIXTURES} fixtures or objectives"
     if len(state.sides) != 2:
         return f"{len(state.sides)} teams (the kernel plays two)"
     if len(state.chars) > _MAX_CHARS or len(graph.areas) > _MAX_AREAS:
@@ -208,9 +206,15 @@ def _tables(state: UnhexState, graph: ZoneGraph, max_rounds: int) -> dict[str, A
             "left": -1 if c.left is None else item_of[c.left],
             "ammo": [(item_of[w], k) for w, k in c.ammo],
         })
+    fixture_names = list(dict.fromkeys(name for _, name in state.fixtures))
+    fixture_of = {name: i for i, name in enumerate(fixture_names)}
+    fixtures = [(where[area], fixture_of[name]) for area, name in state.fixtures]
+    objectives = [(sides.index(ob.side), -1 if ob.reach is None else where[ob.reach], ob.count,
+                   -1 if ob.use is None else fixture_of[ob.use]) for ob in state.objectives]
     r = state.rulings
     dmg = state.damage
     return {
+        "fixtures": fixtures, "objectives": objectives,
         "nareas": n, "look_dist": look_dist, "look_vis": look_vis, "look_cov": look_cov,
         "moves": moves, "mlook_dist": mlook_dist, "mlook_vis": mlook_vis,
         "mlook_cov": mlook_cov, "exits": sorted(where[e] for e in state.exits),
