@@ -201,7 +201,7 @@ _BOXES = {"first": (5, 5, 5, 15, 10, 10), "later": (3, 3, 3, 9, 6, 6)}
 
 def _generated(k: int) -> Scenario:
     """A seeded random fight: a small zone map (solid and dashed lines, cover marks), two
-    teams, random items in hand, characters already wounded, fixtures and objectives, and
+    or three teams, random items in hand, characters already wounded, fixtures and objectives, and
     random rulings."""
     pick = random.Random(5000 + k)
     rulings = {r.id: pick.choice(sorted(r.options)) for r in RULINGS}
@@ -219,9 +219,9 @@ def _generated(k: int) -> Scenario:
         a, b = pick.sample(areas, 2)
         if all({a, b} != set(c["between"]) for c in connections):
             connections.append({"between": [a, b], "type": "dashed"})
-    sides = ["crew", "gang"]
+    sides = ["crew", "gang", "cops"][:pick.choice((2, 2, 3))]
     units: dict[str, Any] = {}
-    for i in range(pick.randint(3, 7)):
+    for i in range(pick.randint(len(sides), 7)):
         items = pick.sample(_ITEMS, pick.randint(1, 4))
         if pick.random() < 0.5 and "first-aid-kit" not in items:
             items[-1] = "first-aid-kit"
@@ -258,7 +258,7 @@ def _generated(k: int) -> Scenario:
     data = {
         **extra,
         "game": "unhex", "name": f"generated {k}", "max_rounds": pick.randint(3, 12),
-        "pcs": pick.choice([[], ["crew"], ["gang"]]),
+        "pcs": pick.choice([[], ["crew"], ["gang"], ["crew", "gang"]]),
         "exits": pick.sample(areas, pick.randint(0, 2)),
         "rulings": rulings,
         "map": {"kind": "zones", "name": f"map {k}", "areas": areas,
@@ -268,7 +268,7 @@ def _generated(k: int) -> Scenario:
     return scenario_from_mapping(data, source=f"generated-{k}.yaml", base_dir=Path("."))
 
 
-@pytest.mark.parametrize("k", range(16))
+@pytest.mark.parametrize("k", range(20))
 def test_the_kernel_plays_generated_battles_as_the_reference(k: int) -> None:
     _module()
     sc = _generated(k)

@@ -234,6 +234,29 @@ cdef inline bint _wounded(const Body *b) noexcept nogil:
     return False
 
 
+cdef int _factorial(int n) noexcept nogil:
+    cdef int f = 1, k
+    for k in range(2, n + 1):
+        f *= k
+    return f
+
+
+cdef void _nth_permutation(int *items, int n, int idx, int *out) noexcept nogil:
+    """The ``idx``-th of itertools.permutations(items) (lexicographic by position)."""
+    cdef int left[8]
+    cdef int k, j, f, q, m = n
+    for k in range(n):
+        left[k] = items[k]
+    for k in range(n):
+        f = _factorial(m - 1)
+        q = idx // f
+        idx = idx % f
+        out[k] = left[q]
+        for j in range(q, m - 1):
+            left[j] = left[j + 1]
+        m -= 1
+
+
 cdef double _body_score(const Body *b) noexcept nogil:
     """policy.body_score."""
     cdef double score = 0.0 if _unconscious(b) else 30.0
@@ -278,7 +301,7 @@ cdef class Kernel:
     # rulings (kernel.py maps the names)
     cdef int r3_pcs_win_equal, r6, r7, r14_reactor, r15_reactor_first, r16_wasted
     cdef int r17_any_hit, r19_all, r21_yes, r24_yes, r25_other_areas, r26_per_attack
-    cdef int r27_break
+    cdef int r27_break, r20_by_roll
     cdef int version_later, mark_x, excess_lost, torso_lost, refill_once
     # keys
     cdef list actor_slots        # bytes per character: "unit 'id'|"
@@ -482,6 +505,7 @@ cdef class Kernel:
         self.r25_other_areas = r["r25_other_areas"]
         self.r26_per_attack = r["r26_per_attack"]
         self.r27_break = r["r27_break"]
+        self.r20_by_roll = r["r20_by_roll"]
         self.version_later = r["version_later"]
         self.mark_x = r["mark_x"]
         self.excess_lost = r["excess_lost"]
@@ -1867,9 +1891,6 @@ cdef class Kernel:
         cdef Result beat
         cdef bint any_good = False, found
         ns = self._standing(sides)
-        if ns != 2:
-            self.fail_reason = "a round with more than two teams in the fight"
-            return NOT_COVERED
         # first_holder
         holder = -1
         for k in range(ns):
@@ -1967,15 +1988,76 @@ cdef class Kernel:
             self._crit_events(i, &res[k], left[i])
         winner = self._initiative_winner(sides, ns, res, holder)
         self.holder = winner
-        # Decide the order of the teams: (winner, other) first
+        self.norder = ns
+        self.turn = 0
+        if ns > 2 and self.r20_by_roll:                    # ruling UNH-20 by-roll
+            self._by_roll(sides, ns, res, winner)
+            return 0
+        # Decide the order of the teams: the permutations with the winner first, then the
+        # others (itertools.permutations' order); greedy takes the first
         side = 0
         if self.policies[winner] == RANDOM:
-            side = self._integers(winner, 2)
-        self.order[0] = winner if side == 0 else (sides[1] if sides[0] == winner else sides[0])
-        self.order[1] = sides[1] if self.order[0] == sides[0] else sides[0]
-        self.norder = 2
-        self.turn = 0
+            side = self._integers(winner, _factorial(ns))
+        self._nth_order(sides, ns, winner, side)
         return 0
+
+    cdef void _by_roll(self, int *sides, int ns, Result *res, int winner) noexcept nogil:
+        """rules._by_roll: the winner, then successes from the highest, then failures; PCs
+        first among equals, then the order listed."""
+        cdef int k, j, tmp
+        cdef int idx[8]
+        for k in range(ns):
+            idx[k] = k
+        for k in range(1, ns):
+            j = k
+            while j > 0 and self._roll_key_less(sides, res, winner, idx[j], idx[j - 1]):
+                tmp = idx[j]
+                idx[j] = idx[j - 1]
+                idx[j - 1] = tmp
+                j -= 1
+        for k in range(ns):
+            self.order[k] = sides[idx[k]]
+
+    cdef bint _roll_key_less(self, int *sides, Result *res, int winner, int a,
+                             int b) noexcept nogil:
+        cdef int ka[4]
+        cdef int kb[4]
+        cdef int k
+        ka[0] = 0 if sides[a] == winner else 1
+        kb[0] = 0 if sides[b] == winner else 1
+        ka[1] = -_number(res[a].tens, res[a].units) if res[a].success else 1
+        kb[1] = -_number(res[b].tens, res[b].units) if res[b].success else 1
+        ka[2] = 0 if self.side_pc[sides[a]] else 1
+        kb[2] = 0 if self.side_pc[sides[b]] else 1
+        ka[3] = a
+        kb[3] = b
+        for k in range(4):
+            if ka[k] != kb[k]:
+                return ka[k] < kb[k]
+        return False
+
+    cdef void _nth_order(self, int *sides, int ns, int winner, int n) noexcept nogil:
+        """Option ``n`` of the team-order decision of rules.round_process."""
+        cdef int block = _factorial(ns - 1), k, g, first = -1, m = 0
+        cdef int rest[8]
+        if n < block:
+            first = winner
+        else:
+            n -= block
+            g = n // block
+            n = n % block
+            for k in range(ns):
+                if sides[k] != winner:
+                    if g == 0:
+                        first = sides[k]
+                        break
+                    g -= 1
+        for k in range(ns):
+            if sides[k] != first:
+                rest[m] = sides[k]
+                m += 1
+        self.order[0] = first
+        _nth_permutation(rest, m, n, &self.order[1])
 
     cdef int _initiative_winner(self, int *sides, int ns, Result *res,
                                 int holder) noexcept nogil:

@@ -6,8 +6,8 @@ two areas and from every area to every character moving along a connection
 (:meth:`~tactica.rulesets.unhex.state.ZoneView.look`, so every sight ruling is the map's own
 answer), the moves from each area, the items the characters carry, the characters, the damage
 and other rulings, and the keys of the dice. It answers :class:`~tactica.ruleset.NotCovered`
-for what the kernel does not play: a map with doors, other than two teams, more characters,
-areas, kinds of items, fixtures or objectives than its arrays hold, a policy other than
+for what the kernel does not play: a map with doors, more teams, characters, areas, kinds of
+items, fixtures or objectives than its arrays hold, a policy other than
 greedy and random, or a missing compiled extension.
 A battle that outgrows the kernel's arrays on the way (a crowded floor, a long list of
 actions) stops and is handed to the reference whole, the reason given.
@@ -62,6 +62,7 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
 }
 
 _MAX_CHARS, _MAX_AREAS, _MAX_ITEMS, _MAX_CARRY, _MAX_FIXTURES = 50, 100, 32, 8, 64
+_MAX_SIDES = 6
 _POLICIES = {"greedy": 0, "random": 1}
 _TWO64 = 1 << 64
 _KINDS = {"melee": 0, "ranged": 1, "first-aid": 2, "shield": 3, "gear": 4}
@@ -153,8 +154,8 @@ def _uncovered(state: UnhexState, graph: ZoneGraph) -> str | None:
         return "a map with doors"
     if len(state.fixtures) > _MAX_FIXTURES or len(state.objectives) > _MAX_FIXTURES:
         return f"more than {_MAX_FIXTURES} fixtures or objectives"
-    if len(state.sides) != 2:
-        return f"{len(state.sides)} teams (the kernel plays two)"
+    if len(state.sides) > _MAX_SIDES:
+        return f"{len(state.sides)} teams (the kernel plays up to {_MAX_SIDES})"
     if len(state.chars) > _MAX_CHARS or len(graph.areas) > _MAX_AREAS:
         return "more characters or areas than the kernel's arrays hold"
     items = {n for c in state.chars.values() for n in c.items}
@@ -235,6 +236,7 @@ def _tables(state: UnhexState, graph: ZoneGraph, max_rounds: int) -> dict[str, A
             "r25_other_areas": int(r["UNH-25"] == "other-areas"),
             "r26_per_attack": int(r["UNH-26"] == "per-attack"),
             "r27_break": int(r["UNH-27"] == "break"),
+            "r20_by_roll": int(r["UNH-20"] == "by-roll"),
             "r22_any": int(r["UNH-22"] == "any-up-to-n"),
             "r23_patient": int(r["UNH-23"] == "patient"),
             "version_later": int(dmg.version == "later"),
