@@ -231,7 +231,7 @@ def _generated(k: int) -> Scenario:
                 else pick.sample(ones, min(len(ones), pick.randint(0, 2))))
         level = pick.randint(25, 85)
         unit: dict[str, Any] = {
-            "side": sides[i % 2], "at": pick.choice(areas), "level": level,
+            "side": sides[i % len(sides)], "at": pick.choice(areas), "level": level,
             "max_level": min(99, level + pick.choice([0, 0, 5, 15])), "items": items,
             "hold": hold, "good": pick.sample(_GOOD, pick.randint(0, 2)),
         }
