@@ -2,8 +2,9 @@
 
 Every example scenario x both policies x every option of every ruling the kernel covers (each
 option on its own, and a few mixes of all of them) x seeds: the kernel's BattleResult equals
-the reference's (:func:`tactica.sim.play.play_battle`). Generated fights (random zone maps,
-characters already wounded, shields, first aid kits, counted ammunition, random rulings) reach
+the reference's (:func:`tactica.sim.play.play_battle`). Generated fights (random zone maps with
+doors, three teams, characters already wounded, shields, first aid kits, counted ammunition,
+fixtures and objectives, random rulings) reach
 the branches the nightclub rarely does. A battle the kernel does not cover is played by the
 reference and counted as such. ``make test`` fails when the kernel was not built, unless
 ``TACTICA_KERNELS_OPTIONAL=1`` says that is expected.
@@ -117,21 +118,31 @@ def test_a_draw_at_the_round_limit_is_the_same() -> None:
 # -- what the kernel does not cover is played by the reference, and counted ------------------
 
 
-def _with_door() -> Scenario:
+def _with_doors(n: int) -> Scenario:
+    """The nightclub with a door on its first ``n`` solid connections."""
     sc = _scenario("nightclub-fight", "defaults")
     data = dict(sc.data)
     game_map = dict(data["map"])
-    game_map["connections"] = [*game_map["connections"][:-1],
-                               {"between": ["Catwalk", "Bar"], "door": "closed"}]
+    game_map["connections"] = [
+        {**c, "door": "open"} if i < n else c for i, c in enumerate(game_map["connections"])]
     data["map"] = game_map
-    return scenario_from_mapping(data, source="door.yaml", base_dir=sc.base_dir)
+    return scenario_from_mapping(data, source="doors.yaml", base_dir=sc.base_dir)
 
 
-def test_a_map_with_doors_falls_back_to_the_reference_and_is_counted() -> None:
-    sc = _with_door()
+def test_doors_are_played_by_the_kernel() -> None:
+    _module()
+    sc = _with_doors(4)
+    for policy in ("greedy", "random"):
+        for index in range(2):
+            _same(sc, {"crew": policy, "club": policy}, 3, index)
+
+
+def test_a_map_with_more_doors_falls_back_to_the_reference_and_is_counted() -> None:
+    sc = _with_doors(5)
     prepared = prepared_kernel(sc)
     assert isinstance(prepared, NotCovered)
-    assert prepared.reason in ("a map with doors", kernel.NOT_BUILT)
+    assert prepared.reason in ("a map with 5 doors (the kernel plays up to 4)",
+                               kernel.NOT_BUILT)
     policies = {"crew": "random", "club": "random"}
     result, engine = simulated_battle(sc, policies, 1, 0, 20_000)
     assert not engine.is_kernel
@@ -200,9 +211,9 @@ _BOXES = {"first": (5, 5, 5, 15, 10, 10), "later": (3, 3, 3, 9, 6, 6)}
 
 
 def _generated(k: int) -> Scenario:
-    """A seeded random fight: a small zone map (solid and dashed lines, cover marks), two
-    or three teams, random items in hand, characters already wounded, fixtures and objectives, and
-    random rulings."""
+    """A seeded random fight: a small zone map (solid and dashed lines, cover marks, doors),
+    two or three teams, random items in hand, characters already wounded, fixtures and
+    objectives, and random rulings."""
     pick = random.Random(5000 + k)
     rulings = {r.id: pick.choice(sorted(r.options)) for r in RULINGS}
     boxes = dict(zip(_LOCATIONS, _BOXES[rulings["UNH-4"]], strict=True))
@@ -214,6 +225,8 @@ def _generated(k: int) -> Scenario:
         link: dict[str, Any] = {"between": [areas[j], areas[i]]}
         if pick.random() < 0.5:
             link["cover"] = [pick.choice([areas[i], areas[j]])]
+        if pick.random() < 0.25:
+            link["door"] = pick.choice(["open", "closed"])
         connections.append(link)
     for _ in range(pick.randint(0, 2)):
         a, b = pick.sample(areas, 2)

@@ -68,6 +68,8 @@ DEF A_RETREAT = 4
 DEF A_DROP = 5
 DEF A_END = 6
 DEF A_OPERATE = 7
+DEF A_DOOR = 8
+DEF MAXVIEWS = 16      # combinations of open doors (four doors)
 DEF MAXFIX = 64        # fixtures, and objectives
 
 # reactions
@@ -276,8 +278,28 @@ cdef class Kernel:
     cdef int *mlook_dist         # [src area, move]: the look at a mover (area, to)
     cdef uint8_t *mlook_vis
     cdef uint8_t *mlook_cov
-    cdef int mstart[MAXA]
-    cdef int mlen[MAXA]
+    cdef int *mstart             # per area: its moves mstart .. mstart + mlen - 1
+    cdef int *mlen
+    cdef int *dstart             # per area: its doors (doors_from)
+    cdef int *dlen
+    cdef int *dother             # door option -> the area on the other side
+    cdef int *ddoor              # door option -> the door
+    # every view of the map (one per combination of open doors), the one in use above
+    cdef int nviews, view, view_init
+    cdef int *v_look_dist[MAXVIEWS]
+    cdef uint8_t *v_look_vis[MAXVIEWS]
+    cdef uint8_t *v_look_cov[MAXVIEWS]
+    cdef int *v_mlook_dist[MAXVIEWS]
+    cdef uint8_t *v_mlook_vis[MAXVIEWS]
+    cdef uint8_t *v_mlook_cov[MAXVIEWS]
+    cdef int *v_mto[MAXVIEWS]
+    cdef int v_nM[MAXVIEWS]
+    cdef int *v_mstart[MAXVIEWS]
+    cdef int *v_mlen[MAXVIEWS]
+    cdef int *v_dstart[MAXVIEWS]
+    cdef int *v_dlen[MAXVIEWS]
+    cdef int *v_dother[MAXVIEWS]
+    cdef int *v_ddoor[MAXVIEWS]
     cdef int *mto                # move -> destination area
     cdef uint8_t is_exit[MAXA]
     cdef int nexits
@@ -347,13 +369,7 @@ cdef class Kernel:
     cdef int nentropy
 
     def __cinit__(self):
-        self.look_dist = NULL
-        self.look_vis = NULL
-        self.look_cov = NULL
-        self.mlook_dist = NULL
-        self.mlook_vis = NULL
-        self.mlook_cov = NULL
-        self.mto = NULL
+        self.nviews = 0
         self.counts = NULL
         self.htables = NULL
         self.estimates = NULL
@@ -369,13 +385,20 @@ cdef class Kernel:
 
     def __dealloc__(self):
         cdef int i
-        free(self.look_dist)
-        free(self.look_vis)
-        free(self.look_cov)
-        free(self.mlook_dist)
-        free(self.mlook_vis)
-        free(self.mlook_cov)
-        free(self.mto)
+        for i in range(self.nviews):
+            free(self.v_look_dist[i])
+            free(self.v_look_vis[i])
+            free(self.v_look_cov[i])
+            free(self.v_mlook_dist[i])
+            free(self.v_mlook_vis[i])
+            free(self.v_mlook_cov[i])
+            free(self.v_mto[i])
+            free(self.v_mstart[i])
+            free(self.v_mlen[i])
+            free(self.v_dstart[i])
+            free(self.v_dlen[i])
+            free(self.v_dother[i])
+            free(self.v_ddoor[i])
         free(self.counts)
         free(self.htables)
         free(self.estimates)
@@ -400,30 +423,12 @@ cdef class Kernel:
         if self.nA > MAXA:
             raise ValueError("too many areas")
         n = self.nA
-        self.look_dist = <int *>malloc(sizeof(int) * n * n)
-        self.look_vis = <uint8_t *>malloc(n * n)
-        self.look_cov = <uint8_t *>malloc(n * n)
-        for i in range(n * n):
-            self.look_dist[i] = t["look_dist"][i]
-            self.look_vis[i] = t["look_vis"][i]
-            self.look_cov[i] = t["look_cov"][i]
-        moves = t["moves"]           # per area: destinations
-        self.nM = sum(len(m) for m in moves)
-        self.mto = <int *>malloc(sizeof(int) * max(1, self.nM))
-        k = 0
-        for i in range(n):
-            self.mstart[i] = k
-            self.mlen[i] = len(moves[i])
-            for j in moves[i]:
-                self.mto[k] = j
-                k += 1
-        self.mlook_dist = <int *>malloc(sizeof(int) * n * max(1, self.nM))
-        self.mlook_vis = <uint8_t *>malloc(n * max(1, self.nM))
-        self.mlook_cov = <uint8_t *>malloc(n * max(1, self.nM))
-        for i in range(n * self.nM):
-            self.mlook_dist[i] = t["mlook_dist"][i]
-            self.mlook_vis[i] = t["mlook_vis"][i]
-            self.mlook_cov[i] = t["mlook_cov"][i]
+        if len(t["views"]) > MAXVIEWS:
+            raise ValueError("too many doors")
+        for v in t["views"]:
+            self._load_view(v)
+        self.view_init = t["view"]
+        self._use_view(self.view_init)
         self.nexits = 0
         for i in range(n):
             self.is_exit[i] = 0
@@ -531,6 +536,70 @@ cdef class Kernel:
         self.plans = <int (*)[6]>malloc(sizeof(int) * 6 * MAXWAYS)
         self.aid_rule22 = r["r22_any"]
         self.aid_rule23 = r["r23_patient"]
+
+    cdef int _load_view(self, dict t) except -1:
+        """One view of the map (kernel.py: the reference's ZoneView with those doors)."""
+        cdef int v = self.nviews, n = self.nA, i, j, k, nM
+        self.nviews += 1
+        self.v_look_dist[v] = <int *>malloc(sizeof(int) * n * n)
+        self.v_look_vis[v] = <uint8_t *>malloc(n * n)
+        self.v_look_cov[v] = <uint8_t *>malloc(n * n)
+        for i in range(n * n):
+            self.v_look_dist[v][i] = t["look_dist"][i]
+            self.v_look_vis[v][i] = t["look_vis"][i]
+            self.v_look_cov[v][i] = t["look_cov"][i]
+        moves = t["moves"]           # per area: destinations
+        nM = self.v_nM[v] = sum(len(m) for m in moves)
+        self.v_mto[v] = <int *>malloc(sizeof(int) * max(1, nM))
+        self.v_mstart[v] = <int *>malloc(sizeof(int) * n)
+        self.v_mlen[v] = <int *>malloc(sizeof(int) * n)
+        k = 0
+        for i in range(n):
+            self.v_mstart[v][i] = k
+            self.v_mlen[v][i] = len(moves[i])
+            for j in moves[i]:
+                self.v_mto[v][k] = j
+                k += 1
+        self.v_mlook_dist[v] = <int *>malloc(sizeof(int) * n * max(1, nM))
+        self.v_mlook_vis[v] = <uint8_t *>malloc(n * max(1, nM))
+        self.v_mlook_cov[v] = <uint8_t *>malloc(n * max(1, nM))
+        for i in range(n * nM):
+            self.v_mlook_dist[v][i] = t["mlook_dist"][i]
+            self.v_mlook_vis[v][i] = t["mlook_vis"][i]
+            self.v_mlook_cov[v][i] = t["mlook_cov"][i]
+        doors = t["doors"]           # per area: (other area, door) of doors_from
+        k = sum(len(d) for d in doors)
+        self.v_dstart[v] = <int *>malloc(sizeof(int) * n)
+        self.v_dlen[v] = <int *>malloc(sizeof(int) * n)
+        self.v_dother[v] = <int *>malloc(sizeof(int) * max(1, k))
+        self.v_ddoor[v] = <int *>malloc(sizeof(int) * max(1, k))
+        k = 0
+        for i in range(n):
+            self.v_dstart[v][i] = k
+            self.v_dlen[v][i] = len(doors[i])
+            for other, door in doors[i]:
+                self.v_dother[v][k] = other
+                self.v_ddoor[v][k] = door
+                k += 1
+        return 0
+
+    cdef void _use_view(self, int v) noexcept nogil:
+        """state.ZoneView.with_door: the view of that combination of open doors."""
+        self.view = v
+        self.look_dist = self.v_look_dist[v]
+        self.look_vis = self.v_look_vis[v]
+        self.look_cov = self.v_look_cov[v]
+        self.mlook_dist = self.v_mlook_dist[v]
+        self.mlook_vis = self.v_mlook_vis[v]
+        self.mlook_cov = self.v_mlook_cov[v]
+        self.mto = self.v_mto[v]
+        self.nM = self.v_nM[v]
+        self.mstart = self.v_mstart[v]
+        self.mlen = self.v_mlen[v]
+        self.dstart = self.v_dstart[v]
+        self.dlen = self.v_dlen[v]
+        self.dother = self.v_dother[v]
+        self.ddoor = self.v_ddoor[v]
 
     # -- dice (tactica.sim.streams.KeyedDice, dice.check) ----------------------------------------
 
@@ -1393,6 +1462,8 @@ cdef class Kernel:
             return self._aid_gain(&self.c[self.opt_a[k]].body, self.c[i].body.level) - 0.2
         if kind == A_ARRANGE:
             return self._arrange_value(i, self.opt_a[k], self.opt_b[k])
+        if kind == A_DOOR:
+            return -0.3
         if kind == A_RETREAT:
             return -2.0
         if kind == A_DROP:
@@ -1474,7 +1545,9 @@ cdef class Kernel:
             if right_ok and left_ok:
                 for k in range(ntwos):
                     self._arrangement(&n, i, twos[k], twos[k])
-            # doors: none (kernel.py); fixtures of the area
+            # doors, fixtures of the area
+            for k in range(self.dstart[area], self.dstart[area] + self.dlen[area]):
+                self._opt(&n, A_DOOR, i, self.dother[k], self.ddoor[k])
             for k in range(self.nfix):
                 if self.fix_area[k] == area:
                     self._opt(&n, A_OPERATE, i, self.fix_name[k], -1)
@@ -2160,6 +2233,7 @@ cdef class Kernel:
             self.fl_n[i] = 0
         for i in range(MAXFIX):
             self.used[i] = 0
+        self._use_view(self.view_init)
         self.round = 0
         self.norder = 0
         self.turn = 0
@@ -2221,6 +2295,9 @@ cdef class Kernel:
             elif kind == A_RETREAT:
                 self.c[i].actions = 0
                 self.c[i].retreated = True
+            elif kind == A_DOOR:                       # ActionSpent, DoorChanged
+                self.c[i].actions -= 1
+                self._use_view(self.view ^ (1 << self.opt_b[k]))
             elif kind == A_OPERATE:                    # ActionSpent, FixtureUsed
                 self.c[i].actions -= 1
                 self.used[self.opt_a[k]] |= 1 << self.c[i].side

@@ -4,10 +4,11 @@
 table the compiled battle loop (``_kernel.pyx``) needs: range, sight and cover between every
 two areas and from every area to every character moving along a connection
 (:meth:`~tactica.rulesets.unhex.state.ZoneView.look`, so every sight ruling is the map's own
-answer), the moves from each area, the items the characters carry, the characters, the damage
+answer) and the moves and doors from each area, in every view of the map (one for each
+combination of open doors),  the items the characters carry, the characters, the damage
 and other rulings, and the keys of the dice. It answers :class:`~tactica.ruleset.NotCovered`
-for what the kernel does not play: a map with doors, more teams, characters, areas, kinds of
-items, fixtures or objectives than its arrays hold, a policy other than
+for what the kernel does not play: more doors, teams, characters, areas, kinds of items,
+fixtures or objectives than its arrays hold, a policy other than
 greedy and random, or a missing compiled extension.
 A battle that outgrows the kernel's arrays on the way (a crowded floor, a long list of
 actions) stops and is handed to the reference whole, the reason given.
@@ -21,7 +22,7 @@ from typing import Any
 from tactica.battlefield.zones import ZoneGraph
 from tactica.ruleset import NotCovered
 from tactica.rulesets.unhex.body import LOCATIONS, Marks
-from tactica.rulesets.unhex.state import UnhexState
+from tactica.rulesets.unhex.state import UnhexState, ZoneView
 from tactica.scenario import Scenario
 from tactica.sim.tally import BattleResult
 from tactica.stats import UnitStats
@@ -62,7 +63,7 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
 }
 
 _MAX_CHARS, _MAX_AREAS, _MAX_ITEMS, _MAX_CARRY, _MAX_FIXTURES = 50, 100, 32, 8, 64
-_MAX_SIDES = 6
+_MAX_SIDES, _MAX_DOORS = 6, 4
 _POLICIES = {"greedy": 0, "random": 1}
 _TWO64 = 1 << 64
 _KINDS = {"melee": 0, "ranged": 1, "first-aid": 2, "shield": 3, "gear": 4}
@@ -150,8 +151,9 @@ def prepare(scenario: Scenario) -> UnhexKernel | NotCovered:
 
 
 def _uncovered(state: UnhexState, graph: ZoneGraph) -> str | None:
-    if any(c.door is not None for a in graph.areas for c in graph.connections_of(a)):
-        return "a map with doors"
+    doors = [c for c in graph.connections if c.door is not None]
+    if len(doors) > _MAX_DOORS:
+        return f"a map with {len(doors)} doors (the kernel plays up to {_MAX_DOORS})"
     if len(state.fixtures) > _MAX_FIXTURES or len(state.objectives) > _MAX_FIXTURES:
         return f"more than {_MAX_FIXTURES} fixtures or objectives"
     if len(state.sides) > _MAX_SIDES:
@@ -166,11 +168,25 @@ def _uncovered(state: UnhexState, graph: ZoneGraph) -> str | None:
     return None
 
 
-def _tables(state: UnhexState, graph: ZoneGraph, max_rounds: int) -> dict[str, Any]:
-    view = state.view
+def _views(state: UnhexState, graph: ZoneGraph) -> tuple[list[dict[str, Any]], int]:
+    """Every view of the map, one per combination of open doors (bit ``i`` set: door ``i``
+    open), each made by the reference (ZoneView.with_door), and the scenario's own."""
+    doors = [c for c in graph.connections if c.door is not None]
+    index = {frozenset(c.ends): i for i, c in enumerate(doors)}
+    first = sum(1 << i for i, c in enumerate(doors) if c.door == "open")
+    views = []
+    for mask in range(1 << len(doors)):
+        view = state.view
+        for i, c in enumerate(doors):
+            view = view.with_door(*c.ends, "open" if (mask >> i) & 1 else "closed")
+        views.append(_view(view, index))
+    return views, first
+
+
+def _view(view: ZoneView, door_index: Mapping[frozenset[str], int]) -> dict[str, Any]:
+    graph = view.graph
     areas = list(graph.areas)
     where = {a: i for i, a in enumerate(areas)}
-    n = len(areas)
     look_dist, look_vis, look_cov = [], [], []
     for s in areas:
         for t in areas:
@@ -187,6 +203,18 @@ def _tables(state: UnhexState, graph: ZoneGraph, max_rounds: int) -> dict[str, A
             mlook_dist.append(-1 if look.distance is None else look.distance)
             mlook_vis.append(int(look.visible))
             mlook_cov.append(int(look.cover))
+    doors = [[(where[other], door_index[frozenset((a, other))])
+              for other, _ in view.doors_from(a)] for a in areas]
+    return {"look_dist": look_dist, "look_vis": look_vis, "look_cov": look_cov,
+            "moves": moves, "mlook_dist": mlook_dist, "mlook_vis": mlook_vis,
+            "mlook_cov": mlook_cov, "doors": doors}
+
+
+def _tables(state: UnhexState, graph: ZoneGraph, max_rounds: int) -> dict[str, Any]:
+    areas = list(graph.areas)
+    where = {a: i for i, a in enumerate(areas)}
+    n = len(areas)
+    views, first = _views(state, graph)
     names = list(dict.fromkeys(n for c in state.chars.values() for n in c.items))
     item_of = {name: i for i, name in enumerate(names)}
     items = []
@@ -216,9 +244,8 @@ def _tables(state: UnhexState, graph: ZoneGraph, max_rounds: int) -> dict[str, A
     dmg = state.damage
     return {
         "fixtures": fixtures, "objectives": objectives,
-        "nareas": n, "look_dist": look_dist, "look_vis": look_vis, "look_cov": look_cov,
-        "moves": moves, "mlook_dist": mlook_dist, "mlook_vis": mlook_vis,
-        "mlook_cov": mlook_cov, "exits": sorted(where[e] for e in state.exits),
+        "nareas": n, "views": views, "view": first,
+        "exits": sorted(where[e] for e in state.exits),
         "items": items, "chars": chars, "nsides": len(sides),
         "side_pc": [int(s in state.pcs) for s in sides], "max_rounds": max_rounds,
         "boxes": list(dmg.boxes),
