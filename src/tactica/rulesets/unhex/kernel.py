@@ -160,6 +160,8 @@ def _uncovered(state: UnhexState, graph: ZoneGraph) -> str | None:
         return f"{len(state.sides)} teams (the kernel plays up to {_MAX_SIDES})"
     if len(state.chars) > _MAX_CHARS or len(graph.areas) > _MAX_AREAS:
         return "more characters or areas than the kernel's arrays hold"
+    if any(len(f"unit {c.id!r}|".encode()) > 300 for c in state.chars.values()):
+        return "a character name too long for the kernel's dice keys"
     items = {n for c in state.chars.values() for n in c.items}
     if len(items) > _MAX_ITEMS:
         return f"more than {_MAX_ITEMS} kinds of item"
