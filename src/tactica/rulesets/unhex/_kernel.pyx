@@ -347,6 +347,9 @@ cdef class Kernel:
     cdef int pending_drop[MAXC * 2]
     cdef int npending
     cdef bint fired_now[MAXC]    # the declared interceptions of the move that fired
+    cdef int aid_ver[MAXC]       # _aid_gain_of's memory: the body and treater's level
+    cdef int aid_level[MAXC]
+    cdef double aid_value[MAXC]
     cdef object fail_reason
     cdef public object trace     # a list: every action chosen, with greedy's values (tests)
     cdef Body aid_body           # the patient's body of the first aid under way
@@ -1393,6 +1396,14 @@ cdef class Kernel:
                     total += fail
         return total / 100
 
+    cdef double _aid_gain_of(self, int t, int level) noexcept nogil:
+        """policy._aid_gain of character ``t``'s body (remembered while the body is)."""
+        if self.aid_ver[t] != self.c[t].ver or self.aid_level[t] != level:
+            self.aid_value[t] = self._aid_gain(&self.c[t].body, level)
+            self.aid_ver[t] = self.c[t].ver
+            self.aid_level[t] = level
+        return self.aid_value[t]
+
     cdef double _arrange_value(self, int i, int right, int left) noexcept nogil:
         """policy._arrange_value."""
         cdef int arms_now[2], arms_then[2], n_now, n_then, t
@@ -1410,7 +1421,7 @@ cdef class Kernel:
             for t in range(self.nc):
                 if (self.c[t].side == self.c[i].side and self.c[t].area == self.c[i].area
                         and self._slashes(t) and not _dead(&self.c[t].body)):
-                    g = self._aid_gain(&self.c[t].body, self.c[i].body.level)
+                    g = self._aid_gain_of(t, self.c[i].body.level)
                     if not any_needy or g > best:
                         best = g
                     any_needy = True
@@ -1459,7 +1470,7 @@ cdef class Kernel:
         if kind == A_AID:
             if self.c[self.opt_a[k]].side != self.c[i].side:
                 return -1.0
-            return self._aid_gain(&self.c[self.opt_a[k]].body, self.c[i].body.level) - 0.2
+            return self._aid_gain_of(self.opt_a[k], self.c[i].body.level) - 0.2
         if kind == A_ARRANGE:
             return self._arrange_value(i, self.opt_a[k], self.opt_b[k])
         if kind == A_DOOR:
