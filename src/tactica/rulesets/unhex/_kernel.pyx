@@ -11,8 +11,8 @@ content (items, characters). The state is C structs and arrays; the dice are BLA
 the same keys as the reference's and a side's numpy generator is drawn natively
 (``kernel_draws.pxi``). The greedy policy's floats are computed in the reference's order.
 
-A battle that reaches something the kernel does not play (a first aid action) stops and
-answers why; the reference then plays the whole battle.
+A battle that outgrows the kernel's arrays on the way (a crowded floor, a long list of
+actions) stops and answers why; the reference then plays the whole battle.
 """
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
@@ -1995,7 +1995,8 @@ cdef class Kernel:
                     best = self.c[i].body.level
             ntop = 0
             for i in range(self.nc):
-                if self.c[i].side == sides[k] and self._in_fight(i) and self.c[i].body.level == best:
+                if (self.c[i].side == sides[k] and self._in_fight(i)
+                        and self.c[i].body.level == best):
                     tops[ntop] = i
                     ntop += 1
             idx = 0
