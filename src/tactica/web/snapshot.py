@@ -11,8 +11,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from tactica.engine.game import Game
 from tactica.engine.errors import TacticaError
+from tactica.engine.game import Game
 from tactica.engine.odds import OddsReport
 from tactica.engine.ruleset import Capability, odds_hooks
 from tactica.play.answer import answer_example, chances_line, dice_words, success_chance

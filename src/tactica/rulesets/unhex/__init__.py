@@ -9,7 +9,18 @@ illustrative content. Every ambiguity is a ruling (UNH-1 .. UNH-28, see
 from __future__ import annotations
 
 from tactica.engine.events import Action, Event
-from tactica.engine.game import Explain, Game, Matchups, Odds, Policy, Rules, Setup, Sight, Text
+from tactica.engine.game import (
+    Explain,
+    Game,
+    Kernel,
+    Matchups,
+    Odds,
+    Policy,
+    Rules,
+    Setup,
+    Sight,
+    Text,
+)
 from tactica.engine.ruleset import OddsOption, RulesetMeta
 from tactica.rulesets.unhex import legal, matchup, odds, policy, rules, text
 from tactica.rulesets.unhex.rules import MAX_AREAS, MAX_CHARACTERS
@@ -45,5 +56,6 @@ UNHEX: Game[UnhexState, Action, Event] = Game(
     explain=Explain(action=odds.explain_action, option=text.describe_option),
     policy=Policy(rank=policy.rank_actions, decide=policy.decide),
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup),
+    kernel=Kernel("tactica.rulesets.unhex.kernel"),
 )
 """The Unhex ruleset."""

@@ -1,0 +1,279 @@
+"""Unhex's compiled simulation kernel: its tables, built from the reference.
+
+:func:`prepare` reads a scenario once and builds, with the reference's own objects, every
+table the compiled battle loop (``_kernel.pyx``) needs: range, sight and cover between every
+two areas and from every area to every character moving along a connection
+(:meth:`~tactica.rulesets.unhex.state.ZoneView.look`, so every sight ruling is the map's own
+answer) and the moves and doors from each area, in every view of the map (one for each
+combination of open doors),  the items the characters carry, the characters, the damage
+and other rulings, and the keys of the dice. It answers :class:`~tactica.engine.ruleset.NotCovered`
+for what the kernel does not play: more doors, teams, characters, areas, kinds of items,
+fixtures or objectives than its arrays hold, a policy other than
+greedy and random, or a missing compiled extension.
+A battle that outgrows the kernel's arrays on the way (a crowded floor, a long list of
+actions) stops and is handed to the reference whole, the reason given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tactica.battlefield.zones.graph import ZoneGraph
+from tactica.engine.ruleset import NotCovered
+from tactica.engine.scenario import Scenario
+from tactica.engine.stats import BattleResult, UnitStats
+from tactica.rulesets.unhex.body import LOCATIONS, Marks
+from tactica.rulesets.unhex.state import UnhexState, ZoneView
+
+__all__ = ["COVERED_RULINGS", "NOT_BUILT", "UnhexKernel", "compiled", "prepare"]
+
+#: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not covered).
+#: Sight rulings are the map's own answers (its tables).
+COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
+    "UNH-1": ("yes", "no"),
+    "UNH-2": ("any", "every"),
+    "UNH-3": ("holder", "pcs-win-equal"),
+    "UNH-4": ("first", "later"),
+    "UNH-5": ("current-level",),
+    "UNH-6": ("worst", "max-damage", "random"),
+    "UNH-7": ("policy", "extra-action", "set-dice"),
+    "UNH-8": ("nearest",),
+    "UNH-9": ("block", "see"),
+    "UNH-10": ("veto", "edge"),
+    "UNH-11": ("slash", "x"),
+    "UNH-12": ("torso", "lost"),
+    "UNH-13": ("escalate", "lost"),
+    "UNH-14": ("actor", "reactor"),
+    "UNH-15": ("actor-first", "reactor-first"),
+    "UNH-16": ("at-stop", "wasted"),
+    "UNH-17": ("leg-or-out", "any-hit"),
+    "UNH-18": ("again", "once"),
+    "UNH-19": ("all", "stowed"),
+    "UNH-20": ("winner", "by-roll"),
+    "UNH-21": ("no", "yes"),
+    "UNH-22": ("n-or-all", "any-up-to-n"),
+    "UNH-23": ("treater", "patient"),
+    "UNH-24": ("no", "yes"),
+    "UNH-25": ("any", "other-areas"),
+    "UNH-26": ("per-fight", "per-attack"),
+    "UNH-27": ("break", "fight-on"),
+    "UNH-28": ("either", "both", "literal"),
+}
+
+_MAX_CHARS, _MAX_AREAS, _MAX_ITEMS, _MAX_CARRY, _MAX_FIXTURES = 50, 100, 32, 8, 64
+_MAX_SIDES, _MAX_DOORS = 6, 4
+_POLICIES = {"greedy": 0, "random": 1}
+_TWO64 = 1 << 64
+_KINDS = {"melee": 0, "ranged": 1, "first-aid": 2, "shield": 3, "gear": 4}
+_GOOD = {"attack": 1, "defend": 2, "initiative": 4, "first-aid": 8}
+#: Roll labels in the kernel's order (its K_* constants) and the re-roll suffixes.
+_LABELS = ("attack", "counterattack", "intercept", "defend", "initiative", "first aid")
+_REROLLS = ("", " (re-roll tens)", " (re-roll units)", " (re-roll)")
+
+NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
+
+
+def compiled() -> Any:
+    """The compiled extension module, or ``None`` when it was not built."""
+    try:
+        from tactica.rulesets.unhex import _kernel  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _kernel
+
+
+class UnhexKernel:
+    """The compiled kernel prepared for one scenario."""
+
+    def __init__(self, engine: Any, state: UnhexState) -> None:
+        self.engine = engine
+        self.sides = state.sides
+        self.chars = [(c.id, c.side, c.body.max_level, c.body.boxes)
+                      for c in state.chars.values()]
+
+    def play(self, policies: Mapping[str, str], seed: int, index: int,
+             max_steps: int) -> BattleResult | NotCovered:
+        """The reference's :func:`~tactica.analysis.sim.play.play_battle`, compiled."""
+        codes = []
+        for side in self.sides:
+            code = _POLICIES.get(policies.get(side, ""))
+            if code is None:
+                return NotCovered(f"the policy {policies.get(side)!r} (the kernel plays "
+                                  "greedy and random)")
+            codes.append(code)
+        if not 0 <= seed < _TWO64 or not 0 <= index < _TWO64:
+            return NotCovered("a seed or battle index beyond 64 bits")
+        played = self.engine.play(tuple(codes), f"{seed}|{index}|".encode(), seed, index,
+                                  max_steps)
+        if isinstance(played, str):
+            return NotCovered(played)
+        winner, finished, rounds, steps, units = played
+        stats = {}
+        for (uid, side, max_level, boxes), (survived, dealt, taken, moves, level, marks,
+                                            dead) in zip(self.chars, units, strict=True):
+            stats[uid] = UnitStats(uid, side, bool(survived), dealt, taken, moves,
+                                   {"level": level, "dead": bool(dead),
+                                    "wounds": _summary(level, max_level, boxes, marks)})
+        return BattleResult(self.sides[winner] if winner >= 0 else None, rounds, stats, steps,
+                            bool(finished))
+
+
+def _summary(level: int, max_level: int, boxes: tuple[int, ...],
+             marks: tuple[tuple[int, int, int], ...]) -> str:
+    """Body.summary of the kernel's final marks."""
+    parts = [f"{name} {Marks(*m).text(b)}" for name, m, b in zip(LOCATIONS, marks, boxes,
+                                                                  strict=True) if sum(m)]
+    return f"level {level}/{max_level}" + (": " + ", ".join(parts) if parts else "")
+
+
+def prepare(scenario: Scenario) -> UnhexKernel | NotCovered:
+    """The kernel of ``scenario`` (tables built from the reference), or why there is none."""
+    module = compiled()
+    if module is None:
+        return NotCovered(NOT_BUILT)
+    rulings = scenario.rulings
+    for ruling in rulings.declared():
+        covered = COVERED_RULINGS.get(ruling.id)
+        if covered is None:
+            return NotCovered(f"ruling {ruling.id} (the kernel does not know it)")
+        if rulings[ruling.id] not in covered:
+            return NotCovered(f"{ruling.id}={rulings[ruling.id]}")
+    state: UnhexState = scenario.new_state()
+    graph = state.view.graph
+    assert isinstance(graph, ZoneGraph)
+    why = _uncovered(state, graph)
+    if why is not None:
+        return NotCovered(why)
+    engine = module.Kernel(_tables(state, graph, scenario.max_rounds))
+    return UnhexKernel(engine, state)
+
+
+def _uncovered(state: UnhexState, graph: ZoneGraph) -> str | None:
+    doors = [c for c in graph.connections if c.door is not None]
+    if len(doors) > _MAX_DOORS:
+        return f"a map with {len(doors)} doors (the kernel plays up to {_MAX_DOORS})"
+    if len(state.fixtures) > _MAX_FIXTURES or len(state.objectives) > _MAX_FIXTURES:
+        return f"more than {_MAX_FIXTURES} fixtures or objectives"
+    if len(state.sides) > _MAX_SIDES:
+        return f"{len(state.sides)} teams (the kernel plays up to {_MAX_SIDES})"
+    if len(state.chars) > _MAX_CHARS or len(graph.areas) > _MAX_AREAS:
+        return "more characters or areas than the kernel's arrays hold"
+    if any(len(f"unit {c.id!r}|".encode()) > 300 for c in state.chars.values()):
+        return "a character name too long for the kernel's dice keys"
+    items = {n for c in state.chars.values() for n in c.items}
+    if len(items) > _MAX_ITEMS:
+        return f"more than {_MAX_ITEMS} kinds of item"
+    if any(len(c.items) > _MAX_CARRY for c in state.chars.values()):
+        return f"a character carrying more than {_MAX_CARRY} items"
+    return None
+
+
+def _views(state: UnhexState, graph: ZoneGraph) -> tuple[list[dict[str, Any]], int]:
+    """Every view of the map, one per combination of open doors (bit ``i`` set: door ``i``
+    open), each made by the reference (ZoneView.with_door), and the scenario's own."""
+    doors = [c for c in graph.connections if c.door is not None]
+    index = {frozenset(c.ends): i for i, c in enumerate(doors)}
+    first = sum(1 << i for i, c in enumerate(doors) if c.door == "open")
+    views = []
+    for mask in range(1 << len(doors)):
+        view = state.view
+        for i, c in enumerate(doors):
+            view = view.with_door(*c.ends, "open" if (mask >> i) & 1 else "closed")
+        views.append(_view(view, index))
+    return views, first
+
+
+def _view(view: ZoneView, door_index: Mapping[frozenset[str], int]) -> dict[str, Any]:
+    graph = view.graph
+    areas = list(graph.areas)
+    where = {a: i for i, a in enumerate(areas)}
+    look_dist, look_vis, look_cov = [], [], []
+    for s in areas:
+        for t in areas:
+            look = view.look(s, t)
+            look_dist.append(-1 if look.distance is None else look.distance)
+            look_vis.append(int(look.visible))
+            look_cov.append(int(look.cover))
+    moves = [[where[to] for to in view.moves_from(a)] for a in areas]
+    pairs = [(a, areas[to]) for a, tos in zip(areas, moves, strict=True) for to in tos]
+    mlook_dist, mlook_vis, mlook_cov = [], [], []
+    for s in areas:
+        for pair in pairs:
+            look = view.look(s, pair)
+            mlook_dist.append(-1 if look.distance is None else look.distance)
+            mlook_vis.append(int(look.visible))
+            mlook_cov.append(int(look.cover))
+    doors = [[(where[other], door_index[frozenset((a, other))])
+              for other, _ in view.doors_from(a)] for a in areas]
+    return {"look_dist": look_dist, "look_vis": look_vis, "look_cov": look_cov,
+            "moves": moves, "mlook_dist": mlook_dist, "mlook_vis": mlook_vis,
+            "mlook_cov": mlook_cov, "doors": doors}
+
+
+def _tables(state: UnhexState, graph: ZoneGraph, max_rounds: int) -> dict[str, Any]:
+    areas = list(graph.areas)
+    where = {a: i for i, a in enumerate(areas)}
+    n = len(areas)
+    views, first = _views(state, graph)
+    names = list(dict.fromkeys(n for c in state.chars.values() for n in c.items))
+    item_of = {name: i for i, name in enumerate(names)}
+    items = []
+    for name in names:
+        item = state.item(name)
+        items.append((_KINDS[item.kind], item.hands, int(item.uses_ammo)))
+    sides = state.sides
+    chars = []
+    for c in state.chars.values():
+        chars.append({
+            "side": sides.index(c.side), "pc": int(c.pc), "area": where[c.area],
+            "good": sum(_GOOD[g] for g in c.good), "level": c.body.level,
+            "max_level": c.body.max_level,
+            "marks": [(c.body.marks_at(loc).slash, c.body.marks_at(loc).x,
+                       c.body.marks_at(loc).perm) for loc in LOCATIONS],
+            "items": [item_of[i] for i in c.items],
+            "right": -1 if c.right is None else item_of[c.right],
+            "left": -1 if c.left is None else item_of[c.left],
+            "ammo": [(item_of[w], k) for w, k in c.ammo],
+        })
+    fixture_names = list(dict.fromkeys(name for _, name in state.fixtures))
+    fixture_of = {name: i for i, name in enumerate(fixture_names)}
+    fixtures = [(where[area], fixture_of[name]) for area, name in state.fixtures]
+    objectives = [(sides.index(ob.side), -1 if ob.reach is None else where[ob.reach], ob.count,
+                   -1 if ob.use is None else fixture_of[ob.use]) for ob in state.objectives]
+    r = state.rulings
+    dmg = state.damage
+    return {
+        "fixtures": fixtures, "objectives": objectives,
+        "nareas": n, "views": views, "view": first,
+        "exits": sorted(where[e] for e in state.exits),
+        "items": items, "chars": chars, "nsides": len(sides),
+        "side_pc": [int(s in state.pcs) for s in sides], "max_rounds": max_rounds,
+        "boxes": list(dmg.boxes),
+        "rulings": {
+            "r3_pcs_win_equal": int(r["UNH-3"] == "pcs-win-equal"),
+            "r6": {"worst": 0, "max-damage": 1, "random": 2}[r["UNH-6"]],
+            "r7": {"policy": 0, "extra-action": 1, "set-dice": 2}[r["UNH-7"]],
+            "r14_reactor": int(r["UNH-14"] == "reactor"),
+            "r15_reactor_first": int(r["UNH-15"] == "reactor-first"),
+            "r16_wasted": int(r["UNH-16"] == "wasted"),
+            "r17_any_hit": int(r["UNH-17"] == "any-hit"),
+            "r19_all": int(r["UNH-19"] == "all"),
+            "r21_yes": int(r["UNH-21"] == "yes"),
+            "r24_yes": int(r["UNH-24"] == "yes"),
+            "r25_other_areas": int(r["UNH-25"] == "other-areas"),
+            "r26_per_attack": int(r["UNH-26"] == "per-attack"),
+            "r27_break": int(r["UNH-27"] == "break"),
+            "r20_by_roll": int(r["UNH-20"] == "by-roll"),
+            "r22_any": int(r["UNH-22"] == "any-up-to-n"),
+            "r23_patient": int(r["UNH-23"] == "patient"),
+            "version_later": int(dmg.version == "later"),
+            "mark_x": int(dmg.mark == "x"),
+            "excess_lost": int(dmg.excess == "lost"),
+            "torso_lost": int(dmg.full_torso == "lost"),
+            "refill_once": int(dmg.refill == "once"),
+        },
+        "actor_slots": [f"unit {c.id!r}|".encode() for c in state.chars.values()],
+        "label_slots": [f"{c.id}: {label}{suffix}|".encode() for c in state.chars.values()
+                        for label in _LABELS for suffix in _REROLLS],
+    }
