@@ -29,6 +29,14 @@ import numpy as np
 
 from tactica.battlefield.grid.fast import offset_geometry
 from tactica.dice import Dist, die
+from tactica.engine.kernels import (
+    NOT_BUILT,
+    TWO64,
+    battle_arguments,
+    battle_result,
+    uncovered_ruling,
+)
+from tactica.engine.kernels import compiled as compiled_module
 from tactica.engine.ruleset import NotCovered
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult, UnitStats
@@ -83,8 +91,6 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
 MAX_TILES = 1024
 _MAX_FIGHTERS, _MAX_WEAPONS, _MAX_ARMOR, _MAX_ITEMS, _MAX_SIDES = 32, 4, 4, 4, 8
 _MAX_AIMS, _MAX_HITS = 24, 16
-_POLICIES = {"greedy": 0, "random": 1}
-_TWO64 = 1 << 64
 _SKILLS = ("small_guns", "big_guns", "melee", "evade", "medicine")
 _WOUND_DICE = (4, 6, 8, 10, 12)
 #: The rulings the battle loop branches on (the others are read here, into the tables).
@@ -92,16 +98,11 @@ _BRANCHES = ("ARC-1", "ARC-2", "ARC-3", "ARC-4", "ARC-5", "ARC-6", "ARC-7", "ARC
              "ARC-16", "ARC-19", "ARC-20", "ARC-22", "ARC-23", "ARC-26", "ARC-31", "ARC-32",
              "ARC-12", "ARC-24")
 
-NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
 
 
 def compiled() -> Any:
     """The compiled extension module, or ``None`` when it was not built."""
-    try:
-        from tactica.rulesets.arc import _kernel  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _kernel
+    return compiled_module("tactica.rulesets.arc")
 
 
 class ArcKernel:
@@ -116,18 +117,13 @@ class ArcKernel:
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
         """The reference's :func:`~tactica.analysis.sim.play.play_battle`, compiled."""
-        codes = []
-        for side in self.sides:
-            code = _POLICIES.get(policies.get(side, ""))
-            if code is None:
-                return NotCovered(f"the policy {policies.get(side)!r} (the kernel plays "
-                                  "greedy and random)")
-            codes.append(code)
-        if not 0 <= seed < _TWO64 or not 0 <= index < _TWO64:
-            return NotCovered("a seed or battle index beyond 64 bits")
+        arguments = battle_arguments(self.sides, policies, seed, index)
+        if isinstance(arguments, NotCovered):
+            return arguments
+        codes, key = arguments
         try:
             winner, finished, rounds, steps, units = self.engine.play(
-                tuple(codes), f"{seed}|{index}|".encode(), seed, index, max_steps)
+                codes, key, seed, index, max_steps)
         except self.module.Uncovered as exc:
             return NotCovered(str(exc))
         stats = {}
@@ -148,8 +144,7 @@ class ArcKernel:
             elif not conscious:
                 details["unconscious"] = True
             stats[f.id] = UnitStats(f.id, f.side, not dead, dealt, taken, moves, details)
-        return BattleResult(self.sides[winner] if winner >= 0 else None, rounds, stats, steps,
-                            bool(finished))
+        return battle_result(self.sides, winner, finished, rounds, steps, stats)
 
 
 class _Uncovered(Exception):
@@ -162,12 +157,9 @@ def prepare(scenario: Scenario) -> ArcKernel | NotCovered:
     if module is None:
         return NotCovered(NOT_BUILT)
     rulings = scenario.rulings
-    for ruling in rulings.declared():
-        covered = COVERED_RULINGS.get(ruling.id)
-        if covered is None:
-            return NotCovered(f"ruling {ruling.id} (the kernel does not know it)")
-        if rulings[ruling.id] not in covered:
-            return NotCovered(f"{ruling.id}={rulings[ruling.id]}")
+    uncovered = uncovered_ruling(rulings, COVERED_RULINGS)
+    if uncovered is not None:
+        return uncovered
     state: ArcState = scenario.new_state()
     try:
         tables = _tables(state, scenario.max_rounds)
@@ -212,7 +204,7 @@ class _Dists:
         found = self.known.get(id(dist))
         if found is not None:
             return found
-        if dist.total >= _TWO64:
+        if dist.total >= TWO64:
             raise _Uncovered("a roll whose total weight needs more than 64 bits")
         found = self.known[id(dist)] = len(self.start)
         self.kept.append(dist)

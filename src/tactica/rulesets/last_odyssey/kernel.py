@@ -21,6 +21,14 @@ from typing import Any
 
 from tactica.battlefield.rows import Rows
 from tactica.dice import die
+from tactica.engine.kernels import (
+    NOT_BUILT,
+    TWO64,
+    battle_arguments,
+    battle_result,
+    uncovered_ruling,
+)
+from tactica.engine.kernels import compiled as compiled_module
 from tactica.engine.ruleset import NotCovered
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult, UnitStats
@@ -60,8 +68,6 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
 
 _MAX_FIGHTERS, _MAX_ABILITIES, _MAX_OWN, _MAX_ITEMS, _MAX_WEAPONS = 64, 64, 24, 16, 4
 _MAX_SHELLS, _MAX_ELEMENTS, _MAX_STATUSES, _MAX_SIDES, _MAX_OPTIONS = 16, 16, 31, 8, 4096
-_POLICIES = {"greedy": 0, "random": 1}
-_TWO64 = 1 << 64
 _REACH = {None: 0, "self": 1, "melee": 2, "ranged": 3, "ally": 4, "ally-other": 5, "charge": 6}
 _ATTACK = {"physical": 0, "magical": 1, "status": 2, None: 3}
 _PASSIVES = {"body-armor": 1, "faithful": 2, "revenge": 4, "tactical-retreat": 8,
@@ -73,16 +79,11 @@ _LABELS = ("hit die", "hit die (Revenge)", "hit die (Quick Fingers)", "coin call
 _NAMED_STATUSES = ("burned", "confused", "petrified", "blinded", "frostbitten", "fatigued",
                    "paralyzed", "silenced", "poisoned")
 
-NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
 
 
 def compiled() -> Any:
     """The compiled extension module, or ``None`` when it was not built."""
-    try:
-        from tactica.rulesets.last_odyssey import _kernel  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _kernel
+    return compiled_module("tactica.rulesets.last_odyssey")
 
 
 class LastOdysseyKernel:
@@ -108,17 +109,12 @@ class LastOdysseyKernel:
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
         """The reference's :func:`~tactica.analysis.sim.play.play_battle`, compiled."""
-        codes = []
-        for side in self.sides:
-            code = _POLICIES.get(policies.get(side, ""))
-            if code is None:
-                return NotCovered(f"the policy {policies.get(side)!r} (the kernel plays "
-                                  "greedy and random)")
-            codes.append(code)
-        if not 0 <= seed < _TWO64 or not 0 <= index < _TWO64:
-            return NotCovered("a seed or battle index beyond 64 bits")
+        arguments = battle_arguments(self.sides, policies, seed, index)
+        if isinstance(arguments, NotCovered):
+            return arguments
+        codes, key = arguments
         winner, finished, rounds, steps, units = self.engine.play(
-            tuple(codes), f"{seed}|{index}|".encode(), seed, index, max_steps)
+            codes, key, seed, index, max_steps)
         stats = {
             uid: UnitStats(uid, side, bool(survived), dealt, taken, moves,
                            {"hp": hp, "shell": shell, "mp": mp,
@@ -128,8 +124,7 @@ class LastOdysseyKernel:
                             knocked_out, fled)
             in zip(self.ids, self.unit_sides, units, strict=True)
         }
-        return BattleResult(self.sides[winner] if winner >= 0 else None, rounds, stats, steps,
-                            bool(finished))
+        return battle_result(self.sides, winner, finished, rounds, steps, stats)
 
 
 class _Uncovered(Exception):
@@ -142,12 +137,9 @@ def prepare(scenario: Scenario) -> LastOdysseyKernel | NotCovered:
     if module is None:
         return NotCovered(NOT_BUILT)
     rulings = scenario.rulings
-    for ruling in rulings.declared():
-        covered = COVERED_RULINGS.get(ruling.id)
-        if covered is None:
-            return NotCovered(f"ruling {ruling.id} (the kernel does not know it)")
-        if rulings[ruling.id] not in covered:
-            return NotCovered(f"{ruling.id}={rulings[ruling.id]}")
+    uncovered = uncovered_ruling(rulings, COVERED_RULINGS)
+    if uncovered is not None:
+        return uncovered
     state: LodState = scenario.new_state()
     try:
         tables = _tables(state)
@@ -285,7 +277,7 @@ def _tables(state: LodState) -> dict[str, Any]:
     for weight in roll.weights:
         acc += weight
         cum.append(acc)
-    if roll.total >= _TWO64:
+    if roll.total >= TWO64:
         raise _Uncovered("an initiative roll too large for one 64-bit draw")
     options = max(_options_bound(pack, f, len(fighters)) for f in fighters)
     if options > _MAX_OPTIONS:

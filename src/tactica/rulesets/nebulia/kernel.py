@@ -23,6 +23,14 @@ from tactica.battlefield.grid.fast import offset_geometry
 from tactica.battlefield.grid.metrics import is_within
 from tactica.battlefield.grid.tiles import TileGrid
 from tactica.dice import Dist
+from tactica.engine.kernels import (
+    NOT_BUILT,
+    TWO64,
+    battle_arguments,
+    battle_result,
+    uncovered_ruling,
+)
+from tactica.engine.kernels import compiled as compiled_module
 from tactica.engine.ruleset import NotCovered
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult, UnitStats
@@ -50,20 +58,13 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
 #: The largest map the kernel plays (its sight tables hold every offset of the map).
 MAX_TILES = 1024
 _MAX_OPS, _MAX_WEAPONS, _MAX_SIDES, _MAX_POOL = 32, 8, 8, 128
-_POLICIES = {"greedy": 0, "random": 1}
-_TWO64 = 1 << 64
 
 
 def compiled() -> Any:
     """The compiled extension module, or ``None`` when it was not built."""
-    try:
-        from tactica.rulesets.nebulia import _kernel  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _kernel
+    return compiled_module("tactica.rulesets.nebulia")
 
 
-NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
 
 
 class NebuliaKernel:
@@ -92,24 +93,18 @@ class NebuliaKernel:
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
         """The reference's :func:`~tactica.analysis.sim.play.play_battle`, compiled."""
-        codes = []
-        for side in self.sides:
-            code = _POLICIES.get(policies.get(side, ""))
-            if code is None:
-                return NotCovered(f"the policy {policies.get(side)!r} (the kernel plays "
-                                  "greedy and random)")
-            codes.append(code)
-        if not 0 <= seed < _TWO64 or not 0 <= index < _TWO64:
-            return NotCovered("a seed or battle index beyond 64 bits")
+        arguments = battle_arguments(self.sides, policies, seed, index)
+        if isinstance(arguments, NotCovered):
+            return arguments
+        codes, key = arguments
         winner, finished, rounds, steps, units = self.engine.play(
-            tuple(codes), f"{seed}|{index}|".encode(), seed, index, max_steps)
+            codes, key, seed, index, max_steps)
         stats = {
             uid: UnitStats(uid, side, bool(alive), dealt, taken, moves, {"defense": defense})
             for uid, side, (alive, dealt, taken, moves, defense)
             in zip(self.ids, self.op_sides, units, strict=True)
         }
-        return BattleResult(self.sides[winner] if winner >= 0 else None, rounds, stats, steps,
-                            bool(finished))
+        return battle_result(self.sides, winner, finished, rounds, steps, stats)
 
 
 def prepare(scenario: Scenario) -> NebuliaKernel | NotCovered:
@@ -118,12 +113,9 @@ def prepare(scenario: Scenario) -> NebuliaKernel | NotCovered:
     if module is None:
         return NotCovered(NOT_BUILT)
     rulings = scenario.rulings
-    for ruling in rulings.declared():
-        covered = COVERED_RULINGS.get(ruling.id)
-        if covered is None:
-            return NotCovered(f"ruling {ruling.id} (the kernel does not know it)")
-        if rulings[ruling.id] not in covered:
-            return NotCovered(f"{ruling.id}={rulings[ruling.id]}")
+    uncovered = uncovered_ruling(rulings, COVERED_RULINGS)
+    if uncovered is not None:
+        return uncovered
     state: rules.NebState = scenario.new_state()
     grid = state.grid
     assert isinstance(grid, TileGrid)
@@ -205,7 +197,7 @@ def _tables(state: rules.NebState, max_rounds: int) -> dict[str, Any]:
         found = pool_index.get(key)
         if found is None:
             dist: Dist[int] = rules._pool_dist(n, target, modifier)
-            if dist.total >= _TWO64 or len(dist.outcomes) > _MAX_POOL:
+            if dist.total >= TWO64 or len(dist.outcomes) > _MAX_POOL:
                 raise _Uncovered(f"a pool of {n} dice (one draw needs more than 64 bits)")
             cum, acc = [], 0
             for weight in dist.weights:

@@ -20,6 +20,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from tactica.battlefield.zones.graph import ZoneGraph
+from tactica.engine.kernels import (
+    NOT_BUILT,
+    battle_arguments,
+    battle_result,
+    uncovered_ruling,
+)
+from tactica.engine.kernels import compiled as compiled_module
 from tactica.engine.ruleset import NotCovered
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult, UnitStats
@@ -63,24 +70,17 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
 
 _MAX_CHARS, _MAX_AREAS, _MAX_ITEMS, _MAX_CARRY, _MAX_FIXTURES = 50, 100, 32, 8, 64
 _MAX_SIDES, _MAX_DOORS = 6, 4
-_POLICIES = {"greedy": 0, "random": 1}
-_TWO64 = 1 << 64
 _KINDS = {"melee": 0, "ranged": 1, "first-aid": 2, "shield": 3, "gear": 4}
 _GOOD = {"attack": 1, "defend": 2, "initiative": 4, "first-aid": 8}
 #: Roll labels in the kernel's order (its K_* constants) and the re-roll suffixes.
 _LABELS = ("attack", "counterattack", "intercept", "defend", "initiative", "first aid")
 _REROLLS = ("", " (re-roll tens)", " (re-roll units)", " (re-roll)")
 
-NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
 
 
 def compiled() -> Any:
     """The compiled extension module, or ``None`` when it was not built."""
-    try:
-        from tactica.rulesets.unhex import _kernel  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _kernel
+    return compiled_module("tactica.rulesets.unhex")
 
 
 class UnhexKernel:
@@ -95,16 +95,11 @@ class UnhexKernel:
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
         """The reference's :func:`~tactica.analysis.sim.play.play_battle`, compiled."""
-        codes = []
-        for side in self.sides:
-            code = _POLICIES.get(policies.get(side, ""))
-            if code is None:
-                return NotCovered(f"the policy {policies.get(side)!r} (the kernel plays "
-                                  "greedy and random)")
-            codes.append(code)
-        if not 0 <= seed < _TWO64 or not 0 <= index < _TWO64:
-            return NotCovered("a seed or battle index beyond 64 bits")
-        played = self.engine.play(tuple(codes), f"{seed}|{index}|".encode(), seed, index,
+        arguments = battle_arguments(self.sides, policies, seed, index)
+        if isinstance(arguments, NotCovered):
+            return arguments
+        codes, key = arguments
+        played = self.engine.play(codes, key, seed, index,
                                   max_steps)
         if isinstance(played, str):
             return NotCovered(played)
@@ -115,8 +110,7 @@ class UnhexKernel:
             stats[uid] = UnitStats(uid, side, bool(survived), dealt, taken, moves,
                                    {"level": level, "dead": bool(dead),
                                     "wounds": _summary(level, max_level, boxes, marks)})
-        return BattleResult(self.sides[winner] if winner >= 0 else None, rounds, stats, steps,
-                            bool(finished))
+        return battle_result(self.sides, winner, finished, rounds, steps, stats)
 
 
 def _summary(level: int, max_level: int, boxes: tuple[int, ...],
@@ -133,12 +127,9 @@ def prepare(scenario: Scenario) -> UnhexKernel | NotCovered:
     if module is None:
         return NotCovered(NOT_BUILT)
     rulings = scenario.rulings
-    for ruling in rulings.declared():
-        covered = COVERED_RULINGS.get(ruling.id)
-        if covered is None:
-            return NotCovered(f"ruling {ruling.id} (the kernel does not know it)")
-        if rulings[ruling.id] not in covered:
-            return NotCovered(f"{ruling.id}={rulings[ruling.id]}")
+    uncovered = uncovered_ruling(rulings, COVERED_RULINGS)
+    if uncovered is not None:
+        return uncovered
     state: UnhexState = scenario.new_state()
     graph = state.view.graph
     assert isinstance(graph, ZoneGraph)

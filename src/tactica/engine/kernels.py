@@ -1,0 +1,72 @@
+"""What every game's compiled simulation kernel shares on its Python side.
+
+A kernel (``rulesets/<game>/kernel.py`` beside its ``_kernel.pyx``) answers
+:class:`~tactica.engine.ruleset.NotCovered` for what it does not play; the reasons that are the
+same for every game, the policies it knows, and the battle's arguments and result are here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+
+from tactica.engine.ruleset import NotCovered
+from tactica.engine.rulings import Rulings
+from tactica.engine.stats import BattleResult, UnitStats
+
+__all__ = ["NOT_BUILT", "POLICY_CODES", "TWO64", "battle_arguments", "battle_result",
+           "compiled", "uncovered_ruling"]
+
+#: Why the reference plays when the extension was not built.
+NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
+#: The policies a kernel plays, by the code its battle loop takes.
+POLICY_CODES: Mapping[str, int] = {"greedy": 0, "random": 1}
+#: Seeds, battle indices and exact totals a kernel draws with fit below this.
+TWO64 = 1 << 64
+
+
+def compiled(package: str) -> ModuleType | None:
+    """The compiled ``_kernel`` module of the game ``package``, or ``None`` when it was not
+    built."""
+    try:
+        return importlib.import_module(f"{package}._kernel")
+    except ImportError:
+        return None
+
+
+def uncovered_ruling(rulings: Rulings,
+                     covered: Mapping[str, Sequence[str]]) -> NotCovered | None:
+    """Why a kernel covering ``covered`` (the options it plays, by ruling) cannot play under
+    ``rulings``, or ``None`` when it can."""
+    for ruling in rulings.declared():
+        options = covered.get(ruling.id)
+        if options is None:
+            return NotCovered(f"ruling {ruling.id} (the kernel does not know it)")
+        if rulings[ruling.id] not in options:
+            return NotCovered(f"{ruling.id}={rulings[ruling.id]}")
+    return None
+
+
+def battle_arguments(sides: Sequence[str], policies: Mapping[str, str], seed: int,
+                     index: int) -> tuple[tuple[int, ...], bytes] | NotCovered:
+    """Each side's policy code and the battle's dice key (``seed|index|``), or why the kernel
+    cannot play the battle."""
+    codes = []
+    for side in sides:
+        code = POLICY_CODES.get(policies.get(side, ""))
+        if code is None:
+            return NotCovered(f"the policy {policies.get(side)!r} (the kernel plays "
+                              "greedy and random)")
+        codes.append(code)
+    if not 0 <= seed < TWO64 or not 0 <= index < TWO64:
+        return NotCovered("a seed or battle index beyond 64 bits")
+    return tuple(codes), f"{seed}|{index}|".encode()
+
+
+def battle_result(sides: Sequence[str], winner: int, finished: int, rounds: int, steps: int,
+                  stats: Mapping[str, UnitStats]) -> BattleResult:
+    """The :class:`BattleResult` of a battle the loop played (``winner``: a side's number,
+    negative for none)."""
+    return BattleResult(sides[winner] if winner >= 0 else None, rounds, stats, steps,
+                        bool(finished))
