@@ -32,9 +32,11 @@ from tactica.ruleset import (
     Capability,
     Matchup,
     MatchupProfile,
+    NotCovered,
     OddsChoice,
     OddsOption,
     OddsValue,
+    PreparedKernel,
     RulesetMeta,
     UnitStatus,
 )
@@ -87,7 +89,7 @@ class Skirmishers:
         title="Skirmishers",
         battlefield="dots",
         rulings=RULINGS,
-        provides=frozenset(Capability) - {Capability.KERNEL},
+        provides=frozenset(Capability),
         odds_options=(
             OddsOption("spent", "the AP the target has already spent this turn (a mover shot "
                        "mid-move falls prone when its new maximum no longer covers them)",
@@ -220,6 +222,14 @@ class Skirmishers:
         from tactica.rulesets.skirmishers.policy import choose_decision
 
         return choose_decision(state, decision, rng)
+
+    # -- simulation kernel ---------------------------------------------------------------------
+
+    def prepare_kernel(self, scenario: Scenario) -> PreparedKernel | NotCovered:
+        """The compiled kernel of ``scenario`` (:mod:`~tactica.rulesets.skirmishers.kernel`)."""
+        from tactica.rulesets.skirmishers.kernel import prepare
+
+        return prepare(scenario)
 
 
 SKIRMISHERS = Skirmishers()

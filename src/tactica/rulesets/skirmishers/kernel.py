@@ -1,0 +1,388 @@
+"""Skirmishers' compiled simulation kernel: its tables, built from the reference.
+
+:func:`prepare` reads a scenario once and builds, with the reference's own functions, every
+table the compiled battle loop (``_kernel.pyx``) needs: the dot lattice's flat feature codes,
+floor regions and stairs (:func:`~tactica.battlefield.dots_fast.lattice_arrays`), the exact
+line geometry of every offset of the map (the sight tables of
+:mod:`~tactica.battlefield.dots_fast`), the move graph with its AP per step
+(:func:`.movement.move_graph`), the cards, weapons and explosives of the pack, the exact
+samplers of the 2D6 rolls (:func:`.fire.hit_roll`, :data:`.card.START_CELL`) and of the first
+side's roll. Arc membership is asked of the reference's own arc functions once per arc and
+kept (:meth:`SkirmishersKernel.held`).
+
+It answers :class:`~tactica.ruleset.NotCovered` for what the kernel does not play: a ruling
+option or an optional rule it does not know, a policy other than greedy, a map or a fight
+larger than its arrays, a trooper with an explosive active from the start. Inside a battle it
+plays every action the greedy policy takes except the three it leaves to the reference: a
+throw (changing to an explosive), a melee attack and movement fire; a battle that comes to one
+is answered NotCovered and the reference plays it from the start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from tactica.battlefield import dots_fast
+from tactica.battlefield.dots import DotLattice
+from tactica.battlefield.dots_fast import _table, lattice_arrays
+from tactica.battlefield.dots_geometry import offset_to_axial
+from tactica.chance import Done, Roll, Step
+from tactica.dice import Dist
+from tactica.ruleset import NotCovered
+from tactica.rulesets.skirmishers import arcs, policy
+from tactica.rulesets.skirmishers.card import CELLS, START_CELL
+from tactica.rulesets.skirmishers.fire import hit_roll, options
+from tactica.rulesets.skirmishers.movement import move_graph
+from tactica.rulesets.skirmishers.state import SkiState
+from tactica.rulesets.skirmishers.text import card_text
+from tactica.scenario import Scenario
+from tactica.sim.tally import BattleResult
+from tactica.stats import UnitStats
+
+__all__ = ["COVERED_RULINGS", "SkirmishersKernel", "compiled", "prepare"]
+
+#: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not
+#: covered). The rulings of explosives, melee, morale, advanced armor and movement fire are
+#: listed with every option where the kernel leaves what they decide to the reference (a
+#: battle that throws, strikes in melee or fires on the move is played by the reference; the
+#: optional rules are not covered at all).
+COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
+    "SKI-1": ("first-unmarked",),
+    "SKI-2": ("zero-then-dead",),
+    "SKI-3": ("spent-exceeds", "as-written"),
+    "SKI-4": ("cover", "block"),
+    "SKI-5": ("paid", "before-doubling"),
+    "SKI-6": ("one-dot", "d6-dots"),
+    "SKI-7": ("no-attack",),
+    "SKI-8": ("bearing",),
+    "SKI-9": ("out-of-scope",),
+    "SKI-10": ("steps", "steps-minus-one"),
+    "SKI-11": ("add", "steps-only"),
+    "SKI-12": ("strict", "tangent"),
+    "SKI-13": ("own-cell",),
+    "SKI-14": ("prone", "literal"),
+    "SKI-15": ("higher", "floors-ignored"),
+    "SKI-16": ("window-cover",),
+    "SKI-17": ("no-arcs-or-explosives", "retreat"),
+    "SKI-18": ("each-dot",),
+    "SKI-19": ("down", "up"),
+    "SKI-20": ("armor-up-ignores",),
+    "SKI-21": ("pass", "stairs-only"),
+    "SKI-22": ("own-roll", "one-roll"),
+    "SKI-23": ("one-per-dot",),
+    "SKI-24": ("skip", "lost"),
+    "SKI-25": ("stays", "lifted"),
+    "SKI-26": ("once", "each-round"),
+    "SKI-27": ("several", "one"),
+    "SKI-28": ("club",),
+    "SKI-29": ("throw", "resolution"),
+    "SKI-30": ("middle", "top"),
+    "SKI-31": ("lie", "removed"),
+    "SKI-32": ("dead", "out"),
+    "SKI-33": ("lost", "stays"),
+    "SKI-34": ("stairs-only",),
+    "SKI-35": ("cell-and-neighbours",),
+    "SKI-36": ("counts", "apart"),
+    "SKI-37": ("every-level",),
+    "SKI-38": ("no", "minus-one"),
+    "SKI-39": ("falls",),
+    "SKI-40": ("lost", "dead"),
+    "SKI-41": ("targeted-dot", "before-window"),
+    "SKI-42": ("lives", "fights"),
+}
+
+_POLICIES = {"greedy": 0}
+_MAX_UNITS, _MAX_SIDES, _MAX_ITEMS, _MAX_SPOTS = 32, 8, 32, 16384
+_TWO64 = 1 << 64
+_TN_LOW, _TN_HIGH = -20, 60
+NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
+
+
+def compiled() -> Any:
+    """The compiled extension module, or ``None`` when it was not built."""
+    try:
+        from tactica.rulesets.skirmishers import _kernel  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _kernel
+
+
+class _Held:
+    """The reference's arc membership over every dot of the map, as bitmaps over the padded
+    cells, remembered per arc (asked by the compiled loop when an arc is made)."""
+
+    def __init__(self, lat: DotLattice, width: int, qmin: int, pad: int) -> None:
+        self.lat = lat
+        self.width, self.qmin, self.pad = width, qmin, pad
+        self.cells = width * (lat.rows + 2 * pad)
+        self.dots = [offset_to_axial(c, r) for r in range(lat.rows) for c in range(lat.cols)]
+        self.found: dict[tuple[Any, ...], bytes] = {}
+
+    def index(self, q: int, r: int) -> int:
+        return (r + self.pad) * self.width + (q - self.qmin + self.pad)
+
+    def bitmap(self, rules: bool, vq: int, vr: int, width: int, bearing: float | None,
+               toward: str | None) -> bytes:
+        """``rules``: :func:`.arcs.holds_dot` (reaction fire); else :func:`.arcs.held_dots`
+        (the policy's danger of a path)."""
+        key = (rules, vq, vr, width, bearing, toward)
+        found = self.found.get(key)
+        if found is not None:
+            return found
+        out = bytearray(self.cells)
+        arc = _ArcLike(width, bearing, toward)
+        if rules:
+            for dot in self.dots:
+                if arcs.holds_dot(None, (vq, vr), arc, dot):  # type: ignore[arg-type]
+                    out[self.index(*dot)] = 1
+        else:
+            lat = self.lat
+            for dot in arcs._held(lat.cols, lat.rows, (vq, vr), width, bearing, toward):
+                out[self.index(*dot)] = 1
+        found = self.found[key] = bytes(out)
+        return found
+
+    def in_arc(self, dq: int, dr: int, width: int, bearing: float | None,
+               toward: tuple[int, int] | None) -> bool:
+        """The lattice's exact test next to an edge (:func:`.arcs._in_arc`)."""
+        return arcs._in_arc(dq, dr, width, bearing, toward)
+
+
+class _ArcLike:
+    __slots__ = ("bearing", "toward", "width")
+
+    def __init__(self, width: int, bearing: float | None, toward: str | None) -> None:
+        self.width, self.bearing, self.toward = width, bearing, toward
+
+
+class SkirmishersKernel:
+    """The compiled kernel prepared for one scenario."""
+
+    def __init__(self, engine: Any, ids: tuple[str, ...], sides: tuple[str, ...],
+                 unit_sides: tuple[str, ...], items: tuple[str, ...]) -> None:
+        self.engine = engine
+        self.ids = ids
+        self.sides = sides
+        self.unit_sides = unit_sides
+        self.items = items
+
+    def play(self, policies: Mapping[str, str], seed: int, index: int,
+             max_steps: int) -> BattleResult | NotCovered:
+        """The reference's :func:`~tactica.sim.play.play_battle`, compiled."""
+        codes = []
+        for side in self.sides:
+            code = _POLICIES.get(policies.get(side, ""))
+            if code is None:
+                return NotCovered(f"the policy {policies.get(side)!r} (the Skirmishers kernel "
+                                  "plays greedy)")
+            codes.append(code)
+        if not 0 <= seed < _TWO64 or not 0 <= index < _TWO64:
+            return NotCovered("a seed or battle index beyond 64 bits")
+        out = self.engine.play(tuple(codes), f"{seed}|{index}|".encode(), seed, index,
+                               max_steps)
+        if isinstance(out, str):
+            return NotCovered(out)
+        winner, finished, rounds, steps, units = out
+        stats = {}
+        for uid, side, row in zip(self.ids, self.unit_sides, units, strict=True):
+            (survived, dealt, taken, moves, hp, ap, armor, marks, weapon, prone, shots,
+             dead) = row
+            details: dict[str, str | int | bool] = {
+                "hp": hp, "ap": ap, "armor": armor,
+                "card": card_text("".join(".X/"[m] for m in marks)),
+                "weapon": self.items[weapon], "prone": bool(prone), "arc_shots": shots,
+                "dead": bool(dead)}
+            stats[uid] = UnitStats(uid, side, bool(survived), dealt, taken, moves, details)
+        return BattleResult(self.sides[winner] if winner >= 0 else None, rounds, stats, steps,
+                            bool(finished))
+
+
+def prepare(scenario: Scenario) -> SkirmishersKernel | NotCovered:
+    """The kernel of ``scenario`` (tables built from the reference), or why there is none."""
+    module = compiled()
+    if module is None:
+        return NotCovered(NOT_BUILT)
+    rulings = scenario.rulings
+    for ruling in rulings.declared():
+        covered = COVERED_RULINGS.get(ruling.id)
+        if covered is None:
+            return NotCovered(f"ruling {ruling.id} (the kernel does not know it)")
+        if rulings[ruling.id] not in covered:
+            return NotCovered(f"{ruling.id}={rulings[ruling.id]}")
+    state: SkiState = scenario.new_state()
+    if state.setup.optional:
+        return NotCovered("the optional rule " + ", ".join(sorted(state.setup.optional)))
+    try:
+        tables, items = _tables(state)
+    except _Uncovered as exc:
+        return NotCovered(str(exc))
+    engine = module.Kernel(tables)
+    troopers = list(state.troopers.values())
+    return SkirmishersKernel(engine, tuple(t.id for t in troopers), state.sides,
+                             tuple(t.side for t in troopers), tuple(items))
+
+
+class _Uncovered(Exception):
+    pass
+
+
+def _pool(dist: Dist[Any], read: Mapping[Any, int]) -> tuple[list[int], list[int], int]:
+    cum, acc = [], 0
+    for weight in dist.weights:
+        acc += weight
+        cum.append(acc)
+    if dist.total >= _TWO64:
+        raise _Uncovered("a roll too large for one 64-bit draw")
+    return [read[o] for o in dist.outcomes], cum, dist.total
+
+
+def _nothing(hit: bool) -> Step:
+    return Done(None)
+
+
+def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
+    lat = state.lattice
+    setup = state.setup
+    pack = setup.pack
+    r = state.rulings
+    arr = lattice_arrays(lat)
+    # the map alone: the troopers' poses are written by the kernel
+    codes = arr.codes.copy()
+    codes[3::4] = 0
+    width, height, qmin, cells = arr.width, arr.height, arr.qmin, arr.cells
+    levels = len(lat.level_names)
+    if levels * cells > _MAX_SPOTS:
+        raise _Uncovered(f"a map of {lat.cols} x {lat.rows} dots on {levels} levels")
+    pad = (height - lat.rows) // 2
+    # the sight tables of every offset between two dots of the map (dots_fast._Table)
+    table = _table(width, height)
+    dqs, drs = np.meshgrid(np.arange(-(width - 1), width), np.arange(-(lat.rows - 1), lat.rows))
+    ids = table.offset_ids(dqs.ravel().astype(np.int64), drs.ravel().astype(np.int64))
+    view = table.lookup(ids)
+    # spots: level * cells + cell; the move graph (standing AP, in the reference's order)
+    graph = move_graph(lat)
+
+    def spot_of(dot: tuple[int, int], lvl: int) -> int:
+        return lvl * cells + (dot[1] + pad) * width + (dot[0] - qmin + pad)
+
+    has_dot = np.zeros(levels * cells, np.uint8)
+    nb_start = np.zeros(levels * cells, np.int64)
+    nb_len = np.zeros(levels * cells, np.int64)
+    nb_spot: list[int] = []
+    nb_ap: list[int] = []
+    for (dot, lvl), moves in graph.items():
+        s = spot_of(dot, lvl)
+        has_dot[s] = 1
+        nb_start[s] = len(nb_spot)
+        nb_len[s] = len(moves)
+        for (ndot, nlvl), ap in moves:
+            nb_spot.append(spot_of(ndot, nlvl))
+            nb_ap.append(ap)
+    # items: firearms, melee weapons, explosives (an id each)
+    items: list[str] = [*pack.weapons, *(k for k in pack.melee if k not in pack.weapons),
+                        *(k for k in pack.explosives
+                          if k not in pack.weapons and k not in pack.melee)]
+    if len(items) > _MAX_ITEMS:
+        raise _Uncovered(f"a content pack of {len(items)} weapons and explosives")
+    item_ix = {k: i for i, k in enumerate(items)}
+    item_rows = []
+    for k in items:
+        fa, me, ex = pack.weapons.get(k), pack.melee.get(k), pack.explosives.get(k)
+        item_rows.append({
+            "firearm": fa is not None, "melee": me is not None, "explosive": ex is not None,
+            "lethal": fa.lethal if fa else (me.lethal if me else 0),
+            "bludgeoning": fa.bludgeoning if fa else (me.bludgeoning if me else 0),
+            "shots": fa.shots if fa else 0, "short": fa.short if fa else 0,
+            "long": fa.long if fa else 0, "bayonet": bool(fa and fa.bayonet),
+            "fists": bool(me and me.fists),
+            "rings": list(ex.rings) if ex else [], "ap_per_dot": ex.ap_per_dot if ex else 0,
+            "stairwell_ap": ex.stairwell_ap if ex else 0,
+        })
+    for k in ("fists", "bayonet", "club"):
+        if k not in pack.melee:
+            raise _Uncovered(f"a content pack without the melee weapon {k!r}")
+    troopers = list(state.troopers.values())
+    if len(troopers) > _MAX_UNITS or len(state.sides) > _MAX_SIDES:
+        raise _Uncovered(f"{len(troopers)} troopers on {len(state.sides)} sides")
+    units = []
+    for t in troopers:
+        if t.active in pack.explosives:
+            raise _Uncovered(f"{t.id} has an explosive active from the start")
+        if t.out or t.dead or t.retreated or t.id not in lat.troopers:
+            raise _Uncovered(f"{t.id} is out of the fight from the start")
+        place = lat.trooper(t.id)
+        arc = None
+        if t.arc is not None:
+            arc = (t.arc.width, None if t.arc.bearing is None else float(t.arc.bearing),
+                   t.arc.toward, t.arc.shots, item_ix[t.arc.weapon],
+                   None if t.arc.bearing is None else t.arc.bearing)
+        units.append({
+            "side": state.sides.index(t.side), "spot": spot_of(place.dot, place.level),
+            "prone": t.prone, "card_ap": t.card.ap, "card_change": list(t.card.ap_change),
+            "card_mod": list(t.card.modifiers), "armor_cells": t.armor.cells,
+            "armor_ap": t.armor.ap, "weapons": [item_ix[w] for w in t.weapons],
+            "explosives": [(item_ix[k], n) for k, n in t.explosives],
+            "active": item_ix[t.active], "fallback": item_ix[t.fallback],
+            "marks": [".X/".index(c) for c in t.marks],
+            "armor_left": t.armor_left, "arc": arc,
+            "id_key": f"unit {t.id!r}", "id": t.id,
+        })
+    # the 2D6 rolls' exact samplers: to hit (per target number) and the start cell
+    hit_pools = []
+    for tn in range(_TN_LOW, _TN_HIGH):
+        roll = hit_roll("", tn, _nothing)
+        assert isinstance(roll, Roll)
+        hit_pools.append(_pool(roll.dist, {"hit": 1, "miss": 0}))
+    start_pool = _pool(START_CELL, {c: c for c in CELLS})
+    first_pools = []
+    for mask in range(1 << len(state.sides)):
+        standing = [s for k, s in enumerate(state.sides) if (mask >> k) & 1]
+        if not standing:
+            first_pools.append(([0], [1], 1))
+            continue
+        first_pools.append(_pool(Dist.uniform(standing),
+                                 {s: state.sides.index(s) for s in state.sides}))
+    opts = options(state)
+    held = _Held(lat, width, qmin, pad)
+    tables: dict[str, Any] = {
+        "cols": lat.cols, "rows": lat.rows, "width": width, "height": height, "qmin": qmin,
+        "pad": pad, "cells": cells, "levels": levels,
+        "codes": codes, "regions": arr.regions.copy(), "stairs_low": arr.stairs_low.copy(),
+        "stairs_high": arr.stairs_high.copy(),
+        "span": table.span, "theight": table.height, "twidth": table.width,
+        "slot": view.slot.copy(), "start": view.start.copy(), "length": view.length.copy(),
+        "near_start": view.near_start.copy(), "near_length": view.near_length.copy(),
+        "rel": view.rel.copy(), "flag": view.flag.copy(),
+        "kind_blocks": [int(x) for x in dots_fast._BLOCKS],
+        "kind_cover": [int(x) for x in dots_fast._COVER],
+        "kind_solid": [int(x) for x in dots_fast._SOLID],
+        "has_dot": has_dot, "nb_start": nb_start, "nb_len": nb_len,
+        "nb_spot": np.array(nb_spot, np.int64), "nb_ap": np.array(nb_ap, np.int64),
+        "items": item_rows, "fists": item_ix["fists"], "bayonet": item_ix["bayonet"],
+        "club": item_ix["club"], "units": units, "nsides": len(state.sides),
+        "first": -1 if setup.first is None else state.sides.index(setup.first),
+        "max_rounds": state.max_rounds, "hit_pools": hit_pools, "tn_low": _TN_LOW,
+        "start_pool": start_pool, "first_pools": first_pools,
+        "p_hit": [float(x) for x in policy.P_HIT], "held": held,
+        # the sight options (SKI-4, SKI-10, SKI-11, SKI-12, SKI-14, SKI-15)
+        "block": int(opts["intervening"] == "block"),  # ruling SKI-4
+        "minus_one": int(opts["range_steps"] == "minus-one"),  # ruling SKI-10
+        "add_levels": int(opts["range_levels"] == "add"),  # ruling SKI-11
+        "counts": int(opts["tangent"] == "counts"),  # ruling SKI-12
+        "prone_firer": int(opts["prone_low"] == "firer"),  # ruling SKI-14
+        "floors_block": int(opts["floors"] == "block"),  # ruling SKI-15
+        "as_written": int(r["SKI-3"] == "as-written"),
+        "before_doubling": int(r["SKI-5"] == "before-doubling"),
+        "fists_up": int(r["SKI-19"] == "up"),
+        "crossed_lost": int(r["SKI-24"] == "lost"),
+        "lifted": int(r["SKI-25"] == "lifted"),
+        "each_round": int(r["SKI-26"] == "each-round"),
+        "one_combat": int(r["SKI-27"] == "one"),
+        "removed": int(r["SKI-31"] == "removed"),
+        "prone_minus_one": int(r["SKI-38"] == "minus-one"),
+        "past_dead": int(r["SKI-40"] == "dead"),
+    }
+    return tables, items
