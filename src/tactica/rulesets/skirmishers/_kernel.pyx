@@ -24,6 +24,7 @@ DEF MAX_UNITS = 32
 DEF MAX_ITEMS = 32
 DEF MAX_SIDES = 8
 DEF MAX_SPOTS = 16384
+DEF MAX_CELLS = 8192
 DEF MAX_ACTS = 4096
 DEF NCELLS = 11
 DEF MOVE_CAP = 8
@@ -42,6 +43,9 @@ DEF K_DROP = 5
 DEF K_ARC = 6
 DEF K_MELEE = 7
 DEF K_END = 8
+DEF K_THROW = 9
+DEF MAX_TOKENS = 64
+DEF MAX_MELEE = 64
 
 DEF BAIL = -2          # a return value: the battle is left to the reference
 
@@ -67,6 +71,12 @@ cdef int[3] _ARC_AP = [2, 4, 6]
 cdef double _PI = 3.141592653589793
 cdef double _RAD_TO_DEG = 180.0 / 3.141592653589793
 cdef double _SQRT3 = sqrt(3.0)
+cdef double _SQRT3_2 = sqrt(3.0) / 2
+
+
+cdef object _bearing_obj(double b):
+    """A bearing as the reference keeps it: an int when whole."""
+    return int(b) if b == <int>b else b
 
 
 cdef inline double _py_mod(double a, double b) noexcept nogil:
@@ -176,6 +186,27 @@ cdef class Kernel:
     cdef int as_written, before_doubling, fists_up, crossed_lost, lifted, each_round
     cdef int one_combat, removed, prone_minus_one, past_dead
     cdef object held
+    cdef int nstairs
+    cdef int st_cell[64]
+    cdef int st_low[64]
+    cdef int st_high[64]
+    cdef list names
+    cdef Pool d6_pool
+    cdef int d6_dots, one_roll, at_resolution, stays, before_window
+    cdef int id_rank[MAX_UNITS]
+    # explosive tokens and pending melee attacks (state.Token, state.PendingMelee)
+    cdef int ntokens
+    cdef int tk_unit[MAX_TOKENS]
+    cdef int tk_item[MAX_TOKENS]
+    cdef int tk_at[MAX_TOKENS]
+    cdef int tk_base[MAX_TOKENS]
+    cdef int tk_tn[MAX_TOKENS]
+    cdef int tk_origin[MAX_TOKENS]
+    cdef int tk_stair[MAX_TOKENS]
+    cdef int nmelee
+    cdef int ml_unit[MAX_MELEE]
+    cdef int ml_target[MAX_MELEE]
+    cdef int ml_weapon[MAX_MELEE]
     cdef list unit_keys, unit_ids, init_arcs
     cdef dict tables
     cdef bint busy
@@ -184,7 +215,8 @@ cdef class Kernel:
     cdef int occ[MAX_SPOTS]
     cdef int round, side, active
     cdef int order[MAX_SIDES]
-    cdef list arc_rules, arc_policy        # per unit: the held bitmaps of its arc (bytes)
+    cdef uint8_t rules_maps[MAX_UNITS * MAX_CELLS]    # per unit: the dots its arc holds
+    cdef uint8_t policy_maps[MAX_UNITS * MAX_CELLS]
     cdef const uint8_t *rules_map[MAX_UNITS]
     cdef const uint8_t *policy_map[MAX_UNITS]
     cdef bytes actor
@@ -234,7 +266,7 @@ cdef class Kernel:
         self.width, self.height, self.qmin = t["width"], t["height"], t["qmin"]
         self.pad, self.cells, self.levels = t["pad"], t["cells"], t["levels"]
         self.nspots = self.cells * self.levels
-        if self.nspots > MAX_SPOTS:
+        if self.nspots > MAX_SPOTS or self.cells > MAX_CELLS:
             raise ValueError("map too large")
         self.base_codes = t["codes"]
         self.regions, self.stairs_low, self.stairs_high = (t["regions"], t["stairs_low"],
@@ -311,6 +343,20 @@ cdef class Kernel:
         self.one_combat, self.removed = t["one_combat"], t["removed"]
         self.prone_minus_one, self.past_dead = t["prone_minus_one"], t["past_dead"]
         self.dice = _Dice()
+        self.nstairs = len(t["stairs"])
+        if self.nstairs > 64:
+            raise ValueError("too many stairs")
+        for i, (c, lo, hi) in enumerate(t["stairs"]):
+            self.st_cell[i] = c
+            self.st_low[i] = lo
+            self.st_high[i] = hi
+        self.names = t["names"]
+        _fill_pool(&self.d6_pool, t["d6_pool"])
+        self.d6_dots, self.one_roll = t["d6_dots"], t["one_roll"]
+        self.at_resolution, self.stays = t["at_resolution"], t["stays"]
+        self.before_window = t["before_window"]
+        for i in range(self.nunits):
+            self.id_rank[i] = t["id_rank"][i]
 
     cdef int _init_unit(self, Unit *x, dict d) except -1:
         cdef int i
@@ -640,6 +686,14 @@ cdef class Kernel:
     cdef void _out_of_action(self, int i) noexcept nogil:
         """OutOfAction in state.apply_event (SKI-31)."""
         cdef Unit *t = &self.u[i]
+        cdef int k, j = 0
+        for k in range(self.nmelee):
+            if self.ml_unit[k] != i and self.ml_target[k] != i:
+                self.ml_unit[j] = self.ml_unit[k]
+                self.ml_target[j] = self.ml_target[k]
+                self.ml_weapon[j] = self.ml_weapon[k]
+                j += 1
+        self.nmelee = j
         t.out = 1
         t.has_arc = 0
         t.prone = 1
@@ -674,25 +728,66 @@ cdef class Kernel:
 
     # -- arcs and reaction fire (arcs.py) -------------------------------------------------------
 
+    cdef inline double _arc_bearing(self, double q, double r) noexcept nogil:
+        """arcs._bearing (``r * sqrt(3) / 2`` as ``r * _SQRT3_2``)."""
+        return _py_mod(atan2(r * _SQRT3_2, q + r / 2) * _RAD_TO_DEG, 360)
+
+    cdef int _in_arc(self, int dq, int dr, int width, double bearing, int toward, int aq,
+                     int ar) except -1:
+        """arcs._in_arc: the float filter, and the lattice's exact test next to an edge."""
+        cdef double axis, off, half = <double>width / 2
+        if dq == 0 and dr == 0:
+            return 0
+        axis = self._arc_bearing(aq, ar) if toward else bearing
+        off = fabs(_py_mod(self._arc_bearing(dq, dr) - axis + 180, 360) - 180)
+        if off < half - 1e-7:
+            return 1
+        if off > half + 1e-7:
+            return 0
+        if toward:
+            return bool(self.held.in_arc(dq, dr, width, None, (aq, ar)))
+        return bool(self.held.in_arc(dq, dr, width, _bearing_obj(bearing), None))
+
     cdef int _set_arc_maps(self, int i) except -1:
-        """The reference's arc membership for unit ``i``'s arc (kernel._Held)."""
+        """Unit ``i``'s arc over every dot of the map: arcs.holds_dot (reaction fire) and
+        arcs._held (the policy's held_dots: page coordinates, then holds_dot next to an
+        edge)."""
         cdef Unit *t = &self.u[i]
-        cdef int vq = self._q(t.spot), vr = self._r(t.spot)
+        cdef int vq = self._q(t.spot), vr = self._r(t.spot), c, r, q, cell, aq = 0, ar = 0
+        cdef int toward = t.arc_toward >= 0
+        cdef uint8_t *rules = &self.rules_maps[i * MAX_CELLS]
+        cdef uint8_t *pol = &self.policy_maps[i * MAX_CELLS]
+        cdef double heading, off, half = <double>t.arc_width / 2, dx, dy
+        self.rules_map[i] = rules
+        self.policy_map[i] = pol
+        for cell in range(self.cells):
+            rules[cell] = 0
+            pol[cell] = 0
         if not t.has_arc:
             return 0
-        bearing = None if t.arc_toward >= 0 else (
-            int(t.arc_bearing) if t.arc_bearing == <int>t.arc_bearing else t.arc_bearing)
-        toward = None
-        if t.arc_toward >= 0:
-            tq = t.arc_toward % self.width - self.pad + self.qmin
-            tr = t.arc_toward // self.width - self.pad
-            toward = f"{tq + tr // 2},{tr}"
-        rules = self.held.bitmap(True, vq, vr, t.arc_width, bearing, toward)
-        pol = self.held.bitmap(False, vq, vr, t.arc_width, bearing, toward)
-        self.arc_rules[i] = rules
-        self.arc_policy[i] = pol
-        self.rules_map[i] = <const uint8_t *>(<bytes>rules)
-        self.policy_map[i] = <const uint8_t *>(<bytes>pol)
+        if toward:
+            aq = t.arc_toward % self.width - self.pad + self.qmin - vq
+            ar = t.arc_toward // self.width - self.pad - vr
+            if aq == 0 and ar == 0:
+                return 0
+            heading = self._arc_bearing(aq, ar)
+        else:
+            heading = t.arc_bearing
+        for r in range(self.rows):
+            for c in range(self.cols):
+                q = c - r // 2
+                cell = self._cell(q, r)
+                rules[cell] = self._in_arc(q - vq, r - vr, t.arc_width, t.arc_bearing, toward,
+                                           aq, ar)
+                if q == vq and r == vr:
+                    continue
+                dx = (q + <double>r / 2) - (vq + <double>vr / 2)
+                dy = r * _SQRT3_2 - vr * _SQRT3_2
+                off = fabs(_py_mod(atan2(dy, dx) * _RAD_TO_DEG - heading + 180, 360) - 180)
+                if off < half - 1e-7:
+                    pol[cell] = 1
+                elif fabs(off - half) <= 1e-7:
+                    pol[cell] = rules[cell]
         return 0
 
     cdef int _eligible(self, int target, int held, int *out) noexcept nogil:
@@ -1110,12 +1205,12 @@ cdef class Kernel:
             return bool(self.held.in_arc(dq, dr, self.act_a[k], None, (tq - hq, tr - hr)))
         return bool(self.held.in_arc(dq, dr, self.act_a[k], self.act_b[k], None))
 
-    cdef double _throw_value(self, int uid, int item, int centre) noexcept nogil:
+    cdef double _throw_value(self, int uid, int item, int centre, int stair) noexcept nogil:
         """policy._throw_value of a throw at a spot."""
         cdef Unit *me = &self.u[uid]
         cdef int dots = self._distance(me.spot, centre), plain, paid, base, prone, t, ring
         cdef double p, total = 0.0, worth, scatter
-        plain = self.items[item].ap_per_dot * dots
+        plain = self.items[item].stairwell_ap if stair else self.items[item].ap_per_dot * dots
         paid = plain * (2 if me.prone else 1)
         base = plain if self.before_doubling else paid  # ruling SKI-5
         prone = 1 if me.prone and self.prone_minus_one else 0  # ruling SKI-38
@@ -1150,7 +1245,7 @@ cdef class Kernel:
             self._sight(me.spot, me.prone, self.u[e].spot, self.u[e].prone, &vis, &cover, &rng)
             if not vis:
                 continue
-            v = self._throw_value(uid, item, self.u[e].spot)
+            v = self._throw_value(uid, item, self.u[e].spot, 0)
             best = best if best >= v else v
         return best
 
@@ -1284,7 +1379,57 @@ cdef class Kernel:
                     if self.items[t.active].bayonet:
                         n = self._add(n, K_MELEE, e, self.bayonet)
                     n = self._add(n, K_MELEE, e, self.club)
+        # explosives.throw_actions
+        n = self._throws(uid, n)
         n = self._add(n, K_END, 0, 0)
+        return n
+
+    cdef int _ammo(self, Unit *t, int item) noexcept nogil:
+        cdef int i
+        for i in range(t.nexpl):
+            if t.expl_item[i] == item:
+                return t.expl_n[i]
+        return 0
+
+    cdef int _throws(self, int uid, int n) noexcept nogil:
+        """explosives.throw_actions: every dot seen within the dots the AP pay for, in the
+        lattice's order, then the stairwell throws."""
+        cdef Unit *t = &self.u[uid]
+        cdef int item = t.active, ap, per, reach, lvl, row, col, q, s, vis, cover, rng, i
+        cdef int mq = self._q(t.spot), mr = self._r(t.spot), ml = self._lvl(t.spot), mcell
+        cdef int dq, dr
+        if not self.items[item].explosive or self._ammo(t, item) <= 0 or t.stopped:
+            return n
+        ap = self._available(t)
+        per = self.items[item].ap_per_dot * (2 if t.prone else 1)
+        reach = ap // per
+        for lvl in range(self.levels):
+            for row in range(self.rows):
+                for col in range(self.cols):
+                    q = col - row // 2
+                    s = lvl * self.cells + self._cell(q, row)
+                    if s == t.spot or not self.has_dot[s]:
+                        continue
+                    if self._steps(t.spot, s) + abs(lvl - ml) > reach:
+                        continue
+                    self._sight(t.spot, t.prone, s, 0, &vis, &cover, &rng)
+                    if vis:
+                        n = self._add(n, K_THROW, s, 0)
+        if self.items[item].stairwell_ap * (2 if t.prone else 1) <= ap:
+            mcell = t.spot % self.cells
+            for i in range(self.nstairs):
+                if self.st_cell[i] == mcell:
+                    if ml + 1 <= self.st_high[i]:
+                        n = self._add(n, K_THROW, (ml + 1) * self.cells + mcell, 1)
+                    for lvl in range(self.st_low[i], ml):
+                        n = self._add(n, K_THROW, lvl * self.cells + mcell, 1)
+                else:
+                    dq = self._q(self.st_cell[i]) - mq
+                    dr = self._r(self.st_cell[i]) - mr
+                    if self._adjacent(ml * self.cells + self.st_cell[i], t.spot) and \
+                            self.st_low[i] < ml <= self.st_high[i]:
+                        for lvl in range(self.st_low[i], ml):
+                            n = self._add(n, K_THROW, lvl * self.cells + self.st_cell[i], 1)
         return n
 
     cdef int _values(self, int uid, int n, int first_move, int nmoves, int first_arc,
@@ -1317,6 +1462,8 @@ cdef class Kernel:
                 self.act_v[k] = -1.0
             elif kind == K_END:
                 self.act_v[k] = 0.0
+            elif kind == K_THROW:
+                self.act_v[k] = self._throw_value(uid, me.active, self.act_a[k], self.act_b[k])
         return 0
 
     # -- policies ---------------------------------------------------------------------------------
@@ -1439,8 +1586,6 @@ cdef class Kernel:
             self.codes[i] = self.base_codes[i]
         for i in range(self.nspots):
             self.occ[i] = -1
-        self.arc_rules = [None] * self.nunits
-        self.arc_policy = [None] * self.nunits
         for i in range(self.nunits):
             self.u[i] = self.init_units[i]
             self.occ[self.u[i].spot] = i
@@ -1449,6 +1594,8 @@ cdef class Kernel:
         self.round = 0
         self.side = -1
         self.active = -1
+        self.ntokens = 0
+        self.nmelee = 0
         for _ in range(max_steps):
             # flow.pending
             standing = self._standing()
@@ -1493,7 +1640,12 @@ cdef class Kernel:
                 self.u[uid].activated = 1
                 self.u[uid].shot_by = 0
                 self.active = uid
+                self._pending_melee(uid)
                 self._reactions(uid)
+                continue
+            if self.ntokens:
+                self.actor = repr(f"explosive ({self.ntokens} to go off)").encode()
+                self._token()
                 continue
             self.actor = repr("the next turn").encode()
             if self._next_turn():
@@ -1512,7 +1664,7 @@ cdef class Kernel:
                 finished = 1
                 if count == 0:
                     winner = -1
-            elif self.side >= 0 and self.active < 0:
+            elif self.side >= 0 and self.active < 0 and self.ntokens == 0:
                 nw = 0
                 for i in range(self.nunits):
                     if (self._in_action(i) and self.u[i].side == self.side
@@ -1528,6 +1680,194 @@ cdef class Kernel:
                           t.armor_left, [t.marks[k] for k in range(NCELLS)], t.active,
                           t.prone, t.arc_shots if t.has_arc else 0, t.dead))
         return (winner if finished else -1), finished, self.round, steps, units
+
+    cdef void _after_combat(self, int uid) noexcept nogil:
+        """state._after_combat (SKI-27)."""
+        self.u[uid].fought = 1
+        if self.one_combat and self.active == uid:  # ruling SKI-27
+            self.active = -1
+
+    cdef int _explosive_tn(self, int uid, int at, int base, int stair) noexcept nogil:
+        """fire.explosive_tn: the AP used, cover (not down a stairwell), the thrower's pose
+        (SKI-38) and damage."""
+        cdef Unit *t = &self.u[uid]
+        cdef int cover = 0, vis, cv, rng
+        if not stair:
+            self._sight(t.spot, t.prone, at, 0, &vis, &cv, &rng)
+            cover = cv if vis else 0
+        return base + cover + (-1 if t.prone and self.prone_minus_one else 0) + \
+            self._modifier(t)  # ruling SKI-38
+
+    cdef object _throw(self, int uid, int at, int stair):
+        """explosives.throw_events and their events (ExplosiveThrown, WeaponChanged)."""
+        cdef Unit *t = &self.u[uid]
+        cdef int item = t.active, dots, plain, paid, base, tn, origin, i, back
+        if self.ntokens >= MAX_TOKENS:
+            return "too many explosives waiting"
+        dots = 0 if stair else self._distance(t.spot, at)
+        plain = self.items[item].stairwell_ap if stair else self.items[item].ap_per_dot * dots
+        paid = plain * (2 if t.prone else 1)
+        base = plain if self.before_doubling else paid  # ruling SKI-5
+        tn = self._explosive_tn(uid, at, base, stair)
+        origin = at if stair else self.held.throw_origin(t.spot, at)
+        back = -1
+        if self._carries(t, t.fallback):
+            back = t.fallback
+        else:
+            for i in range(t.nweap):
+                if self.items[t.weap[i]].firearm:
+                    back = t.weap[i]
+                    break
+            if back < 0:
+                back = self.fists
+        # ExplosiveThrown
+        for i in range(t.nexpl):
+            if t.expl_item[i] == item:
+                t.expl_n[i] -= 1
+        t.threw = 1
+        self.tk_unit[self.ntokens] = uid
+        self.tk_item[self.ntokens] = item
+        self.tk_at[self.ntokens] = at
+        self.tk_base[self.ntokens] = base
+        self.tk_tn[self.ntokens] = tn
+        self.tk_origin[self.ntokens] = origin
+        self.tk_stair[self.ntokens] = stair
+        self.ntokens += 1
+        t.ap_spent += paid
+        self._after_combat(uid)
+        self._check_spent(uid)
+        if back != t.active:
+            # WeaponChanged (0 AP)
+            t.active = back
+            if self.items[back].firearm:
+                t.fallback = back
+            self._check_spent(uid)
+        return None
+
+    cdef int _token(self) except -1:
+        """explosives.resolve_token of the first token: to hit, scatter, blast."""
+        cdef int uid = self.tk_unit[0], item = self.tk_item[0], at = self.tk_at[0]
+        cdef int tn = self.tk_tn[0], origin = self.tk_origin[0], hit, roll, distance, landing
+        cdef int i, k, n, j, ring, sheltered, lethal, start, moved, on_map
+        cdef int victims[MAX_UNITS]
+        cdef int vring[MAX_UNITS]
+        what = f"the {self.names[item]} thrown by {self.unit_ids[uid]}"
+        if self.at_resolution and self._in_action(uid):  # ruling SKI-29
+            tn = self._explosive_tn(uid, at, self.tk_base[0], self.tk_stair[0])
+        hit = self._roll(f"2D6 to hit: {what} lands on {self.held.text(at)}".encode(),
+                         self._hit_pool(tn))
+        if hit:
+            landing = at
+        else:
+            roll = self._roll(f"D6 scatter direction of {what}".encode(), &self.d6_pool)
+            distance = 1
+            if self.d6_dots:  # ruling SKI-6
+                distance = self._roll(f"D6 scatter distance (dots) of {what}".encode(),
+                                      &self.d6_pool)
+            landing, moved, on_map = self.held.scatter(origin, roll, distance)
+            if not on_map:
+                if not self.stays:  # ruling SKI-33
+                    landing = -1
+                else:
+                    landing = origin if self.before_window else at  # ruling SKI-41
+            elif not moved and distance > 0 and origin != at:
+                landing = origin if self.before_window else at  # ruling SKI-41
+        # ExplosiveResolved
+        for i in range(1, self.ntokens):
+            self.tk_unit[i - 1] = self.tk_unit[i]
+            self.tk_item[i - 1] = self.tk_item[i]
+            self.tk_at[i - 1] = self.tk_at[i]
+            self.tk_base[i - 1] = self.tk_base[i]
+            self.tk_tn[i - 1] = self.tk_tn[i]
+            self.tk_origin[i - 1] = self.tk_origin[i]
+            self.tk_stair[i - 1] = self.tk_stair[i]
+        self.ntokens -= 1
+        if landing < 0:
+            return 0
+        # explosives.blast_victims: nearest first, then by id
+        n = 0
+        for k in range(self.nunits):
+            if not self.u[k].on_map:
+                continue
+            ring, sheltered = self.held.blast_hit(landing, self.u[k].spot, bool(self.u[k].prone),
+                                                  self.items[item].nrings - 1)
+            if ring < 0 or sheltered or not self._in_action(k):
+                continue
+            if self.items[item].rings[ring] <= 0:
+                continue
+            j = n
+            while j > 0 and (vring[j - 1] > ring or (vring[j - 1] == ring and
+                                                     self.id_rank[victims[j - 1]] > self.id_rank[k])):
+                victims[j] = victims[j - 1]
+                vring[j] = vring[j - 1]
+                j -= 1
+            victims[j] = k
+            vring[j] = ring
+            n += 1
+        if n == 0:
+            return 0
+        if self.one_roll:  # ruling SKI-22
+            start = self._roll(
+                f"2D6 start cell for every hit of the blast (thrown by {self.unit_ids[uid]})"
+                .encode(), &self.start_pool)
+            for i in range(n):
+                self._hit(victims[i], start, self.items[item].rings[vring[i]], 0, uid)
+        else:
+            for i in range(n):
+                start = self._roll(
+                    f"2D6 start cell for the blast hit on {self.unit_ids[victims[i]]}".encode(),
+                    &self.start_pool)
+                self._hit(victims[i], start, self.items[item].rings[vring[i]], 0, uid)
+        return 0
+
+    cdef int _can_reach(self, int a, int b) noexcept nogil:
+        """melee.can_reach: adjacent on one level, in sight."""
+        cdef int vis, cover, rng
+        if not self.u[a].on_map or not self.u[b].on_map:
+            return 0
+        if not self._adjacent(self.u[a].spot, self.u[b].spot):
+            return 0
+        self._sight(self.u[a].spot, self.u[a].prone, self.u[b].spot, self.u[b].prone, &vis,
+                    &cover, &rng)
+        return vis
+
+    cdef int _pending_melee(self, int target) except -1:
+        """melee.resolve_pending: every attack waiting on ``target``, in the order paid."""
+        cdef int k, a, w, tn, lethal, blud, ap, hit, start
+        while True:
+            k = -1
+            for a in range(self.nmelee):
+                if self.ml_target[a] == target:
+                    k = a
+                    break
+            if k < 0 or not self._in_action(target):
+                return 0
+            a = self.ml_unit[k]
+            w = self.ml_weapon[k]
+            # MeleeResolved / MeleeLapsed take the entry out
+            for k in range(k + 1, self.nmelee):
+                self.ml_unit[k - 1] = self.ml_unit[k]
+                self.ml_target[k - 1] = self.ml_target[k]
+                self.ml_weapon[k - 1] = self.ml_weapon[k]
+            if not self._in_action(a) or not self._can_reach(a, target):
+                self.nmelee -= 1
+                continue
+            tn = 4 + (-1 if self.u[a].prone else 0) + (-1 if self.u[target].prone else 0) + \
+                self._modifier(&self.u[a])
+            if self.items[w].fists:
+                ap = self._max_ap(&self.u[a])
+                lethal = 0
+                blud = (ap + 1) // 2 if self.fists_up else ap // 2  # ruling SKI-19
+            else:
+                lethal = self.items[w].lethal
+                blud = self.items[w].bludgeoning
+            hit = self._roll(f"2D6 to hit: {self.unit_ids[a]} strikes {self.unit_ids[target]} "
+                             "in melee".encode(), self._hit_pool(tn))
+            self.nmelee -= 1
+            if hit:
+                start = self._roll(f"2D6 start cell for the hit by {self.unit_ids[a]} on "
+                                   f"{self.unit_ids[target]}".encode(), &self.start_pool)
+                self._hit(target, start, lethal, blud, a)
 
     cdef bint _round_over(self) noexcept nogil:
         """flow._next_turn would answer None: no later side standing, the last round."""
@@ -1561,8 +1901,6 @@ cdef class Kernel:
             self._check_spent(uid)
             self._reactions(uid)
         elif kind == K_CHANGE:
-            if self.items[a].explosive:
-                return "an explosive made active (a throw: played by the reference)"
             t.active = a
             if self.items[a].firearm:
                 t.fallback = a
@@ -1629,13 +1967,21 @@ cdef class Kernel:
             t.arc_made = 1
             self._set_arc_maps(uid)
             t.ap_spent += _ARC_AP[wi]
-            t.fought = 1
-            if self.one_combat:  # ruling SKI-27
-                if self.active == uid:
-                    self.active = -1
+            self._after_combat(uid)
             self._check_spent(uid)
         elif kind == K_MELEE:
-            return "a melee attack (played by the reference)"
+            # MeleeDeclared: paid now, rolled when the target activates
+            if self.nmelee >= MAX_MELEE:
+                return "too many melee attacks waiting"
+            self.ml_unit[self.nmelee] = uid
+            self.ml_target[self.nmelee] = a
+            self.ml_weapon[self.nmelee] = b
+            self.nmelee += 1
+            t.ap_spent += 5
+            self._after_combat(uid)
+            self._check_spent(uid)
+        elif kind == K_THROW:
+            return self._throw(uid, a, b)
         else:
             self.active = -1
         return None

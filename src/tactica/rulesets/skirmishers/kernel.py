@@ -25,16 +25,17 @@ from typing import Any
 
 import numpy as np
 
-from tactica.battlefield import dots_fast
-from tactica.battlefield.dots import DotLattice
+from tactica.battlefield import dots_blast, dots_fast
+from tactica.battlefield.dots import DotLattice, DotPlace
 from tactica.battlefield.dots_fast import _table, lattice_arrays
 from tactica.battlefield.dots_geometry import offset_to_axial
 from tactica.chance import Done, Roll, Step
 from tactica.dice import Dist
 from tactica.ruleset import NotCovered
 from tactica.rulesets.skirmishers import arcs, policy
-from tactica.rulesets.skirmishers.card import CELLS, START_CELL
+from tactica.rulesets.skirmishers.card import CELLS, D6, START_CELL
 from tactica.rulesets.skirmishers.fire import hit_roll, options
+from tactica.rulesets.skirmishers.geometry import blast_options
 from tactica.rulesets.skirmishers.movement import move_graph
 from tactica.rulesets.skirmishers.state import SkiState
 from tactica.rulesets.skirmishers.text import card_text
@@ -114,8 +115,10 @@ class _Held:
     """The reference's arc membership over every dot of the map, as bitmaps over the padded
     cells, remembered per arc (asked by the compiled loop when an arc is made)."""
 
-    def __init__(self, lat: DotLattice, width: int, qmin: int, pad: int) -> None:
+    def __init__(self, lat: DotLattice, width: int, qmin: int, pad: int, floors: str,
+                 tangent: str) -> None:
         self.lat = lat
+        self.floors, self.tangent = floors, tangent
         self.width, self.qmin, self.pad = width, qmin, pad
         self.cells = width * (lat.rows + 2 * pad)
         self.dots = [offset_to_axial(c, r) for r in range(lat.rows) for c in range(lat.cols)]
@@ -149,6 +152,75 @@ class _Held:
                toward: tuple[int, int] | None) -> bool:
         """The lattice's exact test next to an edge (:func:`.arcs._in_arc`)."""
         return arcs._in_arc(dq, dr, width, bearing, toward)
+
+    # -- explosives: the reference's geometry of blast and scatter, per question, kept ---------
+
+    def place(self, spot: int) -> DotPlace:
+        lvl, cell = divmod(spot, self.cells)
+        r = cell // self.width - self.pad
+        q = cell % self.width - self.pad + self.qmin
+        return self.lat.place((q, r), lvl)
+
+    def spot(self, place: DotPlace) -> int:
+        q, r = offset_to_axial(place.col, place.row)
+        return place.level * self.cells + self.index(q, r)
+
+    def blast_hit(self, centre: int, spot: int, lying: bool, radius: int) -> tuple[int, bool]:
+        """dots_blast.blast for one trooper: ``(ring, sheltered)``, ring -1 when out of
+        reach."""
+        key = ("blast", centre, spot, lying, radius)
+        found = self.found.get(key)
+        if found is None:
+            lat = self.lat
+            c, t = self.place(centre), self.place(spot)
+            origin = (offset_to_axial(c.col, c.row), c.level)
+            target = (offset_to_axial(t.col, t.row), t.level)
+            routes = [rv for rv in dots_blast._routes(lat, origin, target, self.floors)
+                      if rv[0] <= radius]
+            best: tuple[int, bool] | None = None
+            for ring, via in routes:
+                if via != origin[0]:
+                    why = (dots_blast._blocker(lat, origin[0], via, {origin[1]}, lying,
+                                               self.tangent)
+                           or dots_blast._blocker(lat, via, target[0], {target[1]}, lying,
+                                                  self.tangent))
+                else:
+                    why = dots_blast._blocker(lat, origin[0], target[0], {origin[1], target[1]},
+                                              lying, self.tangent)
+                hit = (ring, why is not None)
+                if best is None or (best[1] and not hit[1]):
+                    best = hit
+            found = self.found[key] = best if best is not None else (-1, False)
+        return found  # type: ignore[no-any-return]
+
+    def scatter(self, origin: int, roll: int, distance: int) -> tuple[int, bool, bool]:
+        """dots_blast.scatter: ``(landing spot or -1 off the map, moved, on the map)``."""
+        key = ("scatter", origin, roll, distance)
+        found = self.found.get(key)
+        if found is None:
+            sc = dots_blast.scatter(self.lat, self.place(origin), roll, distance=distance)
+            found = self.found[key] = (self.spot(sc.landing) if sc.on_map else -1, sc.moved,
+                                       sc.on_map)
+        return found  # type: ignore[no-any-return]
+
+    def throw_origin(self, thrower: int, target: int) -> int:
+        """explosives.throw_origin of a throw that is not down a stairwell."""
+        key = ("origin", thrower, target)
+        found = self.found.get(key)
+        if found is None:
+            lat = self.lat
+            place = dots_blast.scatter_origin(lat, self.place(thrower), self.place(target),
+                                              tangent=self.tangent)
+            dot = offset_to_axial(place.col, place.row)
+            level = place.level
+            while level > 0 and not lat.has_dot(dot, level):
+                level -= 1
+            found = self.found[key] = self.spot(lat.place(dot, level))
+        return found  # type: ignore[no-any-return]
+
+    def text(self, spot: int) -> str:
+        """A place as the records write it."""
+        return str(self.place(spot))
 
 
 class _ArcLike:
@@ -346,7 +418,11 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         first_pools.append(_pool(Dist.uniform(standing),
                                  {s: state.sides.index(s) for s in state.sides}))
     opts = options(state)
-    held = _Held(lat, width, qmin, pad)
+    blast_opts = blast_options(r)
+    held = _Held(lat, width, qmin, pad, blast_opts["floors"], blast_opts["tangent"])
+    stairs = [(spot_of(dot, 0) % cells, st.low, st.high) for dot, st in lat.stairs.items()]
+    if any(row["explosive"] and row["ap_per_dot"] <= 0 for row in item_rows):
+        raise _Uncovered("an explosive thrown for 0 AP a dot")
     tables: dict[str, Any] = {
         "cols": lat.cols, "rows": lat.rows, "width": width, "height": height, "qmin": qmin,
         "pad": pad, "cells": cells, "levels": levels,
@@ -366,7 +442,15 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         "first": -1 if setup.first is None else state.sides.index(setup.first),
         "max_rounds": state.max_rounds, "hit_pools": hit_pools, "tn_low": _TN_LOW,
         "start_pool": start_pool, "first_pools": first_pools,
-        "p_hit": [float(x) for x in policy.P_HIT], "held": held,
+        "p_hit": [float(x) for x in policy.P_HIT], "held": held, "stairs": stairs,
+        "names": [pack.explosives[k].name if k in pack.explosives else k for k in items],
+        "d6_pool": _pool(D6, {f: f for f in range(1, 7)}),
+        "d6_dots": int(r["SKI-6"] == "d6-dots"),
+        "one_roll": int(r["SKI-22"] == "one-roll"),
+        "at_resolution": int(r["SKI-29"] == "resolution"),
+        "stays": int(r["SKI-33"] == "stays"),
+        "before_window": int(r["SKI-41"] == "before-window"),
+        "id_rank": [sorted(state.troopers).index(t.id) for t in troopers],
         # the sight options (SKI-4, SKI-10, SKI-11, SKI-12, SKI-14, SKI-15)
         "block": int(opts["intervening"] == "block"),  # ruling SKI-4
         "minus_one": int(opts["range_steps"] == "minus-one"),  # ruling SKI-10
