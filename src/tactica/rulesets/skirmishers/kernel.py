@@ -95,7 +95,7 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "SKI-42": ("lives", "fights"),
 }
 
-_POLICIES = {"greedy": 0}
+_POLICIES = {"greedy": 0, "random": 1}
 _MAX_UNITS, _MAX_SIDES, _MAX_ITEMS, _MAX_SPOTS = 32, 8, 32, 16384
 _TWO64 = 1 << 64
 _TN_LOW, _TN_HIGH = -20, 60
@@ -111,9 +111,10 @@ def compiled() -> Any:
     return _kernel
 
 
-class _Held:
-    """The reference's arc membership over every dot of the map, as bitmaps over the padded
-    cells, remembered per arc (asked by the compiled loop when an arc is made)."""
+class _Geometry:
+    """The questions the compiled loop asks of the reference's geometry, each answer kept:
+    the exact arc test next to an edge, a blast's reach and shelter, a scatter, where a missed
+    throw scatters from."""
 
     def __init__(self, lat: DotLattice, width: int, qmin: int, pad: int, floors: str,
                  tangent: str) -> None:
@@ -122,31 +123,12 @@ class _Held:
         self.width, self.qmin, self.pad = width, qmin, pad
         self.cells = width * (lat.rows + 2 * pad)
         self.dots = [offset_to_axial(c, r) for r in range(lat.rows) for c in range(lat.cols)]
-        self.found: dict[tuple[Any, ...], bytes] = {}
+        self.blasts: dict[tuple[int, int, bool, int], tuple[int, bool]] = {}
+        self.scatters: dict[tuple[int, int, int], tuple[int, bool, bool]] = {}
+        self.origins: dict[tuple[int, int], int] = {}
 
     def index(self, q: int, r: int) -> int:
         return (r + self.pad) * self.width + (q - self.qmin + self.pad)
-
-    def bitmap(self, rules: bool, vq: int, vr: int, width: int, bearing: float | None,
-               toward: str | None) -> bytes:
-        """``rules``: :func:`.arcs.holds_dot` (reaction fire); else :func:`.arcs.held_dots`
-        (the policy's danger of a path)."""
-        key = (rules, vq, vr, width, bearing, toward)
-        found = self.found.get(key)
-        if found is not None:
-            return found
-        out = bytearray(self.cells)
-        arc = _ArcLike(width, bearing, toward)
-        if rules:
-            for dot in self.dots:
-                if arcs.holds_dot(None, (vq, vr), arc, dot):  # type: ignore[arg-type]
-                    out[self.index(*dot)] = 1
-        else:
-            lat = self.lat
-            for dot in arcs._held(lat.cols, lat.rows, (vq, vr), width, bearing, toward):
-                out[self.index(*dot)] = 1
-        found = self.found[key] = bytes(out)
-        return found
 
     def in_arc(self, dq: int, dr: int, width: int, bearing: float | None,
                toward: tuple[int, int] | None) -> bool:
@@ -168,8 +150,8 @@ class _Held:
     def blast_hit(self, centre: int, spot: int, lying: bool, radius: int) -> tuple[int, bool]:
         """dots_blast.blast for one trooper: ``(ring, sheltered)``, ring -1 when out of
         reach."""
-        key = ("blast", centre, spot, lying, radius)
-        found = self.found.get(key)
+        key = (centre, spot, lying, radius)
+        found = self.blasts.get(key)
         if found is None:
             lat = self.lat
             c, t = self.place(centre), self.place(spot)
@@ -190,23 +172,23 @@ class _Held:
                 hit = (ring, why is not None)
                 if best is None or (best[1] and not hit[1]):
                     best = hit
-            found = self.found[key] = best if best is not None else (-1, False)
-        return found  # type: ignore[no-any-return]
+            found = self.blasts[key] = best if best is not None else (-1, False)
+        return found
 
     def scatter(self, origin: int, roll: int, distance: int) -> tuple[int, bool, bool]:
         """dots_blast.scatter: ``(landing spot or -1 off the map, moved, on the map)``."""
-        key = ("scatter", origin, roll, distance)
-        found = self.found.get(key)
+        key = (origin, roll, distance)
+        found = self.scatters.get(key)
         if found is None:
             sc = dots_blast.scatter(self.lat, self.place(origin), roll, distance=distance)
-            found = self.found[key] = (self.spot(sc.landing) if sc.on_map else -1, sc.moved,
-                                       sc.on_map)
-        return found  # type: ignore[no-any-return]
+            found = self.scatters[key] = (self.spot(sc.landing) if sc.on_map else -1,
+                                          sc.moved, sc.on_map)
+        return found
 
     def throw_origin(self, thrower: int, target: int) -> int:
         """explosives.throw_origin of a throw that is not down a stairwell."""
-        key = ("origin", thrower, target)
-        found = self.found.get(key)
+        key = (thrower, target)
+        found = self.origins.get(key)
         if found is None:
             lat = self.lat
             place = dots_blast.scatter_origin(lat, self.place(thrower), self.place(target),
@@ -215,19 +197,12 @@ class _Held:
             level = place.level
             while level > 0 and not lat.has_dot(dot, level):
                 level -= 1
-            found = self.found[key] = self.spot(lat.place(dot, level))
-        return found  # type: ignore[no-any-return]
+            found = self.origins[key] = self.spot(lat.place(dot, level))
+        return found
 
     def text(self, spot: int) -> str:
         """A place as the records write it."""
         return str(self.place(spot))
-
-
-class _ArcLike:
-    __slots__ = ("bearing", "toward", "width")
-
-    def __init__(self, width: int, bearing: float | None, toward: str | None) -> None:
-        self.width, self.bearing, self.toward = width, bearing, toward
 
 
 class SkirmishersKernel:
@@ -249,7 +224,7 @@ class SkirmishersKernel:
             code = _POLICIES.get(policies.get(side, ""))
             if code is None:
                 return NotCovered(f"the policy {policies.get(side)!r} (the Skirmishers kernel "
-                                  "plays greedy)")
+                                  "plays greedy and random)")
             codes.append(code)
         if not 0 <= seed < _TWO64 or not 0 <= index < _TWO64:
             return NotCovered("a seed or battle index beyond 64 bits")
@@ -419,9 +394,9 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
                                  {s: state.sides.index(s) for s in state.sides}))
     opts = options(state)
     blast_opts = blast_options(r)
-    held = _Held(lat, width, qmin, pad, blast_opts["floors"], blast_opts["tangent"])
+    held = _Geometry(lat, width, qmin, pad, blast_opts["floors"], blast_opts["tangent"])
     stairs = [(spot_of(dot, 0) % cells, st.low, st.high) for dot, st in lat.stairs.items()]
-    if any(row["explosive"] and row["ap_per_dot"] <= 0 for row in item_rows):
+    if any(ex.ap_per_dot <= 0 for ex in pack.explosives.values()):
         raise _Uncovered("an explosive thrown for 0 AP a dot")
     tables: dict[str, Any] = {
         "cols": lat.cols, "rows": lat.rows, "width": width, "height": height, "qmin": qmin,
