@@ -184,7 +184,7 @@ cdef class Kernel:
     cdef double p_hit[20]
     cdef int block, minus_one, add_levels, counts, prone_firer, floors_block
     cdef int as_written, before_doubling, fists_up, crossed_lost, lifted, each_round
-    cdef int one_combat, removed, prone_minus_one, past_dead
+    cdef int one_combat, removed, prone_minus_one, past_dead, arc_entry
     cdef object held
     cdef int nstairs
     cdef int st_cell[64]
@@ -342,6 +342,7 @@ cdef class Kernel:
         self.lifted, self.each_round = t["lifted"], t["each_round"]
         self.one_combat, self.removed = t["one_combat"], t["removed"]
         self.prone_minus_one, self.past_dead = t["prone_minus_one"], t["past_dead"]
+        self.arc_entry = t["arc_entry"]
         self.dice = _Dice()
         self.nstairs = len(t["stairs"])
         if self.nstairs > 64:
@@ -952,7 +953,7 @@ cdef class Kernel:
         """movement._move: the cheapest path's steps, reaction fire after each."""
         cdef int path[4096]
         cdef int aps[4096]
-        cdef int n = 0, s = goal, i, budget, ap
+        cdef int n = 0, s = goal, i, budget, ap, f
         cdef Unit *t = &self.u[uid]
         self._search(uid)
         while self.came_prev[s] >= 0:
@@ -969,13 +970,20 @@ cdef class Kernel:
             ap = aps[i]
             if ap > budget:
                 return 0  # MoveHalted
-            # Stepped (SKI-18 each-dot: shot_by cleared)
+            # Stepped
             self.occ[t.spot] = -1
             self.codes[t.spot * 4 + 3] = 0
             t.spot = path[i]
             self.occ[t.spot] = uid
             self._put_pose(t.spot, t.prone)
-            t.shot_by = 0
+            if self.arc_entry:  # ruling SKI-18: the firers whose arcs still hold it keep it
+                for f in range(self.nunits):
+                    if (t.shot_by >> f) & 1 and not (
+                            self.u[f].has_arc and self._in_action(f)
+                            and self.rules_map[f][t.spot % self.cells]):
+                        t.shot_by &= ~((<uint32_t>1) << f)
+            else:
+                t.shot_by = 0
             t.ap_spent += ap
             t.move_spent += ap
             t.moves += 1

@@ -6,16 +6,15 @@ floor regions and stairs (:func:`~tactica.battlefield.dots_fast.lattice_arrays`)
 line geometry of every offset of the map (the sight tables of
 :mod:`~tactica.battlefield.dots_fast`), the move graph with its AP per step
 (:func:`.movement.move_graph`), the cards, weapons and explosives of the pack, the exact
-samplers of the 2D6 rolls (:func:`.fire.hit_roll`, :data:`.card.START_CELL`) and of the first
-side's roll. Arc membership is asked of the reference's own arc functions once per arc and
-kept (:meth:`SkirmishersKernel.held`).
+samplers of the 2D6 and D6 rolls (:func:`.fire.hit_roll`, :data:`.card.START_CELL`) and of
+the first side's roll. What the loop asks of the geometry only now and then (the exact arc
+test next to an edge, a blast's reach and shelter, a scatter, where a missed throw scatters
+from) it asks of the reference's own functions, each answer kept (:class:`_Geometry`).
 
 It answers :class:`~tactica.ruleset.NotCovered` for what the kernel does not play: a ruling
-option or an optional rule it does not know, a policy other than greedy, a map or a fight
-larger than its arrays, a trooper with an explosive active from the start. Inside a battle it
-plays every action the greedy policy takes except the three it leaves to the reference: a
-throw (changing to an explosive), a melee attack and movement fire; a battle that comes to one
-is answered NotCovered and the reference plays it from the start.
+option it does not know (:data:`COVERED_RULINGS`), an optional rule, a policy other than
+greedy and random, a map or a fight larger than its arrays, a trooper out of the fight or
+with an explosive active from the start.
 """
 
 from __future__ import annotations
@@ -68,7 +67,7 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "SKI-15": ("higher", "floors-ignored"),
     "SKI-16": ("window-cover",),
     "SKI-17": ("no-arcs-or-explosives", "retreat"),
-    "SKI-18": ("each-dot",),
+    "SKI-18": ("each-dot", "arc-entry"),
     "SKI-19": ("down", "up"),
     "SKI-20": ("armor-up-ignores",),
     "SKI-21": ("pass", "stairs-only"),
@@ -443,5 +442,6 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         "removed": int(r["SKI-31"] == "removed"),
         "prone_minus_one": int(r["SKI-38"] == "minus-one"),
         "past_dead": int(r["SKI-40"] == "dead"),
+        "arc_entry": int(r["SKI-18"] == "arc-entry"),
     }
     return tables, items
