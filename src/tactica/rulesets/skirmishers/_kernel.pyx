@@ -14,7 +14,7 @@ A battle that comes to what the kernel leaves to the reference (a throw, a melee
 returns a string, the reason, and the reference plays the battle from the start.
 """
 
-from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int16_t
 from libc.stdlib cimport malloc, free
 from libc.math cimport atan2, fmod, copysign, sqrt, fabs, NAN, isnan
 
@@ -185,6 +185,7 @@ cdef class Kernel:
     cdef int block, minus_one, add_levels, counts, prone_firer, floors_block
     cdef int as_written, before_doubling, fists_up, crossed_lost, lifted, each_round
     cdef int one_combat, removed, prone_minus_one, past_dead, arc_entry
+    cdef int16_t *walk       # SKI-10 walkable: distances by source spot, -2 not yet found
     cdef object held
     cdef int nstairs
     cdef int st_cell[64]
@@ -231,6 +232,8 @@ cdef class Kernel:
     cdef int reach[MAX_SPOTS]       # spots in first-insertion order
     cdef int stamp[MAX_SPOTS]
     cdef int sv_order[MAX_SPOTS]
+    cdef int wk_a[MAX_SPOTS]
+    cdef int wk_b[MAX_SPOTS]
     cdef double sv_values[MAX_SPOTS]
     cdef double sv_arc[MAX_SPOTS]
     cdef double sv_path[MAX_SPOTS]
@@ -251,10 +254,12 @@ cdef class Kernel:
 
     def __cinit__(self):
         self.cur_stamp = 0
+        self.walk = NULL
         self.hit_pools = NULL
         self.first_pools = NULL
 
     def __dealloc__(self):
+        free(self.walk)
         free(self.hit_pools)
         free(self.first_pools)
 
@@ -343,6 +348,10 @@ cdef class Kernel:
         self.one_combat, self.removed = t["one_combat"], t["removed"]
         self.prone_minus_one, self.past_dead = t["prone_minus_one"], t["past_dead"]
         self.arc_entry = t["arc_entry"]
+        if t["walkable"]:
+            self.walk = <int16_t *>malloc(sizeof(int16_t) * self.nspots * self.nspots)
+            for i in range(self.nspots):
+                self.walk[<int64_t>i * self.nspots] = -2
         self.dice = _Dice()
         self.nstairs = len(t["stairs"])
         if self.nstairs > 64:
@@ -527,9 +536,59 @@ cdef class Kernel:
         base_steps = steps
         if self.minus_one:  # ruling SKI-10
             base_steps = steps - 1 if steps > 1 else 0
+        elif self.walk != NULL:  # ruling SKI-10: the steps of a shortest walkable path
+            base_steps = self._walk_steps(sa, sb)
+            if base_steps < 0:
+                rng[0] = -1
+                return
         if self.add_levels:  # ruling SKI-11
             base_steps += abs(la - lb)
         rng[0] = base_steps
+
+    cdef int _walk_steps(self, int a, int b) noexcept nogil:
+        """dots_move.walk_steps: steps of a shortest walkable path (a level change on stairs
+        costs no step), troopers ignored; -1 when there is none. Every distance from ``a`` is
+        found once (a breadth-first search by layers, the level changes of a layer first)."""
+        cdef int16_t *d = &self.walk[<int64_t>a * self.nspots]
+        cdef int *cur = self.wk_a
+        cdef int *nxt = self.wk_b
+        cdef int ncur = 0, nnext, i, j, x, y, layer = 0
+        cdef int64_t k
+        if d[0] != -2:
+            return d[b]
+        for i in range(self.nspots):
+            d[i] = -1
+        d[a] = 0
+        cur[0] = a
+        ncur = 1
+        while ncur > 0:
+            # the level changes of this layer (0 steps)
+            i = 0
+            while i < ncur:
+                x = cur[i]
+                for k in range(self.nb_start[x], self.nb_start[x] + self.nb_len[x]):
+                    y = self.nb_spot[k]
+                    if y % self.cells == x % self.cells and d[y] < 0:
+                        d[y] = layer
+                        cur[ncur] = y
+                        ncur += 1
+                i += 1
+            nnext = 0
+            for i in range(ncur):
+                x = cur[i]
+                for k in range(self.nb_start[x], self.nb_start[x] + self.nb_len[x]):
+                    y = self.nb_spot[k]
+                    if y % self.cells != x % self.cells and d[y] < 0:
+                        d[y] = layer + 1
+                        nxt[nnext] = y
+                        nnext += 1
+            for i in range(nnext):
+                cur[i] = nxt[i]
+            ncur = nnext
+            layer += 1
+        if d[0] == -2:
+            d[0] = -1
+        return d[b]
 
     # -- the card and the trooper (card.py, state.py) ---------------------------------------------
 

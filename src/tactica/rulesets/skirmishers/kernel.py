@@ -59,7 +59,7 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "SKI-7": ("no-attack",),
     "SKI-8": ("bearing",),
     "SKI-9": ("out-of-scope",),
-    "SKI-10": ("steps", "steps-minus-one"),
+    "SKI-10": ("steps", "steps-minus-one", "walkable"),
     "SKI-11": ("add", "steps-only"),
     "SKI-12": ("strict", "tangent"),
     "SKI-13": ("own-cell",),
@@ -98,6 +98,7 @@ _POLICIES = {"greedy": 0, "random": 1}
 _MAX_UNITS, _MAX_SIDES, _MAX_ITEMS, _MAX_SPOTS = 32, 8, 32, 16384
 _TWO64 = 1 << 64
 _TN_LOW, _TN_HIGH = -20, 60
+_MAX_WALK_SPOTS = 4096
 NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
 
 
@@ -294,6 +295,7 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
     setup = state.setup
     pack = setup.pack
     r = state.rulings
+    opts = options(state)
     arr = lattice_arrays(lat)
     # the map alone: the troopers' poses are written by the kernel
     codes = arr.codes.copy()
@@ -302,6 +304,10 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
     levels = len(lat.level_names)
     if levels * cells > _MAX_SPOTS:
         raise _Uncovered(f"a map of {lat.cols} x {lat.rows} dots on {levels} levels")
+    if opts["range_steps"] == "walk" and levels * cells > _MAX_WALK_SPOTS:
+        raise _Uncovered(f"SKI-10=walkable on a map of {lat.cols} x {lat.rows} dots on "
+                         f"{levels} levels (the kernel keeps walkable ranges up to "
+                         f"{_MAX_WALK_SPOTS} places)")
     pad = (height - lat.rows) // 2
     # the sight tables of every offset between two dots of the map (dots_fast._Table)
     table = _table(width, height)
@@ -443,5 +449,6 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         "prone_minus_one": int(r["SKI-38"] == "minus-one"),
         "past_dead": int(r["SKI-40"] == "dead"),
         "arc_entry": int(r["SKI-18"] == "arc-entry"),
+        "walkable": int(opts["range_steps"] == "walk"),  # ruling SKI-10
     }
     return tables, items
