@@ -25,6 +25,8 @@ DEF MAX_ITEMS = 32
 DEF MAX_SIDES = 8
 DEF MAX_SPOTS = 16384
 DEF MAX_CELLS = 8192
+DEF EXACT_BITS = 14
+DEF ARC_BITS = 10
 DEF MAX_ACTS = 4096
 DEF NCELLS = 11
 DEF MOVE_CAP = 8
@@ -186,6 +188,13 @@ cdef class Kernel:
     cdef int as_written, before_doubling, fists_up, crossed_lost, lifted, each_round
     cdef int one_combat, removed, prone_minus_one, past_dead, arc_entry
     cdef int16_t *walk       # SKI-10 walkable: distances by source spot, -2 not yet found
+    # the exact arc tests asked so far, and the arcs' dots (rules, policy) made so far
+    cdef uint64_t exact_keys[1 << EXACT_BITS]
+    cdef uint8_t exact_vals[1 << EXACT_BITS]
+    cdef int nexact
+    cdef uint64_t arc_keys[1 << ARC_BITS]
+    cdef uint8_t *arc_maps
+    cdef int narcmaps
     cdef object held
     cdef int nstairs
     cdef int st_cell[64]
@@ -255,10 +264,14 @@ cdef class Kernel:
     def __cinit__(self):
         self.cur_stamp = 0
         self.walk = NULL
+        self.arc_maps = NULL
+        self.nexact = 0
+        self.narcmaps = 0
         self.hit_pools = NULL
         self.first_pools = NULL
 
     def __dealloc__(self):
+        free(self.arc_maps)
         free(self.walk)
         free(self.hit_pools)
         free(self.first_pools)
@@ -348,6 +361,7 @@ cdef class Kernel:
         self.one_combat, self.removed = t["one_combat"], t["removed"]
         self.prone_minus_one, self.past_dead = t["prone_minus_one"], t["past_dead"]
         self.arc_entry = t["arc_entry"]
+        self.arc_maps = <uint8_t *>malloc(2 * self.cells * (1 << ARC_BITS))
         if t["walkable"]:
             self.walk = <int16_t *>malloc(sizeof(int16_t) * self.nspots * self.nspots)
             for i in range(self.nspots):
@@ -804,9 +818,30 @@ cdef class Kernel:
             return 1
         if off > half + 1e-7:
             return 0
+        # the exact test, kept per question (a whole bearing or an axis toward a dot)
+        cdef uint64_t key = 0, h
+        cdef int found
         if toward:
-            return bool(self.held.in_arc(dq, dr, width, None, (aq, ar)))
-        return bool(self.held.in_arc(dq, dr, width, _bearing_obj(bearing), None))
+            key = (1ULL << 60) | ((<uint64_t>(aq & 0xFFF)) << 36) | ((<uint64_t>(ar & 0xFFF)) << 24)
+        elif bearing == <int>bearing and 0 <= bearing < 4096:
+            key = (2ULL << 60) | ((<uint64_t><int>bearing) << 24)
+        if key:
+            key |= ((<uint64_t>width) << 48) | ((<uint64_t>(dq & 0xFFF)) << 12) | \
+                (<uint64_t>(dr & 0xFFF))
+            h = (key * 0x9E3779B97F4A7C15ULL) >> (64 - EXACT_BITS)
+            while self.exact_keys[h] != 0:
+                if self.exact_keys[h] == key:
+                    return self.exact_vals[h]
+                h = (h + 1) & ((1 << EXACT_BITS) - 1)
+        if toward:
+            found = bool(self.held.in_arc(dq, dr, width, None, (aq, ar)))
+        else:
+            found = bool(self.held.in_arc(dq, dr, width, _bearing_obj(bearing), None))
+        if key and self.nexact < (3 << EXACT_BITS) // 4:
+            self.exact_keys[h] = key
+            self.exact_vals[h] = found
+            self.nexact += 1
+        return found
 
     cdef int _set_arc_maps(self, int i) except -1:
         """Unit ``i``'s arc over every dot of the map: arcs.holds_dot (reaction fire) and
@@ -818,13 +853,26 @@ cdef class Kernel:
         cdef uint8_t *rules = &self.rules_maps[i * MAX_CELLS]
         cdef uint8_t *pol = &self.policy_maps[i * MAX_CELLS]
         cdef double heading, off, half = <double>t.arc_width / 2, dx, dy
+        cdef uint64_t key = 0, h = 0
         self.rules_map[i] = rules
         self.policy_map[i] = pol
+        if not t.has_arc:
+            return 0
+        # made before (the same vertex, width and whole bearing or toward dot)?
+        if toward or (t.arc_bearing == <int>t.arc_bearing and 0 <= t.arc_bearing < 4096):
+            key = (1ULL << 62) | ((<uint64_t>(t.spot % self.cells)) << 36) | (
+                (<uint64_t>t.arc_width) << 26) | ((<uint64_t>toward) << 25) | (
+                <uint64_t>(t.arc_toward if toward else <int>t.arc_bearing))
+            h = (key * 0x9E3779B97F4A7C15ULL) >> (64 - ARC_BITS)
+            while self.arc_keys[h] != 0:
+                if self.arc_keys[h] == key:
+                    self.rules_map[i] = &self.arc_maps[2 * h * self.cells]
+                    self.policy_map[i] = &self.arc_maps[(2 * h + 1) * self.cells]
+                    return 0
+                h = (h + 1) & ((1 << ARC_BITS) - 1)
         for cell in range(self.cells):
             rules[cell] = 0
             pol[cell] = 0
-        if not t.has_arc:
-            return 0
         if toward:
             aq = t.arc_toward % self.width - self.pad + self.qmin - vq
             ar = t.arc_toward // self.width - self.pad - vr
@@ -848,6 +896,12 @@ cdef class Kernel:
                     pol[cell] = 1
                 elif fabs(off - half) <= 1e-7:
                     pol[cell] = rules[cell]
+        if key and self.narcmaps < (3 << ARC_BITS) // 4:
+            self.arc_keys[h] = key
+            self.narcmaps += 1
+            for cell in range(self.cells):
+                self.arc_maps[2 * h * self.cells + cell] = rules[cell]
+                self.arc_maps[(2 * h + 1) * self.cells + cell] = pol[cell]
         return 0
 
     cdef int _eligible(self, int target, int held, int *out) noexcept nogil:
