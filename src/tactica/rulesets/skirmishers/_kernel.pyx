@@ -1315,7 +1315,8 @@ cdef class Kernel:
         return 0
 
     cdef int _holds_exact(self, int k, int hq, int hr, int e) except -1:
-        """arcs.holds_dot next to an edge: the reference's exact test."""
+        """arcs.holds_dot next to an edge (arcs._in_arc: its own float filter, then the
+        lattice's exact test, kept)."""
         cdef int tq, tr
         cdef int dq = self._q(self.u[e].spot) - hq, dr = self._r(self.u[e].spot) - hr
         if self.act_b[k] < 0:
@@ -1323,8 +1324,8 @@ cdef class Kernel:
             tr = (-self.act_b[k] - 1) // self.width - self.pad
             if tq == hq and tr == hr:
                 return 0
-            return bool(self.held.in_arc(dq, dr, self.act_a[k], None, (tq - hq, tr - hr)))
-        return bool(self.held.in_arc(dq, dr, self.act_a[k], self.act_b[k], None))
+            return self._in_arc(dq, dr, self.act_a[k], 0.0, 1, tq - hq, tr - hr)
+        return self._in_arc(dq, dr, self.act_a[k], <double>self.act_b[k], 0, 0, 0)
 
     cdef double _throw_value(self, int uid, int item, int centre, int stair) noexcept nogil:
         """policy._throw_value of a throw at a spot."""
