@@ -3,8 +3,9 @@
 Every example scenario x both policies x seeds at the default rulings, then every other option
 of every ruling the kernel covers (each on its own, on the example where it most often
 matters) and mixes of all of them: the kernel's BattleResult equals the reference's
-(:func:`tactica.sim.play.play_battle`). A battle the kernel does not cover (an optional rule,
-a ruling option it does not know) is played by the reference and counted as such. A
+(:func:`tactica.sim.play.play_battle`), with the optional rule experience too. A battle the
+kernel does not cover (another optional rule, a policy it does not play) is played by the
+reference and counted as such. A
 reference battle costs about a tenth of a second, so the seeds are few and chosen to reach
 throws, scatter, blasts, melee, reaction fire and stairs; ``bench/battle.py`` and the
 longer runs in ``docs/simulation.md`` compare thousands.
@@ -140,18 +141,34 @@ def test_a_ruling_option_the_kernel_does_not_know_falls_back(
                                     "(SKI-10=walkable)")
 
 
-def test_an_optional_rule_falls_back() -> None:
-    _module()
-    sc = load_scenario(SCENARIOS["shot"])
+def _with_optional(rule: str) -> Scenario:
+    sc = load_scenario(SCENARIOS["street-fight"])
     data = dict(sc.data)
-    data["optional"] = ["experience"]
-    with_rule = scenario_from_mapping(data, source="opt.yaml", base_dir=sc.base_dir)
-    found = prepared_kernel(with_rule)
-    assert found == NotCovered("the optional rule experience")
-    result, engine = simulated_battle(with_rule, {"red": "greedy", "blue": "greedy"}, 1, 0,
-                                      20_000)
-    assert engine.reason == "the optional rule experience"
-    assert result == play_battle(with_rule, {"red": "greedy", "blue": "greedy"}, 1, 0)
+    data["optional"] = [rule]
+    levels = ["veteran", "green", "elite", "regular"]
+    data["units"] = {uid: {**unit, "experience": levels[k % len(levels)]}
+                     for k, (uid, unit) in enumerate(sc.data["units"].items())}
+    return scenario_from_mapping(data, source=f"{rule}.yaml", base_dir=sc.base_dir)
+
+
+def test_the_optional_rule_experience_is_played_by_the_kernel() -> None:
+    _module()
+    sc = _with_optional("experience")
+    for policy in ("greedy", "random"):
+        _same(sc, {"red": policy, "blue": policy}, 3, 1)
+
+
+@pytest.mark.parametrize("rule", ["morale", "advanced-armor", "movement-fire"])
+def test_the_other_optional_rules_fall_back(rule: str) -> None:
+    _module()
+    sc = _with_optional(rule)
+    found = prepared_kernel(sc)
+    assert found == NotCovered(f"the optional rule {rule}")
+    if rule != "morale":
+        return
+    result, engine = simulated_battle(sc, {"red": "random", "blue": "random"}, 1, 0, 20_000)
+    assert engine.reason == "the optional rule morale"
+    assert result == play_battle(sc, {"red": "random", "blue": "random"}, 1, 0)
 
 
 def test_a_policy_the_kernel_does_not_play_falls_back() -> None:

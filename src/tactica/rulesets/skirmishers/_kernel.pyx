@@ -143,7 +143,7 @@ cdef struct Item:
 cdef struct Unit:
     int side, spot, prone, out, dead, retreated, on_map
     int ap_spent, move_spent, activated, stopped, fought, threw, arc_made
-    int card_ap, armor_cells, armor_ap, armor_left
+    int card_ap, armor_cells, armor_ap, armor_left, experience_ap
     int card_change[NCELLS]
     int card_mod[NCELLS]
     int nweap
@@ -394,6 +394,7 @@ cdef class Kernel:
         x.card_ap = d["card_ap"]
         x.armor_cells = d["armor_cells"]
         x.armor_ap = d["armor_ap"]
+        x.experience_ap = d["experience_ap"]
         x.armor_left = d["armor_left"]
         for i in range(10):
             x.card_change[i] = d["card_change"][i]
@@ -629,6 +630,7 @@ cdef class Kernel:
         change = t.armor_ap
         if self.lifted and t.armor_cells != 0 and t.armor_left == 0:  # ruling SKI-25
             change = 0
+        change += t.experience_ap  # the optional rule experience (0 without it)
         v = t.card_ap + t.card_change[10 - hp] + change
         return v if v > 0 else 0
 

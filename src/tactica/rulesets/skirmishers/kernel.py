@@ -12,7 +12,8 @@ test next to an edge, a blast's reach and shelter, a scatter, where a missed thr
 from) it asks of the reference's own functions, each answer kept (:class:`_Geometry`).
 
 It answers :class:`~tactica.ruleset.NotCovered` for what the kernel does not play: a ruling
-option it does not know (:data:`COVERED_RULINGS`), an optional rule, a policy other than
+option it does not know (:data:`COVERED_RULINGS`), an optional rule other than experience,
+a policy other than
 greedy and random, a map or a fight larger than its arrays, a trooper out of the fight or
 with an explosive active from the start.
 """
@@ -99,6 +100,8 @@ _MAX_UNITS, _MAX_SIDES, _MAX_ITEMS, _MAX_SPOTS = 32, 8, 32, 16384
 _TWO64 = 1 << 64
 _TN_LOW, _TN_HIGH = -20, 60
 _MAX_WALK_SPOTS = 4096
+#: The optional rules the kernel plays (any other: not covered).
+_OPTIONAL_RULES = frozenset({"experience"})
 NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
 
 
@@ -260,8 +263,9 @@ def prepare(scenario: Scenario) -> SkirmishersKernel | NotCovered:
         if rulings[ruling.id] not in covered:
             return NotCovered(f"{ruling.id}={rulings[ruling.id]}")
     state: SkiState = scenario.new_state()
-    if state.setup.optional:
-        return NotCovered("the optional rule " + ", ".join(sorted(state.setup.optional)))
+    uncovered = sorted(state.setup.optional - _OPTIONAL_RULES)
+    if uncovered:
+        return NotCovered("the optional rule " + ", ".join(uncovered))
     try:
         tables, items = _tables(state)
     except _Uncovered as exc:
@@ -375,7 +379,9 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
             "side": state.sides.index(t.side), "spot": spot_of(place.dot, place.level),
             "prone": t.prone, "card_ap": t.card.ap, "card_change": list(t.card.ap_change),
             "card_mod": list(t.card.modifiers), "armor_cells": t.armor.cells,
-            "armor_ap": t.armor.ap, "weapons": [item_ix[w] for w in t.weapons],
+            "armor_ap": t.armor.ap,
+            "experience_ap": t.experience.ap if state.option("experience") else 0,
+            "weapons": [item_ix[w] for w in t.weapons],
             "explosives": [(item_ix[k], n) for k, n in t.explosives],
             "active": item_ix[t.active], "fallback": item_ix[t.fallback],
             "marks": [".X/".index(c) for c in t.marks],
