@@ -192,6 +192,7 @@ cdef class Kernel:
     cdef uint64_t exact_keys[1 << EXACT_BITS]
     cdef uint8_t exact_vals[1 << EXACT_BITS]
     cdef int nexact
+    cdef int overflow
     cdef uint64_t arc_keys[1 << ARC_BITS]
     cdef uint8_t *arc_maps
     cdef int narcmaps
@@ -1409,6 +1410,9 @@ cdef class Kernel:
         return False
 
     cdef inline int _add(self, int n, int kind, int a, int b) noexcept nogil:
+        if n >= MAX_ACTS - 1:  # more actions than the arrays hold: the reference plays
+            self.overflow = 1
+            return n
         self.act_kind[n] = kind
         self.act_a[n] = a
         self.act_b[n] = b
@@ -1742,7 +1746,10 @@ cdef class Kernel:
                 uid = self.active
                 t = &self.u[uid]
                 self.actor = self.unit_keys[uid]
+                self.overflow = 0
                 n = self._actions(uid, &fm, &nm, &fa, &na)
+                if self.overflow:
+                    return f"more than {MAX_ACTS - 1} actions to choose from"
                 if policies[self.side] == GREEDY:
                     self._values(uid, n, fm, nm, fa, na)
                     k = self._greedy_pick(self.side, n)
