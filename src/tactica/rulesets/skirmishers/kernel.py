@@ -100,6 +100,8 @@ _MAX_UNITS, _MAX_SIDES, _MAX_ITEMS, _MAX_SPOTS = 32, 8, 32, 16384
 _TWO64 = 1 << 64
 _TN_LOW, _TN_HIGH = -20, 60
 _MAX_WALK_SPOTS = 4096
+#: The answers of the reference's geometry kept per kind of question (then cleared).
+_KEEP = 100_000
 #: The optional rules the kernel plays (any other: not covered).
 _OPTIONAL_RULES = frozenset({"experience"})
 NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
@@ -175,6 +177,8 @@ class _Geometry:
                 hit = (ring, why is not None)
                 if best is None or (best[1] and not hit[1]):
                     best = hit
+            if len(self.blasts) >= _KEEP:
+                self.blasts.clear()
             found = self.blasts[key] = best if best is not None else (-1, False)
         return found
 
@@ -184,6 +188,8 @@ class _Geometry:
         found = self.scatters.get(key)
         if found is None:
             sc = dots_blast.scatter(self.lat, self.place(origin), roll, distance=distance)
+            if len(self.scatters) >= _KEEP:
+                self.scatters.clear()
             found = self.scatters[key] = (self.spot(sc.landing) if sc.on_map else -1,
                                           sc.moved, sc.on_map)
         return found
@@ -200,6 +206,8 @@ class _Geometry:
             level = place.level
             while level > 0 and not lat.has_dot(dot, level):
                 level -= 1
+            if len(self.origins) >= _KEEP:
+                self.origins.clear()
             found = self.origins[key] = self.spot(lat.place(dot, level))
         return found
 
