@@ -10,8 +10,9 @@ exact samplers of the 2D6 rolls) are built by ``kernel.py`` from the reference's
 at prepare time. The greedy valuation's floats are computed in the reference's order of
 operations (numpy's sums of a row: :func:`_np_sum`).
 
-A battle that comes to what the kernel leaves to the reference (a throw, a melee attack)
-returns a string, the reason, and the reference plays the battle from the start.
+A battle that outgrows the kernel's arrays (more actions to choose from, explosives or melee
+attacks waiting than they hold) returns a string, the reason, and the reference plays the
+battle from the start.
 """
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int16_t
