@@ -524,6 +524,10 @@ cdef class Kernel:
                         cover_r += 1
                     if covers and (in_l or every):
                         cover_l += 1
+                    if blocked_r and blocked_l:
+                        break  # blocked both ways round: not visible, whatever follows
+                if blocked_r and blocked_l:
+                    break
         visible = (not blocked_r) or (not blocked_l)
         if blocked_r:
             cv = cover_l
