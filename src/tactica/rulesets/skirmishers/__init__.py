@@ -18,6 +18,7 @@ from tactica.engine.events import Action, Event
 from tactica.engine.game import (
     Explain,
     Game,
+    Kernel,
     Matchups,
     Menu,
     Odds,
@@ -70,5 +71,6 @@ SKIRMISHERS: Game[state.SkiState, Action, Event] = Game(
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
                       squads=matchup.squad_matchup,
                       targets=matchup.matchup_targets, attack=odds.attack_action),
+    kernel=Kernel("tactica.rulesets.skirmishers.kernel"),
 )
 """The Skirmishers ruleset."""

@@ -1,0 +1,231 @@
+"""Skirmishers' compiled simulation kernel plays the reference's battles, battle for battle.
+
+Every example scenario x both policies x seeds at the default rulings, then every other option
+of every ruling the kernel covers (each on its own, on the example where it most often
+matters) and mixes of all of them: the kernel's BattleResult equals the reference's
+(:func:`tactica.analysis.sim.play.play_battle`), with the optional rule experience too. A battle the
+kernel does not cover (another optional rule, a policy it does not play) is played by the
+reference and counted as such. A
+reference battle costs about a tenth of a second, so the seeds are few and chosen to reach
+throws, scatter, blasts, melee, reaction fire and stairs; ``bench/battle.py`` and the
+longer runs in ``docs/simulation.md`` compare thousands.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
+from tactica.analysis.simulate import play_battle, simulate
+from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
+from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
+from tactica.rulesets.skirmishers import RULINGS, kernel
+
+SKIRMISHERS = get_ruleset("skirmishers")
+SCENARIOS = {p.stem: p for p in example_scenarios(SKIRMISHERS)}
+#: Battles per example and policy at the default rulings (the one-shot example is short).
+BATTLES = {"shot": 6, "street-fight": 3, "corridor-ambush": 3}
+#: Where a ruling's other options are played: the street fight has levels, windows, stairs
+#: and explosives; the corridor has arcs established from the start.
+WHERE = {"SKI-18": "corridor-ambush", "SKI-4": "corridor-ambush", "SKI-27": "corridor-ambush"}
+MIXES = 2
+
+
+def test_the_kernel_is_built() -> None:
+    if os.environ.get("TACTICA_KERNELS_OPTIONAL") == "1" and kernel.compiled() is None:
+        pytest.skip("TACTICA_KERNELS_OPTIONAL=1: the compiled kernel was not built")
+    from tactica.rulesets.skirmishers import _kernel  # noqa: F401  (fails when not built)
+
+
+def _module() -> Any:
+    module = kernel.compiled()
+    if module is None:
+        pytest.skip("the compiled kernel is not built")
+    return module
+
+
+def test_the_kernel_covers_every_declared_ruling_option() -> None:
+    assert {r.id: set(r.options) for r in RULINGS} == {
+        k: set(v) for k, v in kernel.COVERED_RULINGS.items()}
+
+
+def _variants() -> Iterator[tuple[str, dict[str, str]]]:
+    for ruling in RULINGS:
+        for option in kernel.COVERED_RULINGS[ruling.id]:
+            if option != ruling.default:
+                yield f"{ruling.id}={option}", {ruling.id: option}
+    pick = random.Random(31)
+    for k in range(MIXES):
+        yield f"mix{k}", {r.id: pick.choice(sorted(kernel.COVERED_RULINGS[r.id]))
+                          for r in RULINGS}
+
+
+VARIANTS = dict(_variants())
+
+
+def _same(sc: Scenario, policies: dict[str, str], seed: int, index: int,
+          max_steps: int = 20_000) -> None:
+    prepared = prepared_kernel(sc)
+    assert not isinstance(prepared, NotCovered), prepared
+    got = prepared.play(policies, seed, index, max_steps)
+    assert not isinstance(got, NotCovered), got
+    assert got == play_battle(sc, policies, seed, index, max_steps=max_steps), (
+        policies, seed, index)
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_kernel_plays_the_reference_battles_at_the_default_rulings(name: str) -> None:
+    _module()
+    sc = load_scenario(SCENARIOS[name])
+    sides = sc.ruleset.sides_of(sc.new_state())
+    for policy in ("greedy", "random"):
+        for index in range(BATTLES[name]):
+            _same(sc, dict.fromkeys(sides, policy), 11, index)
+    _same(sc, {sides[0]: "greedy", sides[1]: "random"}, 11, 0)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_kernel_plays_the_reference_battles_under_every_ruling_option(
+        variant: str) -> None:
+    _module()
+    ruling = variant.partition("=")[0]
+    sc = load_scenario(SCENARIOS[WHERE.get(ruling, "street-fight")])
+    sc = sc.with_rulings(VARIANTS[variant])
+    sides = sc.ruleset.sides_of(sc.new_state())
+    for policy in ("greedy", "random"):
+        _same(sc, dict.fromkeys(sides, policy), 40 + len(variant), 0)
+
+
+@pytest.mark.parametrize("max_steps", [1, 2, 9, 40])
+def test_a_battle_stopped_at_the_step_budget_is_the_same(max_steps: int) -> None:
+    _module()
+    sc = load_scenario(SCENARIOS["street-fight"])
+    for policy in ("greedy", "random"):
+        _same(sc, {"red": policy, "blue": policy}, 5, 1, max_steps)
+
+
+def test_a_draw_at_the_round_limit_is_the_same() -> None:
+    _module()
+    sc = load_scenario(SCENARIOS["shot"])
+    data = dict(sc.data)
+    data["max_rounds"] = 1
+    short = scenario_from_mapping(data, source="short.yaml", base_dir=sc.base_dir)
+    prepared = prepared_kernel(short)
+    assert not isinstance(prepared, NotCovered)
+    results = [prepared.play({"red": "random", "blue": "random"}, 2, i, 20_000)
+               for i in range(4)]
+    assert results == [play_battle(short, {"red": "random", "blue": "random"}, 2, i)
+                       for i in range(4)]
+    assert any(not isinstance(r, NotCovered) and r.winner is None and r.finished
+               for r in results)
+
+
+# -- what the kernel does not cover is played by the reference, and counted ------------------
+
+
+def test_a_ruling_option_the_kernel_does_not_know_falls_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    monkeypatch.setitem(kernel.COVERED_RULINGS, "SKI-10",  # type: ignore[index]
+                        ("steps", "steps-minus-one"))
+    sc = load_scenario(SCENARIOS["shot"]).with_rulings({"SKI-10": "walkable"})
+    assert prepared_kernel(sc) == NotCovered("SKI-10=walkable")
+    report = simulate(sc, battles=3, seed=3, workers=1)
+    assert report.engine == {"kernel": 0, "reference": 3}
+    assert report.engine_line() == ("engine: the reference played every battle "
+                                    "(SKI-10=walkable)")
+
+
+def _with_optional(rule: str) -> Scenario:
+    sc = load_scenario(SCENARIOS["street-fight"])
+    data = dict(sc.data)
+    data["optional"] = [rule]
+    levels = ["veteran", "green", "elite", "regular"]
+    data["units"] = {uid: {**unit, "experience": levels[k % len(levels)]}
+                     for k, (uid, unit) in enumerate(sc.data["units"].items())}
+    return scenario_from_mapping(data, source=f"{rule}.yaml", base_dir=sc.base_dir)
+
+
+def test_the_optional_rule_experience_is_played_by_the_kernel() -> None:
+    _module()
+    sc = _with_optional("experience")
+    for policy in ("greedy", "random"):
+        _same(sc, {"red": policy, "blue": policy}, 3, 1)
+
+
+@pytest.mark.parametrize("rule", ["morale", "advanced-armor", "movement-fire"])
+def test_the_other_optional_rules_fall_back(rule: str) -> None:
+    _module()
+    sc = _with_optional(rule)
+    found = prepared_kernel(sc)
+    assert found == NotCovered(f"the optional rule {rule}")
+    if rule != "morale":
+        return
+    result, engine = simulated_battle(sc, {"red": "random", "blue": "random"}, 1, 0, 20_000)
+    assert engine.reason == "the optional rule morale"
+    assert result == play_battle(sc, {"red": "random", "blue": "random"}, 1, 0)
+
+
+def test_a_policy_the_kernel_does_not_play_falls_back() -> None:
+    _module()
+    sc = load_scenario(SCENARIOS["shot"])
+    prepared = prepared_kernel(sc)
+    assert not isinstance(prepared, NotCovered)
+    found = prepared.play({"red": "first-option", "blue": "greedy"}, 1, 0, 20_000)
+    assert isinstance(found, NotCovered) and "first-option" in found.reason
+    report = simulate(sc, battles=2, seed=1, workers=1, policies="first-option")
+    assert report.engine == {"kernel": 0, "reference": 2}
+
+
+def test_without_the_extension_the_reference_plays_and_says_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kernel, "compiled", lambda: None)
+    sc = load_scenario(SCENARIOS["shot"])
+    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
+    report = simulate(sc, battles=2, seed=3, workers=1)
+    assert report.engine == {"kernel": 0, "reference": 2}
+    assert "not built" in report.engine_line()
+
+
+# -- the same numbers with and without kernels ----------------------------------------------
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    import json
+
+    from tactica.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    found: dict[str, Any] = json.loads(out)
+    return found
+
+
+def test_the_same_json_with_and_without_kernels_on_one_or_two_workers(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    argv = ("simulate", str(SCENARIOS["shot"]), "-n", "12", "--seed", "9", "--policy",
+            "random", "--json")
+    monkeypatch.setenv("TACTICA_KERNELS", "0")
+    reference = _json(capsys, *argv, "-j", "1")
+    assert reference.pop("engine") == {"kernel": 0, "reference": 12}
+    monkeypatch.delenv("TACTICA_KERNELS")
+    for workers in ("1", "2"):
+        got = _json(capsys, *argv, "-j", workers)
+        assert got.pop("engine") == {"kernel": 12, "reference": 0}
+        assert got == reference, workers
+
+
+def test_the_table_says_who_played_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from tactica.cli import main
+
+    _module()
+    assert main(["simulate", str(SCENARIOS["shot"]), "-n", "5", "-j", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "engine: 5 battles by the compiled kernel, 0 by the reference" in out
