@@ -37,7 +37,7 @@ def test_percentage_points_read_as_points_and_stay_numbers_in_csv() -> None:
     fmt = NumberFormat()
     assert fmt.pts(0.122) == "+12.2 pts" and fmt.pts(-0.0004) == "+0.0 pts"
     assert fmt.p_interval(0.34, 0.31, 0.37) == "34.0% (31.0-37.0%)"
-    assert fmt.pts_interval(-0.024, 0.012) == "-2.4 to +1.2 pts"
+    assert fmt.pts_interval(-0.024, 0.012) == "[-2.4, +1.2] pts"
     table = Table("d", [Column("difference", "pts")], [[0.122], [-0.05]])
     assert table.to_csv(fmt).splitlines() == ["difference", "0.122", "-0.050"]
     assert "+12.2 pts" in table.to_markdown(fmt)
@@ -50,7 +50,7 @@ def test_a_comparison_prints_percentages_and_points(
                          "-n", "40", "--seed", "3", "-j", "1")
     assert code == 0, err
     assert re.search(r"red wins +│ +\d+\.\d% \(\d+\.\d-\d+\.\d%\) │", out), out
-    assert re.search(r"[+-]\d+\.\d pts │ +[+-]\d+\.\d to [+-]\d+\.\d pts │", out), out
+    assert re.search(r"[+-]\d+\.\d pts │ +\[[+-]\d+\.\d, [+-]\d+\.\d\] pts │", out), out
     assert not re.search(r"\b0\.\d{3}\b", out)
 
 

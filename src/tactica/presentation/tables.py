@@ -92,16 +92,17 @@ class NumberFormat:
         return f"{self.p(value)} ({self.p(low)[:-1]}-{self.p(high)})"
 
     def pts_interval(self, low: Any, high: Any) -> str:
-        """The interval of a difference in percentage points: ``+10.1 to +14.3 pts``.
+        """The interval of a difference in percentage points, bracketed as ``tactica
+        effects`` shows it: ``[+10.1, +14.3] pts``.
 
         >>> NumberFormat().pts_interval(0.101, 0.143)
-        '+10.1 to +14.3 pts'
+        '[+10.1, +14.3] pts'
         """
         if low is None or high is None:
             return "-"
         if self.exact:
-            return f"{self.pts(low)} to {self.pts(high)}"
-        return f"{self.pts(low)[:-4]} to {self.pts(high)}"
+            return f"[{self.pts(low)}, {self.pts(high)}]"
+        return f"[{self.pts(low)[:-4]}, {self.pts(high)[:-4]}] pts"
 
     def num(self, value: Any) -> str:
         """An expectation or a measure: ``0.450`` (or ``9/20`` when exact)."""
