@@ -80,8 +80,8 @@ def comparison_tables(report: ComparisonReport) -> list[Table]:
             row += [rate["p"], rate["ci95"][0], rate["ci95"][1]]
         rates.rows.append(row)
     diffs = Table(f"paired differences against {report.labels[0]}",
-                  [Column("variant"), Column("outcome"), Column("difference", "p"),
-                   Column("95% low", "p"), Column("95% high", "p"), Column("clear")], [])
+                  [Column("variant"), Column("outcome"), Column("difference", "pts"),
+                   Column("95% low", "pts"), Column("95% high", "pts"), Column("clear")], [])
     for v in range(1, len(report.labels)):
         for o in report.outcomes:
             mean, (lo, hi), clear = report.difference(v, o)

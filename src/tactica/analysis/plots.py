@@ -336,32 +336,67 @@ def sweep_plot(points: Sequence[Mapping[str, Any]], *, x: str, y: str = "p",
 
 
 def paired_plot(points: Sequence[Mapping[str, Any]], *, xlabel: str = "", title: str = "",
-                ylabel: str = "difference") -> Figure:
+                ylabel: str = "difference", percent: bool = True) -> Figure:
     """A comparison's paired differences: records with ``x`` (where along the sweep),
     ``variant`` (what is compared with the baseline), ``diff``, ``low`` and ``high`` (its 95%
-    interval), drawn as grouped bars with error bars; the zero line is "no difference"."""
-    fig, axes = _figure(7.5, 4.4)
-    ax = axes[0][0]
+    interval) and optionally ``side`` (one panel per side: each side's wins and the draws),
+    drawn as grouped bars with error bars; the zero line is "no difference". ``percent``:
+    the differences are of probabilities, shown in percentage points."""
+    from matplotlib.ticker import FuncFormatter
+
+    panels = list(dict.fromkeys(r.get("side") for r in points)) or [None]
+    fig, axes = _figure(4.0 + 3.2 * len(panels) if len(panels) > 1 else 7.5, 4.6,
+                        ncols=len(panels))
     xs = list(dict.fromkeys(r["x"] for r in points))
     variants = list(dict.fromkeys(r["variant"] for r in points))
     width = 0.8 / max(1, len(variants))
-    for k, variant in enumerate(variants):
-        rows = [r for r in points if r["variant"] == variant]
-        pos = [xs.index(r["x"]) - 0.4 + width * (k + 0.5) for r in rows]
-        diffs = [float(r["diff"]) for r in rows]
-        errs = [[max(0.0, d - float(r["low"])) for d, r in zip(diffs, rows, strict=True)],
-                [max(0.0, float(r["high"]) - d) for d, r in zip(diffs, rows, strict=True)]]
-        ax.bar(pos, diffs, width=width * 0.9, alpha=0.85, label=_plain(variant))
-        ax.errorbar(pos, diffs, yerr=errs, fmt="none", ecolor="black", capsize=3)
-    ax.axhline(0, color="grey", linewidth=1)
-    ax.set_xticks(range(len(xs)), [_plain(x) for x in xs])
-    ax.set_xlabel(_plain(xlabel))
-    ax.set_ylabel(_plain(ylabel))
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=8)
-    ax.set_title(_plain(title)
-                 or "paired differences from the baseline (error bars: 95% interval)",
-                 fontsize=10)
+    scale = 100.0 if percent else 1.0
+    colours = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
+    for n, side in enumerate(panels):
+        ax = axes[0][n]
+        mine = [r for r in points if r.get("side") == side]
+        for k, variant in enumerate(variants):
+            rows = [r for r in mine if r["variant"] == variant]
+            if not rows:
+                continue
+            pos = [xs.index(r["x"]) - 0.4 + width * (k + 0.5) for r in rows]
+            diffs = [float(r["diff"]) * scale for r in rows]
+            errs = [[max(0.0, d - float(r["low"]) * scale) for d, r in zip(diffs, rows,
+                                                                              strict=True)],
+                    [max(0.0, float(r["high"]) * scale - d) for d, r in zip(diffs, rows,
+                                                                              strict=True)]]
+            ax.bar(pos, diffs, width=width * 0.9, alpha=0.85, label=_plain(variant),
+                   color=colours[k % len(colours)])
+            ax.errorbar(pos, diffs, yerr=errs, fmt="none", ecolor="black", capsize=3)
+            if len(xs) * len(variants) <= 12:
+                for x, d, r in zip(pos, diffs, rows, strict=True):
+                    top = float(r["high"]) * scale if d >= 0 else float(r["low"]) * scale
+                    ax.annotate(f"{d:+.1f}" + (" pts" if percent else ""), (x, top),
+                                xytext=(0, 3 if d >= 0 else -3), textcoords="offset points",
+                                ha="center", va="bottom" if d >= 0 else "top", fontsize=7)
+        ax.axhline(0, color="grey", linewidth=1)
+        ax.set_xticks(range(len(xs)), [_plain(x) for x in xs])
+        ax.set_xlim(-0.8, len(xs) - 0.2)  # a lone bar does not fill its panel
+        if len(xs) == 1 and xs[0] == "all":
+            ax.set_xticks([])
+        ax.set_xlabel(_plain(xlabel))
+        if percent:
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:+.0f} pts"
+                                                       if v else "0"))
+        low = min((float(r["low"]) * scale for r in points), default=0.0)
+        high = max((float(r["high"]) * scale for r in points), default=0.0)
+        pad = max(1.0, (high - low) * 0.15)
+        ax.set_ylim(min(0.0, low) - pad, max(0.0, high) + pad)  # the panels share one scale
+        if n == 0:
+            ax.set_ylabel(_plain(ylabel))
+        if side is not None:
+            ax.set_title(_plain(f"{side} wins" if side != "draw" else "draws"), fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+        if len(variants) > 1 or n == 0:
+            ax.legend(fontsize=8, loc="best")
+    head = title or "paired differences from the baseline (error bars: 95% interval)"
+    fig.suptitle("\n".join(_wrapped(line, 40 + 30 * len(panels)) for line in head.split("\n")),
+                 fontsize=11)
     return fig
 
 

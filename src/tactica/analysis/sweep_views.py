@@ -184,8 +184,8 @@ def paired_table(rows: Sequence[Mapping[str, Any]], params: Sequence[str],
     if not sims or all(r.get("paired_diff") is None for r in sims):
         return None
     found = paired_differences(rows, params, side="*")
-    cols = [Column("at"), Column("variant"), Column("outcome"), Column("difference", "p"),
-            Column("95% low", "p"), Column("95% high", "p"), Column("verdict"),
+    cols = [Column("at"), Column("variant"), Column("outcome"), Column("difference", "pts"),
+            Column("95% low", "pts"), Column("95% high", "pts"), Column("verdict"),
             Column("changed", "int"), Column("consulted", "int")]
     body = [[d["x"], d["variant"], d["side"], d["diff"], d["low"], d["high"], d["verdict"],
              d["changed"], d["consulted"]] for d in found]
@@ -208,12 +208,17 @@ def paired_table(rows: Sequence[Mapping[str, Any]], params: Sequence[str],
 
 def plot_paired(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> Figure:
     """Each value of the first parameter against its first value, at each point of the
-    second: the paired differences (the same seeded battles at every point)."""
+    second: the paired differences (the same seeded battles at every point), one panel per
+    side and one for the draws, in percentage points; parameters labelled as people read
+    them."""
     from tactica.analysis.plots import paired_plot
 
     params = [p.column for p in spec.parameters]
+    sims = any(r.get("kind") == "simulation" for r in rows)
     _, label = _series(rows, params)
-    return paired_plot(paired_differences(rows, params),
-                       xlabel=params[1] if len(params) > 1 else "",
-                       ylabel=f"{label}: difference", title=f"{params[0]}: each value "
-                       "against the first (error bars: 95% interval)")
+    first = parameter_label(spec, params[0])
+    return paired_plot(paired_differences(rows, params, side="*" if sims else None),
+                       xlabel=parameter_label(spec, params[1]) if len(params) > 1 else "",
+                       ylabel="change of the win rate" if sims else f"change of {label}",
+                       title=f"{first}\neach value against the first, on the same battles "
+                       "(error bars: paired 95% interval)")

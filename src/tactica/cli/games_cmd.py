@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from tactica.cli.app import app
 from tactica.cli.common import console, err_console, print_json
@@ -95,23 +93,24 @@ def games(
         return
     if markdown:
         return
-    table = Table(title="Games", title_justify="left")
-    for col in ("game", "map", "rulings", "can", "examples"):
-        table.add_column(col)
+    body = []
     for g in found:
         where = g["battlefield"] or "none" + (
             f" (or {', '.join(g['optional_maps'])})" if g["optional_maps"] else "")
         ids = [r["id"] for r in g["rulings"]]
         span = f"{ids[0]} .. {ids[-1]} ({len(ids)})" if len(ids) > 2 else ", ".join(ids)
-        table.add_row(Text.assemble((g["title"], "bold"), f"\n{g['name']}"), where, span or "-",
-                      ", ".join(g["provides"]) or "-",
-                      "\n".join(Path(e).name for e in g["examples"]) or "-")
-    console.print(table)
+        body.append([f"{g['title']}\n{g['name']}", where, span or "-",
+                     ", ".join(g["provides"]) or "-",
+                     "\n".join(Path(e).name for e in g["examples"]) or "-"])
+    show_tables([DataTable("Games", [Column(c) for c in ("game", "map", "rulings", "can",
+                                                         "examples")], body)], NumberFormat())
     if rulings:
         for g in found:
-            console.print("\n" + g["title"], style="bold")
+            console.print("\n" + g["title"], style="bold", markup=False, highlight=False)
             for r in g["rulings"]:
                 console.print(f"  {r['id']}: {r['question']} "
-                              f"[{r['default']}] / {' / '.join(r['options'][1:]) or '-'}")
+                              f"[{r['default']}] / "
+                              f"{' / '.join(o for o in r['options'] if o != r['default']) or '-'}",
+                              markup=False, highlight=False)
     else:
         console.print("'tactica games --rulings' lists every ruling with its options.")

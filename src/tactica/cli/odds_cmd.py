@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from tactica.analysis.attacks import attack_rows
 from tactica.analysis.plots import dist_plot
@@ -32,33 +31,40 @@ from tactica.engine.errors import IllegalActionError, TacticaError
 from tactica.engine.odds import OddsReport
 from tactica.engine.ruleset import OddsValue, RulesetMeta, odds_hooks
 from tactica.engine.scenario import load_scenario
-from tactica.presentation.tables import NumberFormat
+from tactica.presentation.tables import Column, NumberFormat
+from tactica.presentation.tables import Table as DataTable
 
-__all__ = ["parse_game_options", "print_report"]
+__all__ = ["parse_game_options", "print_report", "report_tables"]
 
 
 def _bar(p: float, width: int = 30) -> str:
     return "█" * round(p * width)
 
 
-def print_report(report: OddsReport) -> None:
-    """The report as tables: the reasons, each distribution, the headline numbers."""
-    console.print(report.action, style="bold")
-    for reason in report.reasons:
-        console.print(f"  {reason}")
+def report_tables(report: OddsReport) -> list[DataTable]:
+    """The terminal tables of an odds report: each distribution, its probabilities as
+    decimals and exact fractions, with a bar."""
+    out = []
     for name, dist in report.distributions.items():
-        table = Table(title=name.replace("_", " "), title_justify="left")
-        table.add_column("value", justify="right")
-        table.add_column("p", justify="right")
-        table.add_column("exact", justify="right")
-        table.add_column("")
-        for value, p in dist.items():
-            table.add_row(str(value), f"{float(p):.4f}", f"{p}", _bar(float(p)))
-        console.print(table)
+        out.append(DataTable(name.replace("_", " "),
+                             [Column("value", right=True), Column("p", right=True),
+                              Column("exact", right=True), Column("")],
+                             [[str(value), f"{float(p):.4f}", f"{p}", _bar(float(p))]
+                              for value, p in dist.items()]))
+    return out
+
+
+def print_report(report: OddsReport) -> None:
+    """The report as tables: the reasons, each distribution, the headline numbers (each
+    table in a long layout on a narrow terminal)."""
+    console.print(report.action, style="bold", markup=False, highlight=False)
+    for reason in report.reasons:
+        console.print(f"  {reason}", markup=False, highlight=False)
+    show_tables(report_tables(report), NumberFormat())
     for name, value in report.numbers.items():
         console.print(f"{name.replace('_', ' ')}: {float(value):.4f} ({value})")
         if report.why.get(name):
-            console.print(f"  why: {report.why[name]}")
+            console.print(f"  why: {report.why[name]}", markup=False, highlight=False)
 
 
 def parse_game_options(meta: RulesetMeta, args: Sequence[str]) -> dict[str, OddsValue]:
@@ -94,17 +100,16 @@ def parse_game_options(meta: RulesetMeta, args: Sequence[str]) -> dict[str, Odds
 
 
 def _print_table(title: str, rows: list[dict[str, Any]]) -> None:
-    t = Table(title=title, title_justify="left")
-    for col in ("attacker", "weapon", "target", "cover", "P(hit)", "expected damage",
-                "P(out of action)"):
-        t.add_column(col, justify="right" if col[0] in "eP" else "left")
+    cols = [Column("attacker"), Column("weapon"), Column("target"), Column("cover"),
+            *(Column(c, right=True) for c in ("P(hit)", "expected damage", "P(out of action)"))]
+    body = []
     for row in rows:
         cover = row.get("cover")
         shown = "-" if cover is None else ("yes" if cover else "no")
         p_hit = f"{row['p_hit']:.3f}" if "p_hit" in row else "-"
-        t.add_row(row["attacker"], row["weapon"], row["target"], shown, p_hit,
-                  f"{row['expected_damage']:.3f}", f"{row['p_out_of_action']:.3f}")
-    console.print(t)
+        body.append([row["attacker"], row["weapon"], row["target"], shown, p_hit,
+                     f"{row['expected_damage']:.3f}", f"{row['p_out_of_action']:.3f}"])
+    show_tables([DataTable(title, cols, body)], NumberFormat())
     if not rows:
         console.print("no unit can attack anyone from where it stands")
 

@@ -16,7 +16,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
 
 from tactica.analysis.simulate import ComparisonReport, SimulationReport, compare, simulate
 from tactica.cli.app import app
@@ -24,9 +23,10 @@ from tactica.cli.common import console, err_console, parse_rulings, print_json
 from tactica.cli.output import CsvOpt, DecimalsOpt, ExactOpt, MarkdownOpt, show_tables
 from tactica.engine.errors import TacticaError
 from tactica.engine.scenario import load_scenario
-from tactica.presentation.tables import NumberFormat
+from tactica.presentation.tables import Column, NumberFormat, Table
 
-__all__ = ["ProgressLine", "print_comparison", "print_report", "simulate_cmd"]
+__all__ = ["ProgressLine", "comparison_print_tables", "print_comparison", "print_report",
+           "report_tables", "simulate_cmd"]
 
 
 #: Why a simulation refuses --exact.
@@ -48,9 +48,32 @@ def _parse_policies(values: list[str] | None) -> dict[str, str] | str | None:
     return out
 
 
-def _ci(ci: list[float | None]) -> str:
-    lo, hi = ci
-    return f"{lo:.3f} - {hi:.3f}" if lo is not None and hi is not None else "-"
+def _rate(rate: dict[str, Any], fmt: NumberFormat) -> str:
+    lo, hi = rate["ci95"]
+    return fmt.p_interval(rate["p"], lo, hi)
+
+
+def report_tables(report: SimulationReport, fmt: NumberFormat | None = None
+                  ) -> tuple[Table, Table]:
+    """The terminal tables of one scenario's simulation: the sides' win rates, each unit."""
+    fmt = fmt or NumberFormat()  # the number format of every table (percentages, 1 decimal)
+    data = report.to_dict()
+    sides = Table(f"{report.scenario}: {report.battles} battles, seed {report.seed}",
+                  [Column("side"), Column("policy"), Column("wins", "int"),
+                   Column("win rate", "p"), Column("95% interval", right=True)], [])
+    for side in report.sides:
+        w = data["win_rate"][side]
+        sides.rows.append([side, report.policies[side], report.wins[side], w["p"],
+                           _ci_p(w["ci95"], fmt)])
+    d = data["draw_rate"]
+    sides.rows.append(["draw", "", report.draws, d["p"], _ci_p(d["ci95"], fmt)])
+    units = Table("units", [Column("unit"), Column("side"), Column("survival", "p"),
+                            Column("95% interval", right=True),
+                            Column("damage dealt", "num"), Column("damage taken", "num")],
+                  [[uid, row["side"], row["survival"], _ci_p(row["survival_ci95"], fmt),
+                    row["damage_dealt_mean"], row["damage_taken_mean"]]
+                   for uid, row in data["units"].items()])
+    return sides, units
 
 
 def _ci_p(ci: list[float | None], fmt: NumberFormat) -> str:
@@ -58,52 +81,27 @@ def _ci_p(ci: list[float | None], fmt: NumberFormat) -> str:
     return f"{fmt.p(lo)} - {fmt.p(hi)}" if lo is not None and hi is not None else "-"
 
 
-def _rate_cell(rate: dict[str, Any]) -> str:
-    lo, hi = rate["ci95"]
-    return f"{rate['p']:.3f} ({lo:.2f}-{hi:.2f})"
-
-
-def _signed(ci: list[float | None]) -> str:
-    lo, hi = ci
-    return f"[{lo:+.3f}, {hi:+.3f}]" if lo is not None and hi is not None else "-"
+def _say(text: str) -> None:
+    console.print(text, markup=False, highlight=False)
 
 
 def print_report(report: SimulationReport) -> None:
-    """The tables of one scenario's simulation."""
+    """The tables of one scenario's simulation (a long layout on a narrow terminal)."""
     data = report.to_dict()
-    t = Table(title=f"{report.scenario}: {report.battles} battles, seed {report.seed}",
-              title_justify="left")
-    t.add_column("side")
-    t.add_column("policy")
-    t.add_column("wins", justify="right")
-    t.add_column("win rate", justify="right")
-    t.add_column("95% interval", justify="right")
-    fmt = NumberFormat()  # the number format of every table (percentages, 1 decimal)
-    for side in report.sides:
-        w = data["win_rate"][side]
-        t.add_row(side, report.policies[side], str(report.wins[side]), fmt.p(w["p"]),
-                  _ci_p(w["ci95"], fmt))
-    d = data["draw_rate"]
-    t.add_row("draw", "", str(report.draws), fmt.p(d["p"]), _ci_p(d["ci95"], fmt))
-    console.print(t)
+    fmt = NumberFormat()
+    sides, units = report_tables(report, fmt)
+    show_tables([sides], fmt)
     if data["unfinished"]:
-        console.print(f"unfinished: {data['unfinished']} battles were stopped at the step "
-                      "budget (neither a win nor a draw)")
+        _say(f"unfinished: {data['unfinished']} battles were stopped at the step "
+             "budget (neither a win nor a draw)")
     r = data["rounds"]
-    console.print(f"rounds: mean {r['mean']:.2f}, sd {r['sd']:.2f}, min {r['min']}, max {r['max']}")
-    u = Table(title="units", title_justify="left")
-    for col in ("unit", "side", "survival", "95% interval", "damage dealt", "damage taken"):
-        u.add_column(col, justify="left" if col in ("unit", "side") else "right")
-    for uid, row in data["units"].items():
-        u.add_row(uid, row["side"], fmt.p(row["survival"]), _ci_p(row["survival_ci95"], fmt),
-                  fmt.num(row["damage_dealt_mean"]), fmt.num(row["damage_taken_mean"]))
-    console.print(u)
+    _say(f"rounds: mean {r['mean']:.2f}, sd {r['sd']:.2f}, min {r['min']}, max {r['max']}")
+    show_tables([units], fmt)
     defaults = {r.id: r.default for r in report.declared_rulings}
     changed = {k: v for k, v in report.rulings.items() if defaults.get(k) != v}
-    console.print("rulings: " + (", ".join(f"{k}={v}" for k, v in changed.items())
-                                 or "all defaults"))
+    _say("rulings: " + (", ".join(f"{k}={v}" for k, v in changed.items()) or "all defaults"))
     _print_precision(report.precision)
-    console.print(report.engine_line(), markup=False, highlight=False)
+    _say(report.engine_line())
 
 
 def _print_precision(precision: Any) -> None:
@@ -113,36 +111,45 @@ def _print_precision(precision: Any) -> None:
                       f"{state}; widest {precision['widest']}")
 
 
-def print_comparison(report: ComparisonReport) -> None:
-    """The tables of a paired comparison: each variant's rates, then the differences."""
+def comparison_print_tables(report: ComparisonReport,
+                            fmt: NumberFormat | None = None) -> list[Table]:
+    """The terminal tables of a paired comparison: each variant's rates with their 95%
+    intervals (``34.0% (31.0-37.0%)``), then per later variant the paired differences in
+    percentage points (``+12.2 pts``) with their 95% intervals and verdicts."""
+    fmt = fmt or NumberFormat()
     data = report.to_dict()
-    t = Table(title=f"{report.scenario}: {report.battles} battles under each variant "
-                    f"(common random numbers), seed {report.seed}: win rate (95% interval)",
-              title_justify="left")
-    t.add_column("outcome")
-    for label in report.labels:
-        t.add_column(label, justify="right")
+    rates = Table(f"{report.scenario}: {report.battles} battles under each variant "
+                  f"(common random numbers), seed {report.seed}: win rate (95% interval)",
+                  [Column("outcome"), *(Column(label, right=True) for label in report.labels)],
+                  [])
     figures = [data["variants"][label] for label in report.labels]
     for side in report.sides:
-        t.add_row(f"{side} wins", *(_rate_cell(v["win_rate"][side]) for v in figures))
-    t.add_row("draw", *(_rate_cell(v["draw_rate"]) for v in figures))
-    t.add_row("mean rounds", *(f"{v['rounds']['mean']:.2f}" for v in figures))
-    console.print(t)
+        rates.rows.append([f"{side} wins", *(_rate(v["win_rate"][side], fmt)
+                                             for v in figures)])
+    rates.rows.append(["draw", *(_rate(v["draw_rate"], fmt) for v in figures)])
+    rates.rows.append(["mean rounds", *(f"{v['rounds']['mean']:.2f}" for v in figures)])
+    out = [rates]
     for row in data["paired"]:
-        d = Table(title=f"{row['variant']} minus {row['against']}, battle by battle: "
-                        "paired difference (95% interval)", title_justify="left")
-        for col in ("outcome", "difference", "95% interval", "verdict"):
-            d.add_column(col, justify="left" if col == "outcome" else "right")
+        d = Table(f"{row['variant']} minus {row['against']}, battle by battle: "
+                  "paired difference (95% interval)",
+                  [Column("outcome"), Column("difference", "pts"),
+                   Column("95% interval", right=True), Column("verdict", right=True)], [])
         for outcome in report.outcomes:
             cell = row[outcome]
-            name = f"{outcome} wins" if outcome != "draw" else "draw"
-            d.add_row(name, f"{cell['difference']:+.3f}", _signed(cell["ci95"]),
-                      cell["verdict"])
-        console.print(d)
+            lo, hi = cell["ci95"]
+            d.rows.append([f"{outcome} wins" if outcome != "draw" else "draw",
+                           cell["difference"], fmt.pts_interval(lo, hi), cell["verdict"]])
+        out.append(d)
+    return out
+
+
+def print_comparison(report: ComparisonReport) -> None:
+    """The tables of a paired comparison: each variant's rates, then the differences."""
+    show_tables(comparison_print_tables(report), NumberFormat())
     for note in report.notes():
-        console.print(note, markup=False, highlight=False)
+        _say(note)
     _print_precision(report.precision)
-    console.print(report.engine_line(), markup=False, highlight=False)
+    _say(report.engine_line())
 
 
 class ProgressLine:
@@ -235,21 +242,20 @@ def simulate_cmd(
     styled = csv is not None or markdown or decimals != 1 or exact
     if json_out:
         print_json(report.to_dict())
-    elif styled and isinstance(report, SimulationReport):
+    elif styled:
         pass
     elif isinstance(report, ComparisonReport):
         print_comparison(report)
     else:
         print_report(report)
     if styled:
-        if not isinstance(report, SimulationReport):
-            raise TacticaError("--csv, --markdown, --decimals and --exact: for a comparison use "
-                               "--json (its tables come as JSON)")
+        from tactica.analysis.notebook import comparison_tables
         from tactica.analysis.views import simulation_tables
-        from tactica.presentation.tables import NumberFormat
 
-        show_tables(simulation_tables(report), NumberFormat(decimals, exact), csv=csv,
-                    markdown=markdown, quiet=json_out)
+        tables = (comparison_tables(report) if isinstance(report, ComparisonReport)
+                  else simulation_tables(report))
+        show_tables(tables, NumberFormat(decimals, exact), csv=csv, markdown=markdown,
+                    quiet=json_out)
     if report.interrupted:
         err_console.print(f"interrupted: {report.battles} battles were finished; the figures "
                           "above are theirs")

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["Column", "Kind", "NumberFormat", "Table", "data_frame", "markdown_text", "require",
            "rows_of", "write_text"]
 
-Kind = Literal["text", "p", "num", "int"]
+Kind = Literal["text", "p", "num", "int", "pts"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,48 @@ class NumberFormat:
             return str(Fraction(value))
         return f"{float(value) * 100:.{self.precision}f}%"
 
+    def pts(self, value: Any) -> str:
+        """A difference of two probabilities in percentage points: ``+12.2 pts`` (or
+        ``+61/500`` when exact).
+
+        >>> NumberFormat().pts(0.122), NumberFormat().pts(-0.005), NumberFormat().pts(0)
+        ('+12.2 pts', '-0.5 pts', '+0.0 pts')
+        """
+        if value is None:
+            return "-"
+        if self.exact and isinstance(value, Fraction | int):
+            f = Fraction(value)
+            return f"+{f}" if f >= 0 else str(f)
+        shown = f"{float(value) * 100:+.{self.precision}f}"
+        if float(shown) == 0:
+            shown = "+" + shown[1:]  # no "-0.0"
+        return f"{shown} pts"
+
+    def p_interval(self, value: Any, low: Any, high: Any) -> str:
+        """A probability with its interval: ``34.0% (31.0-37.0%)``.
+
+        >>> NumberFormat().p_interval(0.34, 0.31, 0.37)
+        '34.0% (31.0-37.0%)'
+        """
+        if low is None or high is None:
+            return self.p(value)
+        if self.exact:
+            return f"{self.p(value)} ({self.p(low)} to {self.p(high)})"
+        return f"{self.p(value)} ({self.p(low)[:-1]}-{self.p(high)})"
+
+    def pts_interval(self, low: Any, high: Any) -> str:
+        """The interval of a difference in percentage points, bracketed as ``tactica
+        effects`` shows it: ``[+10.1, +14.3] pts``.
+
+        >>> NumberFormat().pts_interval(0.101, 0.143)
+        '[+10.1, +14.3] pts'
+        """
+        if low is None or high is None:
+            return "-"
+        if self.exact:
+            return f"[{self.pts(low)}, {self.pts(high)}]"
+        return f"[{self.pts(low)[:-4]}, {self.pts(high)[:-4]}] pts"
+
     def num(self, value: Any) -> str:
         """An expectation or a measure: ``0.450`` (or ``9/20`` when exact)."""
         if value is None:
@@ -83,7 +125,7 @@ class NumberFormat:
         """
         if value is None:
             return ""
-        if kind == "p":
+        if kind in ("p", "pts"):
             if self.exact and isinstance(value, Fraction | int):
                 return str(Fraction(value))
             return f"{float(value):.{self.precision + 2}f}"
@@ -99,6 +141,8 @@ class NumberFormat:
         """``value`` as the text of a column of ``kind``."""
         if kind == "p":
             return self.p(value)
+        if kind == "pts":
+            return self.pts(value)
         if kind == "num":
             return self.num(value)
         if value is None:
@@ -110,16 +154,19 @@ class NumberFormat:
 
 @dataclass(frozen=True)
 class Column:
-    """A column: its heading and what it holds (``text``, ``p`` probability, ``num``
-    expectation, ``int`` whole number)."""
+    """A column: its heading and what it holds (``text``, ``p`` probability, ``pts``
+    difference of probabilities in percentage points, ``num`` expectation, ``int`` whole
+    number); ``right``: a text column of figures already written out (``34.0% (31.0-37.0%)``),
+    aligned as numbers are."""
 
     name: str
     kind: Kind = "text"
+    right: bool = False
 
     @property
     def numeric(self) -> bool:
         """True for a column of numbers (right-aligned)."""
-        return self.kind != "text"
+        return self.kind != "text" or self.right
 
 
 def _json_value(value: Any) -> Any:
@@ -175,8 +222,8 @@ class Table:
         for i, row in enumerate(self.cells(fmt)):
             if i:
                 lines.append("")
-            lines += [f"{c.name.ljust(width)}  {x}" for c, x in zip(self.columns, row,
-                                                                      strict=True) if x != ""]
+            lines += [f"{c.name.ljust(width)}  " + x.replace("\n", "\n" + " " * (width + 2))
+                      for c, x in zip(self.columns, row, strict=True) if x != ""]
         if self.notes:
             lines.append("")
             lines += list(self.notes)
