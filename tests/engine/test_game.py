@@ -3,9 +3,8 @@ object the core asks for, and a game travels to worker processes by name."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pickle
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
