@@ -7,6 +7,7 @@ import math
 from typing import TYPE_CHECKING
 
 from tactica.analysis.plots import _figure, _plain
+from tactica.presentation.render.svg import side_colours
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -24,6 +25,7 @@ def effects_plot(report: EffectsReport, *, top: int = 20) -> Figure:
     fig, axes = _figure(9.0, 1.8 + 0.3 * max(1, len(shown)) * max(1, len(sides)) ** 0.5)
     ax = axes[0][0]
     height = 0.8 / max(1, len(sides))
+    colours = side_colours(sides)  # the colour every map and page gives each side
     for k, side in enumerate(sides):
         ys, xs, lo, hi = [], [], [], []
         for i, e in enumerate(shown):
@@ -33,7 +35,8 @@ def effects_plot(report: EffectsReport, *, top: int = 20) -> Figure:
             lo.append(max(0.0, (d.difference - d.low) * 100) if math.isfinite(d.low) else 0.0)
             hi.append(max(0.0, (d.high - d.difference) * 100) if math.isfinite(d.high)
                       else 0.0)
-        ax.barh(ys, xs, height=height * 0.9, alpha=0.85, label=f"{_plain(side)} wins")
+        ax.barh(ys, xs, height=height * 0.9, alpha=0.85, color=colours[side],
+                label=f"{_plain(side)} wins")
         ax.errorbar(xs, ys, xerr=[lo, hi], fmt="none", ecolor="black", capsize=2)
     ax.axvline(0, color="grey", linewidth=1)
     ax.set_yticks(range(len(shown)),
