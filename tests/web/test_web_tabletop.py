@@ -164,3 +164,14 @@ def test_rough_ground_the_grid_does_not_draw_is_told_by_place(open_fight: Any) -
     terrain = client.get("/api/state").json()["terrain"]
     assert terrain["4,0"] == "rough ground: +1 AP to enter" and len(terrain) == 6
     assert 'data-place="4,0"' in client.get("/api/map.svg").text
+
+
+def test_the_odds_under_the_map_cite_no_rule_ids(open_fight: Any) -> None:
+    """The report's reasons cite their rulings (``at or under 55 (UNH-5)``); the page says
+    them in the table's words, as play does."""
+    client = open_fight(EXAMPLES / "unhex" / "nightclub-fight.yaml", "club", ask_dice=False)
+    odds = client.get("/api/sight", params={"a": "Rook", "b": "Vince"}).json()["odds"]
+    assert odds, "Rook has attacks on Vince"
+    shown = " ".join(line for o in odds for line in o["lines"] + o["reasons"])
+    assert "at or under 55" in shown
+    assert not re.search(r"\b[A-Z]{3}-\d+\b", shown)

@@ -229,3 +229,15 @@ def winner_line(winner: str | None, reason: str) -> str:
     if winner is None:
         return f"A draw ({reason})"
     return f"Winner: {winner} ({reason})"
+
+
+#: A rule id in brackets, as odds reports cite their rulings (``(UNH-5)``, ``(ARC-1, ARC-24)``),
+#: or leading a bracket that says more (``(UNH-13 'escalate')``).
+_RULE_IDS = re.compile(r"\s*\((?:[A-Z]{2,5}-\d+)(?:,\s*[A-Z]{2,5}-\d+)*\)")
+_LEADING_ID = re.compile(r"\((?:[A-Z]{2,5}-\d+)\s+")
+
+
+def without_rule_ids(text: str) -> str:
+    """``text`` without the bracketed rule ids an odds report cites (the table's words; the
+    rulings are one ``rulings`` away)."""
+    return _LEADING_ID.sub("(", _RULE_IDS.sub("", text))

@@ -26,7 +26,14 @@ from tactica.play.controller import (
 )
 from tactica.play.queries import has_map, no_map_sentence, odds_of, side_colours_of
 from tactica.play.session import number_range
-from tactica.play.words import group_actions, number_name, odds_lines, shown_value, winner_line
+from tactica.play.words import (
+    group_actions,
+    number_name,
+    odds_lines,
+    shown_value,
+    winner_line,
+    without_rule_ids,
+)
 from tactica.web.links import action_link
 
 __all__ = ["odds_between", "preview", "ranges_of", "request_json", "snapshot", "terrain_of"]
@@ -156,12 +163,14 @@ def _bars(report: OddsReport) -> list[dict[str, Any]]:
 
 
 def _report_json(report: OddsReport, desc: str) -> dict[str, Any]:
-    return {"action": desc, "lines": odds_lines(report, desc),
+    return {"action": desc,
+            "lines": [without_rule_ids(line) for line in odds_lines(report, desc)],
             "numbers": {number_name(k): float(v) for k, v in report.numbers.items()},
             "exact": {number_name(k): f"{v.numerator}/{v.denominator}"
                       for k, v in report.numbers.items()},
             "why": {number_name(k): v for k, v in report.why.items()},
-            "bars": _bars(report), "reasons": list(report.reasons)}
+            "bars": _bars(report),
+            "reasons": [without_rule_ids(r) for r in report.reasons]}
 
 
 def preview(ctl: FightController, key: int, index: int) -> dict[str, Any]:
