@@ -124,6 +124,11 @@ function renderActions(box, req) {
 
 function renderQuestion(req) {
   const box = $("question");
+  // The same question drawn again (another view of the fight arrived): what is being typed
+  // into it stays (the new field takes the focus as before).
+  const same = box.dataset.key === String(req.key) && box.dataset.kind === req.kind;
+  const typing = same && $("dice-input") ? $("dice-input") : null;
+  const typed = typing ? typing.value : "";
   box.replaceChildren();
   box.dataset.kind = req.kind;
   box.dataset.key = String(req.key);
@@ -148,6 +153,7 @@ function renderQuestion(req) {
     const input = el("input", {type: "text", id: "dice-input", autocomplete: "off",
       placeholder: req.physical ? `e.g. ${req.example}` : "the result",
       "aria-label": "dice rolled"});
+    input.value = typed;
     const form = el("form", {id: "dice-form"}, input, " ",
       el("button", {type: "submit", class: "primary", id: "dice-enter"}, "Enter"), " ",
       el("button", {type: "button", id: "dice-roll",
