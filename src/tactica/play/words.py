@@ -186,7 +186,8 @@ def odds_lines(report: OddsReport, desc: str) -> list[str]:
             shown = f"{items[0][0]} to {items[-1][0]}, {float(dist.mean()):.2f} on average"
         lines.append(f"  {name.replace('_', ' ')}: {shown}")
     lines.extend(f"  {line}" for line in _numbers_line(report.numbers, report.why))
-    return lines
+    # In the table's words: the rulings the reasons rest on are one `rulings` away.
+    return [without_rule_ids(line) for line in lines]
 
 
 def shown_value(value: Any) -> str:
@@ -231,8 +232,8 @@ def winner_line(winner: str | None, reason: str) -> str:
     return f"Winner: {winner} ({reason})"
 
 
-#: A rule id in brackets, as odds reports cite their rulings (``(UNH-5)``, ``(ARC-1, ARC-24)``),
-#: or leading a bracket that says more (``(UNH-13 'escalate')``).
+#: A rule id in brackets, as odds reports cite their rulings (``(ABC-5)``, ``(ABC-1, ABC-24)``),
+#: or leading a bracket that says more (``(ABC-13 'escalate')``).
 _RULE_IDS = re.compile(r"\s*\((?:[A-Z]{2,5}-\d+)(?:,\s*[A-Z]{2,5}-\d+)*\)")
 _LEADING_ID = re.compile(r"\((?:[A-Z]{2,5}-\d+)\s+")
 

@@ -164,7 +164,7 @@ def _bars(report: OddsReport) -> list[dict[str, Any]]:
 
 def _report_json(report: OddsReport, desc: str) -> dict[str, Any]:
     return {"action": desc,
-            "lines": [without_rule_ids(line) for line in odds_lines(report, desc)],
+            "lines": odds_lines(report, desc),
             "numbers": {number_name(k): float(v) for k, v in report.numbers.items()},
             "exact": {number_name(k): f"{v.numerator}/{v.denominator}"
                       for k, v in report.numbers.items()},
