@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import EXAMPLES, SCREENSHOTS, Server, launch_browser
+from web_helpers import EXAMPLES, SCREENSHOTS, Server, launch_browser, shot
 
 from tactica.engine.events import ActionTaken, BattleEnded, Rolled
 from tactica.engine.scenario import load_scenario
@@ -123,7 +123,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
     assert "A -> B: visible, not in cover" in page.inner_text("#sight")
     assert "P(hit): 60.00%" in page.inner_text("#sight")
     page.wait_for_selector("#map svg #sight-lines", timeout=TIMEOUT)
-    page.screenshot(path=str(SCREENSHOTS / "duel-1-sight.png"), full_page=True)
+    shot(page, path=str(SCREENSHOTS / "duel-1-sight.png"), full_page=True)
 
     # Red stays and attacks; the first attack misses (8 on the to-hit die).
     click_and_wait(page, "button:text-is('A stays at 0,0')")
@@ -145,7 +145,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
         click_and_wait(page, "#dice-roll")
     else:
         raise AssertionError("red never chose again")
-    page.screenshot(path=str(SCREENSHOTS / "duel-2-round-2.png"), full_page=True)
+    shot(page, path=str(SCREENSHOTS / "duel-2-round-2.png"), full_page=True)
 
     # Red attacks from where it stands: a hit (4), then the server dies before the armor roll.
     click_and_wait(page, "#question button[data-action='0']")
@@ -154,7 +154,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
     attack(page, "#question button[title='A attacks B with rifle']")
     type_dice(page, "4")
     assert question(page)[2] == "Roll for armor"
-    page.screenshot(path=str(SCREENSHOTS / "duel-3-before-kill.png"), full_page=True)
+    shot(page, path=str(SCREENSHOTS / "duel-3-before-kill.png"), full_page=True)
     before = log.read_bytes()
     server.kill()
 
@@ -166,7 +166,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
     type_dice(page, "9")
     page.wait_for_selector("#over", timeout=TIMEOUT)
     assert "Winner: red" in page.inner_text("#over")
-    page.screenshot(path=str(SCREENSHOTS / "duel-4-over.png"), full_page=True)
+    shot(page, path=str(SCREENSHOTS / "duel-4-over.png"), full_page=True)
 
     records = read_log(log).records
     assert isinstance(records[-1], BattleEnded) and records[-1].winner == "red"
@@ -197,11 +197,11 @@ def test_an_unhex_turn_in_the_browser(browser: Any, serve: Any, tmp_path: Path) 
     page.wait_for_selector("#sight:not([hidden])", timeout=TIMEOUT)
     sight = page.inner_text("#sight")
     assert "Rook -> Dmitri" in sight and "P(hit)" in sight
-    page.screenshot(path=str(SCREENSHOTS / "unhex-1-sight.png"), full_page=True)
+    shot(page, path=str(SCREENSHOTS / "unhex-1-sight.png"), full_page=True)
 
     attack(page, "button[title='Rook attacks Dmitri with the shotgun']")
     until_crew_acts()
-    page.screenshot(path=str(SCREENSHOTS / "unhex-2-after-turn.png"), full_page=True)
+    shot(page, path=str(SCREENSHOTS / "unhex-2-after-turn.png"), full_page=True)
     records = read_log(log).records
     assert any(isinstance(r, ActionTaken) and r.side == "crew" for r in records)
     assert "Rook attacks Dmitri with the shotgun" in page.inner_text("#feed")
@@ -252,7 +252,7 @@ def test_another_local_page_can_neither_frame_nor_drive_the_fight(
         evil.wait_for_load_state("load", timeout=TIMEOUT)
         assert server.state()["ask_dice"] is True and log.read_bytes() == before
         assert mine.locator("#autodice").is_checked() is False
-        evil.screenshot(path=str(SCREENSHOTS / "attack-refused.png"))
+        shot(evil, path=str(SCREENSHOTS / "attack-refused.png"))
         VIOLATIONS.clear()  # the framing refusal is reported on the attacker's page
     finally:
         context.close()
@@ -284,4 +284,4 @@ def test_a_step_the_disk_cannot_take_is_not_shown_and_the_page_says_why(
     assert kind == "action" and "red to choose" in head  # the step is not shown as taken
     assert page.locator("button:text-is('A stays at 0,0')").count() == 1
     assert log.read_bytes() == before
-    page.screenshot(path=str(SCREENSHOTS / "disk-full-notice.png"), full_page=True)
+    shot(page, path=str(SCREENSHOTS / "disk-full-notice.png"), full_page=True)

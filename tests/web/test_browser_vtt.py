@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import EXAMPLES, Server, launch_browser
+from web_helpers import EXAMPLES, Server, launch_browser, shot
 
 from tactica.engine.events import ActionTaken
 from tactica.play import read_log
@@ -220,7 +220,7 @@ def test_nebulia_a_turn_moved_on_the_map_and_an_attack_previewed(
     pick(page, "A")  # its destinations light up; one clicked
     assert page.locator("#map [data-place].dest").count() >= 5
     settled(page)
-    page.screenshot(path=str(shots / "nebulia-1-picked.png"))
+    shot(page, path=str(shots / "nebulia-1-picked.png"))
     _, key, _ = question(page)
     page.click("#map rect[data-place='1,1']", timeout=TIMEOUT)
     answered(page, key)
@@ -233,7 +233,7 @@ def test_nebulia_a_turn_moved_on_the_map_and_an_attack_previewed(
     preview = page.inner_text("#preview")
     assert "P(hit): 60.0% (3/5)" in preview and "B: defense left" in preview
     settled(page)
-    page.screenshot(path=str(shots / "nebulia-2-preview.png"))
+    shot(page, path=str(shots / "nebulia-2-preview.png"))
     assert commit_preview(page) == "A attacks B with rifle"
 
     kind, _, head = question(page)  # the dice prompt names the action and what it decides
@@ -241,7 +241,7 @@ def test_nebulia_a_turn_moved_on_the_map_and_an_attack_previewed(
     assert "In red's action: A attacks B with rifle" in page.inner_text("#roll-who")
     assert "What it decides: the die showing 1-6 is a success" in page.inner_text("#question")
     settled(page)
-    page.screenshot(path=str(shots / "nebulia-3-roll.png"))
+    shot(page, path=str(shots / "nebulia-3-roll.png"))
     until_side_acts(page, "red")
     assert taken(server.log, "red") == ["Move", "Attack"]
     assert taken(server.log, "blue")  # the computer's turn came between
@@ -257,7 +257,7 @@ def test_skirmishers_street_fight_at_1280_by_800_a_move_dragged(
     until_side_acts(page, "red")
     page.wait_for_selector(map_unit(page, "A"), timeout=TIMEOUT)
     settled(page)
-    page.screenshot(path=str(shots / "skirmishers-1-map.png"))
+    shot(page, path=str(shots / "skirmishers-1-map.png"))
 
     # Readable at 1280 x 800: the map fills its box, one level at a time (tabs), the troopers
     # and their letters large enough to read and click.
@@ -276,7 +276,7 @@ def test_skirmishers_street_fight_at_1280_by_800_a_move_dragged(
                            timeout=TIMEOUT)
     assert page.locator(map_unit(page, "Y")).bounding_box() is not None
     settled(page)
-    page.screenshot(path=str(shots / "skirmishers-2-level-1.png"))
+    shot(page, path=str(shots / "skirmishers-2-level-1.png"))
     tabs.nth(0).click()
     colours_agree(page, server.state())
 
@@ -292,7 +292,7 @@ def test_skirmishers_street_fight_at_1280_by_800_a_move_dragged(
     answered(page, key)
     assert "A moves to 4,6" in page.inner_text("#feed")
     settled(page)
-    page.screenshot(path=str(shots / "skirmishers-3-dragged.png"))
+    shot(page, path=str(shots / "skirmishers-3-dragged.png"))
 
     until_side_acts(page, "red")
     if "A acts" in question(page)[2]:  # A still stands: its activation ends from its panel
@@ -316,7 +316,7 @@ def test_unhex_a_turn_on_the_zone_map(browser: Any, serve: Any, shots: Path) -> 
     page.click(map_unit(page, "Lola"))
     assert "Rook attacks Lola" in commit_preview(page)
     settled(page)
-    page.screenshot(path=str(shots / "unhex-1-attacked.png"))
+    shot(page, path=str(shots / "unhex-1-attacked.png"))
     until_side_acts(page, "crew")
     assert "Attack" in taken(server.log, "crew")
     assert page.violations == []
@@ -335,7 +335,7 @@ def test_last_odyssey_a_row_changed_on_the_map_and_an_ability_previewed(
     action = commit_preview(page)
     assert action.startswith(f"{actor} uses")
     settled(page)
-    page.screenshot(path=str(shots / "last-odyssey-1-used.png"))
+    shot(page, path=str(shots / "last-odyssey-1-used.png"))
     until_side_acts(page, "party")
     # A character changes row: its side's other row, clicked on the map.
     state = server.state()
@@ -347,7 +347,7 @@ def test_last_odyssey_a_row_changed_on_the_map_and_an_ability_previewed(
     row = move["place"].split(":")[1]
     assert f"{move['unit']} moves to the {row} row" in page.inner_text("#feed")
     settled(page)
-    page.screenshot(path=str(shots / "last-odyssey-2-moved.png"))
+    shot(page, path=str(shots / "last-odyssey-2-moved.png"))
     until_side_acts(page, "party")
     assert {"UseAbility", "Move"} <= set(taken(server.log, "party"))
     assert page.violations == []
@@ -367,7 +367,7 @@ def test_arc_without_a_map_shows_the_ranges_and_plays_by_its_cards(
     page.click("#nomap .card[data-unit='Francis']")
     assert "Jane attacks Francis" in commit_preview(page)
     settled(page)
-    page.screenshot(path=str(shots / "arc-1-no-map.png"))
+    shot(page, path=str(shots / "arc-1-no-map.png"))
     until_side_acts(page, "jane")
     assert "Attack" in taken(server.log, "jane")
     assert page.violations == []
@@ -397,7 +397,7 @@ def test_arc_on_a_grid_a_move_clicked_with_its_way_chosen(
     answered(page, key)
     assert f"{actor} moves to {place}" in page.inner_text("#feed")
     settled(page)
-    page.screenshot(path=str(shots / "arc-2-grid-move.png"))
+    shot(page, path=str(shots / "arc-2-grid-move.png"))
     until_side_acts(page, "blue")
     assert "Move" in taken(server.log, "blue")
     assert page.violations == []

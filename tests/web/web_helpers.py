@@ -145,3 +145,12 @@ def launch_browser() -> Any:
                 b.close()
 
     return launched()
+
+
+def shot(page: Any, **options: Any) -> None:
+    """A screenshot for people to look at (under SCREENSHOTS), never a check: Chromium now and
+    then cannot capture one on a loaded machine, and the test goes on without it."""
+    from playwright.sync_api import Error
+
+    with contextlib.suppress(Error):
+        page.screenshot(**options)
