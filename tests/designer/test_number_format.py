@@ -98,7 +98,8 @@ def test_tables_too_wide_for_a_narrow_terminal_print_one_block_per_row(
 def test_games_rulings_show_every_default(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "games", "--rulings")
     assert code == 0
-    assert re.search(r"NEB-6: .*\[die\] / characteristic", out), out
+    assert re.search(r"NEB-6: .*\n +default \[die\]; other reading: characteristic", out), out
+    assert re.search(r"NEB-10: .*\n +default \[\w+\], the only reading so far", out), out
 
 
 def test_the_paired_plot_draws_every_side_in_points(tmp_path: Path) -> None:

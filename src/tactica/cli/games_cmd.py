@@ -55,6 +55,21 @@ def game_summary(ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
+def ruling_choices(ruling: dict[str, Any]) -> str:
+    """The options of a ruling in words, its default first.
+
+    >>> ruling_choices({"default": "die", "options": ["die", "characteristic"]})
+    'default [die]; other reading: characteristic'
+    >>> ruling_choices({"default": "listed", "options": ["listed"]})
+    'default [listed], the only reading so far'
+    """
+    others = [o for o in ruling["options"] if o != ruling["default"]]
+    if not others:
+        return f"default [{ruling['default']}], the only reading so far"
+    label = "other reading" if len(others) == 1 else "other readings"
+    return f"default [{ruling['default']}]; {label}: {' / '.join(others)}"
+
+
 def games_tables(found: list[dict[str, Any]], *, rulings: bool = False) -> list[DataTable]:
     """The games as a table (and every ruling as another, if asked)."""
     games = DataTable("Games", [Column("game"), Column("title"), Column("map"), Column("rulings",
@@ -108,9 +123,7 @@ def games(
         for g in found:
             console.print("\n" + g["title"], style="bold", markup=False, highlight=False)
             for r in g["rulings"]:
-                console.print(f"  {r['id']}: {r['question']} "
-                              f"[{r['default']}] / "
-                              f"{' / '.join(o for o in r['options'] if o != r['default']) or '-'}",
+                console.print(f"  {r['id']}: {r['question']}\n      {ruling_choices(r)}",
                               markup=False, highlight=False)
     else:
         console.print("'tactica games --rulings' lists every ruling with its options.")
