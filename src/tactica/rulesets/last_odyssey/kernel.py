@@ -11,6 +11,11 @@ not play: a ruling option it does not know, a reaction ability declared by a con
 ``reaction``), a multi-target ability that rolls no hit die, a reach or an attack kind it does
 not know, more characters, abilities, items, weapons, Shells, statuses or sides than its
 arrays hold, a policy other than greedy and random, or a missing compiled extension.
+
+The loop also keeps the rulings each battle consulted, as a bit mask in the game's declaration
+order (:meth:`LastOdysseyKernel.play_consulted`): at each point where the reference reads a
+ruling, the kernel ORs in that ruling's bit (:func:`_consult_masks`), so the set equals
+``play_battle(..., consulted=True)``'s battle for battle.
 """
 
 from __future__ import annotations
