@@ -139,6 +139,33 @@ def test_consulted_rulings_come_from_the_kernel_and_match_the_reference() -> Non
     assert "LOD-13" not in got.consulted and "LOD-24" not in got.consulted
 
 
+def test_a_ruling_no_battle_reads_is_counted_so_on_the_kernel() -> None:
+    from tactica.analysis.simulate import compare
+
+    _module()
+    sc = load_scenario(SCENARIOS["cop-vs-goblin"])  # nobody strikes first
+    report = compare(sc, "LOD-24=initiative,listed", battles=12, seed=1, workers=1)
+    assert report.consulted(1) == 0
+    assert report.to_dict()["engine"] == {"kernel": 24, "reference": 0}
+    read = compare(sc, "LOD-1=base,die-only", battles=12, seed=1, workers=1)
+    assert read.consulted(1) == 12
+
+
+def test_effects_are_the_same_with_and_without_the_kernel(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tactica.analysis.effects import effects
+
+    _module()
+    sc = load_scenario(SCENARIOS["cop-vs-goblin"])
+    on = effects(sc, battles=6, seed=2, workers=1).to_dict()
+    monkeypatch.setenv("TACTICA_KERNELS", "0")
+    off = effects(sc, battles=6, seed=2, workers=1).to_dict()
+    engine_on, engine_off = on.pop("engine"), off.pop("engine")
+    assert engine_on["reference"] == 0 and engine_off["kernel"] == 0
+    assert engine_on["kernel"] == engine_off["reference"] > 0
+    assert on == off
+
+
 def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference(
         monkeypatch: pytest.MonkeyPatch) -> None:
     _module()
