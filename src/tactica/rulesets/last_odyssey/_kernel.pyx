@@ -1684,8 +1684,9 @@ cdef class Kernel:
                 self._start_phase(self.round + 1, PH_ACTION)
         kind = self._pending(&who)
         finished = kind == PD_FINISHED
-        # The reference works out what comes next once more (Battle.is_over): a turn's legal
-        # actions (LOD-16) and the initiative's calls (LOD-8) are read there, not when played.
+        # The reference works out the next step once more (Battle.is_over) even when the step
+        # budget stops the battle first: a turn's legal actions (LOD-16) and the initiative's
+        # calls (LOD-8) are read as that step is worked out, before it is played.
         if kind == PD_CHOOSE:
             self._legal(self.queue[0].unit)
         elif kind == PD_INITIATIVE:
