@@ -2,9 +2,11 @@
 
 Every example scenario x both policies x every option of every ruling the kernel covers (each
 option on its own, and a few mixes of all of them) x seeds: the kernel's BattleResult equals
-the reference's (:func:`tactica.analysis.sim.play.play_battle`). Generated scenarios add what the
-examples never reach (statuses, Shells and items set up front, three sides, a pack's own
-abilities). A battle the kernel does not cover is played by the reference and counted as such.
+the reference's (:func:`tactica.analysis.sim.play.play_battle`), and so does the set of rulings
+the battle consulted (``play_consulted``'s bit mask against ``play_battle(consulted=True)``).
+Generated scenarios add what the examples never reach (statuses, Shells and items set up
+front, three sides, a pack's own abilities). A battle the kernel does not cover is played by
+the reference and counted as such.
 ``make test`` fails when the kernel was not built, unless ``TACTICA_KERNELS_OPTIONAL=1`` says
 that is expected (a machine without a C compiler).
 """
@@ -14,12 +16,18 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
+from tactica.analysis.sim.kernels import (
+    NOT_CONSULTING,
+    prepared_kernel,
+    rulings_of_mask,
+    simulated_battle,
+)
 from tactica.analysis.simulate import play_battle, simulate
 from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
@@ -74,11 +82,26 @@ def _scenario(name: str, variant: str) -> Scenario:
 
 def _same(sc: Scenario, policies: dict[str, str], seed: int, index: int,
           max_steps: int = 20_000) -> None:
+    """The kernel's battle is the reference's, and it consulted the same rulings."""
     prepared = prepared_kernel(sc)
     assert not isinstance(prepared, NotCovered), prepared
+    want = play_battle(sc, policies, seed, index, max_steps=max_steps, consulted=True)
     got = prepared.play(policies, seed, index, max_steps)
-    want = play_battle(sc, policies, seed, index, max_steps=max_steps)
-    assert got == want, (policies, seed, index)
+    assert got == replace(want, consulted=frozenset()), (policies, seed, index)
+    consulted = _consulted(sc, prepared, policies, seed, index, max_steps)
+    assert consulted.consulted == want.consulted, (
+        policies, seed, index, "kernel only:", sorted(consulted.consulted - want.consulted),
+        "reference only:", sorted(want.consulted - consulted.consulted))
+    assert consulted == want
+
+
+def _consulted(sc: Scenario, prepared: Any, policies: dict[str, str], seed: int, index: int,
+               max_steps: int = 20_000) -> Any:
+    """The kernel's result with the rulings its bit mask names."""
+    played = prepared.play_consulted(policies, seed, index, max_steps)
+    assert not isinstance(played, NotCovered)
+    result, mask = played
+    return replace(result, consulted=rulings_of_mask(sc, mask))
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -103,6 +126,60 @@ def test_a_battle_stopped_at_the_step_budget_is_the_same(max_steps: int) -> None
         _same(sc, dict.fromkeys(("party", "police"), policy), 5, 1, max_steps)
 
 
+def test_consulted_rulings_come_from_the_kernel_and_match_the_reference() -> None:
+    _module()
+    sc = _scenario("goblins", "defaults")
+    policies = {"party": "greedy", "goblins": "random"}
+    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
+    assert engine.is_kernel
+    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    # every attack reads the hit die's rulings; no side strikes first here (LOD-24), and
+    # LOD-13 has one reading only
+    assert {"LOD-1", "LOD-2", "LOD-8", "LOD-16", "LOD-18"} <= got.consulted
+    assert "LOD-13" not in got.consulted and "LOD-24" not in got.consulted
+
+
+def test_a_ruling_no_battle_reads_is_counted_so_on_the_kernel() -> None:
+    from tactica.analysis.simulate import compare
+
+    _module()
+    sc = load_scenario(SCENARIOS["cop-vs-goblin"])  # nobody strikes first
+    report = compare(sc, "LOD-24=initiative,listed", battles=12, seed=1, workers=1)
+    assert report.consulted(1) == 0
+    assert report.to_dict()["engine"] == {"kernel": 24, "reference": 0}
+    read = compare(sc, "LOD-1=base,die-only", battles=12, seed=1, workers=1)
+    assert read.consulted(1) == 12
+
+
+def test_effects_are_the_same_with_and_without_the_kernel(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tactica.analysis.effects import effects
+
+    _module()
+    sc = load_scenario(SCENARIOS["cop-vs-goblin"])
+    on = effects(sc, battles=6, seed=2, workers=1).to_dict()
+    monkeypatch.setenv("TACTICA_KERNELS", "0")
+    off = effects(sc, battles=6, seed=2, workers=1).to_dict()
+    engine_on, engine_off = on.pop("engine"), off.pop("engine")
+    assert engine_on["reference"] == 0 and engine_off["kernel"] == 0
+    assert engine_on["kernel"] == engine_off["reference"] > 0
+    assert on == off
+
+
+def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    sc = _scenario("cop-vs-goblin", "defaults")
+    prepared = prepared_kernel(sc)
+    monkeypatch.delattr(type(prepared), "play_consulted")
+    policies = {"police": "greedy", "goblins": "greedy"}
+    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
+    assert engine.reason == NOT_CONSULTING.reason
+    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    plain, engine = simulated_battle(sc, policies, 4, 2, 20_000)
+    assert engine.is_kernel and plain == replace(got, consulted=frozenset())
+
+
 def test_a_draw_at_the_round_limit_is_the_same() -> None:
     _module()
     sc = load_scenario(SCENARIOS["goblins"])
@@ -114,6 +191,8 @@ def test_a_draw_at_the_round_limit_is_the_same() -> None:
     policies = {"party": "greedy", "goblins": "greedy"}
     results = [prepared.play(policies, 2, i, 20_000) for i in range(4)]
     assert results == [play_battle(short, policies, 2, i) for i in range(4)]
+    assert ([_consulted(short, prepared, policies, 2, i) for i in range(4)]
+            == [play_battle(short, policies, 2, i, consulted=True) for i in range(4)])
     assert any(not isinstance(r, NotCovered) and r.winner is None and r.finished
                for r in results)
 

@@ -209,6 +209,11 @@ cdef class Kernel:
     cdef int die_only, rounding, call_policy, single_shell, one_hits, confused_anyone
     cdef int same_damage, costed, anyone, shell_first, idle, user_full, any_hit, listed_first
     cdef int random_steal
+    # the rulings a battle consulted (tactica.engine.consulted): bit i is the game's declared
+    # ruling i; each mask below holds the rulings the reference reads at one point
+    cdef uint64_t consulted
+    cdef uint64_t c_setup, c_hit, c_reach, c_idle, c_calls, c_shells, c_faithful, c_steal
+    cdef uint64_t c_react, c_poison, c_first, c_confused
     cdef list slots            # per character: the five keyed slots (bytes)
     cdef bytes init_slot
     # battle state
@@ -405,6 +410,20 @@ cdef class Kernel:
         self.any_hit = r["any_hit"]
         self.listed_first = r["listed_first"]
         self.random_steal = r["random_steal"]
+        c = t["consult"]
+        self.c_setup = c["setup"]
+        self.c_hit = c["hit"]
+        self.c_reach = c["reach"]
+        self.c_idle = c["idle"]
+        self.c_calls = c["calls"]
+        self.c_shells = c["shells"]
+        self.c_faithful = c["faithful"]
+        self.c_steal = c["steal"]
+        self.c_react = c["react"]
+        self.c_poison = c["poison"]
+        self.c_first = c["first"]
+        self.c_confused = c["confused"]
+        self.consulted = 0
         self.slots = t["slots"]
         self.init_slot = t["init_slot"]
         for own in self.slots:
@@ -514,6 +533,7 @@ cdef class Kernel:
             s.evasion = self._stat(t, RES)
             s.threshold = self.thr[ab.status * MAXEL + defender]
             return
+        self.consulted |= self.c_hit  # rulings LOD-1, 2, 11, 22, 23 (target_setup reads them)
         physical = ab.attack == K_PHYSICAL
         whose = u if self.user_full else t  # ruling LOD-22
         full = ab.has_full and self.f[whose].hp >= self.f[whose].max_hp
@@ -663,6 +683,7 @@ cdef class Kernel:
                     n += 1
         elif phase == PH_FIRST:
             # state.first_strike_order (LOD-24)
+            self.consulted |= self.c_first
             for i in range(self.nf):
                 if self.f[i].side == self.first_strike and self._standing(i):
                     sel[n] = i
@@ -785,6 +806,7 @@ cdef class Kernel:
             if amount > 0:
                 self.f[u].mp = u0.mp + amount
         if ab.shell:
+            self.consulted |= self.c_shells  # ruling LOD-10 (effect_events reads it)
             e = el if el >= 0 else ab.element
             have = 0
             if not self.single_shell:  # ruling LOD-10
@@ -850,6 +872,7 @@ cdef class Kernel:
         if o.downed and self.abs[a].attack != K_STATUS:
             g = self._protector(t)
             if g >= 0:
+                self.consulted |= self.c_faithful  # ruling LOD-14
                 if self.same_damage:  # ruling LOD-14 same-damage
                     o2 = o[0]
                     self._absorb(self._shell(g), self.f[g].hp, o.damage, &o2)
@@ -876,6 +899,7 @@ cdef class Kernel:
         cdef Pool pool
         if v.nitems == 0:
             return 0
+        self.consulted |= self.c_steal  # ruling LOD-20
         for i in range(v.nitems):
             dup = -1
             for j in range(n):
@@ -943,6 +967,7 @@ cdef class Kernel:
                 continue
             if outs[i].hit:
                 continue
+            self.consulted |= self.c_react  # ruling LOD-15
             one[0] = u
             if self.st[t].passives & P_REVENGE:
                 prod = self.st[t].revenge
@@ -986,6 +1011,8 @@ cdef class Kernel:
         cdef int reach = self.abs[a].reach, n = 0, t, side = self.f[u].side
         cdef bint anyone = any_side or self.anyone  # ruling LOD-16
         cdef bint empty[MAXS]
+        if not any_side:
+            self.consulted |= self.c_reach
         if reach == R_SELF:
             out[0] = u
             return 1
@@ -1349,6 +1376,7 @@ cdef class Kernel:
                         break
             won = self._draw(L_COIN, &self.coin)
             if not won and picker >= 0:
+                self.consulted |= self.c_confused  # ruling LOD-12
                 n = 0
                 k = self._reachable(u, o.a, True, options)
                 has_self = False
@@ -1446,8 +1474,10 @@ cdef class Kernel:
         """targeting.can_act (LOD-21)."""
         if not self._standing(u):
             return False
-        return not (self.f[u].hp == 0 and (self.st[u].passives & P_STUPID)
-                    and self.idle)  # ruling LOD-21 idle
+        if self.f[u].hp == 0 and (self.st[u].passives & P_STUPID):
+            self.consulted |= self.c_idle  # ruling LOD-21
+            return not self.idle  # ruling LOD-21 idle
+        return True
 
     cdef int _initiative(self) except -1:
         """flow.initiative: calls (LOD-8), the GM's roll, the order; round 1."""
@@ -1460,6 +1490,7 @@ cdef class Kernel:
             if self.f[i].player and self._standing(i):
                 nplayers += 1
         if nplayers > 0:
+            self.consulted |= self.c_calls  # ruling LOD-8
             for i in range(self.nf):
                 if self.f[i].player and self._standing(i):
                     if self.call_policy:  # ruling LOD-8 policy
@@ -1505,6 +1536,7 @@ cdef class Kernel:
             if not self._standing(u) or not (self.f[u].statuses & self.B_POISONED) \
                     or self.f[u].hp == 0:
                 continue
+            self.consulted |= self.c_poison  # ruling LOD-17
             amount = self.f[u].max_hp // self.poison_divisor
             if amount < 1:
                 amount = 1
@@ -1567,7 +1599,8 @@ cdef class Kernel:
     def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
         """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per
         character (survived, dealt, taken, moves, hp, shell, mp, statuses, knocked out,
-        fled)). A call made while another is under way plays on a copy of the tables."""
+        fled), the rulings it consulted as a bit mask). A call made while another is under
+        way plays on a copy of the tables."""
         if self.busy:
             other = Kernel(self.tables)
             other.set_trace(self.trace)
@@ -1621,6 +1654,7 @@ cdef class Kernel:
         self.ap = 0
         self.nheld = 0
         self.held_by = 0
+        self.consulted = self.c_setup  # setup.new_state reads LOD-18 for every character
         for step in range(max_steps):
             kind = self._pending(&who)
             if kind == PD_FINISHED:
@@ -1650,9 +1684,19 @@ cdef class Kernel:
                 self._start_phase(self.round + 1, PH_ACTION)
         kind = self._pending(&who)
         finished = kind == PD_FINISHED
+        # The reference works out the next step once more (Battle.is_over) even when the step
+        # budget stops the battle first: a turn's legal actions (LOD-16) and the initiative's
+        # calls (LOD-8) are read as that step is worked out, before it is played.
+        if kind == PD_CHOOSE:
+            self._legal(self.queue[0].unit)
+        elif kind == PD_INITIATIVE:
+            for i in range(self.nf):
+                if self.f[i].player and self._standing(i):
+                    self.consulted |= self.c_calls  # ruling LOD-8
+                    break
         units = [(self._standing(i) or self.f[i].fled or self.f[i].knocked_out,
                   self.f[i].dealt, self.f[i].taken, self.f[i].moves, self.f[i].hp,
                   self._shell_total(i), self.f[i].mp, self.f[i].statuses,
                   bool(self.f[i].knocked_out), bool(self.f[i].fled))
                  for i in range(self.nf)]
-        return (who if finished else -1), finished, self.round, steps, units
+        return (who if finished else -1), finished, self.round, steps, units, self.consulted

@@ -11,6 +11,11 @@ not play: a ruling option it does not know, a reaction ability declared by a con
 ``reaction``), a multi-target ability that rolls no hit die, a reach or an attack kind it does
 not know, more characters, abilities, items, weapons, Shells, statuses or sides than its
 arrays hold, a policy other than greedy and random, or a missing compiled extension.
+
+The loop also keeps the rulings each battle consulted, as a bit mask in the game's declaration
+order (:meth:`LastOdysseyKernel.play_consulted`): at each point where the reference reads a
+ruling, the kernel ORs in that ruling's bit (:func:`_consult_masks`), so the set equals
+``play_battle(..., consulted=True)``'s battle for battle.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from tactica.engine.kernels import (
 )
 from tactica.engine.kernels import compiled as compiled_module
 from tactica.engine.ruleset import NotCovered
+from tactica.engine.rulings import Rulings
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult, UnitStats
 from tactica.rulesets.last_odyssey.content import COLORLESS, STATS, Ability, Pack, stat_index
@@ -109,11 +115,23 @@ class LastOdysseyKernel:
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
         """The reference's :func:`~tactica.analysis.sim.play.play_battle`, compiled."""
+        played = self._played(policies, seed, index, max_steps)
+        return played if isinstance(played, NotCovered) else played[0]
+
+    def play_consulted(self, policies: Mapping[str, str], seed: int, index: int,
+                       max_steps: int) -> tuple[BattleResult, int] | NotCovered:
+        """:meth:`play` and the bit mask of the rulings the battle consulted (bit ``i``:
+        ruling number ``i`` of the game's declaration order), the set the reference records
+        (:class:`~tactica.engine.ruleset.ConsultingKernel`)."""
+        return self._played(policies, seed, index, max_steps)
+
+    def _played(self, policies: Mapping[str, str], seed: int, index: int,
+                max_steps: int) -> tuple[BattleResult, int] | NotCovered:
         arguments = battle_arguments(self.sides, policies, seed, index)
         if isinstance(arguments, NotCovered):
             return arguments
         codes, key = arguments
-        winner, finished, rounds, steps, units = self.engine.play(
+        winner, finished, rounds, steps, units, consulted = self.engine.play(
             codes, key, seed, index, max_steps)
         stats = {
             uid: UnitStats(uid, side, bool(survived), dealt, taken, moves,
@@ -124,7 +142,7 @@ class LastOdysseyKernel:
                             knocked_out, fled)
             in zip(self.ids, self.unit_sides, units, strict=True)
         }
-        return battle_result(self.sides, winner, finished, rounds, steps, stats)
+        return battle_result(self.sides, winner, finished, rounds, steps, stats), consulted
 
 
 class _Uncovered(Exception):
@@ -319,9 +337,34 @@ def _tables(state: LodState) -> dict[str, Any]:
             "any_hit": int(r["LOD-23"] == "any-hit"),
             "listed_first": int(r["LOD-24"] == "listed"),
         },
+        "consult": _consult_masks(r, len(fighters)),
         "slots": [[f"unit {f.id!r}|{label}|".encode() for label in _LABELS]
                   for f in fighters],
         "init_slot": f"{'initiative'!r}|GM's {n}d{sides_of_die}|".encode(),
+    }
+
+
+def _consult_masks(rulings: Rulings, characters: int) -> dict[str, int]:
+    """Per point where the reference reads rulings, the bit mask of those it reads there (bit
+    ``i``: ruling number ``i`` of the game's declaration order)."""
+    bit = {ruling.id: 1 << i for i, ruling in enumerate(rulings.declared())}
+
+    def mask(*ids: str) -> int:
+        return sum(bit[f"LOD-{n}"] for n in ids)
+
+    return {
+        "setup": mask("18") if characters else 0,  # setup._fighter, every character
+        "hit": mask("1", "2", "11", "22", "23"),   # targeting.target_setup (not a status roll)
+        "reach": mask("16"),       # targeting.reachable (not a Confused retarget's)
+        "idle": mask("21"),        # targeting.can_act: a Boar Rider at 0 HP
+        "calls": mask("8"),        # flow.initiative with players standing
+        "shells": mask("10"),      # resolve.effect_events of a Shell
+        "faithful": mask("14"),    # resolve._strike: a protector stands in
+        "steal": mask("20"),       # resolve.steal_from a character carrying items
+        "react": mask("15"),       # resolve._reactions: a melee attack missed
+        "poison": mask("17"),      # flow._poison_events
+        "first": mask("24"),       # state.first_strike_order
+        "confused": mask("12"),    # resolve._confused: the other side picks
     }
 
 
