@@ -274,8 +274,10 @@ function previewBlock(data, target, index) {
   const targetBars = data.bars.filter((b) => b.who === "target");
   const attackerBars = data.bars.filter((b) => b.who === "attacker");
   for (const dist of [...targetBars, ...attackerBars]) {
-    const d = el("div", {class: "dist"}, el("h4", {
-      text: `${dist.who === "target" ? target : "the attacker"}: ${dist.name}`}));
+    const whose = dist.who === "target" ? (dist.unit || target) : (dist.unit || "the attacker");
+    const when = dist.who === "attacker" && data.attacker_if ? ` (${data.attacker_if})` : "";
+    const d = el("div", {class: "dist", "data-who": dist.who}, el("h4", {
+      text: `${whose}: ${dist.name}${when}`}));
     for (const b of dist.bars) {
       const fill = el("div", {class: "fill"});
       fill.style.width = `${Math.max(0.5, 100 * b.p)}%`;
