@@ -9,6 +9,7 @@ Chromium or no Playwright is installed.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ import pytest
 from web_helpers import EXAMPLES, Server, launch_browser, shot
 
 from tactica.engine.events import ActionTaken
+from tactica.engine.validation import load_yaml
 from tactica.play import read_log
 
 TIMEOUT = 120_000  # ms: generous waits for events, a loaded machine may be slow
@@ -410,4 +412,36 @@ def test_each_attack_button_shows_its_exact_chance(browser: Any, serve: Any) -> 
     button = "#question button.attack[title='A attacks B with rifle']"
     page.wait_for_selector(f"{button} .odds-tag", timeout=TIMEOUT)
     assert page.inner_text(f"{button} .odds-tag") == " · P(hit) 60.0% (3/5)"
+    assert page.violations == []
+
+
+def test_unhex_preview_shows_the_attackers_bars_when_the_target_can_counterattack(
+        browser: Any, serve: Any, shots: Path, tmp_path: Path) -> None:
+    """Jet and Vince share the dance floor, each with a melee weapon in hand: whichever side
+    acts first, its attack on the other may be counterattacked, so the preview shows the
+    attacker's own outcome beside the target's, labelled with when it holds."""
+    data = load_yaml(EXAMPLES / "unhex" / "nightclub-fight.yaml")
+    data["units"]["Jet"]["at"] = "Dance Floor"
+    scenario = tmp_path / "close-quarters.yaml"
+    scenario.write_text(json.dumps(data))
+    server = serve(scenario, "--auto-dice")  # both sides by hand: nobody acts before
+    page = open_page(browser, server.url)
+    until_side_acts(page, "")  # the first action of the fight, whoever won the initiative
+    attacker, target = ("Jet", "Vince") if question(page)[2].startswith("crew") else \
+        ("Vince", "Jet")
+    pick(page, attacker)
+    page.click(map_unit(page, target))
+    page.wait_for_selector("#preview [data-commit]", timeout=TIMEOUT)
+    block = page.locator("#preview .attack-preview").last
+    block.locator(".bar.attacker").first.wait_for(timeout=TIMEOUT)
+    heads = block.locator(".dist[data-who='attacker'] h4").all_inner_texts()
+    assert heads and all(h.startswith(f"{attacker}: ")
+                         and f"if {target} counterattacks with the" in h for h in heads), heads
+    assert block.locator(".dist[data-who='target'] h4").first.inner_text().startswith(
+        f"{target}: ")
+    assert block.locator(".bar.attacker").count() >= 2
+    assert "P(attacker hit)" in block.inner_text()
+    assert "no retaliation" not in block.inner_text()
+    block.locator(".dist[data-who='attacker']").first.scroll_into_view_if_needed()
+    shot(page, path=str(shots / "unhex-2-counterattack-preview.png"))
     assert page.violations == []
