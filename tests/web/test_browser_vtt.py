@@ -445,3 +445,46 @@ def test_unhex_preview_shows_the_attackers_bars_when_the_target_can_counterattac
     block.locator(".dist[data-who='attacker']").first.scroll_into_view_if_needed()
     shot(page, path=str(shots / "unhex-2-counterattack-preview.png"))
     assert page.violations == []
+
+
+def test_unhex_a_critical_success_sets_the_dice_through_the_range_input(
+        browser: Any, serve: Any, shots: Path) -> None:
+    """Dice typed at the table: Rook's attack rolls 33, a critical success (doubles at or
+    under 55); Rook chooses to set the dice, the page asks for a number from 1 to 55 as a
+    range (not 55 buttons), 46 is typed there, and the attack goes on as a roll of 46."""
+    server = serve(EXAMPLES / "unhex" / "nightclub-fight.yaml", "-c", "club")
+    page = open_page(browser, server.url)
+    until_side_acts(page, "crew")  # the computer's dice and the crew's decisions, seeded
+    pick(page, "Rook")
+    page.click(map_unit(page, "Lola"))
+    assert "Rook attacks Lola" in commit_preview(page)
+    for _ in range(10):  # the club's reaction (the computer's), then Rook's roll
+        kind, _, head = question(page)
+        if kind == "roll" and "Rook: attack" in head:
+            break
+        assert kind == "decision", head
+        click_and_wait(page, "#question button[data-option='0']")
+    _, key, _ = question(page)
+    page.fill("#dice-input", "3 3")
+    page.click("#dice-enter")
+    answered(page, key)
+    kind, _, head = question(page)
+    assert kind == "decision" and "critical success" in head, head
+    click_and_wait(page, "#question button:has-text('set the dice')")
+    kind, key, head = question(page)
+    assert kind == "decision" and "set the dice to (1-55)" in head, head
+    page.wait_for_selector("#range-input", timeout=TIMEOUT)
+    assert page.locator("#question button[data-option]").count() == 0  # no 55 buttons
+    number = page.locator("#range-input")
+    assert (number.get_attribute("min"), number.get_attribute("max")) == ("1", "55")
+    page.fill("#range-input", "46")
+    shot(page, path=str(shots / "unhex-3-set-the-dice.png"))
+    page.click("#range-enter")
+    answered(page, key)
+    page.wait_for_function("() => [...document.querySelectorAll('#feed *')].some("
+                           "n => n.textContent.includes('rolls 46 (critical success)'))",
+                           timeout=TIMEOUT)
+    records = [r for r in read_log(server.log).records
+               if type(r).__name__ == "Attacked" and getattr(r, "unit", "") == "Rook"]
+    assert [(r.roll, r.set_dice) for r in records] == [(46, True)]
+    assert page.violations == []
