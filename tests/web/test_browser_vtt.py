@@ -239,8 +239,9 @@ def test_nebulia_a_turn_moved_on_the_map_and_an_attack_previewed(
     assert commit_preview(page) == "A attacks B with rifle"
 
     kind, _, head = question(page)  # the dice prompt names the action and what it decides
-    assert (kind, head) == ("roll", "Roll for to hit")
-    assert "In red's action: A attacks B with rifle" in page.inner_text("#roll-who")
+    assert (kind, head) == ("roll", "red (A) rolls: to hit")
+    assert page.inner_text("#roll-who") == \
+        "Who rolls: red (A) (in red's action: A attacks B with rifle)"
     assert "What it decides: the die showing 1-6 is a success" in page.inner_text("#question")
     settled(page)
     shot(page, path=str(shots / "nebulia-3-roll.png"))

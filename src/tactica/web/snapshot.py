@@ -61,8 +61,12 @@ def request_json(ctl: FightController, req: Request) -> dict[str, Any]:
     if isinstance(req, RollRequest):
         roll = req.roll
         chance = success_chance(roll)
+        roller = ctl.roller(req)
         return {"kind": "roll", "key": req.key, "label": req.label, "side": side,
                 "during": during, "dice": dice_words(roll), "hint": roll.hint,
+                # Who physically rolls: not always the acting side (a defence, a reaction).
+                "roller": roller.side, "roller_unit": roller.unit,
+                "roller_words": roller.words(),
                 "chances": chances_line(roll),
                 "success": None if chance is None else f"{float(chance):.1%}",
                 "success_exact": (None if chance is None

@@ -139,10 +139,13 @@ function renderQuestion(req) {
     if (req.aimable.length) box.append(aimForm(req));
     oddsOnButtons(box, req);
   } else if (req.kind === "roll") {
-    box.append(el("h2", {text: `Roll for ${req.label}`}));
-    const during = req.side ? `In ${req.side}'s action: ${req.during}` :
-      req.during ? `For the table: ${req.during}` : "For the table";
-    box.append(el("div", {class: "who", id: "roll-who", text: during}));
+    box.append(el("h2", {text: `${req.roller_words} rolls: ${req.label}`}));
+    const during = req.side ? `in ${req.side}'s action: ${req.during}` :
+      req.during ? `for the table: ${req.during}` : "for the table";
+    const roller = el("span", {class: "roller", id: "roll-roller", text: req.roller_words});
+    const side = state.sides.find((s) => s.name === req.roller);
+    if (side) roller.style.color = side.colour;
+    box.append(el("div", {class: "who", id: "roll-who"}, "Who rolls: ", roller, ` (${during})`));
     if (req.hint) box.append(el("div", {class: "hint", text: `What it decides: ${req.hint}`}));
     if (req.success) {
       box.append(el("div", {class: "success", id: "roll-success",
