@@ -324,8 +324,18 @@ def test_the_attackers_outcome_on_the_command_line(capsys: pytest.CaptureFixture
     path.write_text(json.dumps(data))
     assert main(["odds", str(path), "-a", "Jet", "-t", "Vince"]) == 0
     out = capsys.readouterr().out
-    assert "attacker level lost" in out and "if Vince counterattacks with the" in out
+    assert "attacker level lost" in out and "Vince may counterattack with the" in out
     assert main(["odds", str(path), "-a", "Jet", "-t", "Vince", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["exact"]["p_attacker_hit"] == "1/2"
     assert sum(row["p"] for row in doc["attacker_level_lost"]) == pytest.approx(1)
+
+
+def test_plays_odds_lines_show_the_attackers_damage_too() -> None:
+    from tactica.play.words import odds_lines
+
+    b = ready({"A": pc("Bar", level=60), "B": npc("Bar", level=45)}, rulings=EXTRA)
+    lines = odds_lines(odds_of(UNHEX, b.state, "A", "B"), "A attacks B with the knife")
+    assert any(line.startswith("  damage: ") for line in lines)
+    assert any(line.startswith("  attacker damage: ") for line in lines), lines
+    assert any("B may counterattack with the knife" in line for line in lines)

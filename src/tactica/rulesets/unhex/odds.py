@@ -185,8 +185,8 @@ def attack_odds(state: UnhexState, action: Attack, *, defend: bool = False) -> O
         })
         numbers["p_attacker_hit"] = back.map(lambda s: s.result).p("hit")
         numbers["p_attacker_knocked_out"] = back.map(lambda s: s.knocked_out).p(True)
-        reasons.append(f"if {target} counterattacks with the {counter} (a separate roll at "
-                       f"{t.level}, both applied together): the attacker's outcome")
+        reasons.append(f"{target} may counterattack with the {counter}: its own roll at "
+                       f"{t.level}, applied together with this one")
     report = OddsReport(
         attacker, target, f"{attacker} attacks {target} with the {name}"
         + (f" ({target} defends)" if defend else ""),

@@ -389,7 +389,7 @@ function render(s) {
   $("subtitle").textContent = `${s.game} · log ${s.log} · seed ${s.seed}`;
   const r = s.request;
   $("turn").textContent = r.kind === "over" ? "over" :
-    r.kind === "roll" ? `dice: ${r.label}` : `${r.side} to ${r.kind === "action" ? "act" : "decide"}`;
+    r.kind === "roll" ? `${r.roller || "the table"} rolls: ${r.label}` : `${r.side} to ${r.kind === "action" ? "act" : "decide"}`;
   $("autodice").checked = !s.ask_dice;
   if (previewing && previewing.key !== r.key) hidePreview();
   renderQuestion(r);
