@@ -308,7 +308,10 @@ def attack_odds(state: LodState, action: UseAbility) -> OddsReport:
                         f"{', '.join(targets)}", distributions, OddsNumbers(**numbers),
                         tuple(reasons),
                         extra={"weapon": ability.name, "targets": list(targets),
-                               "kind": ability.attack, "element": element or ability.element})
+                               "kind": ability.attack, "element": element or ability.element,
+                               "attacker_if": "" if back is None else
+                               f"if {' or '.join(_reacting(state, f, ability, targets))} "
+                               "strikes back"})
     return with_why(report, explain_numbers(state, f.id, ability, targets, element, knockout,
                                             report))
 
