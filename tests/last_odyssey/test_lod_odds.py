@@ -235,6 +235,9 @@ def test_a_revenge_gives_the_attackers_outcome_exactly() -> None:
         expected[value] = expected.get(value, Fraction(0)) + miss * p
     assert dict(report.distributions["attacker_damage"].items()) == expected
     assert report.numbers["p_attacker_down"] == miss * back.numbers["p_down"]
+    from tactica.engine.odds_why import unexplained
+
+    assert unexplained(report) == []
 
 
 def test_no_attackers_outcome_without_a_reaction() -> None:

@@ -156,6 +156,10 @@ def test_a_move_into_an_arc_gives_the_movers_own_outcome() -> None:
     assert report.distributions["attacker_hp"] == after.distributions["hp"]
     assert report.distributions["attacker_card"] == after.distributions["card"]
     assert report.numbers["p_attacker_out_of_action"] == after.numbers["p_out_of_action"]
+    from tactica.engine.odds_why import unexplained
+
+    assert report.numbers["p_attacker_falls_prone"] == 0
+    assert "p_attacker_falls_prone" not in unexplained(report)
 
 
 def test_the_movers_exact_outcome_agrees_with_sampling_the_move() -> None:

@@ -253,6 +253,12 @@ def test_a_target_that_may_counterattack_gives_the_attackers_outcome_exactly() -
     assert report.distributions["attacker_outcome"].p("hit") == hits
     # The target's own outcome is the undefended attack's.
     _check(report, *_oracle(b.state, "A", "B", cover=False))
+    # A certainty says why (one hit cannot knock a fresh attacker out).
+    from tactica.engine.odds_why import unexplained
+
+    assert report.numbers["p_attacker_knocked_out"] == 0 and unexplained(report) == []
+    assert "no outcome of B's counterattack with the knife" in \
+        report.why["p_attacker_knocked_out"]
 
 
 def test_no_attackers_outcome_where_the_target_cannot_counterattack() -> None:

@@ -312,8 +312,14 @@ def attack_odds(state: LodState, action: UseAbility) -> OddsReport:
                                "attacker_if": "" if back is None else
                                f"if {' or '.join(_reacting(state, f, ability, targets))} "
                                "strikes back"})
-    return with_why(report, explain_numbers(state, f.id, ability, targets, element, knockout,
-                                            report))
+    why = explain_numbers(state, f.id, ability, targets, element, knockout, report)
+    down = report.numbers.get("p_attacker_down")
+    if back is not None and down in (0, 1):
+        who = " or ".join(_reacting(state, f, ability, targets))
+        why = {**why, "p_attacker_down": (
+            f"{'no' if down == 0 else 'every'} outcome of {who}'s strike back downs {f.id} "
+            f"({f.hp} HP behind {f.shell_total} Shell)")}
+    return with_why(report, why)
 
 
 def _reacting(state: LodState, f: Fighter, ability: Ability,

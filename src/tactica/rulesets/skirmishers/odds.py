@@ -410,8 +410,15 @@ def _with_actor_card(rules: Any, state: SkiState, action: Action,
         p_attacker_out_of_action=sum((p for o, p in cards.items() if o[4]), Fraction(0)),
         p_attacker_falls_prone=sum((p for o, p in cards.items() if o[3]), Fraction(0)))
     extra = {**report.extra, "attacker_if": "if every enemy that may fire at it does"}
+    why = dict(report.why)
+    for name, what in (("p_attacker_out_of_action", "takes it out of action"),
+                       ("p_attacker_falls_prone", "makes it fall prone")):
+        if numbers[name] in (0, 1):
+            every = "none" if numbers[name] == 0 else "every one"
+            why[name] = (f"{every} of the {len(cards)} cards {uid} may be left with by the "
+                         f"reaction fire {what}")
     return replace(report, attacker=uid, distributions={**report.distributions, **more},
-                   numbers=numbers, extra=extra)
+                   numbers=numbers, extra=extra, why=why)
 
 
 #: The most shots of one volley (``--shots``): a 150-degree arc of a 3-shot weapon.

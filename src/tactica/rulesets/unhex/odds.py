@@ -197,7 +197,26 @@ def attack_odds(state: UnhexState, action: Attack, *, defend: bool = False) -> O
                "attacker_if": (None if counter is None else
                                f"if {target} counterattacks with the {counter}")},
     )
-    return with_why(report, explain_numbers(state, action, report))
+    return with_why(with_why(report, explain_numbers(state, action, report)),
+                    _counter_why(report, a, t, counter))
+
+
+def _counter_why(report: OddsReport, a: Character, t: Character,
+                 counter: str | None) -> dict[str, str]:
+    """Why the attacker's chances from a counterattack are 0 or 1: its outcomes say so."""
+    if counter is None:
+        return {}
+    roll = f"{t.id}'s counterattack with the {counter} (a roll at {t.level})"
+    out: dict[str, str] = {}
+    for name, what in (("p_attacker_hit", f"hits {a.id}"),
+                       ("p_attacker_knocked_out",
+                        f"knocks {a.id} out ({a.body.summary()})")):
+        p = report.numbers.get(name)
+        if p == 0:
+            out[name] = f"no outcome of {roll} {what}"
+        elif p == 1:
+            out[name] = f"every outcome of {roll} {what}"
+    return out
 
 
 def odds_choices(state: UnhexState, unit: str) -> tuple[OddsChoice, ...]:
