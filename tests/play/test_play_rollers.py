@@ -15,7 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tactica.engine.events import ActionTaken
 from tactica.engine.ruleset import UnitStatus
 from tactica.engine.scenario import load_scenario
 from tactica.play import FightController
@@ -46,9 +45,7 @@ def drive(ctl: FightController, wanted: Callable[[RollRequest], bool], *,
         if isinstance(req, RollRequest):
             if wanted(req):
                 side, _ = ctl.acting()
-                first = ctl._open[0] if ctl._open else None
-                action = first.action if isinstance(first, ActionTaken) else None
-                return Asked(req, ctl.roller(req), side, action)
+                return Asked(req, ctl.roller(req), side, ctl.acting_action())
             ctl.answer_roll(dice(req) if dice else "", key=req.key)
         elif isinstance(req, DecisionRequest):
             good = [i for i, t in enumerate(req.texts) if options and re.search(options, t)]

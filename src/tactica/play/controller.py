@@ -469,13 +469,17 @@ class FightController:
         p = self.battle.pending
         return None, p.label if isinstance(p, Automatic) else ""
 
+    def acting_action(self) -> Any | None:
+        """The action of the step a roll or a decision is asked in (``None``: an automatic
+        step, such as a round's start)."""
+        first = self._open[0] if self._open else None
+        return first.action if isinstance(first, ActionTaken) else None
+
     def roller(self, req: RollRequest) -> Roller:
         """Who physically rolls ``req``'s dice: the side (and the unit it rolls for), which
         is not always the acting side (a defender's armor, a reaction, a scatter)."""
-        first = self._open[0] if self._open else None
-        action = first.action if isinstance(first, ActionTaken) else None
-        side = first.side if isinstance(first, ActionTaken) else None
-        return roller_of(self.battle, req.label, action, side)
+        side, _ = self.acting()
+        return roller_of(self.battle, req.label, self.acting_action(), side)
 
     def describe(self, action: Any) -> str:
         """An action in words."""
