@@ -216,3 +216,51 @@ def test_the_listed_damage_factors_multiply_to_the_multiplier_shown() -> None:
     report = odds_of(sc.ruleset, state, "Lark", "Cop 1", "Elemental Bolt/fire")
     line = next(r for r in report.reasons if "damage:" in r)
     assert "x 2 (" in line and "magical vs a Shell up x2" in line
+
+
+# -- the attacker's outcome when a target strikes back (Revenge) ------------------------------
+
+
+def test_a_revenge_gives_the_attackers_outcome_exactly() -> None:
+    """Rook's melee attack on the Captain: on a miss the Captain's Revenge (its Cattle Prod)
+    strikes Rook, so Rook's damage is the Captain's own attack's, weighted by the miss."""
+    sc = example("police.yaml")
+    start = to_turn(battle(sc), "Rook")
+    report = odds_of(sc.ruleset, start.state, "Rook", "Captain")
+    assert "Captain may strike back" in "\n".join(report.reasons)
+    miss = 1 - report.numbers["p_hit"]
+    back = odds_of(sc.ruleset, start.state, "Captain", "Rook", "cattle-prod")
+    expected: dict[int, Fraction] = {0: 1 - miss}
+    for value, p in back.distributions["damage"].items():
+        expected[value] = expected.get(value, Fraction(0)) + miss * p
+    assert dict(report.distributions["attacker_damage"].items()) == expected
+    assert report.numbers["p_attacker_down"] == miss * back.numbers["p_down"]
+    from tactica.engine.odds_why import unexplained
+
+    assert unexplained(report) == []
+
+
+def test_no_attackers_outcome_without_a_reaction() -> None:
+    sc = example("cop-vs-goblin.yaml")
+    report = odds_of(sc.ruleset, sc.new_state(), "Cop", "Goblin")
+    assert not any(name.startswith("attacker") for name in report.distributions)
+
+
+def test_the_attackers_outcome_agrees_with_seeded_battles() -> None:
+    sc = example("police.yaml")
+    start = to_turn(battle(sc), "Rook")
+    report = odds_of(sc.ruleset, start.state, "Rook", "Captain")
+    action = sc.ruleset.odds.odds_action(start.state, "Rook", ("Captain",), None)
+    rng = np.random.default_rng(7)
+    dice = SampledDice(rng, faces=True)
+    n = 3000
+    taken = []
+    for _ in range(n):
+        trial = Battle(sc.ruleset, sc.ruleset.copy_state(start.state))
+        events = trial.apply(action, dice=dice)
+        taken.append(sum(e.damage for e in of(events, AttackResolved)
+                         if e.target == "Rook" and e.hit))
+    exact = report.distributions["attacker_damage"]
+    assert abs(sum(taken) / n - float(exact.mean())) <= 4 * exact.sd() / math.sqrt(n)
+    hurt = float(1 - exact.p(0))
+    assert abs(sum(1 for t in taken if t) / n - hurt) <= 4 * math.sqrt(hurt * (1 - hurt) / n)

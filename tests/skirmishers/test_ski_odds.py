@@ -10,7 +10,7 @@ import pytest
 from ski_builders import EXAMPLES, example, ready, take, trooper
 
 from tactica.cli import main
-from tactica.engine.chance import Done, run_sampled
+from tactica.engine.chance import Done, FirstOption, run_sampled
 from tactica.engine.odds import COMMON_KEYS
 from tactica.rulesets.skirmishers import SKIRMISHERS
 from tactica.rulesets.skirmishers import records as r
@@ -138,3 +138,52 @@ def test_the_odds_of_a_move_through_an_arc() -> None:
     assert far.extra["shots"] == 5 and far.extra["lower_bound"]
     p = far.numbers["p_hit"]
     assert 0 < p < 1 and "at 1,0: B's SMG" in "\n".join(far.reasons)
+
+
+def test_a_move_into_an_arc_gives_the_movers_own_outcome() -> None:
+    """The reaction shot a move draws is the mover's risk: its card afterwards, exactly, is
+    the shot's outcome at the dot it enters (the same shot, asked of after the move)."""
+    b = ready("A . . . . . B\n . . . . . . .", A=trooper("red"),
+              B=trooper("blue", "smg", arc=60, bearing=180))
+    take(b, r.Activate("A"), decisions=[HOLD])
+    report = SKIRMISHERS.odds.odds(b.state, r.Move("A", "1,0"))
+    assert report.attacker == "A"
+    assert report.extra["attacker_if"] == "if every enemy that may fire at it does"
+    # Only the reaction shot does damage here: the mover's damage is the move's.
+    assert report.distributions["attacker_damage"] == report.distributions["damage"]
+    take(b, r.Move("A", "1,0"), decisions=[HOLD])  # the shot held: A stands on the dot
+    after = SKIRMISHERS.odds.odds(b.state, r.Shoot("B", "A", "smg"))
+    assert report.distributions["attacker_hp"] == after.distributions["hp"]
+    assert report.distributions["attacker_card"] == after.distributions["card"]
+    assert report.numbers["p_attacker_out_of_action"] == after.numbers["p_out_of_action"]
+    from tactica.engine.odds_why import unexplained
+
+    assert report.numbers["p_attacker_falls_prone"] == 0
+    assert "p_attacker_falls_prone" not in unexplained(report)
+
+
+def test_the_movers_exact_outcome_agrees_with_sampling_the_move() -> None:
+    b = ready("A . . . . . B\n . . . . . . .", A=trooper("red"),
+              B=trooper("blue", "smg", arc=60, bearing=180))
+    take(b, r.Activate("A"), decisions=[HOLD])
+    move = r.Move("A", "1,0")
+    report = SKIRMISHERS.odds.odds(b.state, move)
+    hp = report.distributions["attacker_hp"]
+    rng = np.random.default_rng(7)
+    n = 3000
+    seen = []
+    for _ in range(n):
+        trace = run_sampled(SKIRMISHERS.resolve(b.state, move), rng,
+                            policies=FirstOption(), world=SKIRMISHERS, state=b.state)
+        hits = [e.hp for e in trace.events if isinstance(e, r.Hit) and e.unit == "A"]
+        seen.append(hits[-1] if hits else b.state.troopers["A"].hp)
+    mean = float(hp.mean())
+    sd = float(hp.sd())
+    assert abs(sum(seen) / n - mean) < 4 * sd / n ** 0.5
+
+
+def test_no_movers_outcome_where_no_arc_holds_the_path() -> None:
+    b = ready("A . . . . . B\n . . . . . . .", A=trooper("red"), B=trooper("blue"))
+    take(b, r.Activate("A"))
+    report = SKIRMISHERS.odds.odds(b.state, r.Move("A", "1,0"))
+    assert not any(name.startswith("attacker") for name in report.distributions)

@@ -166,10 +166,14 @@ def test_every_die_says_what_it_decides(tmp_path: Path) -> None:
     PlaySession.start(load_scenario(scenario), tmp_path / "lane.jsonl", table, seed=3,
                       durable=False).run()
     dice = [p for p in table.prompts if p.startswith("dice for")]
+    # Red moves A, but blue's player rolls blue's reaction fire: the prompt names the roller.
     assert dice == [
-        "dice for 2D6 to hit: reaction fire by B at A (e.g. 2 5; Enter rolls)> ",
-        "dice for 2D6 start cell for the reaction-fire hit by B on A (e.g. 2 5; Enter rolls)> ",
+        "dice for 2D6 to hit: reaction fire by B at A, rolled by blue (B) (e.g. 2 5; Enter "
+        "rolls)> ",
+        "dice for 2D6 start cell for the reaction-fire hit by B on A, rolled by blue (B) (e.g. "
+        "2 5; Enter rolls)> ",
     ]
+    assert "blue (B) rolls in red's action: A moves to 4,0" in table.said
     assert "roll for '2D6 to hit: reaction fire by B at A': two six-sided dice" in table.said
 
 

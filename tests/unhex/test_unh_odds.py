@@ -232,3 +232,116 @@ def test_defend_from_the_command_line(capsys: pytest.CaptureFixture[str],
     assert main(["odds", str(path), "-a", "Jet", "-t", "Lola", "--defend", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["defend"] is True and doc["cover"] is True and doc["p_defended"] > 0
+
+
+# -- the attacker's outcome when the target may counterattack ---------------------------------
+
+
+def test_a_target_that_may_counterattack_gives_the_attackers_outcome_exactly() -> None:
+    """A counterattack is a separate roll from the same area, no cover: the attacker's
+    outcome is that roll counted over every pair of dice, the target's is unchanged."""
+    b = ready({"A": pc("Bar", level=60), "B": npc("Bar", level=45)}, rulings=EXTRA)
+    report = odds_of(UNHEX, b.state, "A", "B")
+    assert report.extra["counterattack"] == "knife"
+    assert report.extra["attacker_if"] == "if B counterattacks with the knife"
+    hits, where, lost = _oracle(b.state, "B", "A", cover=False)
+    assert report.numbers["p_attacker_hit"] == hits == Fraction(45, 100)
+    back = report.distributions["attacker_hit_location"]
+    assert {k: v for k, v in back.items()} == {k: v for k, v in where.items() if v}
+    back_lost = report.distributions["attacker_level_lost"]
+    assert {k: v for k, v in back_lost.items()} == {k: v for k, v in lost.items() if v}
+    assert report.distributions["attacker_outcome"].p("hit") == hits
+    # The target's own outcome is the undefended attack's.
+    _check(report, *_oracle(b.state, "A", "B", cover=False))
+    # A certainty says why (one hit cannot knock a fresh attacker out).
+    from tactica.engine.odds_why import unexplained
+
+    assert report.numbers["p_attacker_knocked_out"] == 0 and unexplained(report) == []
+    assert "no outcome of B's counterattack with the knife" in \
+        report.why["p_attacker_knocked_out"]
+
+
+def test_no_attackers_outcome_where_the_target_cannot_counterattack() -> None:
+    # Defending is the target's one reaction; another area; no melee weapon in hand; no
+    # action left this round.
+    b = ready({"A": pc("Bar", level=60), "B": npc("Bar", level=45)}, rulings=EXTRA)
+    defended = odds_of(UNHEX, b.state, "A", "B", defend=True)
+    assert defended.extra["counterattack"] is None
+    assert not any(n.startswith("attacker") for n in defended.distributions)
+    far = ready({"A": pc("Entrance", items=["pistol"]), "B": npc("Dance Floor")})
+    assert odds_of(UNHEX, far.state, "A", "B").extra["counterattack"] is None
+    unarmed = ready({"A": pc("Bar"), "B": npc("Bar", items=["pistol"])})
+    assert odds_of(UNHEX, unarmed.state, "A", "B").extra["counterattack"] is None
+    spent = ready({"A": pc("Bar"), "B": npc("Bar")}, actions={"B": 0})
+    report = odds_of(UNHEX, spent.state, "A", "B")
+    assert report.extra["counterattack"] is None and "p_attacker_hit" not in report.numbers
+
+
+def test_before_the_first_round_the_target_is_taken_to_have_its_action() -> None:
+    data = load_yaml(NIGHTCLUB_FIGHT)
+    data["units"]["Jet"]["at"] = "Dance Floor"
+    sc = scenario_from_mapping(data, source=str(NIGHTCLUB_FIGHT))
+    report = odds_of(UNHEX, sc.new_state(), "Jet", "Vince")
+    assert report.extra["counterattack"] == "baseball-bat"
+    assert report.numbers["p_attacker_hit"] == Fraction(1, 2)  # Vince's level 50
+
+
+def _sampled_counter(state: UnhexState, attack: Attack, weapon: str, n: int,
+                     seed: int) -> dict[str, list[float]]:
+    """The attacker's side of ``n`` seeded counterattacks, through the battle's process."""
+    rng = np.random.default_rng(seed)
+    state.chars[attack.target].actions = 1
+    out: dict[str, list[float]] = {"hit": [], "lost": [], "ko": []}
+    for _ in range(n):
+        trace = run_sampled(UNHEX.resolve(state, attack), rng,
+                            policies=_Adapter(state, Reaction("counterattack", weapon)))
+        back = next(e for e in trace.events
+                    if isinstance(e, Attacked) and e.kind == "counterattack")
+        out["hit"].append(back.outcome == "hit")
+        out["lost"].append(sum(e.level_lost for e in trace.events
+                               if isinstance(e, LocationFilled) and e.unit == attack.unit))
+        out["ko"].append(any(isinstance(e, KnockedOut) and e.unit == attack.unit
+                             for e in trace.events))
+    return out
+
+
+def test_the_attackers_exact_outcome_matches_seeded_sampling_of_a_counterattack() -> None:
+    state = _nightclub_state(Jet="Dance Floor")
+    jet = state.chars["Jet"]
+    for loc, k in HURT.items():
+        jet.body = jet.body.with_marks(loc, Marks(slash=k))
+    attack = Attack("Jet", "knife", "Vince")
+    report = odds_of(UNHEX, state, "Jet", "Vince", "knife")
+    assert report.extra["counterattack"] == "baseball-bat"
+    sample = _sampled_counter(state, attack, "baseball-bat", 3000, seed=5)
+    lost = report.distributions["attacker_level_lost"]
+    assert report.numbers["p_attacker_knocked_out"] > 0
+    for key, exact in (("hit", report.numbers["p_attacker_hit"]),
+                       ("ko", report.numbers["p_attacker_knocked_out"])):
+        _within_4_se(exact, math.sqrt(float(exact * (1 - exact))), sample[key])
+    _within_4_se(lost.mean(), lost.sd(), sample["lost"])
+
+
+def test_the_attackers_outcome_on_the_command_line(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    data = load_yaml(NIGHTCLUB_FIGHT)
+    data["units"]["Jet"]["at"] = "Dance Floor"
+    path = tmp_path / "close.yaml"
+    path.write_text(json.dumps(data))
+    assert main(["odds", str(path), "-a", "Jet", "-t", "Vince"]) == 0
+    out = capsys.readouterr().out
+    assert "attacker level lost" in out and "Vince may counterattack with the" in out
+    assert main(["odds", str(path), "-a", "Jet", "-t", "Vince", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["exact"]["p_attacker_hit"] == "1/2"
+    assert sum(row["p"] for row in doc["attacker_level_lost"]) == pytest.approx(1)
+
+
+def test_plays_odds_lines_show_the_attackers_damage_too() -> None:
+    from tactica.play.words import odds_lines
+
+    b = ready({"A": pc("Bar", level=60), "B": npc("Bar", level=45)}, rulings=EXTRA)
+    lines = odds_lines(odds_of(UNHEX, b.state, "A", "B"), "A attacks B with the knife")
+    assert any(line.startswith("  damage: ") for line in lines)
+    assert any(line.startswith("  attacker damage: ") for line in lines), lines
+    assert any("B may counterattack with the knife" in line for line in lines)

@@ -131,7 +131,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
                             ".includes('A may attack')", timeout=TIMEOUT)  # the other tab too
     attack(page, "#question button[title='A attacks B with rifle']")
     kind, _, head = question(page)
-    assert (kind, head) == ("roll", "Roll for to hit")
+    assert (kind, head) == ("roll", "red (A) rolls: to hit")
     assert "the die showing 1-6 is a success" in page.inner_text("#question")
     type_dice(page, "8")
 
@@ -153,7 +153,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
         raise AssertionError(question(page))
     attack(page, "#question button[title='A attacks B with rifle']")
     type_dice(page, "4")
-    assert question(page)[2] == "Roll for armor"
+    assert question(page)[2] == "blue (B) rolls: armor"  # the defender's roll
     shot(page, path=str(SCREENSHOTS / "duel-3-before-kill.png"), full_page=True)
     before = log.read_bytes()
     server.kill()
@@ -162,7 +162,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
     assert log.read_bytes() == before  # nothing lost, nothing added
     page.goto(resumed.url)  # a new launch: a new port and token
     page.wait_for_selector("#question[data-key]", timeout=TIMEOUT)
-    assert question(page)[2] == "Roll for armor"
+    assert question(page)[2] == "blue (B) rolls: armor"  # the defender's roll
     type_dice(page, "9")
     page.wait_for_selector("#over", timeout=TIMEOUT)
     assert "Winner: red" in page.inner_text("#over")

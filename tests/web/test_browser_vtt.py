@@ -9,6 +9,7 @@ Chromium or no Playwright is installed.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ import pytest
 from web_helpers import EXAMPLES, Server, launch_browser, shot
 
 from tactica.engine.events import ActionTaken
+from tactica.engine.validation import load_yaml
 from tactica.play import read_log
 
 TIMEOUT = 120_000  # ms: generous waits for events, a loaded machine may be slow
@@ -237,8 +239,9 @@ def test_nebulia_a_turn_moved_on_the_map_and_an_attack_previewed(
     assert commit_preview(page) == "A attacks B with rifle"
 
     kind, _, head = question(page)  # the dice prompt names the action and what it decides
-    assert (kind, head) == ("roll", "Roll for to hit")
-    assert "In red's action: A attacks B with rifle" in page.inner_text("#roll-who")
+    assert (kind, head) == ("roll", "red (A) rolls: to hit")
+    assert page.inner_text("#roll-who") == \
+        "Who rolls: red (A) (in red's action: A attacks B with rifle)"
     assert "What it decides: the die showing 1-6 is a success" in page.inner_text("#question")
     settled(page)
     shot(page, path=str(shots / "nebulia-3-roll.png"))
@@ -410,4 +413,79 @@ def test_each_attack_button_shows_its_exact_chance(browser: Any, serve: Any) -> 
     button = "#question button.attack[title='A attacks B with rifle']"
     page.wait_for_selector(f"{button} .odds-tag", timeout=TIMEOUT)
     assert page.inner_text(f"{button} .odds-tag") == " · P(hit) 60.0% (3/5)"
+    assert page.violations == []
+
+
+def test_unhex_preview_shows_the_attackers_bars_when_the_target_can_counterattack(
+        browser: Any, serve: Any, shots: Path, tmp_path: Path) -> None:
+    """Jet and Vince share the dance floor, each with a melee weapon in hand: whichever side
+    acts first, its attack on the other may be counterattacked, so the preview shows the
+    attacker's own outcome beside the target's, labelled with when it holds."""
+    data = load_yaml(EXAMPLES / "unhex" / "nightclub-fight.yaml")
+    data["units"]["Jet"]["at"] = "Dance Floor"
+    scenario = tmp_path / "close-quarters.yaml"
+    scenario.write_text(json.dumps(data))
+    server = serve(scenario, "--auto-dice")  # both sides by hand: nobody acts before
+    page = open_page(browser, server.url)
+    until_side_acts(page, "")  # the first action of the fight, whoever won the initiative
+    attacker, target = ("Jet", "Vince") if question(page)[2].startswith("crew") else \
+        ("Vince", "Jet")
+    pick(page, attacker)
+    page.click(map_unit(page, target))
+    page.wait_for_selector("#preview [data-commit]", timeout=TIMEOUT)
+    block = page.locator("#preview .attack-preview").last
+    block.locator(".bar.attacker").first.wait_for(timeout=TIMEOUT)
+    heads = block.locator(".dist[data-who='attacker'] h4").all_inner_texts()
+    assert heads and all(h.startswith(f"{attacker}: ")
+                         and f"if {target} counterattacks with the" in h for h in heads), heads
+    assert block.locator(".dist[data-who='target'] h4").first.inner_text().startswith(
+        f"{target}: ")
+    assert block.locator(".bar.attacker").count() >= 2
+    assert "P(attacker hit)" in block.inner_text()
+    assert "no retaliation" not in block.inner_text()
+    block.locator(".dist[data-who='attacker']").first.scroll_into_view_if_needed()
+    shot(page, path=str(shots / "unhex-2-counterattack-preview.png"))
+    assert page.violations == []
+
+
+def test_unhex_a_critical_success_sets_the_dice_through_the_range_input(
+        browser: Any, serve: Any, shots: Path) -> None:
+    """Dice typed at the table: Rook's attack rolls 33, a critical success (doubles at or
+    under 55); Rook chooses to set the dice, the page asks for a number from 1 to 55 as a
+    range (not 55 buttons), 46 is typed there, and the attack goes on as a roll of 46."""
+    server = serve(EXAMPLES / "unhex" / "nightclub-fight.yaml", "-c", "club")
+    page = open_page(browser, server.url)
+    until_side_acts(page, "crew")  # the computer's dice and the crew's decisions, seeded
+    pick(page, "Rook")
+    page.click(map_unit(page, "Lola"))
+    assert "Rook attacks Lola" in commit_preview(page)
+    for _ in range(10):  # the club's reaction (the computer's), then Rook's roll
+        kind, _, head = question(page)
+        if kind == "roll" and "Rook: attack" in head:
+            break
+        assert kind == "decision", head
+        click_and_wait(page, "#question button[data-option='0']")
+    _, key, _ = question(page)
+    page.fill("#dice-input", "3 3")
+    page.click("#dice-enter")
+    answered(page, key)
+    kind, _, head = question(page)
+    assert kind == "decision" and "critical success" in head, head
+    click_and_wait(page, "#question button:has-text('set the dice')")
+    kind, key, head = question(page)
+    assert kind == "decision" and "set the dice to (1-55)" in head, head
+    page.wait_for_selector("#range-input", timeout=TIMEOUT)
+    assert page.locator("#question button[data-option]").count() == 0  # no 55 buttons
+    number = page.locator("#range-input")
+    assert (number.get_attribute("min"), number.get_attribute("max")) == ("1", "55")
+    page.fill("#range-input", "46")
+    shot(page, path=str(shots / "unhex-3-set-the-dice.png"))
+    page.click("#range-enter")
+    answered(page, key)
+    page.wait_for_function("() => [...document.querySelectorAll('#feed *')].some("
+                           "n => n.textContent.includes('rolls 46 (critical success)'))",
+                           timeout=TIMEOUT)
+    records = [r for r in read_log(server.log).records
+               if type(r).__name__ == "Attacked" and getattr(r, "unit", "") == "Rook"]
+    assert [(r.roll, r.set_dice) for r in records] == [(46, True)]
     assert page.violations == []

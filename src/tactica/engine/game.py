@@ -155,13 +155,17 @@ class Text(Generic[S, A, E]):
     event (by default :func:`record_text`, the record's fields). Optional, for the web page:
     ``ranges``, the distance in words between every two units of different sides (a fight
     without a map), and ``terrain``, ground the map does not draw but a move pays for, by
-    place."""
+    place. Optional, for every dice prompt: ``roller``, who physically rolls the roll of that
+    label during that action (``None`` when no side acts): a unit's id or a side's name,
+    ``None`` to let the front end read it from the label (the first unit or side it names,
+    else the acting side), or ``""`` for the acting side whatever the label names."""
 
     units: Callable[[S], tuple[UnitStatus, ...]]
     action: Callable[[S, A], str] = record_text
     event: Callable[[S, E], str] = record_text
     ranges: Callable[[S], list[tuple[str, str, str]]] | None = None
     terrain: Callable[[S], dict[str, str]] | None = None
+    roller: Callable[[S, str, A | None], str | None] | None = None
 
 
 # --------------------------------------------------------------------------------------------

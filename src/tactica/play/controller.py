@@ -54,6 +54,7 @@ from tactica.play.answer import (
 )
 from tactica.play.fight import new_fight, resume_fight
 from tactica.play.logfile import LogHeader, LogWriter
+from tactica.play.roller import Roller, roller_of
 from tactica.play.words import winner_line
 
 __all__ = [
@@ -467,6 +468,18 @@ class FightController:
             return first.side, self.describe(first.action)
         p = self.battle.pending
         return None, p.label if isinstance(p, Automatic) else ""
+
+    def acting_action(self) -> Any | None:
+        """The action of the step a roll or a decision is asked in (``None``: an automatic
+        step, such as a round's start)."""
+        first = self._open[0] if self._open else None
+        return first.action if isinstance(first, ActionTaken) else None
+
+    def roller(self, req: RollRequest) -> Roller:
+        """Who physically rolls ``req``'s dice: the side (and the unit it rolls for), which
+        is not always the acting side (a defender's armor, a reaction, a scatter)."""
+        side, _ = self.acting()
+        return roller_of(self.battle, req.label, self.acting_action(), side)
 
     def describe(self, action: Any) -> str:
         """An action in words."""

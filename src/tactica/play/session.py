@@ -267,10 +267,16 @@ class PlaySession:
         return True
 
     def _roll(self, req: RollRequest) -> None:
+        side, during = self.controller.acting()
+        roller = self.controller.roller(req).words()
+        where = (f" in {side}'s action: {during}" if side else
+                 f" for the table: {during}" if during else "")
+        self.terminal.say(f"{roller} rolls{where}")
         self.terminal.say("\n".join(roll_lines(req.roll)))
         example = answer_example(req.roll)
         while True:
-            text = self._ask(f"dice for {req.label} (e.g. {example}; Enter rolls)> ")
+            text = self._ask(f"dice for {req.label}, rolled by {roller} (e.g. {example}; "
+                             "Enter rolls)> ")
             if not text.strip():
                 self.controller.answer_roll("", key=req.key)
                 return

@@ -178,7 +178,7 @@ def odds_lines(report: OddsReport, desc: str) -> list[str]:
         lines.extend(f"  {r}" for r in report.reasons)
     for name, dist in report.distributions.items():
         items = list(dist.items())
-        if not items or len(items) == 1 or name != "damage":
+        if not items or len(items) == 1 or name not in ("damage", "attacker_damage"):
             continue
         if len(items) <= 8:
             shown = ", ".join(f"{v}: {_percent(p)}" for v, p in items)

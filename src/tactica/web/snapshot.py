@@ -61,8 +61,12 @@ def request_json(ctl: FightController, req: Request) -> dict[str, Any]:
     if isinstance(req, RollRequest):
         roll = req.roll
         chance = success_chance(roll)
+        roller = ctl.roller(req)
         return {"kind": "roll", "key": req.key, "label": req.label, "side": side,
                 "during": during, "dice": dice_words(roll), "hint": roll.hint,
+                # Who physically rolls: not always the acting side (a defence, a reaction).
+                "roller": roller.side, "roller_unit": roller.unit,
+                "roller_words": roller.words(),
                 "chances": chances_line(roll),
                 "success": None if chance is None else f"{float(chance):.1%}",
                 "success_exact": (None if chance is None
@@ -155,7 +159,9 @@ def _bars(report: OddsReport) -> list[dict[str, Any]]:
         if len(items) < 2 or len(items) > _BARS_MAX:
             continue
         who = "attacker" if name.startswith("attacker") else "target"
-        out.append({"name": name.replace("_", " "), "who": who,
+        shown = name.removeprefix("attacker_") if who == "attacker" else name
+        out.append({"name": shown.replace("_", " "), "who": who,
+                    "unit": report.attacker if who == "attacker" else report.target,
                     "bars": [{"value": str(v), "p": float(p),
                               "exact": f"{Fraction(p).numerator}/{Fraction(p).denominator}"}
                              for v, p in items]})
@@ -170,6 +176,8 @@ def _report_json(report: OddsReport, desc: str) -> dict[str, Any]:
                       for k, v in report.numbers.items()},
             "why": {number_name(k): v for k, v in report.why.items()},
             "bars": _bars(report),
+            # When the attacker's outcome holds (``if B counterattacks with the knife``).
+            "attacker_if": str(report.extra.get("attacker_if") or ""),
             "reasons": [without_rule_ids(r) for r in report.reasons]}
 
 

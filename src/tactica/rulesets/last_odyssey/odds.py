@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any
 
 from tactica.dice import Dist
-from tactica.engine.chance import Done, run_exact
+from tactica.engine.chance import Decide, Done, run_exact
 from tactica.engine.errors import IllegalActionError
 from tactica.engine.odds import OddsNumbers, OddsReport
 from tactica.engine.odds_why import with_why
@@ -23,7 +23,8 @@ from tactica.engine.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.last_odyssey import melee
 from tactica.rulesets.last_odyssey.content import Ability
 from tactica.rulesets.last_odyssey.hitdie import Outcome, TargetSetup, outcome
-from tactica.rulesets.last_odyssey.records import UseAbility
+from tactica.rulesets.last_odyssey.policy import choose_decision
+from tactica.rulesets.last_odyssey.records import AttackResolved, UseAbility
 from tactica.rulesets.last_odyssey.resolve import Results, attack
 from tactica.rulesets.last_odyssey.state import WORLD, Fighter, LodState, element_of
 from tactica.rulesets.last_odyssey.targeting import (
@@ -293,15 +294,83 @@ def attack_odds(state: LodState, action: UseAbility) -> OddsReport:
         distributions = {"damage": dist.map(
             lambda results: sum(_damage_taken(o) for _t, o in results)
             if ability.attack != "status" else 0), **distributions}
+    back = _attackers_outcome(state, f, ability, targets, element, knockout)
+    if back is not None:
+        distributions["attacker_damage"] = back.map(lambda o: o[3])
+        distributions["attacker_shell_left"] = back.map(lambda o: o[1])
+        distributions["attacker_hp_left"] = back.map(lambda o: o[0])
+        numbers["p_attacker_down"] = back.map(lambda o: o[2]).p(True)
+        reasons.append(f"{' or '.join(_reacting(state, f, ability, targets))} may strike back "
+                       f"(a reaction to a missed melee attack): {f.id}'s own outcome")
     name = ability.name + (f" ({element})" if element else "") + (" to knock out"
                                                                   if knockout else "")
     report = OddsReport(attacker, ",".join(targets), f"{attacker} uses {name} on "
                         f"{', '.join(targets)}", distributions, OddsNumbers(**numbers),
                         tuple(reasons),
                         extra={"weapon": ability.name, "targets": list(targets),
-                               "kind": ability.attack, "element": element or ability.element})
-    return with_why(report, explain_numbers(state, f.id, ability, targets, element, knockout,
-                                            report))
+                               "kind": ability.attack, "element": element or ability.element,
+                               "attacker_if": "" if back is None else
+                               f"if {' or '.join(_reacting(state, f, ability, targets))} "
+                               "strikes back"})
+    why = explain_numbers(state, f.id, ability, targets, element, knockout, report)
+    down = report.numbers.get("p_attacker_down")
+    if back is not None and down in (0, 1):
+        who = " or ".join(_reacting(state, f, ability, targets))
+        why = {**why, "p_attacker_down": (
+            f"{'no' if down == 0 else 'every'} outcome of {who}'s strike back downs {f.id} "
+            f"({f.hp} HP behind {f.shell_total} Shell)")}
+    return with_why(report, why)
+
+
+def _reacting(state: LodState, f: Fighter, ability: Ability,
+              targets: tuple[str, ...]) -> list[str]:
+    """The targets that may react to this attack (a melee attack on another side: Revenge,
+    Quick Fingers, a pack's reaction ability)."""
+    if not ability.is_melee:
+        return []
+    out = []
+    for tid in targets:
+        t = state.fighters[tid]
+        if t.side == f.side:
+            continue
+        if t.passives & {"revenge", "quick-fingers"} or any(
+                state.ability(a).type == "reaction" for a in t.abilities):
+            out.append(tid)
+    return out
+
+
+class _Decisions:
+    """The computer's choices inside the reactions (the item Quick Fingers steals, ...)."""
+
+    def __init__(self, state: LodState):
+        self.state = state
+
+    def choose(self, decision: Decide[Any], state: Any, rng: Any) -> Any:
+        chosen = choose_decision(self.state, decision, None)
+        return decision.options[0] if chosen is None else chosen
+
+
+def _attackers_outcome(state: LodState, f: Fighter, ability: Ability, targets: tuple[str, ...],
+                       element: str, knockout: bool
+                       ) -> Dist[tuple[int, int, bool, int]] | None:
+    """The attacker's ``(HP left, Shells left, down, damage taken)`` once the targets'
+    reactions are through, exactly
+    (the battle's own attack process, reactions included), or ``None`` when no target may
+    react or no reaction can hurt it."""
+    if not _reacting(state, f, ability, targets):
+        return None
+
+    def after(w: LodState, _results: Results) -> Done[tuple[int, int, bool]]:
+        me = w.fighters[f.id]
+        return Done((me.hp, me.shell_total, not me.standing))
+
+    process = attack(state, f.id, ability, targets, element, knockout, after, reactions=True)
+    traced: Dist[tuple[tuple[int, int, bool], tuple[Any, ...]]] = run_exact(
+        process, world=WORLD, state=state, policies=_Decisions(state), events=True)
+    dist = traced.map(lambda ve: (*ve[0], sum(
+        e.damage for e in ve[1]
+        if isinstance(e, AttackResolved) and e.target == f.id and e.hit)))
+    return dist if len(dist) > 1 else None
 
 
 def odds_choices(state: LodState, attacker: str) -> tuple[OddsChoice, ...]:

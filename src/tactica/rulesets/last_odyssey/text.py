@@ -15,6 +15,7 @@ __all__ = [
     "describe_event",
     "describe_option",
     "explain_action",
+    "roller",
     "units",
 ]
 
@@ -186,3 +187,34 @@ def units(state: LodState) -> tuple[UnitStatus, ...]:
                    survived=f.standing or f.fled or f.knocked_out)
         for f in state.fighters.values()
     )
+
+
+_REACTION_DIE = re.compile(r"^hit die \((.+)\)$")
+
+
+def roller(state: LodState, label: str, action: Any) -> str | None:
+    """Who rolls: an ability's hit die and a coin call are its user's; the hit die of a
+    reaction (Revenge, Quick Fingers, a pack's reaction) is the reacting target's, and so is
+    the item a Quick Fingers steals (a stealing ability's own theft is its user's); the GM's
+    initiative dice are the table's."""
+    if not isinstance(action, r.UseAbility):
+        return None
+    targets = [t for t in action.targets if t in state.fighters]
+    reaction = _REACTION_DIE.match(label)
+    if reaction is not None:
+        name = reaction.group(1)
+        passive = {"Revenge": "revenge", "Quick Fingers": "quick-fingers"}.get(name)
+        for tid in targets:
+            f = state.fighters[tid]
+            if passive in f.passives or any(state.ability(a).name == name
+                                            for a in f.abilities):
+                return tid
+        return targets[0] if targets else None
+    if label == "stolen item":
+        if state.ability(action.ability).steal:
+            return action.unit
+        thieves = [t for t in targets if "quick-fingers" in state.fighters[t].passives]
+        return (thieves or targets or [action.unit])[0]
+    if label.startswith("GM's"):
+        return None
+    return action.unit

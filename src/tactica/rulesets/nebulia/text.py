@@ -19,7 +19,7 @@ from tactica.rulesets.nebulia.records import (
 )
 from tactica.rulesets.nebulia.rules import NebState
 
-__all__ = ["describe_action", "describe_event", "units"]
+__all__ = ["describe_action", "describe_event", "roller", "units"]
 
 
 def describe_action(state: NebState, action: Action) -> str:
@@ -67,3 +67,11 @@ def describe_event(state: NebState | None, event: Any) -> str:
     if isinstance(event, ActivationEnded):
         return f"{event.unit}'s activation ends."
     return repr(event)
+
+
+def roller(state: NebState, label: str, action: Action | None) -> str | None:
+    """Who rolls: the armor roll is the target's (its player rolls its own armor), the to-hit
+    roll the attacker's; any other roll, the acting side."""
+    if isinstance(action, Attack):
+        return action.target if label == "armor" else action.unit
+    return None

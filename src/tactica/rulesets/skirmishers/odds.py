@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from tactica.dice import Dist
-from tactica.engine.chance import Done, Step, run_exact
+from tactica.engine.chance import Done, FirstOption, Step, run_exact
 from tactica.engine.errors import IllegalActionError, TacticaError
 from tactica.engine.events import Action
 from tactica.engine.odds import OddsNumbers, OddsReport, outcome_report
@@ -381,7 +381,44 @@ def action_odds(rules: Any, state: SkiState, action: Action, **options: OddsValu
         threats = _threats(state, action)
         if len(threats) > EXACT_SHOTS:
             return _threat_report(rules, state, action, threats)
+        return _with_actor_card(rules, state, action, outcome_report(rules, state, action))
     return outcome_report(rules, state, action)
+
+
+def _with_actor_card(rules: Any, state: SkiState, action: Action,
+                     report: OddsReport) -> OddsReport:
+    """A move, an activation or standing up may draw reaction fire (and an activation a
+    melee attack paid for earlier): the acting trooper's own card afterwards, exactly, as
+    the attacker's outcome, every firer firing (the report's outcomes take each decision's
+    first option the same way)."""
+    uid = getattr(action, "unit", "")
+    if uid not in state.troopers:
+        return report
+    dist = run_exact(rules.resolve(state, action), policies=FirstOption(), events=True,
+                     world=rules, state=state)
+    cards = _card_dists(dist, state, uid)
+    if len(cards) < 2:
+        return replace(report, attacker=uid)
+    t = state.troopers[uid]
+    armored = t.armor_left > 0
+    more: dict[str, Dist[Any]] = {
+        "attacker_damage": cards.map(lambda o: t.hp - o[0]),
+        "attacker_hp": cards.map(lambda o: o[0]),
+        "attacker_card": cards.map(_wording(armored)),
+    }
+    numbers = report.numbers.with_more(
+        p_attacker_out_of_action=sum((p for o, p in cards.items() if o[4]), Fraction(0)),
+        p_attacker_falls_prone=sum((p for o, p in cards.items() if o[3]), Fraction(0)))
+    extra = {**report.extra, "attacker_if": "if every enemy that may fire at it does"}
+    why = dict(report.why)
+    for name, what in (("p_attacker_out_of_action", "takes it out of action"),
+                       ("p_attacker_falls_prone", "makes it fall prone")):
+        if numbers[name] in (0, 1):
+            every = "none" if numbers[name] == 0 else "every one"
+            why[name] = (f"{every} of the {len(cards)} cards {uid} may be left with by the "
+                         f"reaction fire {what}")
+    return replace(report, attacker=uid, distributions={**report.distributions, **more},
+                   numbers=numbers, extra=extra, why=why)
 
 
 #: The most shots of one volley (``--shots``): a 150-degree arc of a 3-shot weapon.

@@ -20,6 +20,7 @@ __all__ = [
     "describe_event",
     "describe_option",
     "explain_action",
+    "roller",
     "units",
 ]
 
@@ -251,3 +252,18 @@ def units(state: SkiState) -> tuple[UnitStatus, ...]:
         }
         out.append(UnitStatus(t.id, t.side, t.in_action, where, details, survived=not t.out))
     return tuple(out)
+
+
+def roller(state: SkiState, label: str, action: Action | None) -> str | None:
+    """Who rolls: the trooper the label names first (the firer of a shot and its start cell,
+    the striker, the thrower of an explosive), a side for its morale check; a hit's start
+    cell that names no firer is rolled by the acting trooper's side, and a blast's by the
+    thrower's, never by the trooper hit."""
+    if label.startswith(("2D6 start cell for the hit on ", "2D6 start cell for the blast hit")):
+        unit = getattr(action, "unit", None)
+        if isinstance(action, r.Throw) and isinstance(unit, str):
+            return unit
+        if label.startswith("2D6 start cell for the blast hit") and state.tokens:
+            return state.tokens[0].unit  # the explosive going off: its thrower's
+        return unit if isinstance(unit, str) else ""
+    return None

@@ -6,7 +6,7 @@ The die assignment and the critical success choice follow the policies the simul
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -20,14 +20,20 @@ from tactica.engine.odds_why import with_why
 from tactica.engine.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.unhex import text
 from tactica.rulesets.unhex.attack import AttackOutcome, AttackPlan, Fighter, attack_roll
-from tactica.rulesets.unhex.legal import attacks, can_be_attacked, weapons_in_hand
+from tactica.rulesets.unhex.legal import (
+    attacks,
+    can_be_attacked,
+    reactions_to_attack,
+    weapons_in_hand,
+)
 from tactica.rulesets.unhex.policy import decide
 from tactica.rulesets.unhex.records import Attack
-from tactica.rulesets.unhex.rules import attack_plan
-from tactica.rulesets.unhex.state import UnhexState
+from tactica.rulesets.unhex.rules import attack_plan, counter_plan
+from tactica.rulesets.unhex.state import Character, UnhexState
 from tactica.rulesets.unhex.why import explain_numbers
 
-__all__ = ["Summary", "attack_odds", "choose_attack", "exact_outcomes", "summary"]
+__all__ = ["Summary", "attack_odds", "choose_attack", "counter_weapon", "exact_outcomes",
+           "summary"]
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,20 @@ def choose_attack(state: UnhexState, attacker: str, target: str,
     return Attack(attacker, _weapon(state, attacker, target, weapon), target)
 
 
+def counter_weapon(state: UnhexState, attacker: Character, target: Character,
+                   weapon: str) -> str | None:
+    """The melee weapon ``target`` may counterattack ``attacker``'s attack with ``weapon``
+    (the first it holds that the rules allow), else ``None``. Before the first round, when
+    no action is handed out yet, the target is taken to have its action."""
+    if state.round == 0 and target.actions == 0:
+        target = replace(target, actions=1)
+    look = state.view.look(attacker.area, target.area)
+    for o in reactions_to_attack(state, attacker, target, state.item(weapon), look):
+        if o.kind == "counterattack" and o.weapon is not None:
+            return o.weapon
+    return None
+
+
 def attack_odds(state: UnhexState, action: Attack, *, defend: bool = False) -> OddsReport:
     """The exact outcome of an attack from where the two characters stand."""
     choose_attack(state, action.unit, action.target, action.weapon)  # refuses an illegal one
@@ -150,17 +170,53 @@ def attack_odds(state: UnhexState, action: Attack, *, defend: bool = False) -> O
     }
     if defend:
         numbers["p_defended"] = hit.p("defended")
+    dists: dict[str, Dist[Any]] = {"outcome": hit, "level_lost": level_lost,
+                                   "hit_location": location, "damage": damage}
+    counter = None if defend else counter_weapon(state, a, t, name)
+    if counter is not None:
+        # A counterattack is a separate roll whose effects apply with the attack's: the
+        # target's outcome above is unchanged by it, the attacker's is this.
+        back = exact_outcomes(state, counter_plan(state, a, t, counter))
+        dists.update({
+            "attacker_outcome": back.map(lambda s: s.result),
+            "attacker_level_lost": back.map(lambda s: s.level_lost),
+            "attacker_hit_location": back.map(lambda s: s.location),
+            "attacker_damage": back.map(lambda s: s.damage),
+        })
+        numbers["p_attacker_hit"] = back.map(lambda s: s.result).p("hit")
+        numbers["p_attacker_knocked_out"] = back.map(lambda s: s.knocked_out).p(True)
+        reasons.append(f"{target} may counterattack with the {counter}: its own roll at "
+                       f"{t.level}, applied together with this one")
     report = OddsReport(
         attacker, target, f"{attacker} attacks {target} with the {name}"
         + (f" ({target} defends)" if defend else ""),
-        {"outcome": hit, "level_lost": level_lost, "hit_location": location,
-         "damage": damage},
-        OddsNumbers(**numbers), tuple(reasons),
+        dists, OddsNumbers(**numbers), tuple(reasons),
         extra={"weapon": name, "cover": look.cover, "distance": look.distance,
                "defend": defend, "shield": plan.shield,
-               "assigned_by": plan.assigner.id},
+               "assigned_by": plan.assigner.id, "counterattack": counter,
+               "attacker_if": (None if counter is None else
+                               f"if {target} counterattacks with the {counter}")},
     )
-    return with_why(report, explain_numbers(state, action, report))
+    return with_why(with_why(report, explain_numbers(state, action, report)),
+                    _counter_why(report, a, t, counter))
+
+
+def _counter_why(report: OddsReport, a: Character, t: Character,
+                 counter: str | None) -> dict[str, str]:
+    """Why the attacker's chances from a counterattack are 0 or 1: its outcomes say so."""
+    if counter is None:
+        return {}
+    roll = f"{t.id}'s counterattack with the {counter} (a roll at {t.level})"
+    out: dict[str, str] = {}
+    for name, what in (("p_attacker_hit", f"hits {a.id}"),
+                       ("p_attacker_knocked_out",
+                        f"knocks {a.id} out ({a.body.summary()})")):
+        p = report.numbers.get(name)
+        if p == 0:
+            out[name] = f"no outcome of {roll} {what}"
+        elif p == 1:
+            out[name] = f"every outcome of {roll} {what}"
+    return out
 
 
 def odds_choices(state: UnhexState, unit: str) -> tuple[OddsChoice, ...]:

@@ -78,6 +78,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "attack_plan",
+    "counter_plan",
     "end_of_combat",
     "finished",
     "first_holder",
@@ -336,6 +337,15 @@ def attack_plan(state: UnhexState, attacker: Character, target: Fighter, weapon:
                       shielded(state, target, distance))
 
 
+def counter_plan(state: UnhexState, attacker: Character, target: Character,
+                 weapon: str) -> AttackPlan:
+    """The plan of ``target``'s counterattack with ``weapon`` on ``attacker``: a separate
+    roll from the same area (range 0, never cover or a defence), rolled against the attacker
+    as it stood before the attack (the effects of both rolls apply together)."""
+    return attack_plan(state, target, Fighter.of(attacker), weapon, "counterattack", 0,
+                       False, False)
+
+
 def _resolve_attack(state: UnhexState, act: Attack) -> Step:
     a, t = state.chars[act.unit], state.chars[act.target]
     look = state.view.look(a.area, t.area)
@@ -363,7 +373,7 @@ def _attack_with(state: UnhexState, act: Attack, r: Reaction) -> Step:
         return emit_all(spent, and_then(attack_roll(plan), lambda o: emit_all(
             attack_events(plan, o, attacker_left=a_left, target_left=t_left, area=t.area)[0],
             Done(None))))
-    counter = attack_plan(state, t, Fighter.of(a), r.weapon, "counterattack", 0, False, False)
+    counter = counter_plan(state, a, t, r.weapon)
 
     def both(o1: AttackOutcome, o2: AttackOutcome) -> Step:
         # Separate rolls, effects applied together: each wound is on the body before either.

@@ -139,10 +139,13 @@ function renderQuestion(req) {
     if (req.aimable.length) box.append(aimForm(req));
     oddsOnButtons(box, req);
   } else if (req.kind === "roll") {
-    box.append(el("h2", {text: `Roll for ${req.label}`}));
-    const during = req.side ? `In ${req.side}'s action: ${req.during}` :
-      req.during ? `For the table: ${req.during}` : "For the table";
-    box.append(el("div", {class: "who", id: "roll-who", text: during}));
+    box.append(el("h2", {text: `${req.roller_words} rolls: ${req.label}`}));
+    const during = req.side ? `in ${req.side}'s action: ${req.during}` :
+      req.during ? `for the table: ${req.during}` : "for the table";
+    const roller = el("span", {class: "roller", id: "roll-roller", text: req.roller_words});
+    const side = state.sides.find((s) => s.name === req.roller);
+    if (side) roller.style.color = side.colour;
+    box.append(el("div", {class: "who", id: "roll-who"}, "Who rolls: ", roller, ` (${during})`));
     if (req.hint) box.append(el("div", {class: "hint", text: `What it decides: ${req.hint}`}));
     if (req.success) {
       box.append(el("div", {class: "success", id: "roll-success",
@@ -274,8 +277,10 @@ function previewBlock(data, target, index) {
   const targetBars = data.bars.filter((b) => b.who === "target");
   const attackerBars = data.bars.filter((b) => b.who === "attacker");
   for (const dist of [...targetBars, ...attackerBars]) {
-    const d = el("div", {class: "dist"}, el("h4", {
-      text: `${dist.who === "target" ? target : "the attacker"}: ${dist.name}`}));
+    const whose = dist.who === "target" ? (dist.unit || target) : (dist.unit || "the attacker");
+    const when = dist.who === "attacker" && data.attacker_if ? ` (${data.attacker_if})` : "";
+    const d = el("div", {class: "dist", "data-who": dist.who}, el("h4", {
+      text: `${whose}: ${dist.name}${when}`}));
     for (const b of dist.bars) {
       const fill = el("div", {class: "fill"});
       fill.style.width = `${Math.max(0.5, 100 * b.p)}%`;
@@ -384,7 +389,7 @@ function render(s) {
   $("subtitle").textContent = `${s.game} · log ${s.log} · seed ${s.seed}`;
   const r = s.request;
   $("turn").textContent = r.kind === "over" ? "over" :
-    r.kind === "roll" ? `dice: ${r.label}` : `${r.side} to ${r.kind === "action" ? "act" : "decide"}`;
+    r.kind === "roll" ? `${r.roller || "the table"} rolls: ${r.label}` : `${r.side} to ${r.kind === "action" ? "act" : "decide"}`;
   $("autodice").checked = !s.ask_dice;
   if (previewing && previewing.key !== r.key) hidePreview();
   renderQuestion(r);
