@@ -4,8 +4,8 @@
 between the two squads built through its own geometry (:class:`SquadHooks`: where each trooper
 stands, how far apart the squads are), plays it with seeded dice both ways round (the red
 squad moving first, then the blue squad moving first, from the other end of the field; in a
-game whose own initiative roll orders the turns -- Arc, Unhex, Last Odyssey -- the second run
-lists blue first and sets it at the other end, and the table says "listed first"), and
+game whose own initiative roll orders the turns the second run lists blue first and sets it at
+the other end, and the table says "listed first"), and
 reports each squad's win rate with its 95% Wilson interval, each way round and over both. The
 run with red moving first is seeded with ``2 * seed``, the other with ``2 * seed + 1``: two
 independent sets of battles (the same dice both ways would mirror a fight of equal squads).

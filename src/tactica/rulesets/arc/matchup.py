@@ -41,7 +41,8 @@ def matchup(profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | Non
             cover: int | None, rulings: Rulings, pack_files: Sequence[Path],
             game: str) -> Matchup:
     """The scenario of one character facing another (see the module)."""
-    notes = ["no map: range in metres, given between the two"]
+    notes = ["no map (ARC-15) and no range bands: a range in metres only decides whether a "
+             "gun reaches" + ("; without --range every gun reaches" if range is None else "")]
     if cover:
         notes.append("Arc's gunfights here have no cover: ignored")
     if range is not None and range < 0:

@@ -19,7 +19,8 @@ from tactica.engine.ruleset import Matchup, MatchupProfile
 from tactica.engine.rulings import Rulings
 from tactica.rulesets.unhex import content
 
-__all__ = ["DEFAULT_RANGE", "SQUAD_RANGE", "matchup", "matchup_profiles", "squad_matchup"]
+__all__ = ["DEFAULT_RANGE", "MATRIX_RANGES", "SQUAD_RANGE", "matchup", "matchup_profiles",
+           "matchup_targets", "squad_matchup"]
 
 #: The range of a matchup that names none: the next area, where every ranged weapon works.
 DEFAULT_RANGE = 1
@@ -29,6 +30,19 @@ _PLACEMENT = ("side", "at")
 def matchup_profiles(pack_files: Sequence[Path]) -> tuple[str, ...]:
     """The character profiles of the built-in pack and of ``pack_files``."""
     return tuple(content.PACKS.load(list(pack_files)).profiles)
+
+
+#: The ranges of a matrix that names none: one area (melee weapons reach) and the next.
+MATRIX_RANGES = (0, 1)
+
+
+def matchup_targets(pack_files: Sequence[Path]) -> tuple[str, ...]:
+    """The distinct targets: the first profile of each level (what an attack meets: damage
+    comes from the dice alone, and a target's level decides its defending roll)."""
+    seen: dict[int, str] = {}
+    for name, profile in content.PACKS.load(list(pack_files)).profiles.items():
+        seen.setdefault(profile.level, name)
+    return tuple(seen.values())
 
 
 def _unit(profile: MatchupProfile, side: str, at: str, known: Sequence[str]) -> dict[str, Any]:
