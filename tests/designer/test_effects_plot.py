@@ -1,0 +1,74 @@
+"""The effects plot speaks as people ask: the ruling's question and the reading's name on
+each bar, every side drawn (a side that did not move too), titles clear of the legend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tactica.analysis.effects import Effect, EffectsReport
+from tactica.analysis.paired import PairedDifference
+from tactica.engine.rulings import Ruling
+
+pytest.importorskip("matplotlib")
+
+from tactica.analysis.effects_plot import effects_plot, short_question
+from tactica.analysis.plots import save_figure
+
+
+def _effect(ruling: str, question: str, option: str, baseline: str, red: float,
+            blue: float) -> Effect:
+    diffs = {"red": PairedDifference(red, red - 0.05, red + 0.05, 100),
+             "blue": PairedDifference(blue, blue - 0.05, blue + 0.05, 100)}
+    return Effect(ruling, question, option, "meaning", baseline, 100, 40, 10, diffs,
+                  {"red": 0.5, "blue": 0.4})
+
+
+def _report() -> EffectsReport:
+    effects = (
+        _effect("ARC-16", "A hit of at least twice the DT (15 against a d6): the seed's "
+                "sequence or the damage chapter's", "massive", "seed", 0.48, -0.33),
+        _effect("ARC-4", "Which armor die drops a step?", "lowest", "highest", 0.03, 0.0),
+    )
+    never = (Ruling("ARC-9", "The natural 1 and 20", "combat", {"combat": "a", "all": "b"}),)
+    return EffectsReport("Warehouse", 0, 100, ("red", "blue"), {}, {},
+                         {"red": (0.2, (0.1, 0.3)), "blue": (0.6, (0.5, 0.7))}, effects,
+                         never, (), {}, "engine: the reference")
+
+
+def test_questions_are_shortened_at_a_word() -> None:
+    assert short_question("Initiative order (the source states it three ways)") == \
+        "Initiative order"
+    long = short_question("May a diagonal step pass between two blocked tiles when both "
+                          "are walls of different heights?", width=30)
+    assert len(long) <= 30 and long.endswith("…") and " " in long
+
+
+def test_bars_carry_the_question_and_the_readings_names(tmp_path: Path) -> None:
+    fig = effects_plot(_report())
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels[0] == ("A hit of at least twice the DT\nmassive, not seed  ·  ARC-16")
+    assert labels[1] == "Which armor die drops a step?\nlowest, not highest  ·  ARC-4"
+    assert not any("=" in label for label in labels)
+    texts = {t.get_text() for t in ax.texts}
+    assert {"+48.0", "-33.0", "+3.0", "+0.0"} <= texts  # as the table prints them
+    marks = [c for c in ax.collections if len(c.get_offsets()) == 2]
+    assert len(marks) >= 2  # one mark per side and alternative: blue's 0.0 is drawn too
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    title = fig.get_suptitle()
+    assert "Warehouse" in title and "1 rulings never consulted" in title
+    boxes = [fig._suptitle.get_window_extent(renderer),  # type: ignore[union-attr]
+             fig.legends[0].get_window_extent(renderer), ax.get_window_extent(renderer)]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not a.overlaps(b)
+    for suffix in ("png", "svg"):
+        save_figure(fig, tmp_path / f"e.{suffix}")
+    assert (tmp_path / "e.png").read_bytes()[:4] == b"\x89PNG"
+    assert b"<svg" in (tmp_path / "e.svg").read_bytes()[:400]
