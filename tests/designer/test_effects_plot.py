@@ -72,3 +72,23 @@ def test_bars_carry_the_question_and_the_readings_names(tmp_path: Path) -> None:
         save_figure(fig, tmp_path / f"e.{suffix}")
     assert (tmp_path / "e.png").read_bytes()[:4] == b"\x89PNG"
     assert b"<svg" in (tmp_path / "e.svg").read_bytes()[:400]
+
+
+def test_paired_ticks_are_never_alike_and_sweep_legends_name_the_parameter_once() -> None:
+    from tactica.analysis.plots import paired_plot, sweep_plot
+
+    fig = paired_plot([{"x": "all", "variant": "b - a", "diff": 0.0, "low": -0.004,
+                        "high": 0.004, "side": "red"}])
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig).draw()
+    ticks = [t.get_text() for t in fig.axes[0].get_yticklabels() if t.get_text()]
+    assert len(ticks) == len(set(ticks)) and "0" in ticks
+    rows = [{"range": r, "rule": g, "p": p, "low": p - 0.1, "high": p + 0.1}
+            for r in (2, 4) for g, p in (("x", 0.5), ("y", 0.5))]
+    fig = sweep_plot(rows, x="range", group="rule", grouplabel="NEB-3: How is it measured?")
+    legend = fig.axes[0].get_legend()
+    assert legend.get_title().get_text() == "NEB-3: How is it measured?"
+    assert [t.get_text() for t in legend.get_texts()] == ["x", "y"]
+    lines = [ln.get_xdata() for ln in fig.axes[0].get_lines()]
+    assert list(lines[0]) != list(lines[1])  # equal values side by side, never hidden

@@ -207,7 +207,7 @@ def test_arc_squads_stand_the_range_apart_without_a_map() -> None:
     scenario, took, notes = squad_scenario(
         game, {"blue": parse_squad("2xdee", what="--blue"),
                "red": parse_squad("bobby+ivy", what="--red")}, range=35)
-    assert took == 35 and "35 metres" in notes[0] and "initiative" in notes[0]
+    assert took == 35 and "range in metres" in notes[0] and "initiative" in notes[0]
     assert "map" not in scenario.data
     units = scenario.data["units"]
     assert [u["side"] for u in units.values()] == ["blue", "blue", "red", "red"]

@@ -103,7 +103,7 @@ def squad_matchup(squads: Mapping[str, Sequence[MatchupProfile]], *, range: int 
     }
     if pack_files:
         data["content"] = [str(Path(p).resolve()) for p in pack_files]
-    notes = (f"no map (ARC-15): every character {metres} metres from every enemy, so only a "
-             f"gun's range limit depends on it; initiative (ARC-1) says who acts first each "
+    notes = (f"no map (ARC-15): every character the range in metres from every enemy, so only "
+             f"a gun's range limit depends on it; initiative (ARC-1) says who acts first each "
              f"round, the second run lists the other squad first; {max_rounds} rounds at most",)
     return data, metres, notes
