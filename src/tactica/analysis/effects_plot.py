@@ -28,19 +28,21 @@ QUESTION_WIDTH = 52
 
 
 def short_question(question: str, width: int = QUESTION_WIDTH) -> str:
-    """A ruling's question short enough for a label: asides in brackets and after a colon
-    left out, then cut at a word with an ellipsis.
+    """A ruling's question short enough for a label: asides in brackets left out, and what
+    follows a colon where it is still too long, then cut at a word with an ellipsis.
 
     >>> short_question("Initiative order (the source states it three ways)")
     'Initiative order'
-    >>> short_question("A hit of at least twice the DT (15 against a d6): the seed's sequence")
+    >>> short_question("A hit of at least twice the DT (15 against a d6): the seed's sequence"
+    ...                " or the damage chapter's")
     'A hit of at least twice the DT'
+    >>> short_question("The d10 after a successful initiative: which checks?")
+    'The d10 after a successful initiative: which checks?'
     """
-    text = re.sub(r"\s*\([^()]*\)", "", question).strip()
+    text = re.sub(r"\s*\([^()]*\)", "", question).strip() or question.strip()
     head, colon, _ = text.partition(": ")
-    if colon and len(head) >= 12:
-        text = head
-    text = text.strip() or question.strip()
+    if len(text) > width and colon and len(head) >= 12:
+        text = head.strip()
     if len(text) <= width:
         return text
     cut = text[:width - 1].rsplit(" ", 1)[0].rstrip(",;:")
