@@ -229,7 +229,7 @@ def test_unhex_squads_stand_at_the_ends_of_a_line_of_areas() -> None:
     scenario, took, notes = squad_scenario(
         game, {"red": parse_squad("2xgunman", what="--red"),
                "blue": parse_squad("3xbrawler", what="--blue")}, range=3)
-    assert took == 3 and "3 connections apart" in notes[0]
+    assert took == 3 and "the range in connections apart" in notes[0]
     zones = scenario.data["map"]
     assert zones["areas"] == ["Area 0", "Area 1", "Area 2", "Area 3"]
     assert all("cover" not in c for c in zones["connections"])
@@ -284,3 +284,12 @@ def test_versus_command_runs_for_every_game(capsys: pytest.CaptureFixture[str]) 
         assert code == 0, err
         doc = json.loads(out)
         assert doc["first_moves_first"] is False and doc["points"][0]["battles"] == 4
+
+
+def test_range_zero_is_the_games_to_take_or_refuse(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "versus", "unhex", "--red", "gunman", "--blue", "brawler",
+                         "--range", "0", "-n", "1", "-j", "1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["points"][0]["range"] == 0  # one area: melee reaches
+    line = fails(capsys, "versus", "arc", "--red", "dee", "--blue", "dee", "--range", "0")
+    assert line.startswith("error: --range: expected 1 to")

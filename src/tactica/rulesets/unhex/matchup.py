@@ -140,10 +140,8 @@ def squad_matchup(squads: Mapping[str, Sequence[MatchupProfile]], *, range: int 
     }
     if pack_files:
         data["content"] = [str(Path(p).resolve()) for p in pack_files]
-    where = ("both squads in one area" if distance == 0 else
-             f"a line of {distance + 1} areas, a squad at each end, {distance} connection"
-             f"{'s' if distance != 1 else ''} apart")
-    notes = (f"{where}, no cover marks; neither squad counts as the players'; the initiative "
-             f"roll says which team acts first each round, the second run lists the other "
-             f"squad first; {max_rounds} rounds at most",)
+    notes = ("a line of areas joined by solid connections, without cover marks, a squad at "
+             "each end, the range in connections apart (0: both in one area); neither squad "
+             "counts as the players'; the initiative roll says which team acts first each "
+             f"round, the second run lists the other squad first; {max_rounds} rounds at most",)
     return data, distance, notes
