@@ -92,3 +92,16 @@ def test_paired_ticks_are_never_alike_and_sweep_legends_name_the_parameter_once(
     assert [t.get_text() for t in legend.get_texts()] == ["x", "y"]
     lines = [ln.get_xdata() for ln in fig.axes[0].get_lines()]
     assert list(lines[0]) != list(lines[1])  # equal values side by side, never hidden
+
+
+def test_the_heat_map_labels_its_rows_once_and_names_the_action() -> None:
+    from tactica.analysis.matrix import matchup_matrix
+    from tactica.analysis.plots import matrix_heatmap
+
+    m = matchup_matrix("arc", ["bobby"], ["jane", "dee"], ranges=[10, 80])
+    fig = matrix_heatmap(m, value="expected_damage_per_ap")
+    first, second = fig.axes[0], fig.axes[1]
+    labels = [t.get_text() for t in first.get_yticklabels()]
+    assert "bobby: Battle rifle\none attack: up to 4 hits (rof 4)" in labels
+    assert [t.get_text() for t in second.get_yticklabels()] == []
+    assert "of one attack action" in fig.get_suptitle()
