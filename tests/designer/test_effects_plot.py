@@ -103,5 +103,5 @@ def test_the_heat_map_labels_its_rows_once_and_names_the_action() -> None:
     first, second = fig.axes[0], fig.axes[1]
     labels = [t.get_text() for t in first.get_yticklabels()]
     assert "bobby: Battle rifle\none attack: up to 4 hits (rof 4)" in labels
-    assert [t.get_text() for t in second.get_yticklabels()] == []
+    assert not any(t.get_text() for t in second.get_yticklabels())
     assert "of one attack action" in fig.get_suptitle()
