@@ -51,7 +51,7 @@ def short_question(question: str, width: int = QUESTION_WIDTH) -> str:
 
 def effect_label(effect: Effect) -> str:
     """Two lines: the short question, then the reading tried against the baseline's and the
-    ruling's id (``lowest, not highest  ·  ARC-4``)."""
+    ruling's id (``lowest, not highest  ·  X-4``)."""
     return (f"{_plain(short_question(effect.question))}\n"
             f"{_plain(effect.option)}, not {_plain(effect.baseline)}  ·  {_plain(effect.ruling)}")
 
