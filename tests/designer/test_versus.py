@@ -4,6 +4,7 @@ geometry, played both ways round with seeded dice; games without squads refused 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 from pathlib import Path
 
@@ -98,9 +99,13 @@ def test_versus_command_json_csv_and_plot(capsys: pytest.CaptureFixture[str],
 
 
 def test_versus_refuses_what_it_cannot_build(capsys: pytest.CaptureFixture[str]) -> None:
-    assert "skirmishers" in squad_games()
-    line = fails(capsys, "versus", "unhex", "--red", "2xthug", "--blue", "2xthug")
-    assert "Unhex has no squad matchups" in line and "skirmishers" in line
+    assert set(squad_games()) == {"arc", "last-odyssey", "nebulia-operations", "skirmishers",
+                                  "unhex"}
+    game = get_ruleset("unhex")
+    without = dataclasses.replace(game, matchups=dataclasses.replace(  # type: ignore[type-var]
+        game.matchups, squads=None))  # type: ignore[attr-defined]
+    with pytest.raises(TacticaError, match=r"Unhex has no squad matchups yet .*skirmishers"):
+        versus(without, "2xgunman", "2xgunman", battles=1)
     line = fails(capsys, "versus", "skirmishers", "--red", "4xlaser", "--blue", "rifle")
     assert line.startswith("error: --red: unknown profile 'laser'")
     line = fails(capsys, "versus", "skirmishers", "--red", "smg", "--blue", "rifle",
@@ -178,3 +183,113 @@ def test_nebulia_squads_stand_in_columns_range_tiles_apart() -> None:
     assert "nebulia-operations" in squad_games()
     report = versus(game, "breacher", "trooper", ranges=[3], battles=3, seed=1, workers=1)
     assert report.points[0].battles == 6
+
+
+def _both_orders(report: object, red: int, blue: int, battles: int) -> None:
+    """Both runs played, with the squads as built, and every battle counted once."""
+    point = report.points[0]  # type: ignore[attr-defined]
+    assert point.firsts == ("red", "blue") and point.battles == 2 * battles
+    for run in point.runs:
+        assert run.battles == battles
+        assert run.wins["red"] + run.wins["blue"] + run.draws == battles
+    assert point.wins("red") + point.wins("blue") + point.draws == 2 * battles
+    doc = report.to_dict()  # type: ignore[attr-defined]
+    assert len(doc["squads"]["red"]["troopers"]) == red
+    assert len(doc["squads"]["blue"]["troopers"]) == blue
+    assert [r["first"] for r in doc["points"][0]["runs"]] == ["red", "blue"]
+    rows = report.table().rows  # type: ignore[attr-defined]
+    assert [r[1] for r in rows][2] == "either (both runs)"
+    assert sum(rows[2][i] for i in (3, 6, 9)) == pytest.approx(1.0)
+
+
+def test_arc_squads_stand_the_range_apart_without_a_map() -> None:
+    game = get_ruleset("arc")
+    scenario, took, notes = squad_scenario(
+        game, {"blue": parse_squad("2xdee", what="--blue"),
+               "red": parse_squad("bobby+ivy", what="--red")}, range=35)
+    assert took == 35 and "range in metres" in notes[0] and "initiative" in notes[0]
+    assert "map" not in scenario.data
+    units = scenario.data["units"]
+    assert [u["side"] for u in units.values()] == ["blue", "blue", "red", "red"]
+    assert [u["character"] for u in units.values()] == ["dee", "dee", "bobby", "ivy"]
+    pairs = {(tuple(r["between"]), r["metres"]) for r in scenario.data["ranges"]}
+    assert len(pairs) == 4 and {m for _, m in pairs} == {35}
+    state = scenario.new_state()
+    assert {f.side for f in state.fighters.values()} == {"blue", "red"}
+    report = versus(game, "2xbobby", "dee", ranges=[20], battles=3, seed=2, workers=1)
+    _both_orders(report, 2, 1, 3)
+    assert report.points[0].range == 20 and not report.sets_first
+    assert report.table().columns[1].name == "listed first"
+    again = versus(game, "2xbobby", "dee", ranges=[20], battles=3, seed=2, workers=1)
+    assert again.to_dict() == report.to_dict()
+
+
+def test_unhex_squads_stand_at_the_ends_of_a_line_of_areas() -> None:
+    game = get_ruleset("unhex")
+    scenario, took, notes = squad_scenario(
+        game, {"red": parse_squad("2xgunman", what="--red"),
+               "blue": parse_squad("3xbrawler", what="--blue")}, range=3)
+    assert took == 3 and "the range in connections apart" in notes[0]
+    zones = scenario.data["map"]
+    assert zones["areas"] == ["Area 0", "Area 1", "Area 2", "Area 3"]
+    assert all("cover" not in c for c in zones["connections"])
+    units = scenario.data["units"]
+    assert {u["at"] for u in units.values() if u["side"] == "red"} == {"Area 0"}
+    assert {u["at"] for u in units.values() if u["side"] == "blue"} == {"Area 3"}
+    assert [u["profile"] for u in units.values()].count("brawler") == 3
+    scenario.new_state()
+    one, _, _ = squad_scenario(game, {"red": Squad("gunman", ("gunman",)),
+                                      "blue": Squad("brawler", ("brawler",))}, range=0)
+    assert one.data["map"]["areas"] == ["Area 0"]
+    report = versus(game, "2xgunman", "2xbrawler", ranges=[1], battles=3, seed=1, workers=1)
+    _both_orders(report, 2, 2, 3)
+    assert report.points[0].range == 1
+
+
+def test_last_odyssey_squads_stand_in_front_and_refuse_a_range(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    game = get_ruleset("last-odyssey")
+    scenario, took, notes = squad_scenario(
+        game, {"red": parse_squad("2xrook", what="--red"),
+               "blue": parse_squad("3xcop", what="--blue")}, range=None)
+    assert took is None and "front row" in notes[0]
+    rows = scenario.data["map"]["sides"]
+    assert list(rows) == ["red", "blue"]
+    assert len(rows["red"]["front"]) == 2 and len(rows["blue"]["front"]) == 3
+    units = scenario.data["units"]
+    assert [u.get("character") or u.get("enemy") for u in units.values()] == [
+        "rook", "rook", "cop", "cop", "cop"]
+    scenario.new_state()
+    report = versus(game, "rook", "2xcop", battles=3, seed=1, workers=1)
+    _both_orders(report, 1, 2, 3)
+    assert report.points[0].range is None
+    line = fails(capsys, "versus", "last-odyssey", "--red", "rook", "--blue", "cop",
+                 "--range", "3")
+    assert line.startswith("error: --range: Last Odyssey has no range")
+
+
+@pytest.mark.parametrize(("game", "good"), [("arc", "dee"), ("unhex", "gunman"),
+                                            ("last-odyssey", "cop")])
+def test_a_wrong_name_is_one_error_line(capsys: pytest.CaptureFixture[str], game: str,
+                                        good: str) -> None:
+    line = fails(capsys, "versus", game, "--red", good, "--blue", "2xnobody")
+    assert line.startswith("error: --blue: unknown profile 'nobody'") and good in line
+
+
+def test_versus_command_runs_for_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    for game, red, blue in (("arc", "bobby", "dee"), ("unhex", "gunman", "brawler"),
+                            ("last-odyssey", "rook", "cop")):
+        code, out, err = run(capsys, "versus", game, "--red", red, "--blue", blue, "-n", "2",
+                             "-j", "1", "--json")
+        assert code == 0, err
+        doc = json.loads(out)
+        assert doc["first_moves_first"] is False and doc["points"][0]["battles"] == 4
+
+
+def test_range_zero_is_the_games_to_take_or_refuse(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "versus", "unhex", "--red", "gunman", "--blue", "brawler",
+                         "--range", "0", "-n", "1", "-j", "1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["points"][0]["range"] == 0  # one area: melee reaches
+    line = fails(capsys, "versus", "arc", "--red", "dee", "--blue", "dee", "--range", "0")
+    assert line.startswith("error: --range: expected 1 to")

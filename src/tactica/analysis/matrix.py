@@ -333,9 +333,9 @@ def matchup_matrix(
         raise TacticaError("no attacker has any action on any target in these matchups"
                            + (f" with {', '.join(means)}" if means else ""))
     if attack is not None and not per_roll:
-        shown = dict.fromkeys(f"{c.means}: {c.action}" + (f" ({c.ap} AP)" if c.ap else "")
+        shown = dict.fromkeys(f"{c.means} = {c.action}" + (f", {c.ap} AP" if c.ap else "")
                               for c in cells if c.action)
-        notes.setdefault(f"{ruleset.meta.title}: each cell is one attack action, "
+        notes.setdefault(f"{ruleset.meta.title}: each cell is one attack action: "
                          + "; ".join(shown))
     return Matrix(ruleset.meta.title, tuple(cells), dict(in_force), tuple(notes))
 

@@ -16,6 +16,7 @@ SVG; :func:`figure_bytes` gives the bytes (a report embeds them).
 from __future__ import annotations
 
 import io
+import itertools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -188,9 +189,17 @@ def matrix_heatmap(matrix: Matrix, *, value: str = "p_out_of_action") -> Figure:
     probability = value.startswith("p_")
     if probability:
         top = 1.0
-    width = min(18.0, 2.5 + 0.55 * len(ranges) * min(2, len(panels)))
-    height = 1.2 + (0.45 * len(rows) + 0.9) * ((len(panels) + 1) // 2 if len(panels) > 1 else 1)
+    actions = {(c.attacker, c.means): c.action for c in matrix.cells if c.action}
+    labels = [_plain(m if a == m else f"{a}: {m}")
+              + ("\n" + _plain(actions[(a, m)]) if (a, m) in actions else "")
+              for a, m in rows]
     ncols = 2 if len(panels) > 1 else 1
+    # The row labels once, at the left (every panel has the same rows); cells wide enough for
+    # their numbers ("14.30", "100.0%").
+    label_width = 0.3 + 0.07 * max((len(line) for t in labels for line in t.split("\n")),
+                                   default=4)
+    width = min(18.0, label_width + ncols * (0.62 * len(ranges) + 0.5) + 1.4)
+    height = 1.2 + (0.45 * len(rows) + 0.9) * ((len(panels) + 1) // 2 if len(panels) > 1 else 1)
     nrows = (len(panels) + ncols - 1) // ncols
     fig, axes = _figure(width, max(2.6, height), ncols, nrows)
     image = None
@@ -199,11 +208,7 @@ def matrix_heatmap(matrix: Matrix, *, value: str = "p_out_of_action") -> Figure:
         grid = [[found.get((target, cover, a, m, r)) for r in ranges] for a, m in rows]
         shown = [[float("nan") if v is None else float(v) for v in row] for row in grid]
         image = ax.imshow(shown, cmap="viridis", vmin=0, vmax=top, aspect="auto")
-        actions = {(c.attacker, c.means): c.action for c in matrix.cells if c.action}
-        ax.set_yticks(range(len(rows)), [
-            _plain(m if a == m else f"{a}: {m}")
-            + ("\n" + _plain(actions[(a, m)]) if (a, m) in actions else "")
-            for a, m in rows], fontsize=8)
+        ax.set_yticks(range(len(rows)), labels if i % ncols == 0 else [], fontsize=8)
         ax.set_xticks(range(len(ranges)), ["-" if r is None else _plain(r) for r in ranges],
                       fontsize=8)
         ax.set_xlabel("range")
@@ -283,6 +288,12 @@ def sweep_plot(points: Sequence[Mapping[str, Any]], *, x: str, y: str = "p",
 
     groups = list(dict.fromkeys(row.get(group) for row in points)) if group else [None]
     spread = 0.0 if numeric or len(groups) < 2 else min(0.3, 0.6 / len(groups))
+    if numeric and len(groups) > 1 and len(xs_all) > 1:
+        # Series side by side, a little apart, so that equal values never hide one another.
+        span = float(xs_all[-1]) - float(xs_all[0])
+        spread = min(0.02 * span, 0.25 * min(float(b) - float(a)
+                                             for a, b in itertools.pairwise(xs_all)))
+    markers = ("o", "s", "^", "D", "v", "P")
     for i, (name, rows_in) in enumerate(panels.items()):
         ax = axes[0][i]
         for k, g in enumerate(groups):
@@ -293,10 +304,10 @@ def sweep_plot(points: Sequence[Mapping[str, Any]], *, x: str, y: str = "p",
             shift = (k - (len(groups) - 1) / 2) * spread
             xs = [where(r[x]) + shift for r in rows]
             ys = [float(r[y]) * scale for r in rows]
-            label = None if group is None else _plain(f"{grouplabel or group} = {g}")
+            label = None if group is None else _plain(g)
             banded = all(r.get(low) is not None and r.get(high) is not None for r in rows)
             if numeric:
-                line = ax.plot(xs, ys, marker="o", label=label)[0]
+                line = ax.plot(xs, ys, marker=markers[k % len(markers)], label=label)[0]
                 if banded:
                     ax.fill_between(xs, [float(r[low]) * scale for r in rows],
                                     [float(r[high]) * scale for r in rows],
@@ -308,8 +319,8 @@ def sweep_plot(points: Sequence[Mapping[str, Any]], *, x: str, y: str = "p",
                                                                                    strict=True)],
                            [max(0.0, float(r[high]) * scale - yv) for yv, r in zip(ys, rows,
                                                                                    strict=True)]]
-                ax.errorbar(xs, ys, yerr=err, marker="o", linestyle="none", capsize=4,
-                            label=label)
+                ax.errorbar(xs, ys, yerr=err, marker=markers[k % len(markers)],
+                            linestyle="none", capsize=4, label=label)
                 if len(xs) * len(groups) <= 12:
                     for xv, yv in zip(xs, ys, strict=True):
                         ax.annotate(f"{yv:.{decimals}f}%" if percent else f"{yv:.3f}",
@@ -326,8 +337,9 @@ def sweep_plot(points: Sequence[Mapping[str, Any]], *, x: str, y: str = "p",
         if panel is not None:
             ax.set_title(_plain(str(name)), fontsize=10)
         ax.grid(alpha=0.3)
-        if group is not None:
-            ax.legend(fontsize=7)
+        if group is not None:  # the parameter once, as the legend's title; its values below
+            ax.legend(fontsize=7, title=_wrapped(str(grouplabel or group), 40),
+                      title_fontsize=7)
     banded = any(r.get(low) is not None for r in points)
     head = title or f"{ylabel} against {xlabel or x}" + (" (95% interval)" if banded
                                                           else " (exact)")
@@ -367,11 +379,15 @@ def paired_plot(points: Sequence[Mapping[str, Any]], *, xlabel: str = "", title:
                                                                               strict=True)]]
             ax.bar(pos, diffs, width=width * 0.9, alpha=0.85, label=_plain(variant),
                    color=colours[k % len(colours)])
+            # A bar of no height still shows: a mark at its value (zero included).
+            ax.scatter(pos, diffs, marker="_", s=(width * 220) ** 2 / 40,
+                       color=colours[k % len(colours)], zorder=3)
             ax.errorbar(pos, diffs, yerr=errs, fmt="none", ecolor="black", capsize=3)
-            if len(xs) * len(variants) <= 12:
+            if len(xs) * len(variants) <= 6:  # room for a number over every bar
                 for x, d, r in zip(pos, diffs, rows, strict=True):
                     top = float(r["high"]) * scale if d >= 0 else float(r["low"]) * scale
-                    ax.annotate(f"{d:+.1f}" + (" pts" if percent else ""), (x, top),
+                    ax.annotate(f"{d:+.1f}" + (" pts" if percent and len(variants) < 3
+                                               else ""), (x, top),
                                 xytext=(0, 3 if d >= 0 else -3), textcoords="offset points",
                                 ha="center", va="bottom" if d >= 0 else "top", fontsize=7)
         ax.axhline(0, color="grey", linewidth=1)
@@ -381,8 +397,9 @@ def paired_plot(points: Sequence[Mapping[str, Any]], *, xlabel: str = "", title:
             ax.set_xticks([])
         ax.set_xlabel(_plain(xlabel))
         if percent:
-            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:+.0f} pts"
-                                                       if v else "0"))
+            # As the tables write a change (+2 pts, +0.5 pts), never two ticks alike.
+            ax.yaxis.set_major_formatter(FuncFormatter(
+                lambda v, _: f"{round(v, 6):+g} pts" if round(v, 6) else "0"))
         low = min((float(r["low"]) * scale for r in points), default=0.0)
         high = max((float(r["high"]) * scale for r in points), default=0.0)
         pad = max(1.0, (high - low) * 0.15)
@@ -457,9 +474,10 @@ def versus_plot(report: VersusReport) -> Figure:
                 others = [o["p"] * 100 for o in points
                           if o["range"] == r["range"] and o["squad"] != squad]
                 above = all(y >= o for o in others)  # the higher squad's label above it
-                ax.annotate(f"{y:.1f}%", (x, y), xytext=(0, 9 if above else -10),
+                # Beside the point, clear of its own error bar.
+                ax.annotate(f"{y:.1f}%", (x, y), xytext=(7, 4 if above else -4),
                             textcoords="offset points", fontsize=8, color=colour,
-                            ha="center", va="bottom" if above else "top",
+                            ha="left", va="bottom" if above else "top",
                             bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
                                   "alpha": 0.8})
     if numeric:
@@ -471,7 +489,11 @@ def versus_plot(report: VersusReport) -> Figure:
         ax.set_xlim(low - pad, high + pad)
     else:
         ax.set_xticks(range(len(ranges)), ["-" if r is None else _plain(r) for r in ranges])
-    ax.set_xlabel("range between the squads")
+        ax.set_xlim(-0.8, len(ranges) - 0.2)
+        if ranges == [None]:
+            ax.set_xticks([])
+    ax.set_xlabel("range between the squads" if ranges != [None] else
+                  "the game has no range between the squads")
     ax.set_ylabel("battles won (error bars: 95% interval)")
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
     ax.set_ylim(-9, 109)  # room for the labels of 0% and 100%
@@ -480,6 +502,8 @@ def versus_plot(report: VersusReport) -> Figure:
     ax.legend(fontsize=8, loc="best")
     per = report.battles * len(report.points[0].runs) if report.points else 0
     ax.set_title(_plain(f"{report.game}: {report.name('red')} against {report.name('blue')}")
-                 + "\n" + _plain(f"{per:,} battles per range, each squad moving first in turn; "
-                                 f"seed {report.seed}"), fontsize=9, loc="left")
+                 + "\n" + _plain(f"{per:,} battles{' per range' if ranges != [None] else ''}"
+                                 f", each squad "
+                                 f"{'moving' if report.sets_first else 'listed'} first in "
+                                 f"turn; seed {report.seed}"), fontsize=9, loc="left")
     return fig

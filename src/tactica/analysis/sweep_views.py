@@ -220,5 +220,6 @@ def plot_paired(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> Figure:
     return paired_plot(paired_differences(rows, params, side="*" if sims else None),
                        xlabel=parameter_label(spec, params[1]) if len(params) > 1 else "",
                        ylabel="change of the win rate" if sims else f"change of {label}",
-                       title=f"{first}\neach value against the first, on the same battles "
+                       title=f"{first}\neach value against the first "
+                       f"({spec.parameters[0].values[0]}), on the same battles "
                        "(error bars: paired 95% interval)")

@@ -3,7 +3,9 @@
 ``tactica versus GAME --red 4xsmg --blue 4xrifle --range 10`` asks the game for a fight
 between the two squads built through its own geometry (:class:`SquadHooks`: where each trooper
 stands, how far apart the squads are), plays it with seeded dice both ways round (the red
-squad moving first, then the blue squad moving first, from the other end of the field), and
+squad moving first, then the blue squad moving first, from the other end of the field; in a
+game whose own initiative roll orders the turns the second run lists blue first and sets it at
+the other end, and the table says "listed first"), and
 reports each squad's win rate with its 95% Wilson interval, each way round and over both. The
 run with red moving first is seeded with ``2 * seed``, the other with ``2 * seed + 1``: two
 independent sets of battles (the same dice both ways would mirror a fight of equal squads).
@@ -243,6 +245,9 @@ class VersusReport:
     policies: Mapping[str, str]
     notes: tuple[str, ...] = ()
     fmt: NumberFormat = field(default_factory=NumberFormat)
+    #: Whether the game lets a squad move first (``False``: its own roll orders the turns,
+    #: and the second run only lists the other squad first and sets it at the other end).
+    sets_first: bool = True
 
     def name(self, side: str) -> str:
         """``red (4xsmg)``."""
@@ -251,7 +256,8 @@ class VersusReport:
     def table(self) -> Table:
         """A row per range and who moved first (and both): each squad's win rate with its
         95% interval, and the draws."""
-        cols = [Column("range", "int"), Column("moves first"), Column("battles", "int")]
+        order = "moves first" if self.sets_first else "listed first"
+        cols = [Column("range", "int"), Column(order), Column("battles", "int")]
         for side in SIDES:
             cols += [Column(f"{self.name(side)} wins", "p"), Column(f"{side} 95% low", "p"),
                      Column(f"{side} 95% high", "p")]
@@ -283,6 +289,7 @@ class VersusReport:
                 "squads": {s: {"label": q.label, "troopers": list(q.members)}
                            for s, q in self.squads.items()},
                 "battles_per_run": self.battles, "seed": self.seed,
+                "first_moves_first": self.sets_first,
                 "policies": dict(self.policies), "rulings": dict(self.rulings),
                 "notes": list(self.notes),
                 "points": [pt.record() for pt in self.points],
@@ -335,6 +342,7 @@ def versus(
     notes: dict[str, None] = {}
     chosen_policies: Mapping[str, str] = {}
     in_force: Mapping[str, str] = {}
+    sets_first = True
     for rng in ranges:
         orders = [("red", "blue"), ("blue", "red")] if swap else [("red", "blue")]
         runs: list[SimulationReport] = []
@@ -344,10 +352,12 @@ def versus(
                 ruleset, {s: squads[s] for s in order}, range=rng, rulings=rulings,
                 content=content)
             notes.update(dict.fromkeys(game_notes))
+            sets_first = "first" in scenario.data
             report = simulate(scenario, battles=battles, seed=seed * 2 + k, workers=workers,
                               policies=policies)
             runs.append(report)
             chosen_policies, in_force = report.policies, report.rulings
         points.append(VersusPoint(took, tuple(runs), tuple(o[0] for o in orders)))
     return VersusReport(ruleset.meta.title, squads, tuple(points), seed, battles,
-                        dict(in_force), dict(chosen_policies), tuple(notes))
+                        dict(in_force), dict(chosen_policies), tuple(notes),
+                        sets_first=sets_first)

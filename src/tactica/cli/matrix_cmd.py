@@ -28,6 +28,7 @@ from tactica.cli.output import (
     show_tables,
 )
 from tactica.engine.errors import TacticaError
+from tactica.engine.game import Matchups
 from tactica.engine.ruleset import get_ruleset, matchup_hooks
 from tactica.engine.scenario import Scenario, load_scenario
 from tactica.presentation.tables import NumberFormat
@@ -46,7 +47,7 @@ def matrix(
     weapon: Annotated[list[str] | None, typer.Option("--weapon", "-w", help="Only these weapons or abilities, comma separated.")] = None,
     ranges: Annotated[str | None, typer.Option("--range", help="Ranges in the game's measure: 1-20, 1,5,10 or 0-20/5 (default: the game's).")] = None,
     cover: Annotated[str, typer.Option("--cover", help="Cover levels: 0 in the open, 1 the game's cover; e.g. 0,1.")] = "0",
-    value: Annotated[str, typer.Option("--value", help="The number in each cell: p_out_of_action, expected_damage, expected_damage_per_ap or p_hit.")] = "p_out_of_action",
+    value: Annotated[str | None, typer.Option("--value", help="The number in each cell: p_out_of_action, expected_damage, expected_damage_per_ap or p_hit (default: p_out_of_action, or expected_damage where no single attack can take a target out).")] = None,
     per_roll: Annotated[bool, typer.Option("--per-roll", help="Value a single roll, not a whole attack action (a firing arc's shots).")] = False,
     long: Annotated[bool, typer.Option("--long", help="One row per cell with every number.")] = False,
     content: Annotated[list[Path] | None, typer.Option("--content", help="More content packs (repeatable).")] = None,
@@ -62,7 +63,7 @@ def matrix(
     ranges and cover set through the game's own geometry; --plot draws a heat map.
 
     A game's own odds options (see 'tactica games') go after the others."""
-    if value not in VALUES:
+    if value is not None and value not in VALUES:
         raise TacticaError(f"--value: expected one of {', '.join(VALUES)}, got {value!r}")
     fmt = NumberFormat(precision=decimals, exact=exact)
     scenario: Scenario | None = None
@@ -76,8 +77,10 @@ def matrix(
         everyone = list(matchup_hooks(ruleset).matchup_profiles(list(content or [])))
         targets = list(matchup_targets(ruleset, [p.resolve() for p in content or []]))
     options = parse_game_options(ruleset.meta, ctx.args)
-    range_list: list[int | None] = [None] if ranges is None else list(
-        parse_numbers(ranges, what="--range"))
+    hooks = matchup_hooks(ruleset)
+    range_list: list[int | None] = (
+        list(hooks.ranges) if isinstance(hooks, Matchups) else [None]) if ranges is None \
+        else list(parse_numbers(ranges, what="--range"))
     covers: list[int | None] = list(parse_numbers(cover, what="--cover"))
     result = matchup_matrix(
         scenario if scenario is not None else ruleset,
@@ -85,7 +88,15 @@ def matrix(
         ranges=range_list, covers=covers, rulings=parse_rulings(rulings),
         content=[p.resolve() for p in content or []], means=_names(weapon), options=options,
         per_roll=per_roll)
-    result = type(result)(result.game, result.cells, result.rulings, result.notes, fmt)
+    notes = result.notes
+    if value is None:
+        value = "p_out_of_action"
+        if not long and not any(c.p_out_of_action for c in result.cells):
+            value = "expected_damage"
+            notes = (*notes, "no single attack here can take a target out of action: the "
+                             "cells show expected damage (--value p_out_of_action for the "
+                             "zeros)")
+    result = type(result)(result.game, result.cells, result.rulings, notes, fmt)
     table = result.long_table() if long else result.table(value)
     show_tables([table], fmt, csv=csv, markdown=markdown, quiet=json_out)
     if json_out:

@@ -47,7 +47,7 @@ def versus_cmd(
         raise TacticaError(EXACT_REFUSED)
     ruleset = get_ruleset(game, where="GAME")
     range_list: list[int | None] = [None] if ranges is None else list(
-        parse_numbers(ranges, what="--range", low=1))
+        parse_numbers(ranges, what="--range"))  # each game says which ranges it takes
     report = versus(ruleset, red, blue, ranges=range_list, battles=battles, seed=seed,
                     rulings=parse_rulings(rulings), workers=workers,
                     content=[p.resolve() for p in content or []], swap=not one_way)

@@ -320,6 +320,9 @@ class Matchups:
     #: ``tactica matrix``: its odds options, its name and its AP; default a single roll.
     attack: Callable[[Any, OddsChoice], tuple[dict[str, OddsValue], str, int | None]] | None \
         = None
+    #: The ranges of a matrix that names none, in the game's measure (``None``: the
+    #: game's own default range).
+    ranges: tuple[int | None, ...] = (None,)
 
     def matchup_profiles(self, content: Sequence[Path]) -> tuple[str, ...]:
         return self.profiles(content)

@@ -59,7 +59,8 @@ ARC: Game[ArcState, Action, Event] = Game(
     sight=Sight(battlefield=lambda state: state.grid, options=sight_options),
     explain=Explain(action=text.explain_action, option=text.describe_option),
     policy=Policy(rank=policy.rank_actions, decide=policy.choose_decision),
-    matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup),
+    matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
+                      squads=matchup.squad_matchup, attack=odds.attack_action),
     kernel=Kernel("tactica.rulesets.arc.kernel"),
 )
 """The Arc ruleset."""

@@ -33,7 +33,7 @@ from tactica.rulesets.arc.records import (
 from tactica.rulesets.arc.state import ArcState
 from tactica.rulesets.arc.why import explain_numbers
 
-__all__ = ["attack_odds", "odds", "odds_action", "odds_choices"]
+__all__ = ["attack_action", "attack_odds", "odds", "odds_action", "odds_choices"]
 
 
 def odds_choices(state: ArcState, unit: str) -> tuple[OddsChoice, ...]:
@@ -169,3 +169,24 @@ def attack_odds(state: ArcState, action: Attack, *, evade: bool = False) -> Odds
                         OddsNumbers(**head, **numbers), tuple(reasons),
                         extra={"weapon": w.name, "aim": action.aim, "evade": evade})
     return with_why(report, explain_numbers(state, action, report, evade=evade))
+
+
+def attack_action(state: ArcState, choice: OddsChoice) -> tuple[dict[str, OddsValue], str,
+                                                                  int | None]:
+    """What one attack action of ``choice`` is in Arc, for a matchup matrix: the odds options
+    that make it, its name and its AP.
+
+    One attack already fires the weapon's rate of fire: its degree of success lands up to rof
+    hits (a fractional rof 1/n: at most one hit). It costs 1 AP (ARC-14: or 2), a fractional
+    rof 1/n costs n AP; a melee weapon lands one hit. No AP is spent aiming (``--aim`` adds
+    it to the odds, not to the AP shown)."""
+    action = choice.action
+    if not isinstance(action, Attack):
+        return {}, choice.means, None
+    w = state.fighters[action.unit].profile.weapon(action.weapon)
+    ap = w.attack_ap(state.rulings)
+    if w.melee:
+        return {}, "one melee attack", ap
+    hits = w.max_hits()
+    rof = str(w.rof)
+    return {}, f"one attack: up to {hits} hit{'s' if hits != 1 else ''} (rof {rof})", ap

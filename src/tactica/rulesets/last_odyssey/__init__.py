@@ -55,7 +55,8 @@ LAST_ODYSSEY: Game[LodState, Action, Event] = Game(
                 report=melee.sight_report),
     explain=Explain(action=text.explain_action, option=text.describe_option),
     policy=Policy(rank=policy.rank_actions, decide=policy.choose_decision),
-    matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup),
+    matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
+                      squads=matchup.squad_matchup, attack=odds.attack_action),
     kernel=Kernel("tactica.rulesets.last_odyssey.kernel"),
 )
 """The Last Odyssey ruleset."""

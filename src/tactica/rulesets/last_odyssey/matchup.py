@@ -3,11 +3,13 @@
 The rows battlefield has no distance and no cover: who reaches whom is a matter of rows, and
 both stand in front, where every attack and ability reaches. A matchup therefore ignores
 ``range`` and ``cover`` and says so. A profile is an enemy of the SRD or a player character of
-the packs (``cop``, ``rook``).
+the packs (``cop``, ``rook``). Two squads (``tactica versus``) stand in their sides' front
+rows too; a range is refused.
 """
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,7 @@ from tactica.engine.ruleset import Matchup, MatchupProfile
 from tactica.engine.rulings import Rulings
 from tactica.rulesets.last_odyssey.content import load_packs
 
-__all__ = ["matchup", "matchup_profiles"]
+__all__ = ["matchup", "matchup_profiles", "squad_matchup"]
 
 
 def matchup_profiles(pack_files: Sequence[Path]) -> tuple[str, ...]:
@@ -58,3 +60,47 @@ def matchup(profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | Non
     if pack_files:
         data["content"] = [str(Path(p).resolve()) for p in pack_files]
     return Matchup(data, "A", "T", None, None, tuple(notes))
+
+
+#: Characters of one squad at most (ids: red A-M, blue N-Z; a battle holds 30 at most).
+MAX_SQUAD = 13
+_LETTERS = ("ABCDEFGHIJKLM", "NOPQRSTUVWXYZ")
+
+
+def squad_matchup(squads: Mapping[str, Sequence[MatchupProfile]], *, range: int | None,
+                  rulings: Rulings, pack_files: Sequence[Path], game: str,
+                  max_rounds: int = 20) -> tuple[dict[str, Any], None, tuple[str, ...]]:
+    """Two squads on the rows battlefield, every character in its side's front row (where
+    every attack and ability reaches). Rows have no distance, so a ``range`` is refused;
+    neither side has the upper hand (no ``first_strike``): initiative orders the turns."""
+    if range is not None:
+        raise TacticaError(f"--range: Last Odyssey has no range (who reaches whom is a matter "
+                           f"of front and back rows): leave --range out, got {range}")
+    if len(squads) != 2:
+        raise TacticaError(f"a squad matchup has two squads, got {len(squads)}")
+    size = max(len(s) for s in squads.values())
+    if size > MAX_SQUAD:
+        raise TacticaError(f"a squad has at most {MAX_SQUAD} characters here, got {size}")
+    units: dict[str, Any] = {}
+    rows: dict[str, Any] = {}
+    for k, (side, members) in enumerate(squads.items()):
+        if not members:
+            raise TacticaError(f"squad {side!r}: give at least one character")
+        ids = [_LETTERS[k][i] for i in builtins.range(len(members))]
+        rows[side] = {"front": ids}
+        for uid, profile in zip(ids, members, strict=True):
+            units[uid] = _unit(profile, pack_files)
+    data: dict[str, Any] = {
+        "game": game,
+        "name": "squads face to face",
+        "rulings": dict(rulings),
+        "max_rounds": max_rounds,
+        "map": {"kind": "rows", "sides": rows},
+        "units": units,
+    }
+    if pack_files:
+        data["content"] = [str(Path(p).resolve()) for p in pack_files]
+    notes = ("rows: every character in its side's front row (rows have no range); neither "
+             f"side has the upper hand, initiative orders the turns, the second run lists the "
+             f"other squad first; {max_rounds} rounds at most",)
+    return data, None, notes

@@ -38,6 +38,7 @@ from tactica.rulesets.last_odyssey.why import explain_numbers
 
 __all__ = [
     "AttackOption",
+    "attack_action",
     "attack_odds",
     "attack_options",
     "basic_attack",
@@ -414,3 +415,20 @@ def odds(state: LodState, action: Any, **options: OddsValue) -> OddsReport | Non
                           *(["knockout"] if knockout else [])])
         action = choose_ability(state, action.unit, action.targets, means)
     return attack_odds(state, action)
+
+
+def attack_action(state: LodState, choice: OddsChoice) -> tuple[dict[str, OddsValue], str,
+                                                                  int | None]:
+    """What one attack action of ``choice`` is in Last Odyssey, for a matchup matrix: no odds
+    options (an ability rolls the hit die once per target), its name with what it costs, and
+    its AP (most actions cost 1 AP; an ability may cost more), so that
+    ``expected_damage_per_ap`` weighs a 2-AP ability against two 1-AP attacks."""
+    action = choice.action
+    if not isinstance(action, UseAbility):
+        return {}, choice.means, None
+    ability = state.ability(action.ability)
+    costs = [f"{ability.mp} MP"] if ability.mp else []
+    if ability.once_per_battle:
+        costs.append("once a battle")
+    kind = "a Basic Attack" if ability.basic else "one use"
+    return {}, ", ".join([kind, *costs]), ability.ap

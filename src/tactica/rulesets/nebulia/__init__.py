@@ -48,7 +48,8 @@ NEBULIA: Game[rules.NebState, Action, Event] = Game(
     explain=Explain(action=odds.explain_action),
     policy=Policy(rank=odds.rank_actions),
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
-                      squads=matchup.squad_matchup),
+                      squads=matchup.squad_matchup, targets=matchup.matchup_targets,
+                      attack=odds.attack_action),
     kernel=Kernel("tactica.rulesets.nebulia.kernel"),
 )
 """The Nebulia Operations ruleset."""

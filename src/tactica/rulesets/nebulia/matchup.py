@@ -20,7 +20,7 @@ from tactica.engine.ruleset import Matchup, MatchupProfile
 from tactica.engine.rulings import Rulings
 from tactica.rulesets.nebulia import content, geometry
 
-__all__ = ["DEFAULT_RANGE", "matchup", "matchup_profiles", "squad_matchup"]
+__all__ = ["DEFAULT_RANGE", "matchup", "matchup_profiles", "matchup_targets", "squad_matchup"]
 
 #: The range of a matchup that names none: the nearest at which cover counts.
 DEFAULT_RANGE = geometry.COVER_CANCEL + 1
@@ -34,6 +34,15 @@ Tile = tuple[int, int]
 def matchup_profiles(pack_files: Sequence[Path]) -> tuple[str, ...]:
     """The operator profiles of the built-in pack and of ``pack_files``."""
     return tuple(content.PACKS.load(list(pack_files)).profiles)
+
+
+def matchup_targets(pack_files: Sequence[Path]) -> tuple[str, ...]:
+    """The distinct targets: the first profile of each defense and armor (what an attack
+    meets; a target's weapons and move change nothing), for a matrix's default rows."""
+    seen: dict[tuple[int, int], str] = {}
+    for name, profile in content.PACKS.load(list(pack_files)).profiles.items():
+        seen.setdefault((profile.defense, profile.armor), name)
+    return tuple(seen.values())
 
 
 def _offsets(distance: int, metric: str) -> list[Tile]:

@@ -27,6 +27,7 @@ from tactica.rulesets.nebulia.why import explain_numbers
 
 __all__ = [
     "action_value",
+    "attack_action",
     "attack_odds",
     "choose_attack",
     "d10_chance",
@@ -332,3 +333,15 @@ def action_value(state: rules.NebState, action: Action) -> float:
     if isinstance(action, Move):
         return rank_actions(state, [action])[0]
     return 0.0
+
+
+def attack_action(state: rules.NebState, choice: OddsChoice) -> tuple[dict[str, OddsValue],
+                                                                     str, int | None]:
+    """What one attack action of ``choice`` is in Nebulia Operations, for a matchup matrix:
+    one roll of the weapon's whole pool of D10s (an activation is a move and at most one
+    attack, NEB-9; the game spends no AP), named with its dice."""
+    action = choice.action
+    if not isinstance(action, Attack):
+        return {}, choice.means, None
+    w = state.ops[action.unit].weapon(action.weapon)
+    return {}, f"one attack: {w.dice} D10{'s' if w.dice != 1 else ''}", None

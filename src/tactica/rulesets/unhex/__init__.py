@@ -55,7 +55,9 @@ UNHEX: Game[UnhexState, Action, Event] = Game(
                 report=sight_report),
     explain=Explain(action=odds.explain_action, option=text.describe_option),
     policy=Policy(rank=policy.rank_actions, decide=policy.decide),
-    matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup),
+    matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
+                      squads=matchup.squad_matchup, targets=matchup.matchup_targets,
+                      ranges=matchup.MATRIX_RANGES),
     kernel=Kernel("tactica.rulesets.unhex.kernel"),
 )
 """The Unhex ruleset."""
