@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from tactica.analysis.effects import effects
 from tactica.analysis.sim.kernels import (
     NOT_CONSULTING,
     prepared_kernel,
@@ -228,6 +229,19 @@ def test_without_the_extension_the_reference_plays_and_says_why(
     report = simulate(sc, battles=4, seed=3, workers=1)
     assert report.engine == {"kernel": 0, "reference": 4}
     assert "not built" in report.engine_line()
+
+
+def test_effects_runs_on_the_kernel_with_the_reference_numbers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    sc = _scenario("pistol-duel", "defaults")
+    on = effects(sc, battles=6, seed=2, workers=1).to_dict()
+    monkeypatch.setenv("TACTICA_KERNELS", "0")
+    off = effects(sc, battles=6, seed=2, workers=1).to_dict()
+    engine = on.pop("engine")
+    assert engine["reference"] == 0 and engine["kernel"] > 0
+    assert off.pop("engine")["kernel"] == 0
+    assert on == off
 
 
 def test_tactica_kernels_0_forces_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
