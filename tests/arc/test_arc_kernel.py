@@ -2,7 +2,9 @@
 
 Every example scenario x both policies x every option of every ruling the kernel covers (each
 option on its own, and a few mixes) x seeds: the kernel's BattleResult equals the reference's
-(:func:`tactica.analysis.sim.play.play_battle`). Seeded generated scenarios (grids with walls and
+(:func:`tactica.analysis.sim.play.play_battle`), and so do the rulings each battle consulted
+(``play_consulted``'s bit mask against ``play_battle(..., consulted=True)``). Seeded generated
+scenarios (grids with walls and
 rough squares, no map with ranges, three sides, every character of the built-in pack) reach what the
 examples do not. A battle the kernel does not cover is played by the reference and counted as
 such. ``make test`` fails when the kernel was not built, unless ``TACTICA_KERNELS_OPTIONAL=1``
@@ -14,12 +16,19 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
+from tactica.analysis.effects import effects
+from tactica.analysis.sim.kernels import (
+    NOT_CONSULTING,
+    prepared_kernel,
+    rulings_of_mask,
+    simulated_battle,
+)
 from tactica.analysis.simulate import play_battle, simulate
 from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
@@ -77,17 +86,30 @@ def _scenario(name: str, variant: str) -> Scenario:
 
 
 def _same(sc: Scenario, seed: int, battles: int) -> None:
+    """The kernel's battles are the reference's, and so are the rulings they consulted."""
     prepared = prepared_kernel(sc)
     assert not isinstance(prepared, NotCovered), prepared
     sides = sc.ruleset.sides_of(sc.new_state())
     for policy in ("greedy", "random"):
         policies = dict.fromkeys(sides, policy)
         for index in range(battles):
-            want = play_battle(sc, policies, seed, index)
+            want = play_battle(sc, policies, seed, index, consulted=True)
             got = prepared.play(policies, seed, index, 20_000)
-            assert got == want, (policy, index)
+            assert got == replace(want, consulted=frozenset()), (policy, index)
+            assert _consulted(sc, prepared, policies, seed, index) == want, (policy, index)
     mixed = {side: ("greedy", "random")[k % 2] for k, side in enumerate(sides)}
-    assert prepared.play(mixed, seed, 0, 20_000) == play_battle(sc, mixed, seed, 0)
+    want = play_battle(sc, mixed, seed, 0, consulted=True)
+    assert prepared.play(mixed, seed, 0, 20_000) == replace(want, consulted=frozenset())
+    assert _consulted(sc, prepared, mixed, seed, 0) == want
+
+
+def _consulted(sc: Scenario, prepared: Any, policies: dict[str, str], seed: int,
+               index: int) -> Any:
+    """The kernel's result with the rulings its bit mask names."""
+    played = prepared.play_consulted(policies, seed, index, 20_000)
+    assert not isinstance(played, NotCovered), played
+    result, mask = played
+    return replace(result, consulted=rulings_of_mask(sc, mask))
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -114,6 +136,36 @@ def test_a_battle_stopped_at_the_step_budget_is_the_same(max_steps: int) -> None
         got = prepared.play(policies, 5, 1, max_steps)
         assert got == play_battle(sc, policies, 5, 1, max_steps=max_steps)
         assert not isinstance(got, NotCovered) and got.finished is False
+        # the rulings such a battle consulted are the reference's to count
+        assert isinstance(prepared.play_consulted(policies, 5, 1, max_steps), NotCovered)
+        played, engine = simulated_battle(sc, policies, 5, 1, max_steps, consulted=True)
+        assert not engine.is_kernel
+        assert played == play_battle(sc, policies, 5, 1, max_steps=max_steps, consulted=True)
+
+
+def test_consulted_rulings_come_from_the_kernel_and_match_the_reference() -> None:
+    _module()
+    sc = _scenario("warehouse", "defaults")
+    policies = {"red": "greedy", "blue": "random"}
+    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
+    assert engine.is_kernel
+    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    # nobody in the warehouse wears two armor dice: ARC-4 is never read
+    assert "ARC-29" in got.consulted and "ARC-4" not in got.consulted
+
+
+def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    sc = _scenario("pistol-duel", "defaults")
+    prepared = prepared_kernel(sc)
+    monkeypatch.delattr(type(prepared), "play_consulted")
+    policies = {"francis": "greedy", "jane": "greedy"}
+    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
+    assert engine.reason == NOT_CONSULTING.reason
+    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    plain, engine = simulated_battle(sc, policies, 4, 2, 20_000)
+    assert engine.is_kernel and plain == replace(got, consulted=frozenset())
 
 
 def test_a_draw_at_the_round_limit_is_the_same() -> None:
@@ -177,6 +229,19 @@ def test_without_the_extension_the_reference_plays_and_says_why(
     report = simulate(sc, battles=4, seed=3, workers=1)
     assert report.engine == {"kernel": 0, "reference": 4}
     assert "not built" in report.engine_line()
+
+
+def test_effects_runs_on_the_kernel_with_the_reference_numbers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    sc = _scenario("pistol-duel", "defaults")
+    on = effects(sc, battles=6, seed=2, workers=1).to_dict()
+    monkeypatch.setenv("TACTICA_KERNELS", "0")
+    off = effects(sc, battles=6, seed=2, workers=1).to_dict()
+    engine = on.pop("engine")
+    assert engine["reference"] == 0 and engine["kernel"] > 0
+    assert off.pop("engine")["kernel"] == 0
+    assert on == off
 
 
 def test_tactica_kernels_0_forces_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -112,6 +112,7 @@ cdef struct Weapon:
     int aims[MAXAIMS]
     int rofcap, maxhits, rof_int
     int inc, fail0, fail1, swap, reload, full, capdie, has_mag, melee, hw
+    int ruled_ap         # its attack's AP read from ARC-14 (a whole rof)
     int64_t range_d2, range_mm
     int summed[MAXHITS + 1]
     int name_off, name_len, skill_off, skill_len, dice_off, dice_len
@@ -247,6 +248,8 @@ cdef class Kernel:
     # ruling options (kernel.py maps the names): 0 is the default
     cdef int r1, r2, r3, r4, r5, r6, r7, r8, r13, r16, r19, r20, r22, r23, r26, r31, r32
     cdef int r12, r24
+    # the rulings this battle consulted: bit n - 1 for ARC-n (kernel.py maps them)
+    cdef uint64_t cons
 
     def __cinit__(self):
         self.hkeys = <uint64_t *>calloc(KEYCAP, sizeof(uint64_t))
@@ -377,7 +380,7 @@ cdef class Kernel:
                 w.rof_int = wd["rof_int"]; w.inc = wd["inc"]; w.fail0 = wd["fail0"]
                 w.fail1 = wd["fail1"]; w.swap = wd["swap"]; w.reload = wd["reload"]
                 w.full = wd["full"]; w.capdie = wd["capdie"]; w.has_mag = wd["has_mag"]
-                w.melee = wd["melee"]; w.hw = wd["hw"]
+                w.melee = wd["melee"]; w.hw = wd["hw"]; w.ruled_ap = wd["ruled_ap"]
                 w.range_d2 = wd["range_d2"]; w.range_mm = wd["range_mm"]
                 w.naims = len(wd["aims"])
                 for k in range(w.naims):
@@ -520,6 +523,39 @@ cdef class Kernel:
             self.made[side] = True
         return pcg64_integer(&self.gens[side], n)
 
+    # -- the rulings consulted (tactica.engine.consulted: where the reference reads them) -------
+
+    cdef inline void _c(self, int n) noexcept:
+        """The reference reads ruling ARC-n here."""
+        self.cons |= (<uint64_t>1) << (n - 1)
+
+    cdef inline void _c20(self, int u, int skill) noexcept:
+        """attack.check_die reads ARC-20 for a character with its d10 and a check that
+        involves AGI."""
+        if (self.d10set >> u) & 1 and (self.f[u].involves >> skill) & 1:
+            self.cons |= (<uint64_t>1) << 19
+
+    cdef inline void _c14(self, Weapon *w) noexcept:
+        """Weapon.attack_ap reads ARC-14 for a whole rof."""
+        if w.ruled_ap:
+            self.cons |= (<uint64_t>1) << 13
+
+    cdef inline void _c_plan(self, int u, int t, Weapon *w) noexcept:
+        """attack.attack_plan's reads (the aim modifier's ARC-13 is read by _aim_mod): the
+        attacker's and the target's check dice (ARC-20), the attack's AP (ARC-14)."""
+        self._c20(u, w.skill)
+        self._c20(t, SK_EVADE)
+        self._c14(w)
+
+    cdef inline void _c_drop(self, int t, int cov) noexcept:
+        """attack.consult_drop: ARC-4 when two armor dice or more protect."""
+        cdef int k, live = 0
+        for k in range(self.f[t].narmor):
+            if (cov >> k) & 1 and self.f[t].armor[k] > 0:
+                live += 1
+        if live >= 2:
+            self.cons |= (<uint64_t>1) << 3
+
     # -- checks (checks.read_check and friends, default rulings) ----------------------------------
 
     cdef inline int _degree(self, int roll, int inc) noexcept:
@@ -530,6 +566,7 @@ cdef class Kernel:
     cdef void _read(self, int roll, int target, int inc, int *success, int *degree) noexcept:
         """checks.read_check in combat (ARC-9)."""
         cdef int size = self._degree(roll, inc)
+        self._c(2)
         if roll == 1:
             success[0] = 1
             degree[0] = size
@@ -547,6 +584,7 @@ cdef class Kernel:
         """attack.check_die (ARC-20)."""
         if not (self.d10set >> u) & 1 or not (self.f[u].involves >> skill) & 1:
             return 20
+        self._c(20)
         if self.r20 or self._active() == u:  # ruling ARC-20 (until-turn-ends or own-turn)
             return 10
         return 20
@@ -554,6 +592,7 @@ cdef class Kernel:
     cdef inline int _aim_mod(self, Weapon *w, int aim) noexcept:
         """attack.aim_modifier (ARC-13)."""
         cdef int m
+        self._c(13)
         if self.r13:   # ruling ARC-13 (remove-first)
             if aim == 0:
                 return w.unaimed
@@ -583,6 +622,7 @@ cdef class Kernel:
         """state._settle (ARC-12: the unconscious are dropped from the head under round, kept
         for their wound dice under turn)."""
         cdef int i
+        self._c(12)
         while self.nqueue > 0:
             i = self.queue[0]
             if self.f[i].dead or (not self.f[i].conscious and not self.r12):   # ruling ARC-12
@@ -729,6 +769,7 @@ cdef class Kernel:
         """movement.sees (ARC-29: min_clear lines)."""
         if not self.grid or self.f[a].dead or self.f[b].dead:
             return True
+        self._c(29)
         return self._clear_lines(self.f[a].pos, self.f[b].pos) >= self.min_clear
 
     cdef bint _reaches(self, int a, int b, int wi) noexcept:
@@ -986,16 +1027,19 @@ cdef class Kernel:
             wi = F.wbase + F.hand
             w = &self.weapons[wi]
             if self._can_fire(u, F.hand):
+                self._c(13)   # attack.useful_aims
                 for t in range(self.nf):
                     if (self.f[t].side == F.side or not self._in_action(t)
                             or not self._reaches(u, t, wi) or not self._sees(u, t)):
                         continue
+                    self._c14(w)
                     for k in range(w.naims):
                         aim = w.aims[k]
                         if aim + w.attack_ap > F.ap:
                             break
                         self.ok[n] = A_ATTACK; self.oa[n] = t; self.ob[n] = aim; self.oc[n] = 0
                         n += 1
+                        self._c_plan(u, t, w)   # attack_plan (take 1?)
                         if F.sk[w.skill] + self._aim_mod(w, aim) >= 20:
                             self.ok[n] = A_ATTACK; self.oa[n] = t; self.ob[n] = aim
                             self.oc[n] = 1
@@ -1018,7 +1062,9 @@ cdef class Kernel:
                     continue
                 if not self._needs(F.item[k], t):
                     continue
-                # ruling ARC-25 (total)
+                # ruling ARC-25 (total; read on oneself)
+                if t == u:
+                    self._c(25)
                 cost = self.items[F.item[k]].cost_self if t == u else self.items[F.item[k]].cost
                 if cost <= F.ap:
                     self.ok[n] = A_USE; self.oa[n] = k; self.ob[n] = t; self.oc[n] = 0
@@ -1059,6 +1105,8 @@ cdef class Kernel:
             # actions._watches
             if F.nw and not self.weapons[F.wbase + F.hand].melee and self._can_fire(u, F.hand):
                 w = &self.weapons[F.wbase + F.hand]
+                self._c(13)   # attack.useful_aims
+                self._c14(w)
                 for k in range(w.naims):
                     aim = w.aims[k]
                     if aim + w.attack_ap <= F.ap:
@@ -1156,12 +1204,40 @@ cdef class Kernel:
         o[0] = found[1]
         return 0
 
+    cdef void _c_value(self, int u, int t, int wi, int aim, int take_one) noexcept:
+        """The rulings policy._value reads for an attack (its table does not): attack_plan's,
+        can_evade's ARC-19, then attack_value's (or _take_one_value's) and _per_ap's."""
+        cdef Fighter *F = &self.f[u]
+        cdef Fighter *T = &self.f[t]
+        cdef Weapon *w = &self.weapons[wi]
+        self._c_plan(u, t, w)
+        if self._in_action(t) and T.ap <= 0:
+            self._c(19)
+        if take_one and F.sk[w.skill] + self._aim_mod(w, aim) >= 20:
+            self._c(3)
+            if not self.r3:   # one-hit: the damage of one hit
+                self._c_drop(t, self.covers[wi * self.nf + t])
+                self._c(5)
+                self._c(16)
+        else:
+            if F.rounds[wi - F.wbase] >= 0:
+                self._c(22)
+            self._c(2)
+            self._c(3)
+            self._c(6)
+            self._c(5)
+            self._c(16)
+            self._c_drop(t, self.covers[wi * self.nf + t])
+        if F.rounds[wi - F.wbase] >= 0:
+            self._c(22)   # _per_ap
+
     cdef double _attack_value(self, int u, int k) except? -1e300:
         """policy._value of an Attack: _per_ap(expected + 15 x out) + 1."""
         cdef Fighter *F = &self.f[u]
         cdef int wi = F.wbase + F.hand, cost, times, left, aim = self.ob[k]
         cdef Weapon *w = &self.weapons[wi]
         cdef double e, o, value
+        self._c_value(u, self.oa[k], wi, aim, self.oc[k])
         self._estimate(u, self.oa[k], wi, aim, self.oc[k], &e, &o)
         value = e + 15.0 * o
         cost = aim + w.attack_ap
@@ -1306,6 +1382,9 @@ cdef class Kernel:
         cdef int evading = 0, borrowed = 0, face = 0, success, degree, ev_success = 0
         cdef int ev_degree = 0, jammed = 0, hits, evaded, left, fired, t_ap, ev_face = 0
         cdef int cost = aim + w.attack_ap
+        self._c_plan(u, t, w)
+        if not preset and (T.conscious and not T.dead) and T.ap <= 0:
+            self._c(19)   # can_evade
         if not preset and (T.conscious and not T.dead) and (
                 T.ap > 0 or (not self.r19 and T.debt < T.speed)):
             # can_evade (ruling ARC-19: next-round, or none); the Decide of the target's side
@@ -1353,6 +1432,8 @@ cdef class Kernel:
         # land: the events in order
         evaded = 0
         if evading and ev_success:
+            if success:
+                self._c(6)   # checks.evade_wins
             if not success or self.r6 == 1:   # ruling ARC-6 (any-success)
                 evaded = 1
             elif self.r6 == 2:   # ruling ARC-6 (contested): checks.winner(attack, evade) <= 0
@@ -1365,6 +1446,7 @@ cdef class Kernel:
         if evaded or not success:
             hits = 0
         elif degree <= 0:
+            self._c(3)
             hits = 0 if self.r3 else 1   # ruling ARC-3 (no-hit or one-hit)
         else:
             hits = degree if degree < w.rofcap else w.rofcap
@@ -1377,6 +1459,7 @@ cdef class Kernel:
                 T.debt -= borrowed
         left = A.rounds[wl]
         if left >= 0:
+            self._c(22)
             if self.r22:   # ruling ARC-22 (one)
                 fired = 1
             else:   # ruling ARC-22 (rof)
@@ -1389,6 +1472,9 @@ cdef class Kernel:
             A.jammed |= 1 << wl
         if hits == 0:
             return 0
+        self._c_drop(t, self.covers[wi * self.nf + t])
+        self._c(5)   # attack.damage_rules
+        self._c(16)
         return self._hits(u, t, wi, hits)
 
     cdef void _check_text(self, int off, int n, int target, int inc, int sides) noexcept:
@@ -1490,6 +1576,10 @@ cdef class Kernel:
             left -= 1
             hit_no += 1
         if health > 0:
+            self._c(7)   # attack._finisher
+            self._c(8)
+            if not T.dead and not (health >= T.maxh if self.r8 else health > T.maxh):
+                self._c(24)   # steps.fall_events
             T.health -= health
             for k in range(5):
                 if self.r7:   # ruling ARC-7 (step): each hit raises the open die a step
@@ -1525,6 +1615,8 @@ cdef class Kernel:
     cdef int _end_turn(self, int u) except -1:
         """steps.end_turn: the wound dice first under ARC-12 turn, then TurnEnded, then the
         sweep under ARC-24 at-once."""
+        self._c(12)
+        self._c(24)
         if self.r12 and self._nwounds(u) > 0 and not self.f[u].dead:   # ruling ARC-12 (turn)
             self._bleed(u)
         self._turn_ended(u)
@@ -1537,6 +1629,8 @@ cdef class Kernel:
         at-once, the end of the turn."""
         if self._nwounds(u) > 0 and not self.f[u].dead:
             self._bleed(u)
+        if self.f[u].health <= -self.f[u].con:
+            self._c(24)
         if self.f[u].health <= -self.f[u].con and self.r24:   # ruling ARC-24 (at-once)
             self._sweep(u)
         self._turn_ended(u)
@@ -1546,6 +1640,8 @@ cdef class Kernel:
         cdef Fighter *F = &self.f[u]
         cdef Weapon *w = &self.weapons[F.wbase + F.hand]
         cdef int rounds
+        if w.capdie > 0:
+            self._c(23)
         if w.capdie > 0 and not self.r23:   # ruling ARC-23 (rolled)
             self._label()
             self._id(u)
@@ -1574,6 +1670,8 @@ cdef class Kernel:
         cdef int item = F.item[slot]
         cdef Item *it = &self.items[item]
         cdef int cost = it.cost_self if t == u else it.cost, borrowed, owed
+        if t == u:
+            self._c(25)   # Item.ap on oneself
         F.count[slot] -= 1
         if pay == 2:
             owed = cost - F.ap
@@ -1608,7 +1706,9 @@ cdef class Kernel:
         cdef int degree = 0, success = 1, target, face, plus, amount, health, n, steps, k
         cdef int had_wounds = self._nwounds(t) > 0
         cdef int t_health = T.health
+        self._c(26)
         if it.check:
+            self._c20(u, SK_MEDICINE)   # actions._medicine
             target = self.f[u].sk[SK_MEDICINE]
             self._label()
             self._id(u)
@@ -1621,6 +1721,8 @@ cdef class Kernel:
             self._lit(b")")
             face = self._roll(self.d20 if self._check_die(u, SK_MEDICINE) == 20 else self.d10)
             self._read(face, target, 5, &success, &degree)
+            if not success:
+                self._c(31)
             if not success and (self.r31 or not it.plus):   # ruling ARC-31
                 if it.raise_fail or self.r31 == 1:   # ruling ARC-31 (harm: every item)
                     steps = 1 if self.r31 == 2 else (-degree if -degree > 1 else 1)
@@ -1674,6 +1776,7 @@ cdef class Kernel:
         cdef Weapon *w = &self.weapons[F.wbase + F.hand]
         cdef int target = F.sk[w.skill] + self._aim_mod(w, 0), sides, face, success, degree
         cdef int jammed = 0
+        self._c20(u, w.skill)
         if w.hw >= 0:
             success = 1
             degree = w.hw
@@ -1731,6 +1834,8 @@ cdef class Kernel:
                     if (G.watch == 0 or not self._in_action(wi) or G.side == self.f[u].side
                             or not G.nw or not self._can_fire(wi, G.hand)):
                         continue
+                    if self.grid:
+                        self._c(29)   # movement._watchers: sees, for every watcher
                     if (done >> wi) & 1:
                         continue
                     if self._sees(wi, u) and self._reaches(wi, u, G.wbase + G.hand):
@@ -1790,6 +1895,8 @@ cdef class Kernel:
         if kind == A_USE:
             return self._use_item(u, self.oa[k], self.ob[k], self.oc[k])
         if kind == A_WATCH:
+            if self.oa[k] == 2:
+                self._c(32)
             if self.oa[k] == 2 and not self.r32:   # ruling ARC-32 (declared)
                 return self._suppress(u, self.ob[k])
             self._spent(u, self.ob[k], F.ap - self.ob[k], 0)
@@ -1859,6 +1966,7 @@ cdef class Kernel:
                 return P_NO_AP
             return P_CHOOSE
         if self.phase == PH_ROUND:
+            self._c(12)   # flow._to_bleed
             for i in range(self.nf if not self.r12 else 0):   # ruling ARC-12 (round)
                 if not self.f[i].dead and self._nwounds(i) > 0 and not (self.bled >> i) & 1:
                     who[0] = i
@@ -1874,6 +1982,7 @@ cdef class Kernel:
         cdef Fighter *F = &self.f[u]
         cdef int face, success, degree, j
         cdef Weapon *w
+        self._c(23)
         self._label()
         self._lit(b"initiative of ")
         self._id(u)
@@ -1925,6 +2034,7 @@ cdef class Kernel:
     cdef int _initiative(self) except -1:
         """flow.initiative: the order, the d10s, then round 1."""
         cdef int n = 0, i, j, x
+        self._c(1)
         for i in range(self.nf):
             if self.f[i].checked:
                 self.order[n] = i
@@ -2082,8 +2192,8 @@ cdef class Kernel:
 
     def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
         """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per
-        fighter (dead, conscious, health, armor, wounds, ap, hand, dealt, taken, moves)), or
-        raises Uncovered. A call made while another is under way plays on a copy."""
+        fighter (dead, conscious, health, armor, wounds, ap, hand, dealt, taken, moves), the
+        rulings consulted: bit n - 1 for ARC-n), or raises Uncovered. A call made while another is under way plays on a copy."""
         if self.busy:
             return Kernel(self.tables).play(policies, prefix, seed, index, max_steps)
         self.busy = True
@@ -2128,6 +2238,7 @@ cdef class Kernel:
         self.bled = 0
         self.nqueue = 0
         self.norder = 0
+        self.cons = 0
         for _ in range(max_steps):
             kind = self._pending(&who)
             if kind == P_FINISHED:
@@ -2171,4 +2282,4 @@ cdef class Kernel:
                   tuple(_WDIE[j] for j in range(4, -1, -1) for _ in range(self.f[i].wounds[j])),
                   self.f[i].ap, self.f[i].hand, self.f[i].dealt, self.f[i].taken,
                   self.f[i].moves) for i in range(self.nf)]
-        return (who if finished else -1), finished, self.round, steps, units
+        return (who if finished else -1), finished, self.round, steps, units, self.cons

@@ -106,23 +106,51 @@ def compiled() -> Any:
 
 
 class ArcKernel:
-    """The compiled kernel prepared for one scenario."""
+    """The compiled kernel prepared for one scenario; it also says which rulings each battle
+    consulted (:class:`~tactica.engine.ruleset.ConsultingKernel`)."""
 
-    def __init__(self, module: Any, engine: Any, state: ArcState) -> None:
+    def __init__(self, module: Any, engine: Any, state: ArcState,
+                 bits: tuple[int, ...]) -> None:
         self.module = module
         self.engine = engine
         self.state = state
         self.sides = state.sides
+        self.bits = bits
 
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
         """The reference's :func:`~tactica.analysis.sim.play.play_battle`, compiled."""
+        played = self._play(policies, seed, index, max_steps)
+        return played if isinstance(played, NotCovered) else played[0]
+
+    def play_consulted(self, policies: Mapping[str, str], seed: int, index: int,
+                       max_steps: int) -> tuple[BattleResult, int] | NotCovered:
+        """:meth:`play` and the bit mask of the rulings the battle consulted (bit ``i``:
+        ruling number ``i`` of the game's declaration order), as the reference records them
+        (:func:`~tactica.analysis.sim.play.play_battle` with ``consulted=True``). A battle
+        stopped at the step budget is left to the reference: it reads rulings on the way to
+        the step it did not take, which the kernel does not follow."""
+        played = self._play(policies, seed, index, max_steps)
+        if isinstance(played, NotCovered):
+            return played
+        result, consulted = played
+        if not result.finished:
+            return NotCovered("a battle stopped at the step budget (the rulings it consulted)")
+        mask = 0
+        for bit in self.bits:
+            if consulted & 1:
+                mask |= 1 << bit
+            consulted >>= 1
+        return result, mask
+
+    def _play(self, policies: Mapping[str, str], seed: int, index: int,
+              max_steps: int) -> tuple[BattleResult, int] | NotCovered:
         arguments = battle_arguments(self.sides, policies, seed, index)
         if isinstance(arguments, NotCovered):
             return arguments
         codes, key = arguments
         try:
-            winner, finished, rounds, steps, units = self.engine.play(
+            winner, finished, rounds, steps, units, consulted = self.engine.play(
                 codes, key, seed, index, max_steps)
         except self.module.Uncovered as exc:
             return NotCovered(str(exc))
@@ -144,7 +172,7 @@ class ArcKernel:
             elif not conscious:
                 details["unconscious"] = True
             stats[f.id] = UnitStats(f.id, f.side, not dead, dealt, taken, moves, details)
-        return battle_result(self.sides, winner, finished, rounds, steps, stats)
+        return battle_result(self.sides, winner, finished, rounds, steps, stats), consulted
 
 
 class _Uncovered(Exception):
@@ -165,7 +193,10 @@ def prepare(scenario: Scenario) -> ArcKernel | NotCovered:
         tables = _tables(state, scenario.max_rounds)
     except _Uncovered as exc:
         return NotCovered(str(exc))
-    return ArcKernel(module, module.Kernel(tables), state)
+    # the kernel's bit n - 1 is ARC-n; the mask's bit i is ruling number i as declared
+    declared = [ruling.id for ruling in rulings.declared()]
+    bits = tuple(declared.index(f"ARC-{n}") for n in range(1, len(declared) + 1))
+    return ArcKernel(module, module.Kernel(tables), state, bits)
 
 
 class _Names:
@@ -360,7 +391,7 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
                 "swap": w.swap, "reload": w.reload,
                 "full": w.full if w.full is not None else -1,
                 "capdie": w.capacity_die or 0, "has_mag": int(w.has_magazine),
-                "melee": int(w.melee),
+                "melee": int(w.melee), "ruled_ap": int(w.rof.denominator == 1),
                 "hw": w.hardware_degree if w.hardware_degree is not None else -1,
                 "range_d2": range_d2, "range_mm": range_mm, "aims": list(aims),
                 "summed": [-1] + [dists.add(summed_hits(w.damage, n))
