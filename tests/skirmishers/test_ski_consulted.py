@@ -1,6 +1,7 @@
 """Which rulings a Skirmishers battle consults (:mod:`tactica.engine.consulted`): the sight
 rulings from the setup; SKI-25 only where body armor that changes the AP is destroyed; SKI-24
-and SKI-40 only where a hit marks bludgeoning, or runs past cell 0. A ruling that cannot decide
+and SKI-40 only where a hit marks bludgeoning, or runs past cell 0; SKI-5 only where a prone
+thrower's AP are doubled. A ruling that cannot decide
 anything in a battle is not counted there, so a comparison of its readings says it compared
 nothing."""
 
@@ -10,6 +11,7 @@ from ski_builders import example, scenario, trooper
 
 from tactica.engine.consulted import recording
 from tactica.rulesets.skirmishers.card import FRESH, apply_hit
+from tactica.rulesets.skirmishers.explosives import throw_cost
 from tactica.rulesets.skirmishers.geometry import SIGHT_RULINGS
 from tactica.rulesets.skirmishers.state import setup_consulted
 
@@ -56,3 +58,19 @@ def test_the_ap_change_consults_ski25_only_for_destroyed_armor() -> None:
     with recording() as read:
         assert state.max_ap(state.troopers["C"]) == 6  # SKI-25 stays: the AP change stays
     assert read == {"SKI-25"}
+
+
+def test_a_throw_consults_ski5_only_when_prone() -> None:
+    ground = """
+        A . . . B C
+    """
+    sc = scenario(ground, {"A": trooper("red"), "B": trooper("blue", prone=True),
+                           "C": trooper("blue")})
+    state = sc.new_state()
+    with recording() as read:
+        assert throw_cost(state, "A", "hand-grenade", 4) == (4, 4)
+        assert throw_cost(state, "A", "hand-grenade", 0, stairwell=True) == (3, 3)
+    assert read == set()
+    with recording() as read:
+        assert throw_cost(state, "B", "hand-grenade", 4) == (8, 8)  # SKI-5 paid
+    assert read == {"SKI-5"}

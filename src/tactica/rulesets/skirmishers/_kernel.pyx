@@ -1363,7 +1363,8 @@ cdef class Kernel:
         cdef double p, total = 0.0, worth, scatter
         plain = self.items[item].stairwell_ap if stair else self.items[item].ap_per_dot * dots
         paid = plain * (2 if me.prone else 1)
-        self.cons |= self.c5
+        if paid != plain:
+            self.cons |= self.c5
         base = plain if self.before_doubling else paid  # ruling SKI-5
         if me.prone:
             self.cons |= self.c38
@@ -1390,7 +1391,8 @@ cdef class Kernel:
         cdef int per = self.items[item].ap_per_dot * (2 if me.prone else 1), e, dots
         cdef int vis, cover, rng
         cdef double best = 0.0, v
-        self.cons |= self.c5  # its explosives.throw_cost
+        if me.prone:
+            self.cons |= self.c5  # its explosives.throw_cost doubles the AP a dot
         for e in range(self.nunits):
             if not self._in_action(e) or self.u[e].side == me.side or not self.u[e].on_map:
                 continue
@@ -1559,7 +1561,8 @@ cdef class Kernel:
         cdef int dq, dr
         if not self.items[item].explosive or self._ammo(t, item) <= 0 or t.stopped:
             return n
-        self.cons |= self.c5  # explosives.throw_cost
+        if t.prone:
+            self.cons |= self.c5  # explosives.throw_cost doubles the AP a dot
         ap = self._available(t)
         per = self.items[item].ap_per_dot * (2 if t.prone else 1)
         reach = ap // per
@@ -1857,7 +1860,7 @@ cdef class Kernel:
                 # flow.pending's actions_of: explosives.throw_actions reads SKI-5
                 t = &self.u[self.active]
                 if (self.items[t.active].explosive and self._ammo(t, t.active) > 0
-                        and not t.stopped):
+                        and not t.stopped and t.prone):
                     self.cons |= self.c5
         units = []
         for i in range(self.nunits):
@@ -1896,7 +1899,8 @@ cdef class Kernel:
         dots = 0 if stair else self._distance(t.spot, at)
         plain = self.items[item].stairwell_ap if stair else self.items[item].ap_per_dot * dots
         paid = plain * (2 if t.prone else 1)
-        self.cons |= self.c5
+        if paid != plain:
+            self.cons |= self.c5
         base = plain if self.before_doubling else paid  # ruling SKI-5
         tn = self._explosive_tn(uid, at, base, stair)
         origin = at if stair else self.held.throw_origin(t.spot, at)
@@ -1942,7 +1946,8 @@ cdef class Kernel:
         cdef int victims[MAX_UNITS]
         cdef int vring[MAX_UNITS]
         what = f"the {self.names[item]} thrown by {self.unit_ids[uid]}"
-        self.cons |= self.c29
+        if self._in_action(uid):
+            self.cons |= self.c29
         if self.at_resolution and self._in_action(uid):  # ruling SKI-29
             tn = self._explosive_tn(uid, at, self.tk_base[0], self.tk_stair[0])
         hit = self._roll(f"2D6 to hit: {what} lands on {self.held.text(at)}".encode(),
@@ -1979,7 +1984,8 @@ cdef class Kernel:
         self.ntokens -= 1
         if landing < 0:
             return 0
-        self.cons |= self.c21  # explosives.blast_options (SKI-12: read from the setup on)
+        if self.levels > 1:
+            self.cons |= self.c21  # explosives.blast_victims (SKI-12: read from the setup on)
         # explosives.blast_victims: nearest first, then by id
         n = 0
         for k in range(self.nunits):
