@@ -218,7 +218,8 @@ class _Geometry:
 
 
 class SkirmishersKernel:
-    """The compiled kernel prepared for one scenario."""
+    """The compiled kernel prepared for one scenario; it also says which rulings each battle
+    consulted (:meth:`play_consulted`, :class:`~tactica.engine.ruleset.ConsultingKernel`)."""
 
     def __init__(self, engine: Any, ids: tuple[str, ...], sides: tuple[str, ...],
                  unit_sides: tuple[str, ...], items: tuple[str, ...]) -> None:
