@@ -3,7 +3,10 @@
 Every example scenario x both policies x seeds at the default rulings, then every other option
 of every ruling the kernel covers (each on its own, on the example where it most often
 matters) and mixes of all of them: the kernel's BattleResult equals the reference's
-(:func:`tactica.analysis.sim.play.play_battle`), with the optional rule experience too. A battle the
+(:func:`tactica.analysis.sim.play.play_battle`), with the optional rule experience too, and so
+do the rulings each battle consulted (``play_consulted``'s bit mask against the reference's
+recording): on every example under every ruling option, and on a brawl that reaches melee,
+bludgeoning past cell 0, destroyed armor and explosives scattering off the map. A battle the
 kernel does not cover (another optional rule, a policy it does not play) is played by the
 reference and counted as such. A
 reference battle costs about a tenth of a second, so the seeds are few and chosen to reach
@@ -16,11 +19,12 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
+from tactica.analysis.sim.kernels import prepared_kernel, rulings_of_mask, simulated_battle
 from tactica.analysis.simulate import play_battle, simulate
 from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
@@ -69,13 +73,21 @@ VARIANTS = dict(_variants())
 
 
 def _same(sc: Scenario, policies: dict[str, str], seed: int, index: int,
-          max_steps: int = 20_000) -> None:
+          max_steps: int = 20_000) -> frozenset[str]:
+    """The kernel plays the reference's battle and reports the rulings it consulted (which
+    are returned)."""
     prepared = prepared_kernel(sc)
     assert not isinstance(prepared, NotCovered), prepared
     got = prepared.play(policies, seed, index, max_steps)
     assert not isinstance(got, NotCovered), got
-    assert got == play_battle(sc, policies, seed, index, max_steps=max_steps), (
-        policies, seed, index)
+    want = play_battle(sc, policies, seed, index, max_steps=max_steps, consulted=True)
+    assert got == replace(want, consulted=frozenset()), (policies, seed, index)
+    played = prepared.play_consulted(policies, seed, index, max_steps)
+    assert not isinstance(played, NotCovered), played
+    result, mask = played
+    assert replace(result, consulted=rulings_of_mask(sc, mask)) == want, (
+        policies, seed, index, sorted(rulings_of_mask(sc, mask) ^ want.consulted))
+    return want.consulted
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
@@ -101,12 +113,81 @@ def test_the_kernel_plays_the_reference_battles_under_every_ruling_option(
         _same(sc, dict.fromkeys(sides, policy), 40 + len(variant), 0)
 
 
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_kernel_reports_the_rulings_consulted_on_every_example_under_every_option(
+        name: str, variant: str) -> None:
+    _module()
+    ruling = variant.partition("=")[0]
+    if name == WHERE.get(ruling, "street-fight"):
+        return  # played above
+    sc = load_scenario(SCENARIOS[name]).with_rulings(VARIANTS[variant])
+    sides = sc.ruleset.sides_of(sc.new_state())
+    for policy in ("greedy", "random"):
+        _same(sc, dict.fromkeys(sides, policy), 70 + len(variant), 0)
+
+
 @pytest.mark.parametrize("max_steps", [1, 2, 9, 40])
 def test_a_battle_stopped_at_the_step_budget_is_the_same(max_steps: int) -> None:
     _module()
+    for name in ("street-fight", "corridor-ambush"):
+        sc = load_scenario(SCENARIOS[name])
+        sides = sc.ruleset.sides_of(sc.new_state())
+        for policy in ("greedy", "random"):
+            _same(sc, dict.fromkeys(sides, policy), 5, 1, max_steps)
+
+
+#: Four troopers at arm's length on a small yard: a stun baton and a blackjack (bludgeoning past
+#: cell 0), fists and a club, armor destroyed from the start, a prone trooper, grenades that
+#: scatter off the map.
+BRAWL: dict[str, Any] = {
+    "game": "skirmishers", "name": "Brawl", "max_rounds": 4,
+    "map": {"kind": "dots", "name": "Yard",
+            "levels": {"ground": ". . . . . .\n . A B . . .\n. C D . . .\n . . . . . .\n"}},
+    "units": {
+        "A": {"side": "red", "primary": "pistol", "melee": ["stun-baton"],
+              "active": "stun-baton", "armor": "basic", "armor_left": 0,
+              "marks": "...../X...."},
+        "B": {"side": "blue", "primary": "pistol", "melee": ["blackjack"],
+              "active": "blackjack", "armor": "standard", "prone": True},
+        "C": {"side": "red", "primary": "smg", "active": "knife", "marks": "....//....."},
+        "D": {"side": "blue", "primary": "smg", "melee": ["club"], "armor": "heavy",
+              "experience": "green"},
+    }}
+
+
+#: The rulings each brawl reaches in its battles (so the comparison compares something).
+REACHED = {"SKI-19", "SKI-22", "SKI-24", "SKI-25", "SKI-38", "SKI-40"}
+
+
+@pytest.mark.parametrize(("rulings", "reached"), [
+    ({"SKI-33": "stays", "SKI-6": "d6-dots"}, REACHED | {"SKI-6", "SKI-33", "SKI-41"}),
+    ({"SKI-33": "stays", "SKI-41": "before-window", "SKI-40": "dead", "SKI-24": "lost",
+      "SKI-25": "lifted", "SKI-19": "up", "SKI-22": "one-roll"}, REACHED - {"SKI-40"}),
+])
+def test_the_rulings_consulted_in_a_brawl_are_the_reference_s(rulings: dict[str, str],
+                                                              reached: set[str]) -> None:
+    _module()
     sc = load_scenario(SCENARIOS["street-fight"])
+    data = {**BRAWL, "optional": ["experience"]}
+    brawl = scenario_from_mapping(data, source="brawl.yaml", base_dir=sc.base_dir)
+    brawl = brawl.with_rulings(rulings)
+    seen: set[str] = set()
     for policy in ("greedy", "random"):
-        _same(sc, {"red": policy, "blue": policy}, 5, 1, max_steps)
+        for index in range(4):
+            seen |= _same(brawl, {"red": policy, "blue": policy}, 1, index)
+    assert reached <= seen, sorted(reached - seen)
+
+
+def test_consulted_rulings_come_from_the_kernel_and_match_the_reference() -> None:
+    _module()
+    sc = load_scenario(SCENARIOS["street-fight"])
+    policies = {"red": "greedy", "blue": "random"}
+    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
+    assert engine.is_kernel
+    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    assert {"SKI-4", "SKI-12", "SKI-26"} <= got.consulted
+    assert not {"SKI-17", "SKI-30", "SKI-36", "SKI-42"} & got.consulted  # optional rules
 
 
 def test_a_draw_at_the_round_limit_is_the_same() -> None:

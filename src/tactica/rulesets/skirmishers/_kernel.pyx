@@ -189,6 +189,11 @@ cdef class Kernel:
     cdef int as_written, before_doubling, fists_up, crossed_lost, lifted, each_round
     cdef int one_combat, removed, prone_minus_one, past_dead, arc_entry
     cdef int16_t *walk       # SKI-10 walkable: distances by source spot, -2 not yet found
+    # the rulings the battle consulted (a bit per ruling, the game's declaration order): those
+    # of the setup, then each one's bit where the reference reads (consults) it
+    cdef uint64_t cons, cons_setup
+    cdef uint64_t c3, c5, c6, c18, c19, c21, c22, c24, c25, c26, c27, c29, c31, c33, c38
+    cdef uint64_t c40, c41
     # the exact arc tests asked so far, and the arcs' dots (rules, policy) made so far
     cdef uint64_t exact_keys[1 << EXACT_BITS]
     cdef uint8_t exact_vals[1 << EXACT_BITS]
@@ -363,6 +368,14 @@ cdef class Kernel:
         self.one_combat, self.removed = t["one_combat"], t["removed"]
         self.prone_minus_one, self.past_dead = t["prone_minus_one"], t["past_dead"]
         self.arc_entry = t["arc_entry"]
+        bits = t["consulted"]
+        self.cons_setup = bits["setup"]
+        self.c3, self.c5, self.c6 = bits["SKI-3"], bits["SKI-5"], bits["SKI-6"]
+        self.c18, self.c19, self.c21 = bits["SKI-18"], bits["SKI-19"], bits["SKI-21"]
+        self.c22, self.c24, self.c25 = bits["SKI-22"], bits["SKI-24"], bits["SKI-25"]
+        self.c26, self.c27, self.c29 = bits["SKI-26"], bits["SKI-27"], bits["SKI-29"]
+        self.c31, self.c33, self.c38 = bits["SKI-31"], bits["SKI-33"], bits["SKI-38"]
+        self.c40, self.c41 = bits["SKI-40"], bits["SKI-41"]
         self.arc_maps = <uint8_t *>malloc(2 * self.cells * (1 << ARC_BITS))
         if t["walkable"]:
             self.walk = <int16_t *>malloc(sizeof(int16_t) * self.nspots * self.nspots)
@@ -724,12 +737,14 @@ cdef class Kernel:
             last = i
             i += 1
         if not dead and not (armor_left > 0 and bludgeoning > 0) and bludgeoning > 0:
+            self.cons |= self.c24  # card.apply_hit consults SKI-24 when it marks bludgeoning
             j = last + 1 if last >= 0 else 10 - (10 if start > 10 else (1 if start < 1 else start))
             for n in range(bludgeoning):
                 if not self.crossed_lost:  # ruling SKI-24
                     while j < NCELLS and cells[j] == CROSSED:
                         j += 1
                 if j >= NCELLS:
+                    self.cons |= self.c40
                     dead = self.past_dead  # ruling SKI-40
                     break
                 if cells[j] == OPEN:
@@ -744,17 +759,21 @@ cdef class Kernel:
         t.dead = t.dead or dead
         hp = self._hp(t)
         max_ap = self._max_ap(t)
+        if not t.dead and t.armor_cells != 0 and t.armor_left == 0 and t.armor_ap != 0:
+            self.cons |= self.c25  # SkiState.ap_change of destroyed armor that changes the AP
         # Hit (a Damaged event): the statistics
         t.taken += before - hp
         if source >= 0 and source != target:
             self.u[source].dealt += before - hp
         if hp == 0:
             self._out_of_action(target)
-        elif self.as_written:  # ruling SKI-3
-            if max_ap >= ap_spent:
+        else:
+            self.cons |= self.c3
+            if self.as_written:  # ruling SKI-3
+                if max_ap >= ap_spent:
+                    self._fell_prone(target)
+            elif ap_spent > 0 and ap_spent >= max_ap:
                 self._fell_prone(target)
-        elif ap_spent > 0 and ap_spent >= max_ap:
-            self._fell_prone(target)
         return 0
 
     cdef void _fell_prone(self, int i) noexcept nogil:
@@ -780,6 +799,7 @@ cdef class Kernel:
         t.has_arc = 0
         t.prone = 1
         t.stopped = 1
+        self.cons |= self.c31
         if self.removed:  # ruling SKI-31
             self.occ[t.spot] = -1
             self.codes[t.spot * 4 + 3] = 0
@@ -1097,6 +1117,7 @@ cdef class Kernel:
             t.spot = path[i]
             self.occ[t.spot] = uid
             self._put_pose(t.spot, t.prone)
+            self.cons |= self.c18
             if self.arc_entry:  # ruling SKI-18: the firers whose arcs still hold it keep it
                 for f in range(self.nunits):
                     if (t.shot_by >> f) & 1 and not (
@@ -1342,7 +1363,11 @@ cdef class Kernel:
         cdef double p, total = 0.0, worth, scatter
         plain = self.items[item].stairwell_ap if stair else self.items[item].ap_per_dot * dots
         paid = plain * (2 if me.prone else 1)
+        if paid != plain:
+            self.cons |= self.c5
         base = plain if self.before_doubling else paid  # ruling SKI-5
+        if me.prone:
+            self.cons |= self.c38
         prone = 1 if me.prone and self.prone_minus_one else 0  # ruling SKI-38
         p = self._p(base - prone + self._modifier(me))
         for t in range(self.nunits):
@@ -1366,6 +1391,8 @@ cdef class Kernel:
         cdef int per = self.items[item].ap_per_dot * (2 if me.prone else 1), e, dots
         cdef int vis, cover, rng
         cdef double best = 0.0, v
+        if me.prone:
+            self.cons |= self.c5  # its explosives.throw_cost doubles the AP a dot
         for e in range(self.nunits):
             if not self._in_action(e) or self.u[e].side == me.side or not self.u[e].on_map:
                 continue
@@ -1388,6 +1415,7 @@ cdef class Kernel:
         if self.items[weapon].fists:
             ap = self._max_ap(a)
             lethal = 0
+            self.cons |= self.c19
             blud = (ap + 1) // 2 if self.fists_up else ap // 2  # ruling SKI-19
         else:
             lethal = self.items[weapon].lethal
@@ -1533,6 +1561,8 @@ cdef class Kernel:
         cdef int dq, dr
         if not self.items[item].explosive or self._ammo(t, item) <= 0 or t.stopped:
             return n
+        if t.prone:
+            self.cons |= self.c5  # explosives.throw_cost doubles the AP a dot
         ap = self._available(t)
         per = self.items[item].ap_per_dot * (2 if t.prone else 1)
         reach = ap // per
@@ -1677,6 +1707,7 @@ cdef class Kernel:
                 return 0
         if self.round >= self.max_rounds:
             return 1
+        self.cons |= self.c26
         if self.each_round:  # ruling SKI-26
             self.actor = repr("the next turn").encode()
             self._roll_first(self.round + 1)
@@ -1698,6 +1729,19 @@ cdef class Kernel:
         self.busy = True
         try:
             return self._play(policies, prefix, seed, index, max_steps)
+        finally:
+            self.busy = False
+
+    def play_consulted(self, tuple policies, bytes prefix, object seed, object index,
+                       int64_t max_steps):
+        """:meth:`play`, and the bit mask of the rulings the battle consulted: ``(out,
+        mask)``."""
+        if self.busy:
+            return Kernel(self.tables).play_consulted(policies, prefix, seed, index, max_steps)
+        self.busy = True
+        try:
+            out = self._play(policies, prefix, seed, index, max_steps)
+            return out, self.cons
         finally:
             self.busy = False
 
@@ -1729,6 +1773,7 @@ cdef class Kernel:
         self.active = -1
         self.ntokens = 0
         self.nmelee = 0
+        self.cons = self.cons_setup
         for _ in range(max_steps):
             # flow.pending
             standing = self._standing()
@@ -1809,6 +1854,14 @@ cdef class Kernel:
                 if nw == 0 and self._round_over():
                     finished = 1
                     winner = -1
+                elif nw == 0 and self._last_side():
+                    self.cons |= self.c26  # flow.pending's _next_turn (before the last round)
+            elif self.side >= 0 and self.active >= 0:
+                # flow.pending's actions_of: explosives.throw_actions reads SKI-5
+                t = &self.u[self.active]
+                if (self.items[t.active].explosive and self._ammo(t, t.active) > 0
+                        and not t.stopped and t.prone):
+                    self.cons |= self.c5
         units = []
         for i in range(self.nunits):
             t = &self.u[i]
@@ -1820,6 +1873,7 @@ cdef class Kernel:
     cdef void _after_combat(self, int uid) noexcept nogil:
         """state._after_combat (SKI-27)."""
         self.u[uid].fought = 1
+        self.cons |= self.c27
         if self.one_combat and self.active == uid:  # ruling SKI-27
             self.active = -1
 
@@ -1831,6 +1885,8 @@ cdef class Kernel:
         if not stair:
             self._sight(t.spot, t.prone, at, 0, &vis, &cv, &rng)
             cover = cv if vis else 0
+        if t.prone:
+            self.cons |= self.c38
         return base + cover + (-1 if t.prone and self.prone_minus_one else 0) + \
             self._modifier(t)  # ruling SKI-38
 
@@ -1843,6 +1899,8 @@ cdef class Kernel:
         dots = 0 if stair else self._distance(t.spot, at)
         plain = self.items[item].stairwell_ap if stair else self.items[item].ap_per_dot * dots
         paid = plain * (2 if t.prone else 1)
+        if paid != plain:
+            self.cons |= self.c5
         base = plain if self.before_doubling else paid  # ruling SKI-5
         tn = self._explosive_tn(uid, at, base, stair)
         origin = at if stair else self.held.throw_origin(t.spot, at)
@@ -1888,6 +1946,8 @@ cdef class Kernel:
         cdef int victims[MAX_UNITS]
         cdef int vring[MAX_UNITS]
         what = f"the {self.names[item]} thrown by {self.unit_ids[uid]}"
+        if self._in_action(uid):
+            self.cons |= self.c29
         if self.at_resolution and self._in_action(uid):  # ruling SKI-29
             tn = self._explosive_tn(uid, at, self.tk_base[0], self.tk_stair[0])
         hit = self._roll(f"2D6 to hit: {what} lands on {self.held.text(at)}".encode(),
@@ -1897,16 +1957,20 @@ cdef class Kernel:
         else:
             roll = self._roll(f"D6 scatter direction of {what}".encode(), &self.d6_pool)
             distance = 1
+            self.cons |= self.c6
             if self.d6_dots:  # ruling SKI-6
                 distance = self._roll(f"D6 scatter distance (dots) of {what}".encode(),
                                       &self.d6_pool)
             landing, moved, on_map = self.held.scatter(origin, roll, distance)
             if not on_map:
+                self.cons |= self.c33
                 if not self.stays:  # ruling SKI-33
                     landing = -1
                 else:
+                    self.cons |= self.c41
                     landing = origin if self.before_window else at  # ruling SKI-41
             elif not moved and distance > 0 and origin != at:
+                self.cons |= self.c41
                 landing = origin if self.before_window else at  # ruling SKI-41
         # ExplosiveResolved
         for i in range(1, self.ntokens):
@@ -1920,6 +1984,8 @@ cdef class Kernel:
         self.ntokens -= 1
         if landing < 0:
             return 0
+        if self.levels > 1:
+            self.cons |= self.c21  # explosives.blast_victims (SKI-12: read from the setup on)
         # explosives.blast_victims: nearest first, then by id
         n = 0
         for k in range(self.nunits):
@@ -1942,6 +2008,7 @@ cdef class Kernel:
             n += 1
         if n == 0:
             return 0
+        self.cons |= self.c22
         if self.one_roll:  # ruling SKI-22
             start = self._roll(
                 f"2D6 start cell for every hit of the blast (thrown by {self.unit_ids[uid]})"
@@ -1993,6 +2060,7 @@ cdef class Kernel:
             if self.items[w].fists:
                 ap = self._max_ap(&self.u[a])
                 lethal = 0
+                self.cons |= self.c19
                 blud = (ap + 1) // 2 if self.fists_up else ap // 2  # ruling SKI-19
             else:
                 lethal = self.items[w].lethal
@@ -2004,6 +2072,17 @@ cdef class Kernel:
                 start = self._roll(f"2D6 start cell for the hit by {self.unit_ids[a]} on "
                                    f"{self.unit_ids[target]}".encode(), &self.start_pool)
                 self._hit(target, start, lethal, blud, a)
+
+    cdef bint _last_side(self) noexcept nogil:
+        """No later side standing in this round's order."""
+        cdef int standing = self._standing(), k, i = 0
+        for k in range(self.nsides):
+            if self.order[k] == self.side:
+                i = k
+        for k in range(i + 1, self.nsides):
+            if (standing >> self.order[k]) & 1:
+                return False
+        return True
 
     cdef bint _round_over(self) noexcept nogil:
         """flow._next_turn would answer None: no later side standing, the last round."""

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from tactica.dice import Dist, die
+from tactica.engine.consulted import consult
 
 __all__ = [
     "CELLS",
@@ -125,7 +126,9 @@ def apply_hit(
     """Mark one hit on a card. ``start`` is the start cell read from the roll (2..10);
     ``armor`` the body armor cells left (standard armor); ``protected`` the HP cells advanced
     body armor protects (then ``armor`` is 0); ``crossed_bludgeoning`` is SKI-24 (``skip`` or
-    ``lost``), ``past_end_bludgeoning`` SKI-40 (``lost`` or ``dead``)."""
+    ``lost``), ``past_end_bludgeoning`` SKI-40 (``lost`` or ``dead``): each is consulted
+    (:func:`~tactica.engine.consulted.consult`) only where it decides, SKI-24 when bludgeoning
+    is marked, SKI-40 when it runs past cell 0."""
     cells = list(marks)
     crossed: list[int] = []
     partial: list[int] = []
@@ -151,12 +154,14 @@ def apply_hit(
         i += 1
     ignored = armor_left > 0 and bludgeoning > 0
     if not dead and not ignored and bludgeoning > 0:
+        consult("SKI-24")  # the rulings decide only here (tactica.engine.consulted)
         j = last + 1 if last is not None else CELLS.index(min(max(start, 1), 10))
         for _ in range(bludgeoning):
             if crossed_bludgeoning == "skip":
                 j = _first_open(cells, j)
             if j >= len(cells):
                 # SKI-40: past cell 0 there is no HP cell to mark partly.
+                consult("SKI-40")
                 dead = past_end_bludgeoning == "dead"
                 break
             label = CELLS[j]

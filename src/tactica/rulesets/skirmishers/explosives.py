@@ -50,6 +50,8 @@ def throw_cost(state: SkiState, uid: str, explosive: str, dots: int, *,
     ex = state.setup.pack.explosives[explosive]
     plain = ex.stairwell_ap if stairwell else ex.ap_per_dot * dots
     paid = plain * (2 if state.troopers[uid].prone else 1)
+    if paid == plain:  # nothing doubled: SKI-5 cannot decide (and is not consulted)
+        return paid, paid
     return paid, paid if state.rulings["SKI-5"] == "paid" else plain
 
 
@@ -155,7 +157,7 @@ def throw_events(state: SkiState, action: r.Throw) -> list[r.ExplosiveThrown | r
 def token_tn(state: SkiState, token: Token) -> int:
     """The token's target number: at the throw, or (SKI-29 resolution) now."""
     thrower = state.troopers[token.unit]
-    if state.rulings["SKI-29"] == "throw" or not thrower.in_action:
+    if not thrower.in_action or state.rulings["SKI-29"] == "throw":
         return token.tn
     tn = explosive_tn(state, token.unit, token.at, token.base, stairwell=token.stairwell).tn
     return token.tn if tn is None else tn
@@ -211,7 +213,10 @@ def _first(faces: tuple[int, ...]) -> int:
 def blast_victims(state: SkiState, explosive: str, landing: str) -> list[tuple[str, int, int]]:
     """``(trooper, ring, lethal damage)`` for every trooper in action the blast reaches."""
     rings = state.setup.pack.explosives[explosive].rings
-    opts = blast_options(state.rulings)
+    # SKI-21 (a blast through floors) decides only on a map of several levels
+    ruled = (state.rulings if len(state.lattice.level_names) > 1
+             else {"SKI-12": state.rulings["SKI-12"]})
+    opts = blast_options(ruled)
     hits = blast(state.lattice, landing, radius=len(rings) - 1, floors=opts["floors"],
                  tangent=opts["tangent"])
     out = []

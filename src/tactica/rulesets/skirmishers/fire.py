@@ -214,8 +214,8 @@ def hit_events(state: SkiState, target: str, start: int, lethal: int, bludgeonin
     t = state.troopers[target]
     hit = apply_hit(t.marks, start=start, lethal=lethal, bludgeoning=bludgeoning,
                     armor=t.armor_left, protected=state.protected(t),
-                    crossed_bludgeoning=state.rulings["SKI-24"],
-                    past_end_bludgeoning=state.rulings["SKI-40"])
+                    crossed_bludgeoning=state.rulings.peek("SKI-24"),
+                    past_end_bludgeoning=state.rulings.peek("SKI-40"))
     before = t.hp
     hp = hit.hp
     after = replace(t, marks=hit.marks, armor_left=hit.armor, dead=t.dead or hit.dead)

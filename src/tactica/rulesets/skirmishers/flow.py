@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from tactica.battlefield.dots.lattice import DotLattice
 from tactica.dice import Dist
 from tactica.engine.chance import Done, Emit, Observe, Roll, Step, emit_all
+from tactica.engine.consulted import consult_all
 from tactica.engine.events import Action
 from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending
 from tactica.engine.rulings import Rulings
@@ -29,7 +30,7 @@ from tactica.rulesets.skirmishers.explosives import resolve_explosive, resolve_t
 from tactica.rulesets.skirmishers.fire import hit_roll, ranged_tn, shot
 from tactica.rulesets.skirmishers.melee import melee_actions, resolve_melee, resolve_pending
 from tactica.rulesets.skirmishers.movement import movement_actions, resolve_movement
-from tactica.rulesets.skirmishers.state import Arc, SkiState, Soldier
+from tactica.rulesets.skirmishers.state import Arc, SkiState, Soldier, setup_consulted
 
 if TYPE_CHECKING:
     from tactica.engine.scenario import Scenario
@@ -212,7 +213,9 @@ def new_state(sc_setup: setup.Setup, lattice: DotLattice, rulings: Rulings,
             shots = ARC_SIZES[width][0] * weapon.shots
             troopers[u.id] = replace(troopers[u.id], arc=Arc(width, bearing, toward, shots,
                                                              u.active))
-    return SkiState(placed, troopers, sc_setup, rulings, max_rounds)
+    state = SkiState(placed, troopers, sc_setup, rulings, max_rounds)
+    consult_all(setup_consulted(state))
+    return state
 
 
 def start(scenario: Scenario) -> SkiState:

@@ -48,7 +48,7 @@ from tactica.rulesets.skirmishers.card import CELLS, D6, START_CELL
 from tactica.rulesets.skirmishers.fire import hit_roll, options
 from tactica.rulesets.skirmishers.geometry import blast_options
 from tactica.rulesets.skirmishers.movement import move_graph
-from tactica.rulesets.skirmishers.state import SkiState
+from tactica.rulesets.skirmishers.state import SkiState, setup_consulted
 from tactica.rulesets.skirmishers.text import card_text
 
 __all__ = ["COVERED_RULINGS", "SkirmishersKernel", "compiled", "prepare"]
@@ -218,7 +218,8 @@ class _Geometry:
 
 
 class SkirmishersKernel:
-    """The compiled kernel prepared for one scenario."""
+    """The compiled kernel prepared for one scenario; it also says which rulings each battle
+    consulted (:meth:`play_consulted`, :class:`~tactica.engine.ruleset.ConsultingKernel`)."""
 
     def __init__(self, engine: Any, ids: tuple[str, ...], sides: tuple[str, ...],
                  unit_sides: tuple[str, ...], items: tuple[str, ...]) -> None:
@@ -235,8 +236,25 @@ class SkirmishersKernel:
         if isinstance(arguments, NotCovered):
             return arguments
         codes, key = arguments
-        out = self.engine.play(codes, key, seed, index,
-                               max_steps)
+        return self._result(self.engine.play(codes, key, seed, index, max_steps))
+
+    def play_consulted(self, policies: Mapping[str, str], seed: int, index: int,
+                       max_steps: int) -> tuple[BattleResult, int] | NotCovered:
+        """:meth:`play` and the bit mask of the rulings the battle consulted (bit ``i``:
+        ruling number ``i`` of the game's declaration order), counted by the compiled loop
+        where the reference reads them (:class:`~tactica.engine.ruleset.ConsultingKernel`)."""
+        arguments = battle_arguments(self.sides, policies, seed, index)
+        if isinstance(arguments, NotCovered):
+            return arguments
+        codes, key = arguments
+        out, mask = self.engine.play_consulted(codes, key, seed, index, max_steps)
+        result = self._result(out)
+        if isinstance(result, NotCovered):
+            return result
+        return result, int(mask)
+
+    def _result(self, out: Any) -> BattleResult | NotCovered:
+        """The battle's result from the compiled loop's answer (a string: not covered)."""
         if isinstance(out, str):
             return NotCovered(out)
         winner, finished, rounds, steps, units = out
@@ -278,6 +296,23 @@ def prepare(scenario: Scenario) -> SkirmishersKernel | NotCovered:
 
 class _Uncovered(Exception):
     pass
+
+
+#: The rulings the compiled loop counts where the reference reads them (each with a
+#: ``self.cons |=`` at that point of ``_kernel.pyx``); the others are never read by a battle
+#: the kernel plays, or read from the setup on (:func:`.state.setup_consulted`).
+_LOOP_CONSULTED = ("SKI-3", "SKI-5", "SKI-6", "SKI-18", "SKI-19", "SKI-21", "SKI-22", "SKI-24",
+                   "SKI-25", "SKI-26", "SKI-27", "SKI-29", "SKI-31", "SKI-33", "SKI-38",
+                   "SKI-40", "SKI-41")
+
+
+def _consulted_bits(state: SkiState) -> dict[str, int]:
+    """Each counted ruling's bit (its number in the game's declaration order), and the mask
+    of the rulings the battle consults from its setup."""
+    bit = {r.id: 1 << i for i, r in enumerate(state.rulings.declared())}
+    out = {k: bit[k] for k in _LOOP_CONSULTED}
+    out["setup"] = sum(bit[k] for k in set(setup_consulted(state)))
+    return out
 
 
 def _pool(dist: Dist[Any], read: Mapping[Any, int]) -> tuple[list[int], list[int], int]:
@@ -456,5 +491,6 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         "past_dead": int(r["SKI-40"] == "dead"),
         "arc_entry": int(r["SKI-18"] == "arc-entry"),
         "walkable": int(opts["range_steps"] == "walk"),  # ruling SKI-10
+        "consulted": _consulted_bits(state),
     }
     return tables, items

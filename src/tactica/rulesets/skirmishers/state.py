@@ -18,6 +18,7 @@ from tactica.engine.rulings import Rulings
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.card import CROSSED, current_hp, protected_cells
 from tactica.rulesets.skirmishers.content import Armor, Card, Experience
+from tactica.rulesets.skirmishers.geometry import SIGHT_RULINGS
 from tactica.rulesets.skirmishers.setup import Setup
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "Token",
     "apply_event",
     "copy_state",
+    "setup_consulted",
     "spot_text",
 ]
 
@@ -174,7 +176,8 @@ class SkiState:
     def ap_change(self, t: Soldier) -> int:
         """Armor's and (optional rule) experience's change to every AP value."""
         change = t.armor.ap
-        if self.rulings["SKI-25"] == "lifted" and self.armor_destroyed(t):
+        # SKI-25 decides only for destroyed armor that changes the AP (consulted then)
+        if change and self.armor_destroyed(t) and self.rulings["SKI-25"] == "lifted":
             change = 0
         if self.option("experience"):
             change += t.experience.ap
@@ -199,6 +202,15 @@ class SkiState:
         out = self.rulings["SKI-32"] == "out"
         return sum(1 for t in self.troopers.values()
                    if t.side == side and (t.dead or (out and t.out)))
+
+
+def setup_consulted(state: SkiState) -> tuple[str, ...]:
+    """The rulings a battle consults from its setup (:mod:`tactica.engine.consulted`): the
+    sight rulings, which every shot, arc, throw and valuation of the greedy policy reads, and
+    SKI-25 when a trooper starts with destroyed body armor that changes its AP (its maximum AP
+    reads the ruling from then on). The compiled kernel counts the same (``kernel.py``)."""
+    destroyed = any(t.armor.ap and state.armor_destroyed(t) for t in state.troopers.values())
+    return (*SIGHT_RULINGS, *(("SKI-25",) if destroyed else ()))
 
 
 def _put(state: SkiState, t: Soldier, **changes: Any) -> Soldier:
