@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from tactica.analysis.effects import effects
 from tactica.analysis.sim.kernels import (
     NOT_CONSULTING,
     prepared_kernel,
@@ -137,6 +138,18 @@ def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_ref
     got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
     assert engine.reason == NOT_CONSULTING.reason
     assert got == play_battle(sc, policies, 4, 2, consulted=True)
+
+
+def test_effects_on_the_kernel_are_the_references(monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    sc = _scenario("nightclub-fight", "defaults")
+    on = effects(sc, battles=4, seed=6, workers=1, policies="random").to_dict()
+    monkeypatch.setenv("TACTICA_KERNELS", "0")
+    off = effects(sc, battles=4, seed=6, workers=1, policies="random").to_dict()
+    assert on.pop("engine")["reference"] == 0
+    assert off.pop("engine")["kernel"] == 0
+    assert on == off
+    assert {r["ruling"] for r in on["never_consulted"]} >= {"UNH-5", "UNH-8", "UNH-20"}
 
 
 def test_the_setup_consults_what_the_kernel_counts_in_every_battle() -> None:
