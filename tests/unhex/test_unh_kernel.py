@@ -2,11 +2,12 @@
 
 Every example scenario x both policies x every option of every ruling the kernel covers (each
 option on its own, and a few mixes of all of them) x seeds: the kernel's BattleResult equals
-the reference's (:func:`tactica.analysis.sim.play.play_battle`). Generated fights (random zone maps
-with doors, three teams, characters already wounded, shields, first aid kits, counted ammunition,
-fixtures and objectives, random rulings) reach
-the branches the nightclub rarely does. A battle the kernel does not cover is played by the
-reference and counted as such. ``make test`` fails when the kernel was not built, unless
+the reference's (:func:`tactica.analysis.sim.play.play_battle`), and the rulings the kernel says
+each battle consulted are the ones the reference records (``consulted=True``). Generated
+fights (random zone maps with doors, three teams, characters already wounded, shields, first aid
+kits, counted ammunition, fixtures and objectives, random rulings) reach the branches the
+nightclub rarely does. A battle the kernel does not cover is played by the reference and counted
+as such. ``make test`` fails when the kernel was not built, unless
 ``TACTICA_KERNELS_OPTIONAL=1`` says that is expected.
 """
 
@@ -15,13 +16,21 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
+from tactica.analysis.effects import effects
+from tactica.analysis.sim.kernels import (
+    NOT_CONSULTING,
+    prepared_kernel,
+    rulings_of_mask,
+    simulated_battle,
+)
 from tactica.analysis.simulate import play_battle, simulate
+from tactica.engine.consulted import recording
 from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.rulesets.unhex import RULINGS, kernel
@@ -74,12 +83,24 @@ def _scenario(name: str, variant: str) -> Scenario:
 
 def _same(sc: Scenario, policies: dict[str, str], seed: int, index: int,
           max_steps: int = 20_000) -> None:
+    """The kernel's battle is the reference's, and so are the rulings it consulted."""
     prepared = prepared_kernel(sc)
     assert not isinstance(prepared, NotCovered), prepared
+    want = play_battle(sc, policies, seed, index, max_steps=max_steps, consulted=True)
     got = prepared.play(policies, seed, index, max_steps)
     assert not isinstance(got, NotCovered), got
-    assert got == play_battle(sc, policies, seed, index, max_steps=max_steps), (
+    assert got == replace(want, consulted=frozenset()), (policies, seed, index)
+    assert _consulted(sc, prepared, policies, seed, index, max_steps) == want, (
         policies, seed, index)
+
+
+def _consulted(sc: Scenario, prepared: Any, policies: dict[str, str], seed: int, index: int,
+               max_steps: int) -> Any:
+    """The kernel's result with the rulings its bit mask names."""
+    played = prepared.play_consulted(policies, seed, index, max_steps)
+    assert not isinstance(played, NotCovered), played
+    result, mask = played
+    return replace(result, consulted=rulings_of_mask(sc, mask))
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -94,6 +115,48 @@ def test_the_kernel_plays_the_reference_battles(name: str, variant: str) -> None
             _same(sc, dict.fromkeys(sides, policy), seed, index)
     mixed = ["greedy", "random"] if len(variant) % 2 else ["random", "greedy"]
     _same(sc, dict(zip(sides, mixed, strict=True)), seed, 7)
+
+
+def test_consulted_rulings_come_from_the_kernel_and_match_the_reference() -> None:
+    _module()
+    sc = _scenario("nightclub-fight", "defaults")
+    policies = {"crew": "greedy", "club": "random"}
+    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
+    assert engine.is_kernel
+    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    # greedy values attacks under UNH-6; two teams never ask how more than two are ordered
+    assert "UNH-6" in got.consulted and "UNH-20" not in got.consulted
+
+
+def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    sc = _scenario("nightclub-fight", "defaults")
+    prepared = prepared_kernel(sc)
+    monkeypatch.delattr(type(prepared), "play_consulted")
+    policies = {"crew": "random", "club": "random"}
+    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
+    assert engine.reason == NOT_CONSULTING.reason
+    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+
+
+def test_effects_on_the_kernel_are_the_references(monkeypatch: pytest.MonkeyPatch) -> None:
+    _module()
+    sc = _scenario("nightclub-fight", "defaults")
+    on = effects(sc, battles=4, seed=6, workers=1, policies="random").to_dict()
+    monkeypatch.setenv("TACTICA_KERNELS", "0")
+    off = effects(sc, battles=4, seed=6, workers=1, policies="random").to_dict()
+    assert on.pop("engine")["reference"] == 0
+    assert off.pop("engine")["kernel"] == 0
+    assert on == off
+    assert {r["ruling"] for r in on["never_consulted"]} >= {"UNH-5", "UNH-8", "UNH-20"}
+
+
+def test_the_setup_consults_what_the_kernel_counts_in_every_battle() -> None:
+    sc = _scenario("nightclub-fight", "UNH-4=later")
+    with recording() as read:
+        sc.new_state()
+    assert read == set(kernel.SETUP_CONSULTED)
 
 
 @pytest.mark.parametrize("max_steps", [1, 2, 5, 17, 60])

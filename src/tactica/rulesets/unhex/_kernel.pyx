@@ -325,6 +325,10 @@ cdef class Kernel:
     cdef int r17_any_hit, r19_all, r21_yes, r24_yes, r25_other_areas, r26_per_attack
     cdef int r27_break, r20_by_roll
     cdef int version_later, mark_x, excess_lost, torso_lost, refill_once
+    # the rulings a battle consulted (ConsultingKernel): bit per ruling number (kernel.py)
+    cdef uint64_t rbit[64]       # by ruling number (UNH-n: rbit[n]), 0 for none
+    cdef uint64_t setup_consulted    # read by rules.new_state in every battle
+    cdef uint64_t consulted      # this battle's
     # keys
     cdef list actor_slots        # bytes per character: "unit 'id'|"
     cdef list label_slots        # bytes per (character, kind, variant): "id: attack|"
@@ -499,6 +503,11 @@ cdef class Kernel:
                 self.init[i].ammo[it] = left
             self.init[i].dealt = self.init[i].taken = self.init[i].moves = 0
             self.init[i].ver = 0
+        for k in range(64):
+            self.rbit[k] = 0
+        for k, bit in t["ruling_bits"].items():
+            self.rbit[k] = bit
+        self.setup_consulted = t["setup_consulted"]
         r = t["rulings"]
         self.r3_pcs_win_equal = r["r3_pcs_win_equal"]
         self.r6 = r["r6"]
@@ -657,6 +666,14 @@ cdef class Kernel:
             self.trace.append(("roll", actor + label, k))
         return k
 
+    cdef inline void _read(self, int n) noexcept nogil:
+        """The reference reads ruling UNH-``n`` here (Rulings.__getitem__: consulted)."""
+        self.consulted |= self.rbit[n]
+
+    cdef inline void _greedy_decides(self) noexcept nogil:
+        """policy.decide reads UNH-6 and UNH-7 first, for every decision of greedy."""
+        self.consulted |= self.rbit[6] | self.rbit[7]
+
     cdef int _integers(self, int side, int n) noexcept nogil:
         """``integers(n)`` of the side's policy generator (play.policy_generator)."""
         if n <= 1:
@@ -684,6 +701,7 @@ cdef class Kernel:
             if self.policies[side] == RANDOM:
                 choice_k = self._integers(side, 4)
             else:
+                self._greedy_decides()
                 choice_k = self._reroll_choice(t, u, level, purpose, plan, against)
             if choice_k == 1:
                 t = self._roll(roller, kind, 1, 10)
@@ -709,6 +727,7 @@ cdef class Kernel:
         if self.policies[side] == RANDOM:
             choice_k = self._integers(side, 2)
         else:
+            self._greedy_decides()         # the set-dice decision follows on this side
             choice_k = self._crit_sets(t, u, level, maxl, purpose, plan, against)
             if choice_k == NOT_COVERED:
                 return NOT_COVERED
@@ -1041,6 +1060,7 @@ cdef class Kernel:
                                                      + defend]
         cdef HitTable *table
         cdef double *losses = NULL
+        self._greedy_decides()   # policy._est, _react, _intercept, _attack_value read both
         if memo.aver == self.c[a].ver and memo.tver == self.c[t].ver:
             e[0] = memo.e
             return
@@ -1056,6 +1076,7 @@ cdef class Kernel:
         """values._edge / policy._est: 1 if the defender wins equal successes."""
         if self.c[t].pc != self.c[a].pc:
             return self.c[t].pc
+        self._read(14)
         return self.r14_reactor     # ruling UNH-14
 
     cdef double _est(self, int a, int t, bint cover, bint defend) noexcept nogil:
@@ -1087,6 +1108,7 @@ cdef class Kernel:
         carried = self.c[i].ammo[item]
         if carried < 0:
             return True
+        self._read(26)
         if self.r26_per_attack:                        # ruling UNH-26
             return self.c[i].fired[item] < carried
         return carried > 0
@@ -1124,6 +1146,7 @@ cdef class Kernel:
 
     cdef bint _shielded(self, int t, int distance) noexcept nogil:
         """rules.shielded (UNH-25)."""
+        self._read(25)
         if self.r25_other_areas and distance == 0:     # ruling UNH-25
             return False
         if self.c[t].right >= 0 and self.ikind[self.c[t].right] == SHIELD and self._hand_ok(t, 0):
@@ -1135,7 +1158,10 @@ cdef class Kernel:
         """legal.can_be_attacked (UNH-21)."""
         if self.c[t].surrendered or self.c[t].retreated:
             return False
-        return self._in_fight(t) or self.r21_yes        # ruling UNH-21
+        if self._in_fight(t):
+            return True
+        self._read(21)
+        return self.r21_yes                             # ruling UNH-21
 
     cdef inline bint _reaches(self, int item, int dist, bint visible) noexcept nogil:
         """content.Item.reaches."""
@@ -1162,6 +1188,7 @@ cdef class Kernel:
 
     cdef inline bint _breaking(self, int i) noexcept nogil:
         """policy.breaking (UNH-27)."""
+        self._read(27)
         return self.r27_break and not self.c[i].pc and (self.broken >> i) & 1  # ruling UNH-27
 
     cdef bint _helpless(self, int i) noexcept nogil:
@@ -1314,7 +1341,8 @@ cdef class Kernel:
 
     cdef void _plan(self, Plan *p, int a, int t, int weapon, int kind, int distance,
                     bint cover, bint defend) noexcept nogil:
-        """rules.attack_plan."""
+        """rules.attack_plan (reads UNH-14, UNH-15, and UNH-25 in shielded)."""
+        self.consulted |= self.rbit[14] | self.rbit[15]
         p.a = a
         p.t = t
         p.weapon = weapon
@@ -1502,6 +1530,7 @@ cdef class Kernel:
             if self.c[i].side != side or not self._in_fight(i) or self.c[i].actions <= 0:
                 continue
             area = self.c[i].area
+            self._read(19)             # legal.arrangements: its key
             # attacks
             narms = self._weapons(i, self.c[i].right, self.c[i].left, arms)
             for k in range(narms):
@@ -1667,6 +1696,7 @@ cdef class Kernel:
         if self.policies[side] == RANDOM:
             pick = self._integers(side, 2)
         elif self.r6 == 2:
+            self._greedy_decides()
             # ruling UNH-6 random: Dist.uniform(options).sample(generator): the readings
             # sorted (by damage first), one raw word's uniform_below(2): its top bit
             self._gen(side)
@@ -1674,6 +1704,7 @@ cdef class Kernel:
             if w0.damage > w1.damage:
                 pick = 1 - pick
         else:
+            self._greedy_decides()
             pick = self._pick_reading(&w0, &w1, by_attacker)   # values.assignment_choice
         o.wound = w1 if pick else w0
         return 0
@@ -1770,6 +1801,7 @@ cdef class Kernel:
             if self.policies[side] == RANDOM:
                 k = self._integers(side, n)
             else:
+                self._greedy_decides()
                 k = self._react_choice(a, t, weapon, kinds, weapons, n)
         if kinds[k] == R_SURRENDER:
             self.c[t].surrendered = True
@@ -1863,16 +1895,21 @@ cdef class Kernel:
             if self.policies[side] == RANDOM:
                 choice = self._integers(side, n)
             else:
+                self._greedy_decides()
                 choice = self._intercept_choice(c, mv, m, weapons, n)
             if choice > 0:
                 declared[nd] = c
                 dweapon[nd] = weapons[choice]
                 nd += 1
+        if nd:
+            self._first_interception_reads(mv, m, declared, dweapon, nd)
+            self._read(24)
         if nd and self.r24_yes and self._in_fight(mv):         # ruling UNH-24
             side = self.c[mv].side
             if self.policies[side] == RANDOM:
                 choice = self._integers(side, 2)
             else:
+                self._greedy_decides()
                 choice = 1 if self._breaking(mv) else 0
             if choice:
                 self.c[mv].surrendered = True
@@ -1889,6 +1926,8 @@ cdef class Kernel:
         self.npending = 0
         for k in range(nd):
             c = declared[k]
+            if _unconscious(&self.c[mv].body):
+                self._read(21)         # rules._intercept: out_of_fight, before the look
             if stop_at >= 0:
                 key = self.c[c].area * self.nA + stop_at
                 if not self._reaches(dweapon[k], self.look_dist[key], self.look_vis[key]):
@@ -1903,6 +1942,8 @@ cdef class Kernel:
                 cover = False
             if _unconscious(&self.c[mv].body) and not self.r21_yes:    # ruling UNH-21
                 continue
+            if stop_at >= 0:
+                self._read(16)
             if stop_at >= 0 and self.r16_wasted:                       # ruling UNH-16
                 continue
             self._plan(&p, c, mv, dweapon[k], K_INTERCEPT, dist, cover, False)
@@ -1911,6 +1952,8 @@ cdef class Kernel:
                 return NOT_COVERED
             if self._apply_outcome(&p, &o, left_before[k] - 1, 0, -1) == NOT_COVERED:
                 return NOT_COVERED
+            if o.result == O_HIT and not (o.wound.knocked_out or self._leg_filled(&o.wound)):
+                self._read(17)
             stops = o.result == O_HIT and (
                 (o.wound.knocked_out or self._leg_filled(&o.wound)) or self.r17_any_hit)  # UNH-17
             if stop_at >= 0 or not stops:
@@ -1919,6 +1962,7 @@ cdef class Kernel:
             if self.policies[side] == RANDOM:
                 choice = self._integers(side, 2)
             else:
+                self._greedy_decides()
                 # policy._stop sees the state before the interceptions' events (they are
                 # emitted with the end of the move): the shots fired are not counted yet
                 self._unfire(declared, dweapon, k + 1, -1)
@@ -1935,6 +1979,22 @@ cdef class Kernel:
             self.c[mv].area = to
             self.c[mv].moves += 1
         return 0
+
+    cdef void _first_interception_reads(self, int mv, int m, int *declared, int *dweapon,
+                                        int nd) noexcept nogil:
+        """The reads of rules._intercept's first call, made as the move's process is built
+        (before the mover may surrender, UNH-24): up to the first interception rolled."""
+        cdef int k, key
+        for k in range(nd):
+            if _unconscious(&self.c[mv].body):
+                self._read(21)
+            key = self.c[declared[k]].area * self.nM + m
+            if not self._reaches(dweapon[k], self.mlook_dist[key], self.mlook_vis[key]):
+                continue
+            if _unconscious(&self.c[mv].body) and not self.r21_yes:
+                continue
+            self.consulted |= self.rbit[14] | self.rbit[15] | self.rbit[25]   # attack_plan
+            return
 
     cdef void _unfire(self, int *declared, int *weapons, int n, int sign) noexcept nogil:
         """Take back (``sign`` -1) or count again (+1) the shots of the first ``n`` declared
@@ -2004,6 +2064,7 @@ cdef class Kernel:
                 if self.policies[sides[k]] == RANDOM:
                     idx = self._integers(sides[k], ntop)
                 else:
+                    self._greedy_decides()
                     for i in range(ntop):
                         if self.c[tops[i]].good & G_INITIATIVE:
                             idx = i
@@ -2017,6 +2078,7 @@ cdef class Kernel:
             if self.policies[holder] == RANDOM:
                 first = sides[self._integers(holder, ns)]
             else:
+                self._greedy_decides()
                 found = False
                 for i in range(self.nc):
                     if self.c[i].side == holder and self._in_fight(i) \
@@ -2075,6 +2137,8 @@ cdef class Kernel:
         self.holder = winner
         self.norder = ns
         self.turn = 0
+        if ns > 2:
+            self._read(20)
         if ns > 2 and self.r20_by_roll:                    # ruling UNH-20 by-roll
             self._by_roll(sides, ns, res, winner)
             return 0
@@ -2083,6 +2147,8 @@ cdef class Kernel:
         side = 0
         if self.policies[winner] == RANDOM:
             side = self._integers(winner, _factorial(ns))
+        else:
+            self._greedy_decides()
         self._nth_order(sides, ns, winner, side)
         return 0
 
@@ -2150,6 +2216,7 @@ cdef class Kernel:
         cdef int best = -1, k, ntop = 0, n, nn = 0
         cdef int top[8]
         cdef int npc[8]
+        self._read(3)
         for k in range(ns):
             if res[k].success:
                 n = _number(res[k].tens, res[k].units)
@@ -2198,6 +2265,46 @@ cdef class Kernel:
             return self._play(policies, prefix, seed, index, max_steps)
         finally:
             self.busy = False
+
+    def play_consulted(self, tuple policies, bytes prefix, object seed, object index,
+                       int64_t max_steps):
+        """:meth:`play`'s answer and the bit mask of the rulings the battle consulted (as
+        the reference records them from its setup to its statistics), or a string."""
+        if self.busy:
+            return Kernel(self.tables).play_consulted(policies, prefix, seed, index,
+                                                      max_steps)
+        self.busy = True
+        try:
+            played = self._play(policies, prefix, seed, index, max_steps)
+            if isinstance(played, str):
+                return played
+            if self._last_reads() == NOT_COVERED:
+                return self.fail_reason
+            return played, self.consulted
+        finally:
+            self.busy = False
+
+    cdef int _last_reads(self) except -1:
+        """The reads of the reference after the last step: the next step's pending (a
+        battle stopped at the step budget: its legal actions, or the end of combat), then
+        stats.battle_stats' legal.units (can_be_attacked of every character)."""
+        cdef int fin, side, i
+        if not self.ended:
+            fin = self._finished()
+            side = self.order[self.turn] if self.turn < self.norder else -1
+            if fin == -2 and side < 0 and self.round >= self.max_rounds:
+                fin = -1
+            if fin != -2:
+                self._read(26)
+            elif side >= 0:
+                for i in range(self.nc):
+                    if self.c[i].side == side and self._in_fight(i) and self.c[i].actions > 0:
+                        if self._legal(side) == NOT_COVERED:
+                            return NOT_COVERED
+                        break
+        for i in range(self.nc):
+            self._attackable(i)
+        return 0
 
     cdef int _finished(self) noexcept nogil:
         """rules.finished: the winner (>= 0), -1 for no one, -2 while the fight goes on."""
@@ -2254,6 +2361,7 @@ cdef class Kernel:
         self.ended = 0
         self.winner = -1
         self.fail_reason = None
+        self.consulted = self.setup_consulted
         for _ in range(max_steps):
             if self.ended:
                 break
@@ -2263,6 +2371,7 @@ cdef class Kernel:
             if fin == -2 and side < 0 and self.round >= self.max_rounds:
                 fin = -1
             if fin != -2:                      # end of combat
+                self._read(26)                 # rules.end_of_combat, built by pending
                 self.ended = 1
                 self.winner = fin
                 continue
@@ -2536,6 +2645,7 @@ cdef class Kernel:
                 if self.policies[side] == RANDOM:
                     k = self._integers(side, n)
                 else:
+                    self._greedy_decides()
                     for loc in range(n):
                         v = self._treated_score(&self.aid_body, self.plans[loc])
                         if loc == 0 or v > best:
@@ -2553,6 +2663,7 @@ cdef class Kernel:
             failed.x[loc] += failed.slash[loc]
             failed.slash[loc] = 0
         if r.crit == CRIT_FAILURE:
+            self.consulted |= self.rbit[22] | self.rbit[23]
             nx = 10 if _number(r.tens, r.units) == 100 else r.tens
             n = self._hardenings(&failed, nx)
             k = 0
@@ -2562,6 +2673,7 @@ cdef class Kernel:
                 if self.policies[side] == RANDOM:
                     k = self._integers(side, n)
                 else:
+                    self._greedy_decides()
                     sign = 1.0 if self.c[t].side == side else -1.0
                     for loc in range(n):
                         v = sign * self._hardened_score(&failed, self.plans[loc])

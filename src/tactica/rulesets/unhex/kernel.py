@@ -10,6 +10,9 @@ and other rulings, and the keys of the dice. It answers :class:`~tactica.engine.
 for what the kernel does not play: more doors, teams, characters, areas, kinds of items,
 fixtures or objectives than its arrays hold, a policy other than
 greedy and random, or a missing compiled extension.
+:meth:`UnhexKernel.play_consulted` also says which rulings the battle consulted: the kernel
+marks each ruling where the reference reads it (``_read`` in ``_kernel.pyx``), beside those
+:func:`~tactica.rulesets.unhex.rules.new_state` reads in every battle (:data:`SETUP_CONSULTED`).
 A battle that outgrows the kernel's arrays on the way (a crowded floor, a long list of
 actions) stops and is handed to the reference whole, the reason given.
 """
@@ -31,9 +34,17 @@ from tactica.engine.ruleset import NotCovered
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult, UnitStats
 from tactica.rulesets.unhex.body import LOCATIONS, Marks
+from tactica.rulesets.unhex.rulings import SIGHT_RULINGS
 from tactica.rulesets.unhex.state import UnhexState, ZoneView
 
-__all__ = ["COVERED_RULINGS", "NOT_BUILT", "UnhexKernel", "compiled", "prepare"]
+__all__ = ["COVERED_RULINGS", "NOT_BUILT", "SETUP_CONSULTED", "UnhexKernel", "compiled",
+           "prepare"]
+
+#: The rulings every battle consults as it is set up (:func:`~.rules.new_state`): the map's
+#: sight options (:func:`~.rulings.sight_options`) and the damage rules
+#: (:func:`~.state.damage_rules`).
+SETUP_CONSULTED: tuple[str, ...] = (*(rid for _, rid in SIGHT_RULINGS), "UNH-4", "UNH-11",
+                                    "UNH-12", "UNH-13", "UNH-18")
 
 #: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not covered).
 #: Sight rulings are the map's own answers (its tables).
@@ -103,6 +114,25 @@ class UnhexKernel:
                                   max_steps)
         if isinstance(played, str):
             return NotCovered(played)
+        return self._result(played)
+
+    def play_consulted(self, policies: Mapping[str, str], seed: int, index: int,
+                       max_steps: int) -> tuple[BattleResult, int] | NotCovered:
+        """:meth:`play` and the bit mask of the rulings the battle consulted (bit ``i``:
+        ruling number ``i`` of the game's declaration order), as
+        ``play_battle(..., consulted=True)`` records them
+        (:class:`~tactica.engine.ruleset.ConsultingKernel`)."""
+        arguments = battle_arguments(self.sides, policies, seed, index)
+        if isinstance(arguments, NotCovered):
+            return arguments
+        codes, key = arguments
+        played = self.engine.play_consulted(codes, key, seed, index, max_steps)
+        if isinstance(played, str):
+            return NotCovered(played)
+        result, mask = played
+        return self._result(result), int(mask)
+
+    def _result(self, played: tuple[Any, ...]) -> BattleResult:
         winner, finished, rounds, steps, units = played
         stats = {}
         for (uid, side, max_level, boxes), (survived, dealt, taken, moves, level, marks,
@@ -234,7 +264,11 @@ def _tables(state: UnhexState, graph: ZoneGraph, max_rounds: int) -> dict[str, A
                    -1 if ob.use is None else fixture_of[ob.use]) for ob in state.objectives]
     r = state.rulings
     dmg = state.damage
+    bits = {int(ruling.id.removeprefix("UNH-")): 1 << i
+            for i, ruling in enumerate(r.declared())}
     return {
+        "ruling_bits": bits,
+        "setup_consulted": sum(bits[int(rid.removeprefix("UNH-"))] for rid in SETUP_CONSULTED),
         "fixtures": fixtures, "objectives": objectives,
         "nareas": n, "views": views, "view": first,
         "exits": sorted(where[e] for e in state.exits),
