@@ -416,6 +416,12 @@ def test_each_attack_button_shows_its_exact_chance(browser: Any, serve: Any) -> 
     assert page.violations == []
 
 
+def css_rgb(hex_colour: str) -> str:
+    """``#1f5fb4`` as a browser computes it (``rgb(31, 95, 180)``)."""
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
 def test_unhex_preview_shows_the_attackers_bars_when_the_target_can_counterattack(
         browser: Any, serve: Any, shots: Path, tmp_path: Path) -> None:
     """Jet and Vince share the dance floor, each with a melee weapon in hand: whichever side
@@ -443,6 +449,15 @@ def test_unhex_preview_shows_the_attackers_bars_when_the_target_can_counterattac
     assert block.locator(".bar.attacker").count() >= 2
     assert "P(attacker hit)" in block.inner_text()
     assert "no retaliation" not in block.inner_text()
+    # Each side's bars in its own colour, the one the map's tokens and the chips use.
+    fills = page.evaluate("""() => Object.fromEntries(['attacker', 'target'].map((who) => [who,
+        getComputedStyle(document.querySelector(
+            `#preview .dist[data-who='${who}'] .fill`)).backgroundColor]))""")
+    colours = {u["id"]: u["colour"] for u in
+               json.loads(page.evaluate("() => JSON.stringify(state.units)"))}
+    assert fills["attacker"] != fills["target"], fills
+    assert fills["attacker"] == css_rgb(colours[attacker]), (fills, colours)
+    assert fills["target"] == css_rgb(colours[target]), (fills, colours)
     block.locator(".dist[data-who='attacker']").first.scroll_into_view_if_needed()
     shot(page, path=str(shots / "unhex-2-counterattack-preview.png"))
     assert page.violations == []

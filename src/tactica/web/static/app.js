@@ -281,9 +281,12 @@ function previewBlock(data, target, index) {
     const when = dist.who === "attacker" && data.attacker_if ? ` (${data.attacker_if})` : "";
     const d = el("div", {class: "dist", "data-who": dist.who}, el("h4", {
       text: `${whose}: ${dist.name}${when}`}));
+    // Each side's bars in that side's colour (the server's one side-to-colour map).
+    const owner = unitOf(dist.unit || (dist.who === "target" ? target : ""));
     for (const b of dist.bars) {
       const fill = el("div", {class: "fill"});
       fill.style.width = `${Math.max(0.5, 100 * b.p)}%`;
+      if (owner) fill.style.background = owner.colour;
       d.append(el("div", {class: "bar " + dist.who, title: `${b.value}: ${b.exact}`},
         el("span", {text: b.value}), el("div", {class: "track"}, fill),
         el("span", {class: "pct", text: pct(b.p)})));
