@@ -274,6 +274,24 @@ class OddsChoice:
 MatchupProfile = str | Mapping[str, Any]
 
 
+def squad_size(squads: Mapping[str, Sequence[MatchupProfile]], limit: int, members: str) -> int:
+    """The size of the larger of two squads, checked: exactly two squads, each of at most
+    ``limit`` ``members`` (a game's word: "troopers", "characters"), else a TacticaError.
+
+    >>> squad_size({"red": ["smg"] * 4, "blue": ["rifle"] * 3}, 13, "troopers")
+    4
+    >>> squad_size({"red": ["smg"] * 14, "blue": ["rifle"]}, 13, "troopers")
+    Traceback (most recent call last):
+    tactica.engine.errors.TacticaError: a squad has at most 13 troopers here, got 14
+    """
+    if len(squads) != 2:
+        raise TacticaError(f"a squad matchup has two squads, got {len(squads)}")
+    size = max(len(s) for s in squads.values())
+    if size > limit:
+        raise TacticaError(f"a squad has at most {limit} {members} here, got {size}")
+    return size
+
+
 @dataclass(frozen=True)
 class Matchup:
     """Two units set up for a matchup: a scenario and who attacks whom in it.

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tactica.engine.errors import TacticaError
-from tactica.engine.ruleset import Matchup, MatchupProfile
+from tactica.engine.ruleset import Matchup, MatchupProfile, squad_size
 from tactica.engine.rulings import Rulings
 from tactica.rulesets.arc.content import MAX_METRES, load_pack
 
@@ -78,11 +78,7 @@ def squad_matchup(squads: Mapping[str, Sequence[MatchupProfile]], *, range: int 
     metres = SQUAD_RANGE if range is None else range
     if not 1 <= metres <= MAX_METRES:
         raise TacticaError(f"--range: expected 1 to {MAX_METRES} metres, got {metres}")
-    if len(squads) != 2:
-        raise TacticaError(f"a squad matchup has two squads, got {len(squads)}")
-    size = max(len(s) for s in squads.values())
-    if size > MAX_SQUAD:
-        raise TacticaError(f"a squad has at most {MAX_SQUAD} characters here, got {size}")
+    squad_size(squads, MAX_SQUAD, "characters")
     units: dict[str, Any] = {}
     ids: list[list[str]] = []
     for k, (side, members) in enumerate(squads.items()):

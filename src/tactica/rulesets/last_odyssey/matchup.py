@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tactica.engine.errors import TacticaError
-from tactica.engine.ruleset import Matchup, MatchupProfile
+from tactica.engine.ruleset import Matchup, MatchupProfile, squad_size
 from tactica.engine.rulings import Rulings
 from tactica.rulesets.last_odyssey.content import load_packs
 
@@ -76,11 +76,7 @@ def squad_matchup(squads: Mapping[str, Sequence[MatchupProfile]], *, range: int 
     if range is not None:
         raise TacticaError(f"--range: Last Odyssey has no range (who reaches whom is a matter "
                            f"of front and back rows): leave --range out, got {range}")
-    if len(squads) != 2:
-        raise TacticaError(f"a squad matchup has two squads, got {len(squads)}")
-    size = max(len(s) for s in squads.values())
-    if size > MAX_SQUAD:
-        raise TacticaError(f"a squad has at most {MAX_SQUAD} characters here, got {size}")
+    squad_size(squads, MAX_SQUAD, "characters")
     units: dict[str, Any] = {}
     rows: dict[str, Any] = {}
     for k, (side, members) in enumerate(squads.items()):

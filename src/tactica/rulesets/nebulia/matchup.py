@@ -16,7 +16,7 @@ from typing import Any
 
 from tactica.battlefield.grid.metrics import is_within
 from tactica.engine.errors import TacticaError
-from tactica.engine.ruleset import Matchup, MatchupProfile
+from tactica.engine.ruleset import Matchup, MatchupProfile, squad_size
 from tactica.engine.rulings import Rulings
 from tactica.rulesets.nebulia import content, geometry
 
@@ -156,11 +156,7 @@ def squad_matchup(squads: Mapping[str, Sequence[MatchupProfile]], *, range: int 
     distance = DEFAULT_RANGE if range is None else range
     if distance < 1:
         raise TacticaError(f"--range: two squads stand at least 1 tile apart, got {distance}")
-    if len(squads) != 2:
-        raise TacticaError(f"a squad matchup has two squads, got {len(squads)}")
-    size = max(len(s) for s in squads.values())
-    if size > MAX_SQUAD:
-        raise TacticaError(f"a squad has at most {MAX_SQUAD} operators here, got {size}")
+    size = squad_size(squads, MAX_SQUAD, "operators")
     width = distance + 1 + 2 * SQUAD_MARGIN
     height = 2 * size - 1 + 2 * SQUAD_MARGIN
     known = matchup_profiles(pack_files)

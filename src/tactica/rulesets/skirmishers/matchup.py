@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tactica.engine.errors import TacticaError
-from tactica.engine.ruleset import Matchup, MatchupProfile
+from tactica.engine.ruleset import Matchup, MatchupProfile, squad_size
 from tactica.engine.rulings import Rulings
 from tactica.rulesets.skirmishers.content import PACKS
 
@@ -125,11 +125,7 @@ def squad_matchup(squads: Mapping[str, Sequence[MatchupProfile]], *, range: int 
     steps = 10 if range is None else range
     if not 1 <= steps <= MAX_RANGE:
         raise TacticaError(f"--range: expected 1 to {MAX_RANGE} dots, got {steps}")
-    if len(squads) != 2:
-        raise TacticaError(f"a squad matchup has two squads, got {len(squads)}")
-    size = max(len(s) for s in squads.values())
-    if size > MAX_SQUAD:
-        raise TacticaError(f"a squad has at most {MAX_SQUAD} troopers here, got {size}")
+    size = squad_size(squads, MAX_SQUAD, "troopers")
     width = steps + 1 + 2 * MARGIN
     height = 2 * size - 1 + 2 * MARGIN
     rows = [(" " if r % 2 else "") + " ".join("." for _ in builtins.range(width))

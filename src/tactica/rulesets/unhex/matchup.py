@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tactica.engine.errors import TacticaError
-from tactica.engine.ruleset import Matchup, MatchupProfile
+from tactica.engine.ruleset import Matchup, MatchupProfile, squad_size
 from tactica.engine.rulings import Rulings
 from tactica.rulesets.unhex import content
 
@@ -113,11 +113,7 @@ def squad_matchup(squads: Mapping[str, Sequence[MatchupProfile]], *, range: int 
     if not 0 <= distance <= MAX_SQUAD_RANGE:
         raise TacticaError(f"--range: expected 0 (one area) to {MAX_SQUAD_RANGE} connections, "
                            f"got {distance}")
-    if len(squads) != 2:
-        raise TacticaError(f"a squad matchup has two squads, got {len(squads)}")
-    size = max(len(s) for s in squads.values())
-    if size > MAX_SQUAD:
-        raise TacticaError(f"a squad has at most {MAX_SQUAD} characters here, got {size}")
+    squad_size(squads, MAX_SQUAD, "characters")
     areas = [f"Area {i}" for i in itertools.islice(itertools.count(), distance + 1)]
     known = matchup_profiles(pack_files)
     units: dict[str, Any] = {}
