@@ -2086,14 +2086,7 @@ cdef class Kernel:
 
     cdef bint _round_over(self) noexcept nogil:
         """flow._next_turn would answer None: no later side standing, the last round."""
-        cdef int standing = self._standing(), k, i = 0
-        for k in range(self.nsides):
-            if self.order[k] == self.side:
-                i = k
-        for k in range(i + 1, self.nsides):
-            if (standing >> self.order[k]) & 1:
-                return False
-        return self.round >= self.max_rounds
+        return self._last_side() and self.round >= self.max_rounds
 
     cdef object _resolve(self, int uid, int k):
         """flow.resolve of the chosen action (None, or the reason the reference plays)."""
