@@ -9,6 +9,7 @@ installed with pip can test its own kernel::
 
     import pytest
     from tactica.analysis.sim.kernels import prepared_kernel
+    from tactica.engine.scenario import load_scenario
     from tactica.testing import kernels as kt
     from my_game import RULINGS, kernel
 
@@ -54,9 +55,10 @@ from tactica.engine.rulings import Ruling
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult
 
-__all__ = ["OPTIONAL", "assert_consulted_by_kernel", "assert_covers_declared_rulings",
-           "assert_reference_when_not_consulting", "assert_same_battle", "built_kernel",
-           "first_difference", "require_built", "ruling_variants", "with_rulings"]
+__all__ = ["MAX_STEPS", "OPTIONAL", "KernelModule", "assert_consulted_by_kernel",
+           "assert_covers_declared_rulings", "assert_reference_when_not_consulting",
+           "assert_same_battle", "built_kernel", "first_difference", "require_built",
+           "ruling_variants", "with_rulings"]
 
 #: The environment variable saying a kernel may be missing (``1``: a machine without a C
 #: compiler); without it a kernel that was not built fails its test.
