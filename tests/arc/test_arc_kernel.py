@@ -139,10 +139,7 @@ def test_a_ruling_option_the_kernel_does_not_know_falls_back(
     monkeypatch.setitem(kernel.COVERED_RULINGS, "ARC-12", ("round",))  # type: ignore[index]
     sc = load_scenario(SCENARIOS["pistol-duel"]).with_rulings({"ARC-12": "turn"})
     assert prepared_kernel(sc) == NotCovered("ARC-12=turn")
-    report = simulate(sc, battles=3, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 3}
-    assert report.engine_line() == ("engine: the reference played every battle "
-                                    "(ARC-12=turn)")
+    kt.assert_reference_played(simulate(sc, battles=3, seed=3, workers=1), 3, "ARC-12=turn")
 
 
 def test_surprise_falls_back() -> None:
@@ -167,38 +164,26 @@ def test_a_policy_the_kernel_does_not_play_falls_back() -> None:
     assert result == play_battle(sc, policies, 1, 0)
 
 
-def test_without_the_extension_the_reference_plays_and_says_why(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "compiled", lambda: None)
-    sc = _scenario("pistol-duel", "defaults")
-    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
-    report = simulate(sc, battles=4, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 4}
-    assert "not built" in report.engine_line()
+def test_without_the_extension_the_reference_plays_and_says_why() -> None:
+    kt.assert_reference_without_extension(
+        kernel, _scenario("pistol-duel", "defaults"),
+        lambda sc: simulate(sc, battles=4, seed=3, workers=1), 4)
 
 
-def test_effects_runs_on_the_kernel_with_the_reference_numbers(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_effects_runs_on_the_kernel_with_the_reference_numbers() -> None:
     _module()
     sc = _scenario("pistol-duel", "defaults")
-    on = effects(sc, battles=6, seed=2, workers=1).to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = effects(sc, battles=6, seed=2, workers=1).to_dict()
-    engine = on.pop("engine")
+    _, engine, _ = kt.assert_same_without_kernels(
+        lambda: effects(sc, battles=6, seed=2, workers=1).to_dict())
     assert engine["reference"] == 0 and engine["kernel"] > 0
-    assert off.pop("engine")["kernel"] == 0
-    assert on == off
 
 
-def test_tactica_kernels_0_forces_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tactica_kernels_0_forces_the_reference() -> None:
     _module()
     sc = _scenario("pistol-duel", "defaults")
-    on = simulate(sc, battles=16, seed=4, workers=1, policies="random").to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = simulate(sc, battles=16, seed=4, workers=1, policies="random").to_dict()
-    assert on.pop("engine") == {"kernel": 16, "reference": 0}
-    assert off.pop("engine") == {"kernel": 0, "reference": 16}
-    assert on == off
+    _, on, off = kt.assert_same_without_kernels(
+        lambda: simulate(sc, battles=16, seed=4, workers=1, policies="random").to_dict())
+    assert on == {"kernel": 16, "reference": 0} and off == {"kernel": 0, "reference": 16}
 
 
 # -- beyond the examples: generated grids and ranges, three sides, the whole pack -------------

@@ -176,3 +176,49 @@ def test_the_kernel_keeps_play_consulted_after_the_fallback_check() -> None:
     sc = _duel()
     kt.assert_reference_when_not_consulting(sc, POLICIES, 4, 2)
     assert hasattr(type(prepared_kernel(sc)), "play_consulted")
+
+
+def test_numbers_that_change_without_kernels_are_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.setenv("TACTICA_KERNELS", "1")
+
+    def run() -> dict[str, Any]:
+        off = os.environ["TACTICA_KERNELS"] == "0"
+        return {"engine": {"kernel": 0 if off else 3, "reference": 3 if off else 0},
+                "wins": {"red": 2 if off else 1}, "battles": 3}
+
+    with pytest.raises(AssertionError, match=r"differ with and without kernels in \['wins'\]"):
+        kt.assert_same_without_kernels(run)
+    assert os.environ["TACTICA_KERNELS"] == "1"  # given back
+    same = kt.assert_same_without_kernels(lambda: {"engine": {"kernel": 0}, "battles": 3})
+    assert same == ({"battles": 3}, {"kernel": 0}, {"kernel": 0})
+
+
+class _Report:
+    def __init__(self, engine: dict[str, int], line: str) -> None:
+        self.engine = engine
+        self.line = line
+
+    def engine_line(self) -> str:
+        return self.line
+
+
+def test_a_report_the_kernel_played_in_part_is_refused() -> None:
+    line = "engine: the reference played every battle (NEB-9=igougo)"
+    kt.assert_reference_played(_Report({"kernel": 0, "reference": 4}, line), 4, "NEB-9=igougo")
+    with pytest.raises(AssertionError, match="reference to play all 4 battles"):
+        kt.assert_reference_played(_Report({"kernel": 1, "reference": 3}, line), 4,
+                                   "NEB-9=igougo")
+    with pytest.raises(AssertionError, match="expected"):
+        kt.assert_reference_played(_Report({"kernel": 0, "reference": 4}, line), 4, "NEB-1=x")
+
+
+def test_without_the_extension_the_kernel_module_is_given_back() -> None:
+    from tactica.rulesets.nebulia import kernel
+
+    before = kernel.compiled
+    with kt.without_extension(kernel):
+        assert kernel.compiled() is None
+    assert kernel.compiled is before

@@ -103,19 +103,15 @@ def test_a_ruling_no_battle_reads_is_counted_so_on_the_kernel() -> None:
     assert read.consulted(1) == 12
 
 
-def test_effects_are_the_same_with_and_without_the_kernel(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_effects_are_the_same_with_and_without_the_kernel() -> None:
     from tactica.analysis.effects import effects
 
     _module()
     sc = load_scenario(SCENARIOS["cop-vs-goblin"])
-    on = effects(sc, battles=6, seed=2, workers=1).to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = effects(sc, battles=6, seed=2, workers=1).to_dict()
-    engine_on, engine_off = on.pop("engine"), off.pop("engine")
+    _, engine_on, engine_off = kt.assert_same_without_kernels(
+        lambda: effects(sc, battles=6, seed=2, workers=1).to_dict())
     assert engine_on["reference"] == 0 and engine_off["kernel"] == 0
     assert engine_on["kernel"] == engine_off["reference"] > 0
-    assert on == off
 
 
 def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference() -> None:
@@ -282,32 +278,21 @@ def test_a_ruling_option_the_kernel_does_not_know_falls_back(
     monkeypatch.setitem(kernel.COVERED_RULINGS, "LOD-15", ("free",))  # type: ignore[index]
     sc = _scenario("police", "LOD-15=costed")
     assert prepared_kernel(sc) == NotCovered("LOD-15=costed")
-    report = simulate(sc, battles=2, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 2}
-    assert report.engine_line() == ("engine: the reference played every battle "
-                                    "(LOD-15=costed)")
+    kt.assert_reference_played(simulate(sc, battles=2, seed=3, workers=1), 2, "LOD-15=costed")
 
 
-def test_without_the_extension_the_reference_plays_and_says_why(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "compiled", lambda: None)
-    sc = _scenario("cop-vs-goblin", "defaults")
-    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
-    report = simulate(sc, battles=3, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 3}
-    assert "not built" in report.engine_line()
+def test_without_the_extension_the_reference_plays_and_says_why() -> None:
+    kt.assert_reference_without_extension(
+        kernel, _scenario("cop-vs-goblin", "defaults"),
+        lambda sc: simulate(sc, battles=3, seed=3, workers=1), 3)
 
 
-def test_tactica_kernels_0_forces_the_reference_with_the_same_numbers(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tactica_kernels_0_forces_the_reference_with_the_same_numbers() -> None:
     _module()
     sc = _scenario("cop-vs-goblin", "defaults")
-    on = simulate(sc, battles=20, seed=4, workers=1).to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = simulate(sc, battles=20, seed=4, workers=1).to_dict()
-    assert on.pop("engine") == {"kernel": 20, "reference": 0}
-    assert off.pop("engine") == {"kernel": 0, "reference": 20}
-    assert on == off
+    _, on, off = kt.assert_same_without_kernels(
+        lambda: simulate(sc, battles=20, seed=4, workers=1).to_dict())
+    assert on == {"kernel": 20, "reference": 0} and off == {"kernel": 0, "reference": 20}
 
 
 def test_the_same_json_with_and_without_kernels_on_two_workers(

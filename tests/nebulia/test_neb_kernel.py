@@ -171,31 +171,21 @@ def test_a_ruling_option_the_kernel_does_not_know_falls_back(
     monkeypatch.setitem(kernel.COVERED_RULINGS, "NEB-9", ("alternate",))  # type: ignore[index]
     sc = _scenario("duel", "NEB-9=igougo")
     assert prepared_kernel(sc) == NotCovered("NEB-9=igougo")
-    report = simulate(sc, battles=4, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 4}
-    assert report.engine_line() == ("engine: the reference played every battle "
-                                    "(NEB-9=igougo)")
+    kt.assert_reference_played(simulate(sc, battles=4, seed=3, workers=1), 4, "NEB-9=igougo")
 
 
-def test_without_the_extension_the_reference_plays_and_says_why(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "compiled", lambda: None)
-    sc = _scenario("duel", "defaults")
-    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
-    report = simulate(sc, battles=5, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 5}
-    assert "not built" in report.engine_line()
+def test_without_the_extension_the_reference_plays_and_says_why() -> None:
+    kt.assert_reference_without_extension(
+        kernel, _scenario("duel", "defaults"),
+        lambda sc: simulate(sc, battles=5, seed=3, workers=1), 5)
 
 
-def test_tactica_kernels_0_forces_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tactica_kernels_0_forces_the_reference() -> None:
     _module()
     sc = _scenario("duel-cover", "defaults")
-    on = simulate(sc, battles=20, seed=4, workers=1).to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = simulate(sc, battles=20, seed=4, workers=1).to_dict()
-    assert on.pop("engine") == {"kernel": 20, "reference": 0}
-    assert off.pop("engine") == {"kernel": 0, "reference": 20}
-    assert on == off
+    _, on, off = kt.assert_same_without_kernels(
+        lambda: simulate(sc, battles=20, seed=4, workers=1).to_dict())
+    assert on == {"kernel": 20, "reference": 0} and off == {"kernel": 0, "reference": 20}
 
 
 # -- the same numbers with and without kernels, on every executor -------------------------------

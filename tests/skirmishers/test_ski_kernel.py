@@ -184,10 +184,8 @@ def test_a_ruling_option_the_kernel_does_not_know_falls_back(
                         ("steps", "steps-minus-one"))
     sc = load_scenario(SCENARIOS["shot"]).with_rulings({"SKI-10": "walkable"})
     assert prepared_kernel(sc) == NotCovered("SKI-10=walkable")
-    report = simulate(sc, battles=3, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 3}
-    assert report.engine_line() == ("engine: the reference played every battle "
-                                    "(SKI-10=walkable)")
+    kt.assert_reference_played(simulate(sc, battles=3, seed=3, workers=1), 3,
+                               "SKI-10=walkable")
 
 
 def _with_optional(rule: str) -> Scenario:
@@ -231,14 +229,10 @@ def test_a_policy_the_kernel_does_not_play_falls_back() -> None:
     assert report.engine == {"kernel": 0, "reference": 2}
 
 
-def test_without_the_extension_the_reference_plays_and_says_why(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "compiled", lambda: None)
-    sc = load_scenario(SCENARIOS["shot"])
-    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
-    report = simulate(sc, battles=2, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 2}
-    assert "not built" in report.engine_line()
+def test_without_the_extension_the_reference_plays_and_says_why() -> None:
+    kt.assert_reference_without_extension(
+        kernel, load_scenario(SCENARIOS["shot"]),
+        lambda sc: simulate(sc, battles=2, seed=3, workers=1), 2)
 
 
 # -- the same numbers with and without kernels ----------------------------------------------

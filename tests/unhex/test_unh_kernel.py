@@ -88,15 +88,12 @@ def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_ref
                                             {"crew": "random", "club": "random"}, 4, 2)
 
 
-def test_effects_on_the_kernel_are_the_references(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_effects_on_the_kernel_are_the_references() -> None:
     _module()
     sc = _scenario("nightclub-fight", "defaults")
-    on = effects(sc, battles=4, seed=6, workers=1, policies="random").to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = effects(sc, battles=4, seed=6, workers=1, policies="random").to_dict()
-    assert on.pop("engine")["reference"] == 0
-    assert off.pop("engine")["kernel"] == 0
-    assert on == off
+    on, engine, _ = kt.assert_same_without_kernels(
+        lambda: effects(sc, battles=4, seed=6, workers=1, policies="random").to_dict())
+    assert engine["reference"] == 0
     assert {r["ruling"] for r in on["never_consulted"]} >= {"UNH-5", "UNH-8", "UNH-20"}
 
 
@@ -169,10 +166,8 @@ def test_a_ruling_option_the_kernel_does_not_know_falls_back(
     monkeypatch.setitem(kernel.COVERED_RULINGS, "UNH-14", ("actor",))  # type: ignore[index]
     sc = _scenario("nightclub-fight", "UNH-14=reactor")
     assert prepared_kernel(sc) == NotCovered("UNH-14=reactor")
-    report = simulate(sc, battles=3, seed=3, workers=1, policies="random")
-    assert report.engine == {"kernel": 0, "reference": 3}
-    assert report.engine_line() == ("engine: the reference played every battle "
-                                    "(UNH-14=reactor)")
+    kt.assert_reference_played(simulate(sc, battles=3, seed=3, workers=1, policies="random"),
+                               3, "UNH-14=reactor")
 
 
 def test_a_policy_the_kernel_does_not_play_falls_back() -> None:
@@ -188,25 +183,18 @@ def test_a_policy_the_kernel_does_not_play_falls_back() -> None:
     assert result == play_battle(sc, policies, 1, 0)
 
 
-def test_without_the_extension_the_reference_plays_and_says_why(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "compiled", lambda: None)
-    sc = _scenario("nightclub-fight", "UNH-4=later")
-    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
-    report = simulate(sc, battles=3, seed=3, workers=1, policies="random")
-    assert report.engine == {"kernel": 0, "reference": 3}
-    assert "not built" in report.engine_line()
+def test_without_the_extension_the_reference_plays_and_says_why() -> None:
+    kt.assert_reference_without_extension(
+        kernel, _scenario("nightclub-fight", "UNH-4=later"),
+        lambda sc: simulate(sc, battles=3, seed=3, workers=1, policies="random"), 3)
 
 
-def test_tactica_kernels_0_forces_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tactica_kernels_0_forces_the_reference() -> None:
     _module()
     sc = _scenario("nightclub-fight", "defaults")
-    on = simulate(sc, battles=12, seed=4, workers=1, policies="random").to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = simulate(sc, battles=12, seed=4, workers=1, policies="random").to_dict()
-    assert on.pop("engine") == {"kernel": 12, "reference": 0}
-    assert off.pop("engine") == {"kernel": 0, "reference": 12}
-    assert on == off
+    _, on, off = kt.assert_same_without_kernels(
+        lambda: simulate(sc, battles=12, seed=4, workers=1, policies="random").to_dict())
+    assert on == {"kernel": 12, "reference": 0} and off == {"kernel": 0, "reference": 12}
 
 
 # -- beyond the examples: generated zone maps, wounded characters, shields, ammunition -------

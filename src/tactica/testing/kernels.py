@@ -39,26 +39,30 @@ import importlib
 import os
 import random
 import unittest
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any, Protocol
 
 from tactica.analysis.sim.kernels import (
+    ENVIRONMENT,
     NOT_CONSULTING,
     prepared_kernel,
     rulings_of_mask,
     simulated_battle,
 )
 from tactica.analysis.simulate import play_battle
+from tactica.engine.kernels import NOT_BUILT
 from tactica.engine.ruleset import NotCovered, PreparedKernel
 from tactica.engine.rulings import Ruling
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult
 
-__all__ = ["MAX_STEPS", "OPTIONAL", "KernelModule", "assert_consulted_by_kernel",
-           "assert_covers_declared_rulings", "assert_reference_when_not_consulting",
-           "assert_same_battle", "built_kernel", "first_difference", "require_built",
-           "ruling_variants", "with_rulings"]
+__all__ = ["MAX_STEPS", "OPTIONAL", "EngineReport", "KernelModule",
+           "assert_consulted_by_kernel", "assert_covers_declared_rulings",
+           "assert_reference_played", "assert_reference_when_not_consulting",
+           "assert_reference_without_extension", "assert_same_battle",
+           "assert_same_without_kernels", "built_kernel", "first_difference", "kernels_off",
+           "require_built", "ruling_variants", "with_rulings", "without_extension"]
 
 #: The environment variable saying a kernel may be missing (``1``: a machine without a C
 #: compiler); without it a kernel that was not built fails its test.
@@ -208,6 +212,7 @@ def assert_consulted_by_kernel(scenario: Scenario, policies: Mapping[str, str], 
 
 
 _PLAY_CONSULTED = "play_consulted"
+_COMPILED = "compiled"
 
 
 @contextlib.contextmanager
@@ -246,3 +251,84 @@ def assert_reference_when_not_consulting(scenario: Scenario, policies: Mapping[s
         assert engine.is_kernel, f"the reference played {where}: {engine.reason}"
         _check(plain, dataclasses.replace(got, consulted=frozenset()), "the kernel's play",
                where)
+
+
+# --------------------------------------------------------------------------------------------
+# Battles left to the reference, and the same numbers either way
+
+
+class EngineReport(Protocol):
+    """What a report of ``simulate`` says of who played its battles."""
+
+    @property
+    def engine(self) -> dict[str, int]:
+        """Battles played by the kernel and by the reference."""
+        ...
+
+    def engine_line(self) -> str:
+        """The same, in one line for people."""
+        ...
+
+
+def assert_reference_played(report: EngineReport, battles: int, reason: str) -> None:
+    """The reference played all ``battles`` of ``report`` and its one line says ``reason``."""
+    assert report.engine == {"kernel": 0, "reference": battles}, (
+        f"expected the reference to play all {battles} battles, got {report.engine}")
+    line = f"engine: the reference played every battle ({reason})"
+    assert report.engine_line() == line, f"{report.engine_line()!r}, expected {line!r}"
+
+
+@contextlib.contextmanager
+def kernels_off() -> Iterator[None]:
+    """``TACTICA_KERNELS=0`` in the environment for the ``with`` block (then as before)."""
+    before = os.environ.get(ENVIRONMENT)
+    os.environ[ENVIRONMENT] = "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[ENVIRONMENT]
+        else:
+            os.environ[ENVIRONMENT] = before
+
+
+def assert_same_without_kernels(run: Callable[[], dict[str, Any]]
+                                ) -> tuple[dict[str, Any], dict[str, int], dict[str, int]]:
+    """``run()`` (a report's ``to_dict()``) gives the same numbers with kernels and with
+    ``TACTICA_KERNELS=0``, its ``"engine"`` entry aside. Returns the numbers and the engine
+    entries with and without kernels, for the test to check who played."""
+    on = run()
+    with kernels_off():
+        off = run()
+    engine_on, engine_off = on.pop("engine"), off.pop("engine")
+    assert engine_off.get("kernel") == 0, f"TACTICA_KERNELS=0 still used kernels: {engine_off}"
+    if on != off:
+        differ = sorted(k for k in set(on) | set(off) if on.get(k) != off.get(k))
+        raise AssertionError(f"the numbers differ with and without kernels in {differ}")
+    return on, engine_on, engine_off
+
+
+@contextlib.contextmanager
+def without_extension(kernel: KernelModule) -> Iterator[None]:
+    """The game's kernel module answers that its extension is not built, for the ``with``
+    block (its ``compiled`` is replaced, then given back)."""
+    compiled = vars(kernel).get(_COMPILED)
+    if compiled is None:
+        raise TypeError(f"{kernel!r} has no function compiled() of its own to replace")
+    setattr(kernel, _COMPILED, lambda: None)
+    try:
+        yield
+    finally:
+        setattr(kernel, _COMPILED, compiled)
+
+
+def assert_reference_without_extension(kernel: KernelModule, scenario: Scenario,
+                                       run: Callable[[Scenario], EngineReport],
+                                       battles: int) -> None:
+    """Without the extension, ``scenario`` has no prepared kernel and ``run(scenario)`` (a
+    ``simulate`` of ``battles`` battles) is played by the reference, saying the kernel was not
+    built."""
+    with without_extension(kernel):
+        found = prepared_kernel(scenario)
+        assert found == NotCovered(NOT_BUILT), f"a kernel without its extension gave {found}"
+        assert_reference_played(run(scenario), battles, NOT_BUILT)
