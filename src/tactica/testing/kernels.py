@@ -117,7 +117,7 @@ def ruling_variants(rulings: Sequence[Ruling], *, seed: int, mixes: int = 3,
                     covered: Mapping[str, Sequence[str]] | None = None,
                     defaults: bool = True) -> dict[str, dict[str, str]]:
     """Ruling settings to play, by name: ``"defaults"`` (none chosen, when ``defaults``), each
-    option other than the default on its own (``"NEB-9=igougo"``, in the order of ``covered``
+    option other than the default on its own (``"X-9=other"``, in the order of ``covered``
     or else of the declaration), then ``mixes`` settings of every ruling drawn with ``seed``
     (``"mix0"`` ...) from its sorted options."""
     options = {r.id: list(covered[r.id] if covered is not None else r.options) for r in rulings}
