@@ -13,27 +13,20 @@ says that is expected (a machine without a C compiler).
 
 from __future__ import annotations
 
-import os
 import random
-from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tactica.analysis.effects import effects
-from tactica.analysis.sim.kernels import (
-    NOT_CONSULTING,
-    prepared_kernel,
-    rulings_of_mask,
-    simulated_battle,
-)
+from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
 from tactica.analysis.simulate import play_battle, simulate
 from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.rulesets.arc import kernel
 from tactica.rulesets.arc.rulings import RULINGS
+from tactica.testing import kernels as kt
 
 ARC = get_ruleset("arc")
 SCENARIOS = {p.stem: p for p in example_scenarios(ARC)}
@@ -43,73 +36,38 @@ MIXES = 3
 
 
 def test_the_kernel_is_built() -> None:
-    if os.environ.get("TACTICA_KERNELS_OPTIONAL") == "1" and kernel.compiled() is None:
-        pytest.skip("TACTICA_KERNELS_OPTIONAL=1: the compiled kernel was not built")
-    from tactica.rulesets.arc import _kernel  # noqa: F401  (fails when it was not built)
+    kt.require_built("tactica.rulesets.arc._kernel")
 
 
 def _module() -> Any:
-    module = kernel.compiled()
-    if module is None:
-        pytest.skip("the compiled kernel is not built")
-    return module
+    return kt.built_kernel(kernel)
 
 
 def test_the_kernel_covers_every_declared_ruling_option() -> None:
-    assert {r.id: set(r.options) for r in RULINGS} == {
-        k: set(v) for k, v in kernel.COVERED_RULINGS.items()}
+    kt.assert_covers_declared_rulings(RULINGS, kernel.COVERED_RULINGS)
 
 
 def _covered(ruling: Any) -> list[str]:
     return sorted(ruling.options)
 
 
-def _variants() -> Iterator[tuple[str, dict[str, str]]]:
-    """Each covered ruling option on its own (the others at their defaults), then mixes."""
-    yield "defaults", {}
-    for ruling in RULINGS:
-        for option in _covered(ruling):
-            if option != ruling.default:
-                yield f"{ruling.id}={option}", {ruling.id: option}
-    pick = random.Random(29)
-    for k in range(MIXES):
-        yield f"mix{k}", {r.id: pick.choice(_covered(r)) for r in RULINGS}
-
-
-VARIANTS = dict(_variants())
+VARIANTS = kt.ruling_variants(RULINGS, seed=29, mixes=MIXES,
+                              covered={r.id: _covered(r) for r in RULINGS})
 
 
 def _scenario(name: str, variant: str) -> Scenario:
-    sc = load_scenario(SCENARIOS[name])
-    chosen = VARIANTS[variant]
-    return sc.with_rulings(chosen) if chosen else sc
+    return kt.with_rulings(load_scenario(SCENARIOS[name]), VARIANTS[variant])
 
 
 def _same(sc: Scenario, seed: int, battles: int) -> None:
     """The kernel's battles are the reference's, and so are the rulings they consulted."""
     prepared = prepared_kernel(sc)
-    assert not isinstance(prepared, NotCovered), prepared
     sides = sc.ruleset.sides_of(sc.new_state())
     for policy in ("greedy", "random"):
-        policies = dict.fromkeys(sides, policy)
         for index in range(battles):
-            want = play_battle(sc, policies, seed, index, consulted=True)
-            got = prepared.play(policies, seed, index, 20_000)
-            assert got == replace(want, consulted=frozenset()), (policy, index)
-            assert _consulted(sc, prepared, policies, seed, index) == want, (policy, index)
+            kt.assert_same_battle(sc, prepared, dict.fromkeys(sides, policy), seed, index)
     mixed = {side: ("greedy", "random")[k % 2] for k, side in enumerate(sides)}
-    want = play_battle(sc, mixed, seed, 0, consulted=True)
-    assert prepared.play(mixed, seed, 0, 20_000) == replace(want, consulted=frozenset())
-    assert _consulted(sc, prepared, mixed, seed, 0) == want
-
-
-def _consulted(sc: Scenario, prepared: Any, policies: dict[str, str], seed: int,
-               index: int) -> Any:
-    """The kernel's result with the rulings its bit mask names."""
-    played = prepared.play_consulted(policies, seed, index, 20_000)
-    assert not isinstance(played, NotCovered), played
-    result, mask = played
-    return replace(result, consulted=rulings_of_mask(sc, mask))
+    kt.assert_same_battle(sc, prepared, mixed, seed, 0)
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -133,9 +91,8 @@ def test_a_battle_stopped_at_the_step_budget_is_the_same(max_steps: int) -> None
     assert not isinstance(prepared, NotCovered)
     for policy in ("greedy", "random"):
         policies = dict.fromkeys(("red", "blue"), policy)
-        got = prepared.play(policies, 5, 1, max_steps)
-        assert got == play_battle(sc, policies, 5, 1, max_steps=max_steps)
-        assert not isinstance(got, NotCovered) and got.finished is False
+        got = kt.assert_same_battle(sc, prepared, policies, 5, 1, max_steps, consulted=False)
+        assert got.finished is False
         # the rulings such a battle consulted are the reference's to count
         assert isinstance(prepared.play_consulted(policies, 5, 1, max_steps), NotCovered)
         played, engine = simulated_battle(sc, policies, 5, 1, max_steps, consulted=True)
@@ -145,27 +102,16 @@ def test_a_battle_stopped_at_the_step_budget_is_the_same(max_steps: int) -> None
 
 def test_consulted_rulings_come_from_the_kernel_and_match_the_reference() -> None:
     _module()
-    sc = _scenario("warehouse", "defaults")
-    policies = {"red": "greedy", "blue": "random"}
-    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
-    assert engine.is_kernel
-    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    got = kt.assert_consulted_by_kernel(_scenario("warehouse", "defaults"),
+                                        {"red": "greedy", "blue": "random"}, 4, 2)
     # nobody in the warehouse wears two armor dice: ARC-4 is never read
     assert "ARC-29" in got.consulted and "ARC-4" not in got.consulted
 
 
-def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference() -> None:
     _module()
-    sc = _scenario("pistol-duel", "defaults")
-    prepared = prepared_kernel(sc)
-    monkeypatch.delattr(type(prepared), "play_consulted")
-    policies = {"francis": "greedy", "jane": "greedy"}
-    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
-    assert engine.reason == NOT_CONSULTING.reason
-    assert got == play_battle(sc, policies, 4, 2, consulted=True)
-    plain, engine = simulated_battle(sc, policies, 4, 2, 20_000)
-    assert engine.is_kernel and plain == replace(got, consulted=frozenset())
+    kt.assert_reference_when_not_consulting(_scenario("pistol-duel", "defaults"),
+                                            {"francis": "greedy", "jane": "greedy"}, 4, 2)
 
 
 def test_a_draw_at_the_round_limit_is_the_same() -> None:
@@ -193,10 +139,7 @@ def test_a_ruling_option_the_kernel_does_not_know_falls_back(
     monkeypatch.setitem(kernel.COVERED_RULINGS, "ARC-12", ("round",))  # type: ignore[index]
     sc = load_scenario(SCENARIOS["pistol-duel"]).with_rulings({"ARC-12": "turn"})
     assert prepared_kernel(sc) == NotCovered("ARC-12=turn")
-    report = simulate(sc, battles=3, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 3}
-    assert report.engine_line() == ("engine: the reference played every battle "
-                                    "(ARC-12=turn)")
+    kt.assert_reference_played(simulate(sc, battles=3, seed=3, workers=1), 3, "ARC-12=turn")
 
 
 def test_surprise_falls_back() -> None:
@@ -221,38 +164,26 @@ def test_a_policy_the_kernel_does_not_play_falls_back() -> None:
     assert result == play_battle(sc, policies, 1, 0)
 
 
-def test_without_the_extension_the_reference_plays_and_says_why(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "compiled", lambda: None)
-    sc = _scenario("pistol-duel", "defaults")
-    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
-    report = simulate(sc, battles=4, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 4}
-    assert "not built" in report.engine_line()
+def test_without_the_extension_the_reference_plays_and_says_why() -> None:
+    kt.assert_reference_without_extension(
+        kernel, _scenario("pistol-duel", "defaults"),
+        lambda sc: simulate(sc, battles=4, seed=3, workers=1), 4)
 
 
-def test_effects_runs_on_the_kernel_with_the_reference_numbers(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_effects_runs_on_the_kernel_with_the_reference_numbers() -> None:
     _module()
     sc = _scenario("pistol-duel", "defaults")
-    on = effects(sc, battles=6, seed=2, workers=1).to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = effects(sc, battles=6, seed=2, workers=1).to_dict()
-    engine = on.pop("engine")
+    _, engine, _ = kt.assert_same_without_kernels(
+        lambda: effects(sc, battles=6, seed=2, workers=1).to_dict())
     assert engine["reference"] == 0 and engine["kernel"] > 0
-    assert off.pop("engine")["kernel"] == 0
-    assert on == off
 
 
-def test_tactica_kernels_0_forces_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tactica_kernels_0_forces_the_reference() -> None:
     _module()
     sc = _scenario("pistol-duel", "defaults")
-    on = simulate(sc, battles=16, seed=4, workers=1, policies="random").to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = simulate(sc, battles=16, seed=4, workers=1, policies="random").to_dict()
-    assert on.pop("engine") == {"kernel": 16, "reference": 0}
-    assert off.pop("engine") == {"kernel": 0, "reference": 16}
-    assert on == off
+    _, on, off = kt.assert_same_without_kernels(
+        lambda: simulate(sc, battles=16, seed=4, workers=1, policies="random").to_dict())
+    assert on == {"kernel": 16, "reference": 0} and off == {"kernel": 0, "reference": 16}
 
 
 # -- beyond the examples: generated grids and ranges, three sides, the whole pack -------------

@@ -13,26 +13,19 @@ that is expected (a machine without a C compiler).
 
 from __future__ import annotations
 
-import os
 import random
-from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tactica.analysis.sim.kernels import (
-    NOT_CONSULTING,
-    prepared_kernel,
-    rulings_of_mask,
-    simulated_battle,
-)
+from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
 from tactica.analysis.simulate import play_battle, simulate
 from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.rulesets.last_odyssey import kernel
 from tactica.rulesets.last_odyssey.rulings import RULINGS
+from tactica.testing import kernels as kt
 
 LOD = get_ruleset("last-odyssey")
 SCENARIOS = {p.stem: p for p in example_scenarios(LOD)}
@@ -42,66 +35,28 @@ MIXES = 3
 
 
 def test_the_kernel_is_built() -> None:
-    if os.environ.get("TACTICA_KERNELS_OPTIONAL") == "1" and kernel.compiled() is None:
-        pytest.skip("TACTICA_KERNELS_OPTIONAL=1: the compiled kernel was not built")
-    from tactica.rulesets.last_odyssey import _kernel  # type: ignore[attr-defined]  # noqa: F401
+    kt.require_built("tactica.rulesets.last_odyssey._kernel")
 
 
 def _module() -> Any:
-    module = kernel.compiled()
-    if module is None:
-        pytest.skip("the compiled kernel is not built")
-    return module
+    return kt.built_kernel(kernel)
 
 
 def test_the_kernel_covers_every_declared_ruling_option() -> None:
-    assert {r.id: set(r.options) for r in RULINGS} == {
-        k: set(v) for k, v in kernel.COVERED_RULINGS.items()}
+    kt.assert_covers_declared_rulings(RULINGS, kernel.COVERED_RULINGS)
 
 
-def _variants() -> Iterator[tuple[str, dict[str, str]]]:
-    """Each ruling option on its own (the others at their defaults), then mixes of all."""
-    yield "defaults", {}
-    for ruling in RULINGS:
-        for option in ruling.options:
-            if option != ruling.default:
-                yield f"{ruling.id}={option}", {ruling.id: option}
-    pick = random.Random(29)
-    for k in range(MIXES):
-        yield f"mix{k}", {r.id: pick.choice(sorted(r.options)) for r in RULINGS}
-
-
-VARIANTS = dict(_variants())
+VARIANTS = kt.ruling_variants(RULINGS, seed=29, mixes=MIXES)
 
 
 def _scenario(name: str, variant: str) -> Scenario:
-    sc = load_scenario(SCENARIOS[name])
-    chosen = VARIANTS[variant]
-    return sc.with_rulings(chosen) if chosen else sc
+    return kt.with_rulings(load_scenario(SCENARIOS[name]), VARIANTS[variant])
 
 
 def _same(sc: Scenario, policies: dict[str, str], seed: int, index: int,
           max_steps: int = 20_000) -> None:
     """The kernel's battle is the reference's, and it consulted the same rulings."""
-    prepared = prepared_kernel(sc)
-    assert not isinstance(prepared, NotCovered), prepared
-    want = play_battle(sc, policies, seed, index, max_steps=max_steps, consulted=True)
-    got = prepared.play(policies, seed, index, max_steps)
-    assert got == replace(want, consulted=frozenset()), (policies, seed, index)
-    consulted = _consulted(sc, prepared, policies, seed, index, max_steps)
-    assert consulted.consulted == want.consulted, (
-        policies, seed, index, "kernel only:", sorted(consulted.consulted - want.consulted),
-        "reference only:", sorted(want.consulted - consulted.consulted))
-    assert consulted == want
-
-
-def _consulted(sc: Scenario, prepared: Any, policies: dict[str, str], seed: int, index: int,
-               max_steps: int = 20_000) -> Any:
-    """The kernel's result with the rulings its bit mask names."""
-    played = prepared.play_consulted(policies, seed, index, max_steps)
-    assert not isinstance(played, NotCovered)
-    result, mask = played
-    return replace(result, consulted=rulings_of_mask(sc, mask))
+    kt.assert_same_battle(sc, prepared_kernel(sc), policies, seed, index, max_steps)
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -128,11 +83,8 @@ def test_a_battle_stopped_at_the_step_budget_is_the_same(max_steps: int) -> None
 
 def test_consulted_rulings_come_from_the_kernel_and_match_the_reference() -> None:
     _module()
-    sc = _scenario("goblins", "defaults")
-    policies = {"party": "greedy", "goblins": "random"}
-    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
-    assert engine.is_kernel
-    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    got = kt.assert_consulted_by_kernel(_scenario("goblins", "defaults"),
+                                        {"party": "greedy", "goblins": "random"}, 4, 2)
     # every attack reads the hit die's rulings; no side strikes first here (LOD-24), and
     # LOD-13 has one reading only
     assert {"LOD-1", "LOD-2", "LOD-8", "LOD-16", "LOD-18"} <= got.consulted
@@ -151,33 +103,21 @@ def test_a_ruling_no_battle_reads_is_counted_so_on_the_kernel() -> None:
     assert read.consulted(1) == 12
 
 
-def test_effects_are_the_same_with_and_without_the_kernel(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_effects_are_the_same_with_and_without_the_kernel() -> None:
     from tactica.analysis.effects import effects
 
     _module()
     sc = load_scenario(SCENARIOS["cop-vs-goblin"])
-    on = effects(sc, battles=6, seed=2, workers=1).to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = effects(sc, battles=6, seed=2, workers=1).to_dict()
-    engine_on, engine_off = on.pop("engine"), off.pop("engine")
+    _, engine_on, engine_off = kt.assert_same_without_kernels(
+        lambda: effects(sc, battles=6, seed=2, workers=1).to_dict())
     assert engine_on["reference"] == 0 and engine_off["kernel"] == 0
     assert engine_on["kernel"] == engine_off["reference"] > 0
-    assert on == off
 
 
-def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference() -> None:
     _module()
-    sc = _scenario("cop-vs-goblin", "defaults")
-    prepared = prepared_kernel(sc)
-    monkeypatch.delattr(type(prepared), "play_consulted")
-    policies = {"police": "greedy", "goblins": "greedy"}
-    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
-    assert engine.reason == NOT_CONSULTING.reason
-    assert got == play_battle(sc, policies, 4, 2, consulted=True)
-    plain, engine = simulated_battle(sc, policies, 4, 2, 20_000)
-    assert engine.is_kernel and plain == replace(got, consulted=frozenset())
+    kt.assert_reference_when_not_consulting(_scenario("cop-vs-goblin", "defaults"),
+                                            {"police": "greedy", "goblins": "greedy"}, 4, 2)
 
 
 def test_a_draw_at_the_round_limit_is_the_same() -> None:
@@ -187,14 +127,9 @@ def test_a_draw_at_the_round_limit_is_the_same() -> None:
     data["max_rounds"] = 1
     short = scenario_from_mapping(data, source="short.yaml", base_dir=sc.base_dir)
     prepared = prepared_kernel(short)
-    assert not isinstance(prepared, NotCovered)
     policies = {"party": "greedy", "goblins": "greedy"}
-    results = [prepared.play(policies, 2, i, 20_000) for i in range(4)]
-    assert results == [play_battle(short, policies, 2, i) for i in range(4)]
-    assert ([_consulted(short, prepared, policies, 2, i) for i in range(4)]
-            == [play_battle(short, policies, 2, i, consulted=True) for i in range(4)])
-    assert any(not isinstance(r, NotCovered) and r.winner is None and r.finished
-               for r in results)
+    results = [kt.assert_same_battle(short, prepared, policies, 2, i) for i in range(4)]
+    assert any(r.winner is None and r.finished for r in results)
 
 
 # -- beyond the examples: generated battles --------------------------------------------------
@@ -343,32 +278,21 @@ def test_a_ruling_option_the_kernel_does_not_know_falls_back(
     monkeypatch.setitem(kernel.COVERED_RULINGS, "LOD-15", ("free",))  # type: ignore[index]
     sc = _scenario("police", "LOD-15=costed")
     assert prepared_kernel(sc) == NotCovered("LOD-15=costed")
-    report = simulate(sc, battles=2, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 2}
-    assert report.engine_line() == ("engine: the reference played every battle "
-                                    "(LOD-15=costed)")
+    kt.assert_reference_played(simulate(sc, battles=2, seed=3, workers=1), 2, "LOD-15=costed")
 
 
-def test_without_the_extension_the_reference_plays_and_says_why(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "compiled", lambda: None)
-    sc = _scenario("cop-vs-goblin", "defaults")
-    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
-    report = simulate(sc, battles=3, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 3}
-    assert "not built" in report.engine_line()
+def test_without_the_extension_the_reference_plays_and_says_why() -> None:
+    kt.assert_reference_without_extension(
+        kernel, _scenario("cop-vs-goblin", "defaults"),
+        lambda sc: simulate(sc, battles=3, seed=3, workers=1), 3)
 
 
-def test_tactica_kernels_0_forces_the_reference_with_the_same_numbers(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tactica_kernels_0_forces_the_reference_with_the_same_numbers() -> None:
     _module()
     sc = _scenario("cop-vs-goblin", "defaults")
-    on = simulate(sc, battles=20, seed=4, workers=1).to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = simulate(sc, battles=20, seed=4, workers=1).to_dict()
-    assert on.pop("engine") == {"kernel": 20, "reference": 0}
-    assert off.pop("engine") == {"kernel": 0, "reference": 20}
-    assert on == off
+    _, on, off = kt.assert_same_without_kernels(
+        lambda: simulate(sc, battles=20, seed=4, workers=1).to_dict())
+    assert on == {"kernel": 20, "reference": 0} and off == {"kernel": 0, "reference": 20}
 
 
 def test_the_same_json_with_and_without_kernels_on_two_workers(

@@ -11,25 +11,18 @@ compiler).
 from __future__ import annotations
 
 import hashlib
-import os
 import random
-from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tactica.analysis.sim.kernels import (
-    NOT_CONSULTING,
-    prepared_kernel,
-    rulings_of_mask,
-    simulated_battle,
-)
+from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
 from tactica.analysis.simulate import play_battle, simulate
 from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.rulesets.nebulia import RULINGS, kernel
+from tactica.testing import kernels as kt
 
 NEBULIA = get_ruleset("nebulia")
 SCENARIOS = {p.stem: p for p in example_scenarios(NEBULIA)}
@@ -39,21 +32,15 @@ MIXES = 3
 
 
 def test_the_kernel_is_built() -> None:
-    if os.environ.get("TACTICA_KERNELS_OPTIONAL") == "1" and kernel.compiled() is None:
-        pytest.skip("TACTICA_KERNELS_OPTIONAL=1: the compiled kernel was not built")
-    from tactica.rulesets.nebulia import _kernel  # noqa: F401  (fails when it was not built)
+    kt.require_built("tactica.rulesets.nebulia._kernel")
 
 
 def _module() -> Any:
-    module = kernel.compiled()
-    if module is None:
-        pytest.skip("the compiled kernel is not built")
-    return module
+    return kt.built_kernel(kernel)
 
 
 def test_the_kernel_covers_every_declared_ruling_option() -> None:
-    assert {r.id: set(r.options) for r in RULINGS} == {
-        k: set(v) for k, v in kernel.COVERED_RULINGS.items()}
+    kt.assert_covers_declared_rulings(RULINGS, kernel.COVERED_RULINGS)
 
 
 @pytest.mark.parametrize("size", [0, 1, 7, 8, 30, 127, 128, 129, 256, 300])
@@ -80,25 +67,11 @@ def test_the_native_policy_draws_are_numpys_default_rng_integers() -> None:
         assert module.policy_integers(entropy, ns) == [int(generator.integers(n)) for n in ns]
 
 
-def _variants() -> Iterator[tuple[str, dict[str, str]]]:
-    """Each ruling option on its own (the others at their defaults), then mixes of all."""
-    yield "defaults", {}
-    for ruling in RULINGS:
-        for option in ruling.options:
-            if option != ruling.default:
-                yield f"{ruling.id}={option}", {ruling.id: option}
-    pick = random.Random(23)
-    for k in range(MIXES):
-        yield f"mix{k}", {r.id: pick.choice(sorted(r.options)) for r in RULINGS}
-
-
-VARIANTS = dict(_variants())
+VARIANTS = kt.ruling_variants(RULINGS, seed=23, mixes=MIXES)
 
 
 def _scenario(name: str, variant: str) -> Scenario:
-    sc = load_scenario(SCENARIOS[name])
-    chosen = VARIANTS[variant]
-    return sc.with_rulings(chosen) if chosen else sc
+    return kt.with_rulings(load_scenario(SCENARIOS[name]), VARIANTS[variant])
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -107,54 +80,27 @@ def test_the_kernel_plays_the_reference_battles(name: str, variant: str) -> None
     _module()
     sc = _scenario(name, variant)
     prepared = prepared_kernel(sc)
-    assert not isinstance(prepared, NotCovered), prepared
     sides = sc.ruleset.sides_of(sc.new_state())
     seed = 1000 + len(variant)
     for policy in ("greedy", "random"):
-        policies = dict.fromkeys(sides, policy)
         for index in range(BATTLES[name]):
-            want = play_battle(sc, policies, seed, index, consulted=True)
-            got = prepared.play(policies, seed, index, 20_000)
-            assert got == replace(want, consulted=frozenset()), (policy, index)
-            assert _consulted(sc, prepared, policies, seed, index) == want, (policy, index)
-    mixed = {sides[0]: "greedy", sides[1]: "random"}
+            kt.assert_same_battle(sc, prepared, dict.fromkeys(sides, policy), seed, index)
     for index in range(2):
-        assert prepared.play(mixed, seed, index, 20_000) == play_battle(sc, mixed, seed, index)
-        assert (_consulted(sc, prepared, mixed, seed, index)
-                == play_battle(sc, mixed, seed, index, consulted=True))
-
-
-def _consulted(sc: Scenario, prepared: Any, policies: dict[str, str], seed: int,
-               index: int) -> Any:
-    """The kernel's result with the rulings its bit mask names."""
-    played = prepared.play_consulted(policies, seed, index, 20_000)
-    assert not isinstance(played, NotCovered)
-    result, mask = played
-    return replace(result, consulted=rulings_of_mask(sc, mask))
+        kt.assert_same_battle(sc, prepared, {sides[0]: "greedy", sides[1]: "random"}, seed,
+                              index)
 
 
 def test_consulted_rulings_come_from_the_kernel_and_match_the_reference() -> None:
     _module()
-    sc = _scenario("duel", "defaults")
-    policies = {"red": "greedy", "blue": "random"}
-    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
-    assert engine.is_kernel
-    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    got = kt.assert_consulted_by_kernel(_scenario("duel", "defaults"),
+                                        {"red": "greedy", "blue": "random"}, 4, 2)
     assert "NEB-6" in got.consulted and "NEB-10" not in got.consulted
 
 
-def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference() -> None:
     _module()
-    sc = _scenario("duel", "defaults")
-    prepared = prepared_kernel(sc)
-    monkeypatch.delattr(type(prepared), "play_consulted")
-    policies = {"red": "greedy", "blue": "greedy"}
-    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
-    assert engine.reason == NOT_CONSULTING.reason
-    assert got == play_battle(sc, policies, 4, 2, consulted=True)
-    plain, engine = simulated_battle(sc, policies, 4, 2, 20_000)
-    assert engine.is_kernel and plain == replace(got, consulted=frozenset())
+    kt.assert_reference_when_not_consulting(_scenario("duel", "defaults"),
+                                            {"red": "greedy", "blue": "greedy"}, 4, 2)
 
 
 @pytest.mark.parametrize("max_steps", [1, 2, 5, 17, 60])
@@ -225,31 +171,21 @@ def test_a_ruling_option_the_kernel_does_not_know_falls_back(
     monkeypatch.setitem(kernel.COVERED_RULINGS, "NEB-9", ("alternate",))  # type: ignore[index]
     sc = _scenario("duel", "NEB-9=igougo")
     assert prepared_kernel(sc) == NotCovered("NEB-9=igougo")
-    report = simulate(sc, battles=4, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 4}
-    assert report.engine_line() == ("engine: the reference played every battle "
-                                    "(NEB-9=igougo)")
+    kt.assert_reference_played(simulate(sc, battles=4, seed=3, workers=1), 4, "NEB-9=igougo")
 
 
-def test_without_the_extension_the_reference_plays_and_says_why(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "compiled", lambda: None)
-    sc = _scenario("duel", "defaults")
-    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
-    report = simulate(sc, battles=5, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 5}
-    assert "not built" in report.engine_line()
+def test_without_the_extension_the_reference_plays_and_says_why() -> None:
+    kt.assert_reference_without_extension(
+        kernel, _scenario("duel", "defaults"),
+        lambda sc: simulate(sc, battles=5, seed=3, workers=1), 5)
 
 
-def test_tactica_kernels_0_forces_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tactica_kernels_0_forces_the_reference() -> None:
     _module()
     sc = _scenario("duel-cover", "defaults")
-    on = simulate(sc, battles=20, seed=4, workers=1).to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = simulate(sc, battles=20, seed=4, workers=1).to_dict()
-    assert on.pop("engine") == {"kernel": 20, "reference": 0}
-    assert off.pop("engine") == {"kernel": 0, "reference": 20}
-    assert on == off
+    _, on, off = kt.assert_same_without_kernels(
+        lambda: simulate(sc, battles=20, seed=4, workers=1).to_dict())
+    assert on == {"kernel": 20, "reference": 0} and off == {"kernel": 0, "reference": 20}
 
 
 # -- the same numbers with and without kernels, on every executor -------------------------------
@@ -354,10 +290,8 @@ def test_the_kernel_plays_generated_battles_as_the_reference(k: int) -> None:
     _module()
     sc = _generated(k)
     prepared = prepared_kernel(sc)
-    assert not isinstance(prepared, NotCovered), prepared
     sides = sc.ruleset.sides_of(sc.new_state())
     for policy in ("greedy", "random"):
-        policies = dict.fromkeys(sides, policy)
         for index in range(4):
-            assert prepared.play(policies, k, index, 20_000) == play_battle(
-                sc, policies, k, index), (policy, index)
+            kt.assert_same_battle(sc, prepared, dict.fromkeys(sides, policy), k, index,
+                                  consulted=False)

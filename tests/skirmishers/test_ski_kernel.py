@@ -16,19 +16,16 @@ longer runs in ``docs/simulation.md`` compare thousands.
 
 from __future__ import annotations
 
-import os
-import random
-from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from tactica.analysis.sim.kernels import prepared_kernel, rulings_of_mask, simulated_battle
+from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
 from tactica.analysis.simulate import play_battle, simulate
 from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.rulesets.skirmishers import RULINGS, kernel
+from tactica.testing import kernels as kt
 
 SKIRMISHERS = get_ruleset("skirmishers")
 SCENARIOS = {p.stem: p for p in example_scenarios(SKIRMISHERS)}
@@ -41,53 +38,27 @@ MIXES = 2
 
 
 def test_the_kernel_is_built() -> None:
-    if os.environ.get("TACTICA_KERNELS_OPTIONAL") == "1" and kernel.compiled() is None:
-        pytest.skip("TACTICA_KERNELS_OPTIONAL=1: the compiled kernel was not built")
-    from tactica.rulesets.skirmishers import _kernel  # noqa: F401  (fails when not built)
+    kt.require_built("tactica.rulesets.skirmishers._kernel")
 
 
 def _module() -> Any:
-    module = kernel.compiled()
-    if module is None:
-        pytest.skip("the compiled kernel is not built")
-    return module
+    return kt.built_kernel(kernel)
 
 
 def test_the_kernel_covers_every_declared_ruling_option() -> None:
-    assert {r.id: set(r.options) for r in RULINGS} == {
-        k: set(v) for k, v in kernel.COVERED_RULINGS.items()}
+    kt.assert_covers_declared_rulings(RULINGS, kernel.COVERED_RULINGS)
 
 
-def _variants() -> Iterator[tuple[str, dict[str, str]]]:
-    for ruling in RULINGS:
-        for option in kernel.COVERED_RULINGS[ruling.id]:
-            if option != ruling.default:
-                yield f"{ruling.id}={option}", {ruling.id: option}
-    pick = random.Random(31)
-    for k in range(MIXES):
-        yield f"mix{k}", {r.id: pick.choice(sorted(kernel.COVERED_RULINGS[r.id]))
-                          for r in RULINGS}
-
-
-VARIANTS = dict(_variants())
+VARIANTS = kt.ruling_variants(RULINGS, seed=31, mixes=MIXES, covered=kernel.COVERED_RULINGS,
+                              defaults=False)
 
 
 def _same(sc: Scenario, policies: dict[str, str], seed: int, index: int,
           max_steps: int = 20_000) -> frozenset[str]:
     """The kernel plays the reference's battle and reports the rulings it consulted (which
     are returned)."""
-    prepared = prepared_kernel(sc)
-    assert not isinstance(prepared, NotCovered), prepared
-    got = prepared.play(policies, seed, index, max_steps)
-    assert not isinstance(got, NotCovered), got
-    want = play_battle(sc, policies, seed, index, max_steps=max_steps, consulted=True)
-    assert got == replace(want, consulted=frozenset()), (policies, seed, index)
-    played = prepared.play_consulted(policies, seed, index, max_steps)
-    assert not isinstance(played, NotCovered), played
-    result, mask = played
-    assert replace(result, consulted=rulings_of_mask(sc, mask)) == want, (
-        policies, seed, index, sorted(rulings_of_mask(sc, mask) ^ want.consulted))
-    return want.consulted
+    return kt.assert_same_battle(sc, prepared_kernel(sc), policies, seed, index,
+                                 max_steps).consulted
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
@@ -181,11 +152,8 @@ def test_the_rulings_consulted_in_a_brawl_are_the_reference_s(rulings: dict[str,
 
 def test_consulted_rulings_come_from_the_kernel_and_match_the_reference() -> None:
     _module()
-    sc = load_scenario(SCENARIOS["street-fight"])
-    policies = {"red": "greedy", "blue": "random"}
-    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
-    assert engine.is_kernel
-    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    got = kt.assert_consulted_by_kernel(load_scenario(SCENARIOS["street-fight"]),
+                                        {"red": "greedy", "blue": "random"}, 4, 2)
     assert {"SKI-4", "SKI-12", "SKI-26"} <= got.consulted
     assert not {"SKI-17", "SKI-30", "SKI-36", "SKI-42"} & got.consulted  # optional rules
 
@@ -216,10 +184,8 @@ def test_a_ruling_option_the_kernel_does_not_know_falls_back(
                         ("steps", "steps-minus-one"))
     sc = load_scenario(SCENARIOS["shot"]).with_rulings({"SKI-10": "walkable"})
     assert prepared_kernel(sc) == NotCovered("SKI-10=walkable")
-    report = simulate(sc, battles=3, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 3}
-    assert report.engine_line() == ("engine: the reference played every battle "
-                                    "(SKI-10=walkable)")
+    kt.assert_reference_played(simulate(sc, battles=3, seed=3, workers=1), 3,
+                               "SKI-10=walkable")
 
 
 def _with_optional(rule: str) -> Scenario:
@@ -263,14 +229,10 @@ def test_a_policy_the_kernel_does_not_play_falls_back() -> None:
     assert report.engine == {"kernel": 0, "reference": 2}
 
 
-def test_without_the_extension_the_reference_plays_and_says_why(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "compiled", lambda: None)
-    sc = load_scenario(SCENARIOS["shot"])
-    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
-    report = simulate(sc, battles=2, seed=3, workers=1)
-    assert report.engine == {"kernel": 0, "reference": 2}
-    assert "not built" in report.engine_line()
+def test_without_the_extension_the_reference_plays_and_says_why() -> None:
+    kt.assert_reference_without_extension(
+        kernel, load_scenario(SCENARIOS["shot"]),
+        lambda sc: simulate(sc, battles=2, seed=3, workers=1), 2)
 
 
 # -- the same numbers with and without kernels ----------------------------------------------

@@ -13,27 +13,20 @@ as such. ``make test`` fails when the kernel was not built, unless
 
 from __future__ import annotations
 
-import os
 import random
-from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tactica.analysis.effects import effects
-from tactica.analysis.sim.kernels import (
-    NOT_CONSULTING,
-    prepared_kernel,
-    rulings_of_mask,
-    simulated_battle,
-)
+from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
 from tactica.analysis.simulate import play_battle, simulate
 from tactica.engine.consulted import recording
 from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.rulesets.unhex import RULINGS, kernel
+from tactica.testing import kernels as kt
 
 UNHEX = get_ruleset("unhex")
 SCENARIOS = {p.stem: p for p in example_scenarios(UNHEX)}
@@ -43,64 +36,28 @@ MIXES = 3
 
 
 def test_the_kernel_is_built() -> None:
-    if os.environ.get("TACTICA_KERNELS_OPTIONAL") == "1" and kernel.compiled() is None:
-        pytest.skip("TACTICA_KERNELS_OPTIONAL=1: the compiled kernel was not built")
-    from tactica.rulesets.unhex import _kernel  # noqa: F401  (fails when it was not built)
+    kt.require_built("tactica.rulesets.unhex._kernel")
 
 
 def _module() -> Any:
-    module = kernel.compiled()
-    if module is None:
-        pytest.skip("the compiled kernel is not built")
-    return module
+    return kt.built_kernel(kernel)
 
 
 def test_the_kernel_covers_every_declared_ruling_option() -> None:
-    assert {r.id: set(r.options) for r in RULINGS} == {
-        k: set(v) for k, v in kernel.COVERED_RULINGS.items()}
+    kt.assert_covers_declared_rulings(RULINGS, kernel.COVERED_RULINGS)
 
 
-def _variants() -> Iterator[tuple[str, dict[str, str]]]:
-    """Each ruling option on its own (the others at their defaults), then mixes of all."""
-    yield "defaults", {}
-    for ruling in RULINGS:
-        for option in ruling.options:
-            if option != ruling.default:
-                yield f"{ruling.id}={option}", {ruling.id: option}
-    pick = random.Random(29)
-    for k in range(MIXES):
-        yield f"mix{k}", {r.id: pick.choice(sorted(r.options)) for r in RULINGS}
-
-
-VARIANTS = dict(_variants())
+VARIANTS = kt.ruling_variants(RULINGS, seed=29, mixes=MIXES)
 
 
 def _scenario(name: str, variant: str) -> Scenario:
-    sc = load_scenario(SCENARIOS[name])
-    chosen = VARIANTS[variant]
-    return sc.with_rulings(chosen) if chosen else sc
+    return kt.with_rulings(load_scenario(SCENARIOS[name]), VARIANTS[variant])
 
 
 def _same(sc: Scenario, policies: dict[str, str], seed: int, index: int,
           max_steps: int = 20_000) -> None:
     """The kernel's battle is the reference's, and so are the rulings it consulted."""
-    prepared = prepared_kernel(sc)
-    assert not isinstance(prepared, NotCovered), prepared
-    want = play_battle(sc, policies, seed, index, max_steps=max_steps, consulted=True)
-    got = prepared.play(policies, seed, index, max_steps)
-    assert not isinstance(got, NotCovered), got
-    assert got == replace(want, consulted=frozenset()), (policies, seed, index)
-    assert _consulted(sc, prepared, policies, seed, index, max_steps) == want, (
-        policies, seed, index)
-
-
-def _consulted(sc: Scenario, prepared: Any, policies: dict[str, str], seed: int, index: int,
-               max_steps: int) -> Any:
-    """The kernel's result with the rulings its bit mask names."""
-    played = prepared.play_consulted(policies, seed, index, max_steps)
-    assert not isinstance(played, NotCovered), played
-    result, mask = played
-    return replace(result, consulted=rulings_of_mask(sc, mask))
+    kt.assert_same_battle(sc, prepared_kernel(sc), policies, seed, index, max_steps)
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -119,36 +76,24 @@ def test_the_kernel_plays_the_reference_battles(name: str, variant: str) -> None
 
 def test_consulted_rulings_come_from_the_kernel_and_match_the_reference() -> None:
     _module()
-    sc = _scenario("nightclub-fight", "defaults")
-    policies = {"crew": "greedy", "club": "random"}
-    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
-    assert engine.is_kernel
-    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    got = kt.assert_consulted_by_kernel(_scenario("nightclub-fight", "defaults"),
+                                        {"crew": "greedy", "club": "random"}, 4, 2)
     # greedy values attacks under UNH-6; two teams never ask how more than two are ordered
     assert "UNH-6" in got.consulted and "UNH-20" not in got.consulted
 
 
-def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kernel_that_cannot_say_what_it_consulted_leaves_the_battle_to_the_reference() -> None:
     _module()
-    sc = _scenario("nightclub-fight", "defaults")
-    prepared = prepared_kernel(sc)
-    monkeypatch.delattr(type(prepared), "play_consulted")
-    policies = {"crew": "random", "club": "random"}
-    got, engine = simulated_battle(sc, policies, 4, 2, 20_000, consulted=True)
-    assert engine.reason == NOT_CONSULTING.reason
-    assert got == play_battle(sc, policies, 4, 2, consulted=True)
+    kt.assert_reference_when_not_consulting(_scenario("nightclub-fight", "defaults"),
+                                            {"crew": "random", "club": "random"}, 4, 2)
 
 
-def test_effects_on_the_kernel_are_the_references(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_effects_on_the_kernel_are_the_references() -> None:
     _module()
     sc = _scenario("nightclub-fight", "defaults")
-    on = effects(sc, battles=4, seed=6, workers=1, policies="random").to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = effects(sc, battles=4, seed=6, workers=1, policies="random").to_dict()
-    assert on.pop("engine")["reference"] == 0
-    assert off.pop("engine")["kernel"] == 0
-    assert on == off
+    on, engine, _ = kt.assert_same_without_kernels(
+        lambda: effects(sc, battles=4, seed=6, workers=1, policies="random").to_dict())
+    assert engine["reference"] == 0
     assert {r["ruling"] for r in on["never_consulted"]} >= {"UNH-5", "UNH-8", "UNH-20"}
 
 
@@ -221,10 +166,8 @@ def test_a_ruling_option_the_kernel_does_not_know_falls_back(
     monkeypatch.setitem(kernel.COVERED_RULINGS, "UNH-14", ("actor",))  # type: ignore[index]
     sc = _scenario("nightclub-fight", "UNH-14=reactor")
     assert prepared_kernel(sc) == NotCovered("UNH-14=reactor")
-    report = simulate(sc, battles=3, seed=3, workers=1, policies="random")
-    assert report.engine == {"kernel": 0, "reference": 3}
-    assert report.engine_line() == ("engine: the reference played every battle "
-                                    "(UNH-14=reactor)")
+    kt.assert_reference_played(simulate(sc, battles=3, seed=3, workers=1, policies="random"),
+                               3, "UNH-14=reactor")
 
 
 def test_a_policy_the_kernel_does_not_play_falls_back() -> None:
@@ -240,25 +183,18 @@ def test_a_policy_the_kernel_does_not_play_falls_back() -> None:
     assert result == play_battle(sc, policies, 1, 0)
 
 
-def test_without_the_extension_the_reference_plays_and_says_why(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "compiled", lambda: None)
-    sc = _scenario("nightclub-fight", "UNH-4=later")
-    assert prepared_kernel(sc) == NotCovered(kernel.NOT_BUILT)
-    report = simulate(sc, battles=3, seed=3, workers=1, policies="random")
-    assert report.engine == {"kernel": 0, "reference": 3}
-    assert "not built" in report.engine_line()
+def test_without_the_extension_the_reference_plays_and_says_why() -> None:
+    kt.assert_reference_without_extension(
+        kernel, _scenario("nightclub-fight", "UNH-4=later"),
+        lambda sc: simulate(sc, battles=3, seed=3, workers=1, policies="random"), 3)
 
 
-def test_tactica_kernels_0_forces_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tactica_kernels_0_forces_the_reference() -> None:
     _module()
     sc = _scenario("nightclub-fight", "defaults")
-    on = simulate(sc, battles=12, seed=4, workers=1, policies="random").to_dict()
-    monkeypatch.setenv("TACTICA_KERNELS", "0")
-    off = simulate(sc, battles=12, seed=4, workers=1, policies="random").to_dict()
-    assert on.pop("engine") == {"kernel": 12, "reference": 0}
-    assert off.pop("engine") == {"kernel": 0, "reference": 12}
-    assert on == off
+    _, on, off = kt.assert_same_without_kernels(
+        lambda: simulate(sc, battles=12, seed=4, workers=1, policies="random").to_dict())
+    assert on == {"kernel": 12, "reference": 0} and off == {"kernel": 0, "reference": 12}
 
 
 # -- beyond the examples: generated zone maps, wounded characters, shields, ammunition -------
