@@ -318,3 +318,20 @@ def policy_integers(list entropy, list ns):
         raise ValueError("entropy too large")
     pcg64_from_words(&g, words, count)
     return [pcg64_integer(&g, n) for n in ns]
+
+
+# -- the greedy policy's candidates (engine/policies.py GreedyPolicy.choose) -------------------
+
+cdef inline int greedy_ties(const double *values, int n, int *top) noexcept nogil:
+    """The options GreedyPolicy.choose draws among: every index whose value is within 1e-12
+    of the best, in order, written to ``top``; returns how many (at least 1 when n >= 1)."""
+    cdef int k, ntop = 0
+    cdef double best = values[0]
+    for k in range(1, n):
+        if values[k] > best:
+            best = values[k]
+    for k in range(n):
+        if values[k] >= best - 1e-12:
+            top[ntop] = k
+            ntop += 1
+    return ntop

@@ -509,6 +509,18 @@ cdef class Kernel:
     cdef inline int _value(self, int table, int index) noexcept:
         return <int>self.tout[self.tstart[table] + index]
 
+    cdef int _jams(self, int u, Weapon *w) except -1:
+        """The jam roll after a check's face reached the weapon's threat (attack.py's ``jam``,
+        actions.py's suppressing fire), keyed as the reference keys it; 1 when it jams."""
+        self._label()
+        self._id(u)
+        self._lit(b"'s ")
+        self._put(w.name_off, w.name_len)
+        self._lit(b": jam threat (jams on ")
+        self._int(w.fail1, False)
+        self._lit(b"+)")
+        return self._roll(self.d20) >= w.fail1
+
     cdef int _roll(self, int table) except -999999:
         """The outcome (an integer) of one roll of ``table``."""
         return self._value(table, self._draw(table))
@@ -1331,7 +1343,6 @@ cdef class Kernel:
         RandomPolicy.choose."""
         cdef int side = self.f[u].side, k, ntop = 0
         cdef bint can_attack = False
-        cdef double best
         if self.pol[side] == RANDOM:
             return self._integers(side, n)
         for k in range(n):
@@ -1345,14 +1356,7 @@ cdef class Kernel:
                 self.val[k] = -1.5
             else:
                 self.val[k] = self._option_value(u, k, can_attack)
-        best = self.val[0]
-        for k in range(1, n):
-            if self.val[k] > best:
-                best = self.val[k]
-        for k in range(n):
-            if self.val[k] >= best - 1e-12:
-                self.top[ntop] = k
-                ntop += 1
+        ntop = greedy_ties(self.val, n, self.top)
         if ntop > 1:
             return self.top[self._integers(side, ntop)]
         return self.top[0]
@@ -1421,14 +1425,7 @@ cdef class Kernel:
             ev_face = self._roll(self.d20 if esides == 20 else self.d10)
             self._read(ev_face, T.sk[SK_EVADE], 5, &ev_success, &ev_degree)
         if w.fail0 > 0 and face >= w.fail0:
-            self._label()
-            self._id(u)
-            self._lit(b"'s ")
-            self._put(w.name_off, w.name_len)
-            self._lit(b": jam threat (jams on ")
-            self._int(w.fail1, False)
-            self._lit(b"+)")
-            jammed = self._roll(self.d20) >= w.fail1
+            jammed = self._jams(u, w)
         # land: the events in order
         evaded = 0
         if evading and ev_success:
@@ -1790,14 +1787,7 @@ cdef class Kernel:
             face = self._roll(self.d20 if sides == 20 else self.d10)
             self._read(face, target, w.inc, &success, &degree)
             if w.fail0 > 0 and face >= w.fail0:
-                self._label()
-                self._id(u)
-                self._lit(b"'s ")
-                self._put(w.name_off, w.name_len)
-                self._lit(b": jam threat (jams on ")
-                self._int(w.fail1, False)
-                self._lit(b"+)")
-                jammed = self._roll(self.d20) >= w.fail1
+                jammed = self._jams(u, w)
         self._spent(u, ap, F.ap - ap, 0)
         if jammed:
             F.jammed |= 1 << F.hand

@@ -1324,20 +1324,13 @@ cdef class Kernel:
         """GreedyPolicy.choose on rank_actions' values (ties by its generator), or
         RandomPolicy.choose."""
         cdef int side = self.f[u].side, k, ntop = 0
-        cdef double best, now = 0.0
+        cdef double now = 0.0
         cdef bint have_now = False
         if self.policies[side] == RANDOM:
             return self._integers(side, n)
         for k in range(n):
             self.values[k] = self._value(u, &self.opts[k], &now, &have_now)
-        best = self.values[0]
-        for k in range(1, n):
-            if self.values[k] > best:
-                best = self.values[k]
-        for k in range(n):
-            if self.values[k] >= best - 1e-12:
-                self.top[ntop] = k
-                ntop += 1
+        ntop = greedy_ties(self.values, n, self.top)
         if ntop > 1:
             return self.top[self._integers(side, ntop)]
         return self.top[0]

@@ -506,7 +506,6 @@ cdef class Kernel:
         """The option a side's policy picks among ``n`` (GreedyPolicy.choose on
         rank_actions' values, ties broken by its generator; RandomPolicy.choose)."""
         cdef int k, ntop = 0
-        cdef double best
         if policy == RANDOM:
             return self._integers(side, n)
         for k in range(n):
@@ -514,14 +513,7 @@ cdef class Kernel:
                 self.values[k] = self._move_value(self.opt_op[k], self.opt_tile[k])
             else:
                 self.values[k] = self._attack_value(actor, k)
-        best = self.values[0]
-        for k in range(1, n):
-            if self.values[k] > best:
-                best = self.values[k]
-        for k in range(n):
-            if self.values[k] >= best - 1e-12:
-                self.top[ntop] = k
-                ntop += 1
+        ntop = greedy_ties(self.values, n, self.top)
         if ntop > 1:
             return self.top[self._integers(side, ntop)]
         return self.top[0]

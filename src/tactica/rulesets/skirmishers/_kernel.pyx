@@ -1643,15 +1643,8 @@ cdef class Kernel:
 
     cdef int _greedy_pick(self, int side, int n) noexcept nogil:
         """GreedyPolicy.choose on the values: the best, ties broken by the generator."""
-        cdef int k, ntop = 0
-        cdef double best = self.act_v[0]
-        for k in range(1, n):
-            if self.act_v[k] > best:
-                best = self.act_v[k]
-        for k in range(n):
-            if self.act_v[k] >= best - 1e-12:
-                self.top[ntop] = k
-                ntop += 1
+        cdef int ntop
+        ntop = greedy_ties(self.act_v, n, self.top)
         if ntop > 1:
             return self.top[self._integers(side, ntop)]
         return self.top[0]

@@ -1633,19 +1633,11 @@ cdef class Kernel:
     cdef int _choose_action(self, int side, int n) noexcept nogil:
         """GreedyPolicy.choose on rank_actions, or RandomPolicy.choose."""
         cdef int k, ntop = 0
-        cdef double best
         if self.policies[side] == RANDOM:
             return self._integers(side, n)
         for k in range(n):
             self.values[k] = self._action_value(k)
-        best = self.values[0]
-        for k in range(1, n):
-            if self.values[k] > best:
-                best = self.values[k]
-        for k in range(n):
-            if self.values[k] >= best - 1e-12:
-                self.top[ntop] = k
-                ntop += 1
+        ntop = greedy_ties(self.values, n, self.top)
         if ntop > 1:
             return self.top[self._integers(side, ntop)]
         return self.top[0]
