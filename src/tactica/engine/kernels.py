@@ -10,13 +10,17 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping, Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from tactica.engine.ruleset import NotCovered
 from tactica.engine.rulings import Rulings
 from tactica.engine.stats import BattleResult, UnitStats
 
-__all__ = ["NOT_BUILT", "POLICY_CODES", "TWO64", "battle_arguments", "battle_result",
-           "compiled", "uncovered_ruling"]
+if TYPE_CHECKING:
+    from tactica.engine.scenario import Scenario
+
+__all__ = ["NOT_BUILT", "POLICY_CODES", "TWO64", "Uncovered", "battle_arguments",
+           "battle_result", "compiled", "starting_state", "uncovered_ruling"]
 
 #: Why the reference plays when the extension was not built.
 NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
@@ -33,6 +37,24 @@ def compiled(package: str) -> ModuleType | None:
         return importlib.import_module(f"{package}._kernel")
     except ImportError:
         return None
+
+
+class Uncovered(Exception):
+    """Raised while a kernel's tables are built: the scenario needs what the kernel does not
+    play (the message says what); ``prepare`` answers it as :class:`NotCovered`."""
+
+
+def starting_state(module: ModuleType | None, scenario: Scenario,
+                   covered: Mapping[str, Sequence[str]]) -> Any:
+    """The checks every kernel's ``prepare`` starts with -- its extension ``module`` was built,
+    every ruling option of ``scenario`` is covered -- then the scenario's starting state; or
+    the :class:`NotCovered` reason."""
+    if module is None:
+        return NotCovered(NOT_BUILT)
+    uncovered = uncovered_ruling(scenario.rulings, covered)
+    if uncovered is not None:
+        return uncovered
+    return scenario.new_state()
 
 
 def uncovered_ruling(rulings: Rulings,

@@ -30,11 +30,11 @@ import numpy as np
 from tactica.battlefield.grid.fast import offset_geometry
 from tactica.dice import Dist, die
 from tactica.engine.kernels import (
-    NOT_BUILT,
     TWO64,
+    Uncovered,
     battle_arguments,
     battle_result,
-    uncovered_ruling,
+    starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
 from tactica.engine.ruleset import NotCovered
@@ -97,7 +97,6 @@ _WOUND_DICE = (4, 6, 8, 10, 12)
 _BRANCHES = ("ARC-1", "ARC-2", "ARC-3", "ARC-4", "ARC-5", "ARC-6", "ARC-7", "ARC-8", "ARC-13",
              "ARC-16", "ARC-19", "ARC-20", "ARC-22", "ARC-23", "ARC-26", "ARC-31", "ARC-32",
              "ARC-12", "ARC-24")
-
 
 
 def compiled() -> Any:
@@ -175,23 +174,16 @@ class ArcKernel:
         return battle_result(self.sides, winner, finished, rounds, steps, stats), consulted
 
 
-class _Uncovered(Exception):
-    pass
-
-
 def prepare(scenario: Scenario) -> ArcKernel | NotCovered:
     """The kernel of ``scenario`` (tables built from the reference), or why there is none."""
     module = compiled()
-    if module is None:
-        return NotCovered(NOT_BUILT)
+    state: ArcState | NotCovered = starting_state(module, scenario, COVERED_RULINGS)
+    if isinstance(state, NotCovered):
+        return state
     rulings = scenario.rulings
-    uncovered = uncovered_ruling(rulings, COVERED_RULINGS)
-    if uncovered is not None:
-        return uncovered
-    state: ArcState = scenario.new_state()
     try:
         tables = _tables(state, scenario.max_rounds)
-    except _Uncovered as exc:
+    except Uncovered as exc:
         return NotCovered(str(exc))
     # the kernel's bit n - 1 is ARC-n; the mask's bit i is ruling number i as declared
     declared = [ruling.id for ruling in rulings.declared()]
@@ -209,7 +201,7 @@ class _Names:
     def span(self, value: str) -> tuple[int, int]:
         raw = value.encode()
         if len(raw) > 200:
-            raise _Uncovered("a name too long for the kernel's dice keys")
+            raise Uncovered("a name too long for the kernel's dice keys")
         found = self.found.get(raw)
         if found is None:
             found = self.found[raw] = (len(self.data), len(raw))
@@ -236,7 +228,7 @@ class _Dists:
         if found is not None:
             return found
         if dist.total >= TWO64:
-            raise _Uncovered("a roll whose total weight needs more than 64 bits")
+            raise Uncovered("a roll whose total weight needs more than 64 bits")
         found = self.known[id(dist)] = len(self.start)
         self.kept.append(dist)
         self.start.append(len(self.cum))
@@ -260,7 +252,7 @@ class _Dists:
 def _mm(value: Fraction) -> int:
     mm = value * 1000
     if mm.denominator != 1:
-        raise _Uncovered(f"a distance of {float(value)} m (the kernel counts whole millimetres)")
+        raise Uncovered(f"a distance of {float(value)} m (the kernel counts whole millimetres)")
     return int(mm)
 
 
@@ -333,15 +325,15 @@ def _estimator(state: ArcState, weapons: list[Any]) -> Callable[..., tuple[float
 
 def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
     if state.surprise is not None:
-        raise _Uncovered("surprise (ARC-18)")
+        raise Uncovered("surprise (ARC-18)")
     fighters = list(state.fighters.values())
     sides = state.sides
     if len(fighters) > _MAX_FIGHTERS or len(sides) > _MAX_SIDES:
-        raise _Uncovered(f"{len(fighters)} characters on {len(sides)} sides (the kernel "
+        raise Uncovered(f"{len(fighters)} characters on {len(sides)} sides (the kernel "
                          f"plays up to {_MAX_FIGHTERS} on {_MAX_SIDES})")
     grid = state.grid
     if grid is not None and grid.width * grid.height > MAX_TILES:
-        raise _Uncovered(f"a map of {grid.width} x {grid.height} squares (the kernel plays "
+        raise Uncovered(f"a map of {grid.width} x {grid.height} squares (the kernel plays "
                          f"up to {MAX_TILES})")
     r = state.rulings
     names = _Names()
@@ -358,19 +350,19 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
         p = f.profile
         if len(p.weapons) > _MAX_WEAPONS or len(p.armor) > _MAX_ARMOR \
                 or len(f.items) > _MAX_ITEMS:
-            raise _Uncovered(f"{f.id} carries more weapons, armor dice or items than the "
+            raise Uncovered(f"{f.id} carries more weapons, armor dice or items than the "
                              "kernel holds")
         if f.health != p.max_health or f.ap or f.debt or f.wounds or f.jammed:
-            raise _Uncovered(f"{f.id} starts hurt or spent")
+            raise Uncovered(f"{f.id} starts hurt or spent")
         own = []
         for w in p.weapons:
             rofcap = int(w.rof) if w.rof >= 1 else 1
             if w.max_hits() > _MAX_HITS or rofcap > _MAX_HITS:
-                raise _Uncovered(f"the {w.name}'s rate of fire (the kernel plays up to "
+                raise Uncovered(f"the {w.name}'s rate of fire (the kernel plays up to "
                                  f"{_MAX_HITS})")
             aims = useful_aims(w, r)
             if len(aims) > _MAX_AIMS:
-                raise _Uncovered(f"the {w.name}'s aims")
+                raise Uncovered(f"the {w.name}'s aims")
             if w.capacity_die is not None and w.capacity_die not in dies:
                 dies[w.capacity_die] = dists.add(DamageDice(1, w.capacity_die).dist())
             if w.range is None:
@@ -402,7 +394,7 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
             })
             weapons.append(w)
         if any(c < 0 for _, c in f.items):
-            raise _Uncovered(f"{f.id} carries a negative count of items")
+            raise Uncovered(f"{f.id} carries a negative count of items")
         fighter_tables.append({
             "side": sides.index(f.side), "health": p.max_health, "con": p.con,
             "speed": p.speed.rank, "initiative": p.initiative,

@@ -27,11 +27,11 @@ from typing import Any
 from tactica.battlefield.rows import Rows
 from tactica.dice import die
 from tactica.engine.kernels import (
-    NOT_BUILT,
     TWO64,
+    Uncovered,
     battle_arguments,
     battle_result,
-    uncovered_ruling,
+    starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
 from tactica.engine.ruleset import NotCovered
@@ -84,7 +84,6 @@ _LABELS = ("hit die", "hit die (Revenge)", "hit die (Quick Fingers)", "coin call
 #: The statuses the rules read by name (a pack without one: that check never holds).
 _NAMED_STATUSES = ("burned", "confused", "petrified", "blinded", "frostbitten", "fatigued",
                    "paralyzed", "silenced", "poisoned")
-
 
 
 def compiled() -> Any:
@@ -145,23 +144,15 @@ class LastOdysseyKernel:
         return battle_result(self.sides, winner, finished, rounds, steps, stats), consulted
 
 
-class _Uncovered(Exception):
-    pass
-
-
 def prepare(scenario: Scenario) -> LastOdysseyKernel | NotCovered:
     """The kernel of ``scenario`` (tables built from the reference), or why there is none."""
     module = compiled()
-    if module is None:
-        return NotCovered(NOT_BUILT)
-    rulings = scenario.rulings
-    uncovered = uncovered_ruling(rulings, COVERED_RULINGS)
-    if uncovered is not None:
-        return uncovered
-    state: LodState = scenario.new_state()
+    state: LodState | NotCovered = starting_state(module, scenario, COVERED_RULINGS)
+    if isinstance(state, NotCovered):
+        return state
     try:
         tables = _tables(state)
-    except _Uncovered as exc:
+    except Uncovered as exc:
         return NotCovered(str(exc))
     engine = module.Kernel(tables)
     fighters = list(state.fighters.values())
@@ -196,7 +187,7 @@ class _Table:
     def _element(self, name: str) -> int:
         found = self.elements.get(name)
         if found is None:
-            raise _Uncovered(f"the element {name!r} (not in the pack's chart)")
+            raise Uncovered(f"the element {name!r} (not in the pack's chart)")
         return found
 
     def _add(self, kind: str, name: str, a: Ability) -> int:
@@ -205,18 +196,18 @@ class _Table:
         if found is not None:
             return found
         if a.type == "reaction":
-            raise _Uncovered(f"the reaction ability {a.name!r} (declared reactions are played "
+            raise Uncovered(f"the reaction ability {a.name!r} (declared reactions are played "
                              "by the reference)")
         if a.reach not in _REACH:
-            raise _Uncovered(f"the reach {a.reach!r} of {a.name!r}")
+            raise Uncovered(f"the reach {a.reach!r} of {a.name!r}")
         if a.attack not in _ATTACK:
-            raise _Uncovered(f"the attack {a.attack!r} of {a.name!r}")
+            raise Uncovered(f"the attack {a.attack!r} of {a.name!r}")
         if a.is_multi and a.attack is None:
-            raise _Uncovered(f"the multi-target ability {a.name!r} that rolls no hit die")
+            raise Uncovered(f"the multi-target ability {a.name!r} that rolls no hit die")
         if a.attack == "status" and (a.status is None or a.status not in self.statuses):
-            raise _Uncovered(f"the status attack {a.name!r}")
+            raise Uncovered(f"the status attack {a.name!r}")
         if len(a.elements) > _MAX_ELEMENTS:
-            raise _Uncovered(f"the ability {a.name!r} with more than {_MAX_ELEMENTS} elements")
+            raise Uncovered(f"the ability {a.name!r} with more than {_MAX_ELEMENTS} elements")
         cure = 0
         for s in a.cure:
             cure |= 1 << self.statuses[s]
@@ -238,7 +229,7 @@ class _Table:
             "restores": int(a.restores), "rank": 0,
         }
         if len(self.rows) >= _MAX_ABILITIES:
-            raise _Uncovered(f"more than {_MAX_ABILITIES} abilities and items in one battle")
+            raise Uncovered(f"more than {_MAX_ABILITIES} abilities and items in one battle")
         self.index[key] = len(self.rows)
         self.rows.append(row)
         self.names.append(name)
@@ -261,23 +252,23 @@ def _tables(state: LodState) -> dict[str, Any]:
     rows = state.rows
     assert isinstance(rows, Rows)
     if len(fighters) > _MAX_FIGHTERS or len(sides) > _MAX_SIDES:
-        raise _Uncovered(f"{len(fighters)} characters on {len(sides)} sides (the kernel plays "
+        raise Uncovered(f"{len(fighters)} characters on {len(sides)} sides (the kernel plays "
                          f"up to {_MAX_FIGHTERS} on {_MAX_SIDES})")
     if tuple(s.name for s in rows.sides) != sides:
-        raise _Uncovered("rows whose sides are not in the scenario's order")
+        raise Uncovered("rows whose sides are not in the scenario's order")
     if state.phase != "setup" or state.round != 0:
-        raise _Uncovered("a battle already under way")
+        raise Uncovered("a battle already under way")
     if any(len(f"unit {f.id!r}|{_LABELS[2]}|".encode()) > 900 for f in fighters):
-        raise _Uncovered("a character id too long for the kernel's dice keys")
+        raise Uncovered("a character id too long for the kernel's dice keys")
     if any(f.id == "poison" for f in fighters):
-        raise _Uncovered("a character named 'poison' (poison's damage names its source so)")
+        raise Uncovered("a character named 'poison' (poison's damage names its source so)")
     names = [*pack.elements, COLORLESS]
     if len(names) > _MAX_ELEMENTS:
-        raise _Uncovered(f"more than {_MAX_ELEMENTS} elements")
+        raise Uncovered(f"more than {_MAX_ELEMENTS} elements")
     elements = {e: i for i, e in enumerate(names)}
     status_names = list(pack.statuses)
     if len(status_names) > _MAX_STATUSES:
-        raise _Uncovered(f"more than {_MAX_STATUSES} statuses")
+        raise Uncovered(f"more than {_MAX_STATUSES} statuses")
     statuses = {s: i for i, s in enumerate(status_names)}
     table = _Table(pack, elements, statuses)
     fighter_rows = [_fighter(state, f, fighters, table, elements, statuses) for f in fighters]
@@ -296,10 +287,10 @@ def _tables(state: LodState) -> dict[str, Any]:
         acc += weight
         cum.append(acc)
     if roll.total >= TWO64:
-        raise _Uncovered("an initiative roll too large for one 64-bit draw")
+        raise Uncovered("an initiative roll too large for one 64-bit draw")
     options = max(_options_bound(pack, f, len(fighters)) for f in fighters)
     if options > _MAX_OPTIONS:
-        raise _Uncovered(f"up to {options} legal actions at once (the kernel holds "
+        raise Uncovered(f"up to {options} legal actions at once (the kernel holds "
                          f"{_MAX_OPTIONS})")
     lo, hi = figures.initiative_call
     likely = n * (sides_of_die + 1) // 2
@@ -373,20 +364,20 @@ def _fighter(state: LodState, f: Fighter, fighters: list[Fighter], table: _Table
     pack = state.pack
     t = f.template
     if len(f.abilities) > _MAX_OWN or len(f.items) > _MAX_ITEMS:
-        raise _Uncovered(f"{f.id} with more than {_MAX_OWN} abilities or {_MAX_ITEMS} items")
+        raise Uncovered(f"{f.id} with more than {_MAX_OWN} abilities or {_MAX_ITEMS} items")
     weapons = t.weapons
     if len(weapons) > _MAX_WEAPONS:
-        raise _Uncovered(f"{f.id} with more than {_MAX_WEAPONS} weapons")
+        raise Uncovered(f"{f.id} with more than {_MAX_WEAPONS} weapons")
     if len({w.name for w in weapons}) != len(weapons) or len(set(weapons)) != len(weapons):
-        raise _Uncovered(f"{f.id} with two weapons of one name")
+        raise Uncovered(f"{f.id} with two weapons of one name")
     if f.dropped is not None or (f.equipped is not None and f.equipped not in weapons):
-        raise _Uncovered(f"{f.id} with a weapon dropped or not its own")
+        raise Uncovered(f"{f.id} with a weapon dropped or not its own")
     if len(f.shells) > _MAX_SHELLS:
-        raise _Uncovered(f"{f.id} with more than {_MAX_SHELLS} Shells")
+        raise Uncovered(f"{f.id} with more than {_MAX_SHELLS} Shells")
     if len(f.track) != len(STATS):
-        raise _Uncovered(f"{f.id}'s bonus track")
+        raise Uncovered(f"{f.id}'s bonus track")
     if f.downed or f.fled or f.hp < 1:
-        raise _Uncovered(f"{f.id} out of the battle from the start")
+        raise Uncovered(f"{f.id} out of the battle from the start")
     own = [table.ability(a) for a in f.abilities]
     items = [table.item(i) for i in f.items]
     passives = 0
@@ -437,4 +428,4 @@ def _options_bound(pack: Pack, f: Fighter, n: int) -> int:
 
 
 def _missing(element: str) -> int:
-    raise _Uncovered(f"the element {element!r} (not in the pack's chart)")
+    raise Uncovered(f"the element {element!r} (not in the pack's chart)")

@@ -24,11 +24,11 @@ from tactica.battlefield.grid.metrics import is_within
 from tactica.battlefield.grid.tiles import TileGrid
 from tactica.dice import Dist
 from tactica.engine.kernels import (
-    NOT_BUILT,
     TWO64,
+    Uncovered,
     battle_arguments,
     battle_result,
-    uncovered_ruling,
+    starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
 from tactica.engine.ruleset import NotCovered
@@ -63,8 +63,6 @@ _MAX_OPS, _MAX_WEAPONS, _MAX_SIDES, _MAX_POOL = 32, 8, 8, 128
 def compiled() -> Any:
     """The compiled extension module, or ``None`` when it was not built."""
     return compiled_module("tactica.rulesets.nebulia")
-
-
 
 
 class NebuliaKernel:
@@ -110,13 +108,10 @@ class NebuliaKernel:
 def prepare(scenario: Scenario) -> NebuliaKernel | NotCovered:
     """The kernel of ``scenario`` (tables built from the reference), or why there is none."""
     module = compiled()
-    if module is None:
-        return NotCovered(NOT_BUILT)
+    state: rules.NebState | NotCovered = starting_state(module, scenario, COVERED_RULINGS)
+    if isinstance(state, NotCovered):
+        return state
     rulings = scenario.rulings
-    uncovered = uncovered_ruling(rulings, COVERED_RULINGS)
-    if uncovered is not None:
-        return uncovered
-    state: rules.NebState = scenario.new_state()
     grid = state.grid
     assert isinstance(grid, TileGrid)
     w, h = grid.width, grid.height
@@ -134,7 +129,7 @@ def prepare(scenario: Scenario) -> NebuliaKernel | NotCovered:
         return NotCovered("a unit id too long for the kernel's dice keys")
     try:
         tables = _tables(state, scenario.max_rounds)
-    except _Uncovered as exc:
+    except Uncovered as exc:
         return NotCovered(str(exc))
     engine = module.Kernel(tables)
     from tactica.rulesets.nebulia.rulings import SETUP_CONSULTED
@@ -143,10 +138,6 @@ def prepare(scenario: Scenario) -> NebuliaKernel | NotCovered:
                if ruling.id in SETUP_CONSULTED)
     return NebuliaKernel(engine, tuple(o.id for o in ops), state.sides,
                          tuple(o.side for o in ops), mask)
-
-
-class _Uncovered(Exception):
-    pass
 
 
 def _sight_tables(w: int, h: int, policy: str, metric: str) -> dict[str, Any]:
@@ -198,7 +189,7 @@ def _tables(state: rules.NebState, max_rounds: int) -> dict[str, Any]:
         if found is None:
             dist: Dist[int] = rules._pool_dist(n, target, modifier)
             if dist.total >= TWO64 or len(dist.outcomes) > _MAX_POOL:
-                raise _Uncovered(f"a pool of {n} dice (one draw needs more than 64 bits)")
+                raise Uncovered(f"a pool of {n} dice (one draw needs more than 64 bits)")
             cum, acc = [], 0
             for weight in dist.weights:
                 acc += weight

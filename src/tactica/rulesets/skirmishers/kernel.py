@@ -33,11 +33,11 @@ from tactica.battlefield.dots.lattice import DotLattice, DotPlace
 from tactica.dice import Dist
 from tactica.engine.chance import Done, Roll, Step
 from tactica.engine.kernels import (
-    NOT_BUILT,
     TWO64,
+    Uncovered,
     battle_arguments,
     battle_result,
-    uncovered_ruling,
+    starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
 from tactica.engine.ruleset import NotCovered
@@ -274,28 +274,20 @@ class SkirmishersKernel:
 def prepare(scenario: Scenario) -> SkirmishersKernel | NotCovered:
     """The kernel of ``scenario`` (tables built from the reference), or why there is none."""
     module = compiled()
-    if module is None:
-        return NotCovered(NOT_BUILT)
-    rulings = scenario.rulings
-    uncovered = uncovered_ruling(rulings, COVERED_RULINGS)
-    if uncovered is not None:
-        return uncovered
-    state: SkiState = scenario.new_state()
+    state: SkiState | NotCovered = starting_state(module, scenario, COVERED_RULINGS)
+    if isinstance(state, NotCovered):
+        return state
     optional = sorted(state.setup.optional - _OPTIONAL_RULES)
     if optional:
         return NotCovered("the optional rule " + ", ".join(optional))
     try:
         tables, items = _tables(state)
-    except _Uncovered as exc:
+    except Uncovered as exc:
         return NotCovered(str(exc))
     engine = module.Kernel(tables)
     troopers = list(state.troopers.values())
     return SkirmishersKernel(engine, tuple(t.id for t in troopers), state.sides,
                              tuple(t.side for t in troopers), tuple(items))
-
-
-class _Uncovered(Exception):
-    pass
 
 
 #: The rulings the compiled loop counts where the reference reads them (each with a
@@ -321,7 +313,7 @@ def _pool(dist: Dist[Any], read: Mapping[Any, int]) -> tuple[list[int], list[int
         acc += weight
         cum.append(acc)
     if dist.total >= TWO64:
-        raise _Uncovered("a roll too large for one 64-bit draw")
+        raise Uncovered("a roll too large for one 64-bit draw")
     return [read[o] for o in dist.outcomes], cum, dist.total
 
 
@@ -342,9 +334,9 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
     width, height, qmin, cells = arr.width, arr.height, arr.qmin, arr.cells
     levels = len(lat.level_names)
     if levels * cells > _MAX_SPOTS:
-        raise _Uncovered(f"a map of {lat.cols} x {lat.rows} dots on {levels} levels")
+        raise Uncovered(f"a map of {lat.cols} x {lat.rows} dots on {levels} levels")
     if opts["range_steps"] == "walk" and levels * cells > _MAX_WALK_SPOTS:
-        raise _Uncovered(f"SKI-10=walkable on a map of {lat.cols} x {lat.rows} dots on "
+        raise Uncovered(f"SKI-10=walkable on a map of {lat.cols} x {lat.rows} dots on "
                          f"{levels} levels (the kernel keeps walkable ranges up to "
                          f"{_MAX_WALK_SPOTS} places)")
     pad = (height - lat.rows) // 2
@@ -377,7 +369,7 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
                         *(k for k in pack.explosives
                           if k not in pack.weapons and k not in pack.melee)]
     if len(items) > _MAX_ITEMS:
-        raise _Uncovered(f"a content pack of {len(items)} weapons and explosives")
+        raise Uncovered(f"a content pack of {len(items)} weapons and explosives")
     item_ix = {k: i for i, k in enumerate(items)}
     item_rows = []
     for k in items:
@@ -394,16 +386,16 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         })
     for k in ("fists", "bayonet", "club"):
         if k not in pack.melee:
-            raise _Uncovered(f"a content pack without the melee weapon {k!r}")
+            raise Uncovered(f"a content pack without the melee weapon {k!r}")
     troopers = list(state.troopers.values())
     if len(troopers) > _MAX_UNITS or len(state.sides) > _MAX_SIDES:
-        raise _Uncovered(f"{len(troopers)} troopers on {len(state.sides)} sides")
+        raise Uncovered(f"{len(troopers)} troopers on {len(state.sides)} sides")
     units = []
     for t in troopers:
         if t.active in pack.explosives:
-            raise _Uncovered(f"{t.id} has an explosive active from the start")
+            raise Uncovered(f"{t.id} has an explosive active from the start")
         if t.out or t.dead or t.retreated or t.id not in lat.troopers:
-            raise _Uncovered(f"{t.id} is out of the fight from the start")
+            raise Uncovered(f"{t.id} is out of the fight from the start")
         place = lat.trooper(t.id)
         arc = None
         if t.arc is not None:
@@ -443,7 +435,7 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
     held = _Geometry(lat, width, qmin, pad, blast_opts["floors"], blast_opts["tangent"])
     stairs = [(spot_of(dot, 0) % cells, st.low, st.high) for dot, st in lat.stairs.items()]
     if any(ex.ap_per_dot <= 0 for ex in pack.explosives.values()):
-        raise _Uncovered("an explosive thrown for 0 AP a dot")
+        raise Uncovered("an explosive thrown for 0 AP a dot")
     tables: dict[str, Any] = {
         "cols": lat.cols, "rows": lat.rows, "width": width, "height": height, "qmin": qmin,
         "pad": pad, "cells": cells, "levels": levels,

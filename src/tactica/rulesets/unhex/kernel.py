@@ -27,7 +27,7 @@ from tactica.engine.kernels import (
     NOT_BUILT,
     battle_arguments,
     battle_result,
-    uncovered_ruling,
+    starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
 from tactica.engine.ruleset import NotCovered
@@ -86,7 +86,6 @@ _GOOD = {"attack": 1, "defend": 2, "initiative": 4, "first-aid": 8}
 #: Roll labels in the kernel's order (its K_* constants) and the re-roll suffixes.
 _LABELS = ("attack", "counterattack", "intercept", "defend", "initiative", "first aid")
 _REROLLS = ("", " (re-roll tens)", " (re-roll units)", " (re-roll)")
-
 
 
 def compiled() -> Any:
@@ -154,13 +153,9 @@ def _summary(level: int, max_level: int, boxes: tuple[int, ...],
 def prepare(scenario: Scenario) -> UnhexKernel | NotCovered:
     """The kernel of ``scenario`` (tables built from the reference), or why there is none."""
     module = compiled()
-    if module is None:
-        return NotCovered(NOT_BUILT)
-    rulings = scenario.rulings
-    uncovered = uncovered_ruling(rulings, COVERED_RULINGS)
-    if uncovered is not None:
-        return uncovered
-    state: UnhexState = scenario.new_state()
+    state: UnhexState | NotCovered = starting_state(module, scenario, COVERED_RULINGS)
+    if isinstance(state, NotCovered):
+        return state
     graph = state.view.graph
     assert isinstance(graph, ZoneGraph)
     why = _uncovered(state, graph)
