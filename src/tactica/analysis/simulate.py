@@ -136,12 +136,7 @@ class SimulationReport:
         out.update(self.figures())
         out.pop("battles", None)
         out = {"battles": self.battles, **out}
-        if self.precision is not None:
-            out["precision"] = dict(self.precision)
-        out["engine"] = self.engine
-        if self.interrupted:
-            out["interrupted"] = True
-        return out
+        return _with_run(out, self.precision, self.engine, self.interrupted)
 
     def _repr_html_(self) -> str:
         from tactica.analysis.views import html_of, simulation_tables
@@ -248,12 +243,7 @@ class ComparisonReport:
         if self.spec.is_ruling:
             out["consulted"] = {label: dict(sorted(r.tally.consulted.items()))
                                 for label, r in zip(self.labels, self.reports, strict=True)}
-        if self.precision is not None:
-            out["precision"] = dict(self.precision)
-        out["engine"] = self.engine
-        if self.interrupted:
-            out["interrupted"] = True
-        return out
+        return _with_run(out, self.precision, self.engine, self.interrupted)
 
 
     def _repr_html_(self) -> str:
@@ -464,3 +454,15 @@ def compare(
         labels=tuple(v.label for v in variants), reports=reports, paired=run.paired,
         interrupted=run.interrupted, precision=run.precision, outcomes=(*sides, "draw"),
     )
+
+
+def _with_run(out: dict[str, Any], precision: Mapping[str, Any] | None,
+              engine: Mapping[str, Any], interrupted: bool) -> dict[str, Any]:
+    """``out`` with what a run's JSON says of the run itself: the precision asked for, the
+    engines that played its battles, and whether it was interrupted."""
+    if precision is not None:
+        out["precision"] = dict(precision)
+    out["engine"] = engine
+    if interrupted:
+        out["interrupted"] = True
+    return out

@@ -2183,7 +2183,8 @@ cdef class Kernel:
     def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
         """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per
         fighter (dead, conscious, health, armor, wounds, ap, hand, dealt, taken, moves), the
-        rulings consulted: bit n - 1 for ARC-n), or raises Uncovered. A call made while another is under way plays on a copy."""
+        rulings consulted: bit n - 1 for ARC-n), or raises Uncovered. A call made while
+        another is under way plays on a copy."""
         if self.busy:
             return Kernel(self.tables).play(policies, prefix, seed, index, max_steps)
         self.busy = True
