@@ -13,7 +13,7 @@ from unh_builders import act, advance, npc, of, pc, ready, scenario
 from tactica.analysis.simulate import simulate
 from tactica.engine.battle import Battle, SampledDice, ScriptedDice
 from tactica.engine.chance import Decide
-from tactica.engine.errors import ScenarioError
+from tactica.engine.errors import IllegalActionError, ScenarioError
 from tactica.engine.policies import GreedyPolicy
 from tactica.engine.ruleset import Automatic, Finished
 from tactica.engine.scenario import load_scenario
@@ -21,7 +21,7 @@ from tactica.rulesets.unhex import UNHEX
 from tactica.rulesets.unhex.aid import hardenings, slashes_to_x
 from tactica.rulesets.unhex.body import Marks
 from tactica.rulesets.unhex.legal import reactions_to_attack
-from tactica.rulesets.unhex.odds import attack_odds
+from tactica.rulesets.unhex.odds import attack_odds, choose_attack
 from tactica.rulesets.unhex.policy import breaking
 from tactica.rulesets.unhex.records import (
     AmmoMarked,
@@ -197,6 +197,20 @@ def test_a_weapon_without_ammunition_cannot_fire() -> None:
                "B": npc("Entrance")}, rulings={"UNH-26": "per-attack"}, actions={"A": 2})
     act(b, Attack("A", "pistol", "B"), rolls=[(9, 8)], decisions={"npcs": [Reaction("none")]})
     assert not [a for a in b.legal_actions() if isinstance(a, Attack)]
+
+
+def test_odds_with_a_weapon_out_of_ammunition_say_so_not_that_it_is_not_held() -> None:
+    """"Mark off ammo": a pistol held in hand whose counted ammunition is gone cannot fire;
+    the odds refusal says that, not that the pistol is not held."""
+    b = ready({"A": {**pc("Dance Floor", items=["pistol"]), "ammo": {"pistol": 0}},
+               "B": npc("Entrance")})
+    for weapon in ("pistol", None):
+        with pytest.raises(IllegalActionError) as refused:
+            attack_odds(b.state, Attack("A", weapon or "pistol", "B")) if weapon else \
+                choose_attack(b.state, "A", "B")
+        text = str(refused.value)
+        assert "ammunition" in text and "usable hand" not in text, text
+        assert "holds no weapon" not in text, text
 
 
 # -- UNH-27: wounded NPCs who critically fail initiative break -----------------------------------
