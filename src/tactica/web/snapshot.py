@@ -160,8 +160,11 @@ def _bars(report: OddsReport) -> list[dict[str, Any]]:
             continue
         who = "attacker" if name.startswith("attacker") else "target"
         shown = name.removeprefix("attacker_") if who == "attacker" else name
+        unit = report.attacker if who == "attacker" else report.target
+        if who == "target" and " " in shown:  # another unit's outcome (``card B``)
+            shown, unit = shown.rsplit(" ", 1)
         out.append({"name": shown.replace("_", " "), "who": who,
-                    "unit": report.attacker if who == "attacker" else report.target,
+                    "unit": unit,
                     "bars": [{"value": str(v), "p": float(p),
                               "exact": f"{Fraction(p).numerator}/{Fraction(p).denominator}"}
                              for v, p in items]})

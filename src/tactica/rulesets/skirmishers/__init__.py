@@ -52,6 +52,9 @@ SKIRMISHERS: Game[state.SkiState, Action, Event] = Game(
                        takes_value=True),
             OddsOption("at", "an explosive thrown at this dot (col,row or col,row@level) "
                        "rather than at the target's", takes_value=True),
+            OddsOption("arc", "a firing arc of this width (30, 60 or 150) toward the target's "
+                       "dot, or WIDTH@BEARING: every enemy it holds in sight, the shots it may "
+                       "draw, each shot's chance and its card after them", takes_value=True),
         ),
         aliases=("ski",),
         content=("content.yaml",),
