@@ -227,10 +227,15 @@ def preview(ctl: FightController, key: int, index: int) -> dict[str, Any]:
     if not 0 <= index < len(req.actions):
         raise TacticaError(f"there is no action {index + 1} (choose 1 to {len(req.actions)})")
     action = req.actions[index]
-    out = _report_json(odds_of(ctl.battle, action), req.texts[index])
+    report = odds_of(ctl.battle, action)
+    out = _report_json(report, req.texts[index])
     out["index"] = index
-    # The reasons in the table's words, as play shows them before the dice (no rule ids).
-    out["reasons"] = ctl.explain(action) or out["reasons"]
+    # The reasons in the table's words, as play shows them before the dice (no rule ids);
+    # a report on several units (a firing arc's every enemy) keeps its own lines after them.
+    explained = ctl.explain(action)
+    if explained and report.extra.get("targets"):
+        explained = [*explained, *out["reasons"]]
+    out["reasons"] = explained or out["reasons"]
     return out
 
 

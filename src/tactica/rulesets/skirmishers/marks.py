@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tactica.battlefield.dots.geometry import offset_to_axial, steps
+from tactica.battlefield.dots.move import LEVEL_COST
 from tactica.engine.events import Action
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import ARC_SIZES, arc_bearing, holds_dot
@@ -88,8 +89,13 @@ def _move(state: SkiState, a: r.Move) -> dict[str, Any] | None:
     path.reverse()
     factor = 2 if t.prone else 1
     here = state.lattice.trooper(a.unit)
-    direct = (steps(here.dot, goal[0]) + abs(goal[1] - here.level)) * factor
-    over = [spot_text(*spot) for spot, ap in path if ap > factor]
+    direct = (steps(here.dot, goal[0]) + LEVEL_COST * abs(goal[1] - here.level)) * factor
+    over = []
+    prev = (here.dot, here.level)
+    for spot, ap in path:
+        if spot[1] == prev[1] and ap > factor:  # a door, a window, an obstruction crossed
+            over.append(spot_text(*spot))
+        prev = spot
     cost = best[goal]
     why = []
     if over:
