@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from ski_builders import EXAMPLES, example, of, ready, take, trooper
+from ski_builders import EXAMPLES, example, of, ready, scenario, take, trooper
 
 from tactica.cli import main
 from tactica.engine.chance import Done, FirstOption, run_sampled
@@ -191,3 +192,24 @@ def test_every_examples_arcs_do_damage_where_an_enemy_stands_in_range(name: str)
             else:
                 assert report.numbers["expected_damage"] > 0
     assert seen > 0
+
+
+def test_plays_odds_n_on_an_arc_gives_each_enemys_shots_and_chance(tmp_path: Path) -> None:
+    from test_ski_play import Table
+
+    from tactica.play import PlaySession
+
+    sc = scenario(LANE, {"A": trooper("red", "smg"), "B": trooper("blue")})
+    # After A's activation: [65] is the 60-degree arc toward B, [29] the 30-degree arc at 45°.
+    table = Table({"red>": ["1", "odds 65", "odds 29", "quit"]})
+    PlaySession.start(sc, tmp_path / "p.jsonl", table, seed=1, ask_dice=False,
+                      durable=False).run()
+    said = "\n".join(table.said)
+    assert "A establishes a 60° arc toward 4,0 (4 AP)" in said
+    assert "6 shots: 2 base for 60° times 3 for its SMG" in said
+    assert "B at 4,0: range 4 (short), target number 6, each shot hits 13/18" in said
+    assert "depends on the enemies' moves" in said
+    assert "expected damage: 0.000" in said   # the arc at 45° holds no enemy, and says why
+    assert "why: no enemy in action stands in the arc now" in said
+    sixty = said[said.index("6 shots: 2 base"):said.index("3 shots: 1 base")]
+    assert "expected damage: 0.000" not in sixty and "expected damage: 9.839" in sixty

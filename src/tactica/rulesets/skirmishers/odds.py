@@ -421,7 +421,7 @@ def arc_report(rules: Any, state: SkiState, action: r.EstablishArc,
     what = (f"{unit} establishes a {action.width}° arc {axis} ({ap} AP): {n} shot"
             f"{'s' if n != 1 else ''} with its {arm.name}")
     reasons = [f"{n} shot{'s' if n != 1 else ''}: {base} base for {action.width}° times "
-               f"{arm.shots} for a {arm.name}"]
+               f"{arm.shots} for its {arm.name}"]
     outside: list[str] = []
     unseen: list[str] = []
     reports: dict[str, OddsReport] = {}
