@@ -255,7 +255,7 @@ def test_reachable_dots_by_ap_with_path_on_hover_and_a_dear_move_shown_first(
     # where the straight way is 2; the cost shows before anything is taken.
     page.click("#map circle.dest[data-place='3,2']", timeout=TIMEOUT)
     page.wait_for_selector("#dear-move", timeout=TIMEOUT)
-    assert "crosses a feature into 3,2" in page.inner_text("#dear-move")
+    assert "crosses the low wall into 3,2 (2 AP)" in page.inner_text("#dear-move")
     assert "A to 3,2: 3 AP" in page.inner_text("#preview")
     assert "costs 3 AP, the straight way 2" in page.inner_text("#dear-move")
     moved = [rec for rec in read_log(server.log).records  # type: ignore[attr-defined]

@@ -9,7 +9,7 @@
 * ``targets``: the enemy an arc toward a dot points at, by the action's number (the page opens
   that arc's odds when the enemy is clicked);
 * ``moves``: for each move among the open actions, its AP, the places it passes through and
-  what makes it dear: a step over a feature (more AP than an open step) or a longer way round
+  what makes it dear: a feature crossed (a step dearer than an open one) or a longer way round
   than the straight one;
 * ``ap``: each trooper's AP left this turn, the figure the action list shows.
 """
@@ -94,12 +94,13 @@ def _move(state: SkiState, a: r.Move) -> dict[str, Any] | None:
     prev = (here.dot, here.level)
     for spot, ap in path:
         if spot[1] == prev[1] and ap > factor:  # a door, a window, an obstruction crossed
-            over.append(spot_text(*spot))
+            kind = state.lattice.feature(prev[0], spot[0], spot[1])
+            what = kind.label if kind is not None else "a feature"
+            over.append(f"crosses the {what} into {spot_text(*spot)} ({ap} AP)")
         prev = spot
     cost = best[goal]
     why = []
-    if over:
-        why.append(f"crosses a feature into {', '.join(over)}")
+    why.extend(over)
     if cost > direct:
         why.append(f"costs {cost} AP, the straight way {direct}")
     return {"unit": a.unit, "place": a.to, "cost": cost, "direct": direct,
