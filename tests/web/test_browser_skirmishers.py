@@ -190,6 +190,11 @@ def test_an_arc_is_aimed_by_dragging_a_bearing_from_the_trooper(
     assert abs(got - want) <= 0.5, (got, want)
     assert page.locator("#map path.arc-aim[data-arc='A']").count() == 2   # both levels
     assert page.locator("#map circle.dest").count() > 0                   # A did not move
+    # Released: the odds of the arc at that bearing, before it is set (it holds no enemy).
+    page.wait_for_selector("#preview [data-commit]", timeout=TIMEOUT)
+    text = page.inner_text("#preview")
+    assert f"A establishes a 30° arc bearing {got:g}° (2 AP)" in text
+    assert "no enemy in action stands in the arc now" in text
     shot(page, path=str(shots / "ski-page-3-drag-aim.png"))
     page.fill("#aim-bearing", "300")   # the box stays for an exact value
     click_and_wait(page, "#aim-enter")
@@ -266,3 +271,25 @@ def test_reachable_dots_by_ap_with_path_on_hover_and_a_dear_move_shown_first(
     moved = [rec.action.to for rec in read_log(server.log).records  # type: ignore[attr-defined]
              if isinstance(rec, ActionTaken) and isinstance(rec.action, r.Move)]
     assert moved == ["3,2"]
+
+
+def test_a_preview_at_a_bearing_is_checked(server: Server) -> None:
+    """``/api/preview`` with ``bearing``: the arc's odds aimed there; a bearing that is no
+    number, or an action that cannot be aimed, is one error."""
+    import urllib.error
+
+    act(server, "activate A")
+    answer(server)
+    req = server.state()["request"]
+    arc = req["aimable"][0]
+    with server.request(f"/api/preview?key={req['key']}&index={arc}&bearing=0") as resp:
+        data = json.loads(resp.read())
+    assert data["bearing"] == 0 and "bearing 0°" in data["action"]
+    assert data["exact"]["P(hit)"] == "7/12"   # B due east, behind the low wall
+    for query, status in ((f"index={arc}&bearing=nan", 400), (f"index={arc}&bearing=east", 400),
+                          ("index=0&bearing=10", None)):
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            server.request(f"/api/preview?key={req['key']}&{query}")
+        if status is not None:
+            assert caught.value.code == status
+        assert "error" in json.loads(caught.value.read())

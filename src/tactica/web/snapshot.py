@@ -217,9 +217,11 @@ def _report_json(report: OddsReport, desc: str) -> dict[str, Any]:
             "reasons": [without_rule_ids(r) for r in report.reasons]}
 
 
-def preview(ctl: FightController, key: int, index: int) -> dict[str, Any]:
-    """The exact odds of action ``index`` of the open question ``key``, with its outcome
-    distributions as bars: what the page shows before the attack is committed."""
+def preview(ctl: FightController, key: int, index: int,
+            bearing: float | None = None) -> dict[str, Any]:
+    """The exact odds of action ``index`` of the open question ``key`` (aimed at ``bearing``
+    degrees when given: an aimable action, a firing arc), with its outcome distributions as
+    bars: what the page shows before the attack is committed."""
     req = ctl.open_request
     if not isinstance(req, ActionRequest) or req.key != key:
         raise TacticaError("the fight has moved on since that question was asked; answer "
@@ -227,13 +229,22 @@ def preview(ctl: FightController, key: int, index: int) -> dict[str, Any]:
     if not 0 <= index < len(req.actions):
         raise TacticaError(f"there is no action {index + 1} (choose 1 to {len(req.actions)})")
     action = req.actions[index]
+    text = req.texts[index]
+    if bearing is not None:
+        aimed = (req.aiming.aim(action, Fraction(bearing))
+                 if req.aiming is not None and index in req.aimable else None)
+        if aimed is None:
+            raise TacticaError(f"action {index + 1} cannot be aimed at a bearing")
+        action, text = aimed, ctl.describe(aimed)
     report = odds_of(ctl.battle, action)
-    out = _report_json(report, req.texts[index])
+    out = _report_json(report, text)
     out["index"] = index
+    if bearing is not None:
+        out["bearing"] = bearing
     # The reasons in the table's words, as play shows them before the dice (no rule ids);
     # a report on several units (a firing arc's every enemy) keeps its own lines after them.
     explained = ctl.explain(action)
-    if explained and report.extra.get("targets"):
+    if explained and "targets" in report.extra:
         explained = [*explained, *out["reasons"]]
     out["reasons"] = explained or out["reasons"]
     return out

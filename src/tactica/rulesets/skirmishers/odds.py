@@ -468,7 +468,7 @@ def arc_report(rules: Any, state: SkiState, action: r.EstablishArc,
         return OddsReport(
             unit, "", what, {"damage": zero},
             OddsNumbers(expected_damage=Fraction(0), p_out_of_action=Fraction(0)),
-            tuple(reasons), extra={**extra, "tn": None},
+            (nobody + ": nothing to shoot now", *reasons), extra={**extra, "tn": None},
             why={"expected_damage": nobody + ": its shots wait for an enemy to enter it",
                  "p_out_of_action": nobody})
     aimed = None

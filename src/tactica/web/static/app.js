@@ -964,8 +964,30 @@ function aimDragMove(ev) {
 }
 
 function aimDragEnd() {
-  const box = $("aim-bearing");
+  const box = $("aim-bearing"), choice = $("aim-action");
   if (box) box.focus();
+  if (box && choice && box.value.trim() !== "") previewAim(Number(choice.value), Number(box.value));
+}
+
+// The odds of an arc aimed at a bearing (each enemy it holds), with a Commit that sets it.
+async function previewAim(index, bearing) {
+  const key = state.request.key;
+  let data;
+  try {
+    data = await api(`/api/preview?key=${key}&index=${index}&bearing=${bearing}`);
+  } catch (e) { showError(e.message); return; }
+  if (state.request.key !== key) return;  // the fight moved on
+  const box = $("preview");
+  previewing = {unit: state.request.links[index].unit, key};
+  const block = previewBlock(data, "", index);
+  for (const note of block.querySelectorAll(".note")) note.remove();  // an arc is not answered
+  const commit = block.querySelector("[data-commit]");
+  const aimed = commit.cloneNode(true);  // the same button, setting the arc at the bearing
+  aimed.addEventListener("click", () => send("/api/action", {key, index, bearing}));
+  commit.replaceWith(aimed);
+  box.replaceChildren(el("h3", {text: "Before setting the arc"}), block,
+    el("button", {type: "button", onclick: hidePreview}, "cancel"));
+  box.hidden = false;
 }
 
 function aimToggle() {
