@@ -433,9 +433,9 @@ def arc_report(rules: Any, state: SkiState, action: r.EstablishArc,
             continue
         tn = ranged_tn(state, unit, e.id, arm)
         if tn.tn is None:
-            first = "; ".join(tn.reasons).split("; ")[0]  # the reason; sight has the rest
+            why = "; ".join(tn.reasons).split("; ")[0]  # the reason; sight has the rest
             unseen.append(f"{e.id} at {state.place(e.id)} is in the arc but cannot be shot "
-                          f"now: {first}")
+                          f"now: {why}")
             continue
         reports[e.id] = shot_report(rules, state, r.Shoot(unit, e.id, key), n)
     targets = []
