@@ -8,8 +8,9 @@ Routes (JSON unless said):
 * ``GET /api/state`` the fight (:func:`tactica.web.snapshot.snapshot`);
 * ``GET /api/map.svg[?a=ID&b=ID]`` the map, with the sight lines between two units;
 * ``GET /api/sight?a=ID&b=ID`` sight and cover, with its reasons, and the odds between them;
-* ``GET /api/preview?key=KEY&index=I`` the exact odds of action ``I`` of the open question,
-  its outcomes as bars (the preview shown before an attack is committed);
+* ``GET /api/preview?key=KEY&index=I[&bearing=DEGREES]`` the exact odds of action ``I`` of the
+  open question (aimed at a bearing: an aimable firing arc), its outcomes as bars (the preview
+  shown before an attack is committed);
 * ``GET /favicon.ico`` the page's icon (also ``/static/favicon.svg``);
 * ``POST /api/action`` ``{"key", "index"}`` (and ``"bearing"``, degrees, to aim an action the
   question lists as aimable: a firing arc at any bearing), ``/api/roll`` ``{"key", "text"}``
@@ -39,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 from collections.abc import AsyncIterator, Callable
 from importlib.resources import files
 from typing import Any, Literal
@@ -226,6 +228,19 @@ def _unit(ctl: FightController, name: str | None, what: str) -> str:
     return name
 
 
+def _bearing(text: str | None) -> float | None:
+    """``bearing=DEGREES`` of a preview (an aimed firing arc), a finite number, or None."""
+    if text is None:
+        return None
+    try:
+        value = float(text[:40])
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise WebError(400, f"preview: bearing: expected a number of degrees, got {text[:40]!r}")
+    return value
+
+
 def create_app(controller: FightController, *, token: str, allowed_hosts: list[str],
                cookie: str = "tactica-token", limits: Limits | None = None) -> Starlette:
     """The app serving ``controller``'s fight to its owner only: requests must carry
@@ -298,7 +313,8 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
         if key is None or index is None:
             raise WebError(400, "preview: give the question's key and the action's number "
                                 "(key=K&index=I, whole numbers)")
-        return JSONResponse(await server.run(lambda ctl: preview(ctl, key, index)))
+        bearing = _bearing(request.query_params.get("bearing"))
+        return JSONResponse(await server.run(lambda ctl: preview(ctl, key, index, bearing)))
 
     async def favicon(request: Request) -> Response:
         return Response((_STATIC / "favicon.svg").read_bytes(), media_type="image/svg+xml")

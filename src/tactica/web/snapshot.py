@@ -8,6 +8,7 @@ events. The map is fetched apart as SVG (``/api/map.svg``), sight and odds on re
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -42,16 +43,19 @@ __all__ = ["odds_between", "preview", "ranges_of", "request_json", "snapshot", "
 FEED_SHOWN = 200
 
 
-def request_json(ctl: FightController, req: Request) -> dict[str, Any]:
-    """The open question, for the page."""
+def request_json(ctl: FightController, req: Request,
+                 marks: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The open question, for the page (``marks``: the game's marks for its actions, when
+    already drawn up)."""
     if isinstance(req, ActionRequest):
         statuses = ctl.battle.ruleset.units(ctl.battle.state)
         units = [u.id for u in statuses]
         sides = {u.id: u.side for u in statuses}
+        marks = marks_of(ctl, req.actions) if marks is None else marks
         return {"kind": "action", "key": req.key, "side": req.side, "prompt": req.prompt,
                 "texts": list(req.texts), "aimable": list(req.aimable),
                 "groups": [g.to_json() for g in group_actions(req.texts, units)],
-                "links": [action_link(a, sides) for a in req.actions],
+                "links": _aimed_links([action_link(a, sides) for a in req.actions], marks),
                 "menu": None if req.menu is None else {
                     "hint": req.menu.hint,
                     "lines": [{"group": g, "sub": sub,
@@ -89,6 +93,7 @@ def snapshot(ctl: FightController) -> dict[str, Any]:
     rs, state = ctl.battle.ruleset, ctl.battle.state
     units = rs.units(state)
     colours = side_colours_of(ctl.battle)
+    marks = marks_of(ctl, req.actions if isinstance(req, ActionRequest) else ())
     return {
         "version": ctl.version,
         "title": ctl.scenario.name,
@@ -110,7 +115,8 @@ def snapshot(ctl: FightController) -> dict[str, Any]:
                   for u in units],
         "ranges": [] if has_map(ctl.battle) else ranges_of(ctl),
         "terrain": terrain_of(ctl) if has_map(ctl.battle) else {},
-        "request": request_json(ctl, req),
+        "request": request_json(ctl, req, marks),
+        "marks": marks,
         "feed": [n.to_json() for n in ctl.feed[-FEED_SHOWN:]],
         "steps": ctl.steps,
     }
@@ -127,6 +133,33 @@ def ranges_of(ctl: FightController) -> list[dict[str, str]]:
         return [{"a": a, "b": b, "range": str(d)} for a, b, d in hook(ctl.battle.state)]
     except TacticaError:
         return []
+
+
+def marks_of(ctl: FightController, actions: Sequence[Any]) -> dict[str, Any]:
+    """What the game draws on the map for the open ``actions`` (its text part's optional
+    ``marks``: templates, moves' costs; plain JSON), or nothing."""
+    ruleset = ctl.battle.ruleset
+    hook = ruleset.text.marks if isinstance(ruleset, Game) else None
+    if hook is None or not has_map(ctl.battle):
+        return {}
+    try:
+        return hook(ctl.battle.state, actions)
+    except TacticaError:
+        return {}
+
+
+def _aimed_links(links: list[dict[str, Any]], marks: Mapping[str, Any]
+                 ) -> list[dict[str, Any]]:
+    """The links, with the unit an action aims at where the game's marks name it (an arc
+    toward an enemy's dot): clicking that unit previews the action."""
+    targets = marks.get("targets") or {}
+    out = []
+    for i, link in enumerate(links):
+        unit = targets.get(str(i))
+        if unit is not None and link["kind"] == "other":
+            link = {**link, "target": unit, "kind": "target"}
+        out.append(link)
+    return out
 
 
 def terrain_of(ctl: FightController) -> dict[str, str]:
@@ -160,8 +193,11 @@ def _bars(report: OddsReport) -> list[dict[str, Any]]:
             continue
         who = "attacker" if name.startswith("attacker") else "target"
         shown = name.removeprefix("attacker_") if who == "attacker" else name
+        unit = report.attacker if who == "attacker" else report.target
+        if who == "target" and " " in shown:  # another unit's outcome (``card B``)
+            shown, unit = shown.rsplit(" ", 1)
         out.append({"name": shown.replace("_", " "), "who": who,
-                    "unit": report.attacker if who == "attacker" else report.target,
+                    "unit": unit,
                     "bars": [{"value": str(v), "p": float(p),
                               "exact": f"{Fraction(p).numerator}/{Fraction(p).denominator}"}
                              for v, p in items]})
@@ -181,9 +217,11 @@ def _report_json(report: OddsReport, desc: str) -> dict[str, Any]:
             "reasons": [without_rule_ids(r) for r in report.reasons]}
 
 
-def preview(ctl: FightController, key: int, index: int) -> dict[str, Any]:
-    """The exact odds of action ``index`` of the open question ``key``, with its outcome
-    distributions as bars: what the page shows before the attack is committed."""
+def preview(ctl: FightController, key: int, index: int,
+            bearing: float | None = None) -> dict[str, Any]:
+    """The exact odds of action ``index`` of the open question ``key`` (aimed at ``bearing``
+    degrees when given: an aimable action, a firing arc), with its outcome distributions as
+    bars: what the page shows before the attack is committed."""
     req = ctl.open_request
     if not isinstance(req, ActionRequest) or req.key != key:
         raise TacticaError("the fight has moved on since that question was asked; answer "
@@ -191,10 +229,24 @@ def preview(ctl: FightController, key: int, index: int) -> dict[str, Any]:
     if not 0 <= index < len(req.actions):
         raise TacticaError(f"there is no action {index + 1} (choose 1 to {len(req.actions)})")
     action = req.actions[index]
-    out = _report_json(odds_of(ctl.battle, action), req.texts[index])
+    text = req.texts[index]
+    if bearing is not None:
+        aimed = (req.aiming.aim(action, Fraction(bearing))
+                 if req.aiming is not None and index in req.aimable else None)
+        if aimed is None:
+            raise TacticaError(f"action {index + 1} cannot be aimed at a bearing")
+        action, text = aimed, ctl.describe(aimed)
+    report = odds_of(ctl.battle, action)
+    out = _report_json(report, text)
     out["index"] = index
-    # The reasons in the table's words, as play shows them before the dice (no rule ids).
-    out["reasons"] = ctl.explain(action) or out["reasons"]
+    if bearing is not None:
+        out["bearing"] = bearing
+    # The reasons in the table's words, as play shows them before the dice (no rule ids);
+    # a report on several units (a firing arc's every enemy) keeps its own lines after them.
+    explained = ctl.explain(action)
+    if explained and "targets" in report.extra:
+        explained = [*explained, *out["reasons"]]
+    out["reasons"] = explained or out["reasons"]
     return out
 
 

@@ -29,7 +29,17 @@ from tactica.engine.game import (
     Text,
 )
 from tactica.engine.ruleset import OddsOption, RulesetMeta
-from tactica.rulesets.skirmishers import flow, matchup, menu, odds, policy, setup, state, text
+from tactica.rulesets.skirmishers import (
+    flow,
+    marks,
+    matchup,
+    menu,
+    odds,
+    policy,
+    setup,
+    state,
+    text,
+)
 from tactica.rulesets.skirmishers.flow import new_state
 from tactica.rulesets.skirmishers.geometry import sight_options
 from tactica.rulesets.skirmishers.rulings import RULINGS
@@ -52,6 +62,9 @@ SKIRMISHERS: Game[state.SkiState, Action, Event] = Game(
                        takes_value=True),
             OddsOption("at", "an explosive thrown at this dot (col,row or col,row@level) "
                        "rather than at the target's", takes_value=True),
+            OddsOption("arc", "a firing arc of this width (30, 60 or 150) toward the target's "
+                       "dot, or WIDTH@BEARING: every enemy it holds in sight, the shots it may "
+                       "draw, each shot's chance and its card after them", takes_value=True),
         ),
         aliases=("ski",),
         content=("content.yaml",),
@@ -63,7 +76,7 @@ SKIRMISHERS: Game[state.SkiState, Action, Event] = Game(
     setup=Setup(build=setup.scenario_setup, start=flow.start),
     rules=Rules(pending=flow.pending, resolve=flow.resolve, apply=state.apply_event),
     text=Text(action=text.describe_action, event=text.describe_event, units=text.units,
-              roller=text.roller),
+              roller=text.roller, marks=marks.map_marks),
     odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds),
     sight=Sight(battlefield=lambda state: state.lattice, options=sight_options),
     explain=Explain(action=text.explain_action, option=text.describe_option),

@@ -40,7 +40,8 @@ from tactica.rulesets.skirmishers.fire import ranged_tn, shot
 from tactica.rulesets.skirmishers.records import EstablishArc
 from tactica.rulesets.skirmishers.state import Arc, SkiState
 
-__all__ = ["ARC_SIZES", "HOLD", "ArcAiming", "arc_actions", "arc_aiming", "arc_holds",
+__all__ = ["ARC_SIZES", "HOLD", "ArcAiming", "arc_actions", "arc_aiming", "arc_bearing",
+           "arc_holds",
            "bearing_value", "eligible_firers", "held_dots", "holds_dot", "reactions"]
 
 #: Width in degrees -> (base shots, AP).
@@ -132,6 +133,17 @@ def holds_dot(state: SkiState, vertex: Axial, arc: Arc, dot: Axial) -> bool:
         if axis == (0, 0):
             return False
     return _in_arc(dot[0] - vertex[0], dot[1] - vertex[1], arc.width, arc.bearing, axis)
+
+
+def arc_bearing(vertex: Axial, arc: Arc) -> float | None:
+    """The bearing of an arc's axis in degrees (clockwise from east): its own, or that of the
+    dot it points toward seen from ``vertex`` (``None``: toward the vertex itself)."""
+    if arc.toward is None:
+        return float(arc.bearing or 0)
+    tq, tr = _toward(arc.toward)
+    if (tq - vertex[0], tr - vertex[1]) == (0, 0):
+        return None
+    return _bearing(tq - vertex[0], tr - vertex[1])
 
 
 def arc_holds(state: SkiState, firer: str, target: str) -> bool:

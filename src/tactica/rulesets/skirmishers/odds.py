@@ -27,7 +27,7 @@ from tactica.engine.odds_why import with_why
 from tactica.engine.ruleset import OddsChoice, OddsValue
 from tactica.engine.validation import whole_number
 from tactica.rulesets.skirmishers import records as r
-from tactica.rulesets.skirmishers.arcs import ARC_SIZES
+from tactica.rulesets.skirmishers.arcs import ARC_SIZES, bearing_value, holds_dot
 from tactica.rulesets.skirmishers.explosives import (
     blast_victims,
     landing_process,
@@ -44,10 +44,18 @@ from tactica.rulesets.skirmishers.melee import (
     melee_weapons,
     reach_refusal,
 )
-from tactica.rulesets.skirmishers.state import PendingMelee, SkiState, Token, copy_state, spot_text
+from tactica.rulesets.skirmishers.state import (
+    Arc,
+    PendingMelee,
+    SkiState,
+    Token,
+    copy_state,
+    spot_text,
+)
 from tactica.rulesets.skirmishers.why import explain_numbers
 
-__all__ = ["attack_action", "odds", "odds_action", "odds_choices"]
+__all__ = ["REACTION_WORDS", "arc_report", "attack_action", "odds", "odds_action",
+           "odds_choices"]
 
 #: A card after an attack: (HP, maximum AP, armor cells, fell prone, out of action, dead).
 Outcome = tuple[int, int, int, bool, bool, bool]
@@ -228,21 +236,51 @@ def _run(rules: Any, state: SkiState, process: Step) -> Dist[Any]:
     return run_exact(process, events=True, world=rules, state=state)
 
 
-def _volley(firer: str, target: str, weapon: Any, shots: int) -> Callable[[SkiState], Step]:
-    """``shots`` shots one after another at ``target`` while it is still in the fight, each
-    at the target number of the moment (a target that fell prone is harder to hit)."""
+def _merger(into: dict[tuple[Any, bool], tuple[SkiState, Fraction]]
+            ) -> Callable[[tuple[Any, bool], SkiState, Fraction], None]:
+    """Adds a state's chance to ``into`` under its key (the first state of a key kept)."""
 
-    def next_shot(work: SkiState) -> Step:
-        t = work.troopers[target]
-        if shots <= 0 or t.out or t.dead:
-            return Done(None)
-        tn = ranged_tn(work, firer, target, weapon)
-        if tn.tn is None:
-            return Done(None)
-        return shot(work, firer, target, weapon, tn.tn, "shot",
-                    _volley(firer, target, weapon, shots - 1))
+    def keep(key: tuple[Any, bool], work: SkiState, p: Fraction) -> None:
+        have = into.get(key)
+        into[key] = (work, p) if have is None else (have[0], have[1] + p)
 
-    return next_shot
+    return keep
+
+
+def _volley(rules: Any, state: SkiState, firer: str, target: str, weapon: Any,
+            shots: int) -> Dist[Outcome]:
+    """The target's card after ``shots`` shots one after another while it is still in the
+    fight, each at the target number of the moment (a target that fell prone is harder to
+    hit): the rules' :func:`shot` run exactly from each distinct card the shots before left
+    (cards merged between shots, so twelve shots cost little more than one)."""
+    t0 = state.troopers[target]
+    frontier: dict[tuple[Any, bool], tuple[SkiState, Fraction]] = {
+        (t0, False): (state, Fraction(1))}
+    for _ in range(shots):
+        nxt: dict[tuple[Any, bool], tuple[SkiState, Fraction]] = {}
+        keep = _merger(nxt)
+        for (t, fell), (work, p) in frontier.items():
+            tn = ranged_tn(work, firer, target, weapon)
+            if t.out or t.dead or tn.tn is None:
+                keep((t, fell), work, p)
+                continue
+            dist = _run(rules, work, shot(work, firer, target, weapon, tn.tn, "shot", _done))
+            for (_, events), q in dist.items():
+                after = copy_state(work)
+                for e in events:
+                    rules.apply_event(after, e)
+                down = fell or any(isinstance(e, r.FellProne) and e.unit == target
+                                   for e in events)
+                keep((after.troopers[target], down), after, p * q)
+        frontier = nxt
+    before = state.max_ap(t0)
+    cards: dict[Outcome, Fraction] = {}
+    for (t, fell), (work, p) in frontier.items():
+        o = (t.hp, work.max_ap(t) if not t.dead else 0, t.armor_left, fell, t.out, t.dead)
+        if not t.out and not t.dead and t == t0:
+            o = (t0.hp, before, t0.armor_left, False, False, False)
+        cards[o] = cards.get(o, Fraction(0)) + p
+    return Dist.from_probs(cards)
 
 
 def shot_report(rules: Any, state: SkiState, action: r.Shoot,
@@ -260,9 +298,7 @@ def shot_report(rules: Any, state: SkiState, action: r.Shoot,
         reasons.insert(0, f"{action.unit} does not carry a {weapon.name}: a what-if")
     reasons.append(f"a hit: 2D6 start cell (11, 12 read as 10), {weapon.lethal}X "
                    f"{weapon.bludgeoning}\\")
-    dist = _run(rules, state, shot(state, action.unit, action.target, weapon, tn.tn, "shot",
-                                   _volley(action.unit, action.target, weapon, shots - 1)))
-    cards = _card_dists(dist, state, action.target)
+    cards = _volley(rules, state, action.unit, action.target, weapon, shots)
     what = (f"{action.unit} shoots {action.target} with a {weapon.name}" if shots == 1 else
             f"{action.unit} shoots {action.target} {shots} times with a {weapon.name}")
     if shots > 1:
@@ -351,6 +387,136 @@ def explosive_report(rules: Any, state: SkiState, action: r.Throw,
         expected_enemy_damage=enemy_damage, expected_friendly_damage=friend_damage))
 
 
+#: What an arc's odds cannot tell: when, and at whom, its shots go.
+REACTION_WORDS = ("reaction fire: the arc shoots when an enemy activates in it, enters one of "
+                  "its dots or stands up in it (one shot a dot); which enemies draw its shots, "
+                  "and how many each, depends on the enemies' moves: each enemy's figures give "
+                  "it every shot of the arc, standing where it is now")
+
+
+def _arc_weapon(state: SkiState, unit: str, weapon: str | None) -> str:
+    t = state.troopers[unit]
+    key = weapon if weapon is not None else t.active
+    if key not in state.setup.pack.weapons:
+        raise IllegalActionError(
+            f"{unit} has no firearm ready for a firing arc (its active weapon is "
+            f"{state.setup.pack.item_name(t.active)}); it readies one first (3 AP)")
+    return key
+
+
+def arc_report(rules: Any, state: SkiState, action: r.EstablishArc,
+               weapon: str | None = None) -> OddsReport:
+    """The exact outcome of establishing a firing arc now, enemy by enemy.
+
+    Every enemy in action that the arc holds where it stands and that the firer can shoot
+    (in sight, within long range) may draw the arc's every shot (base shots times the
+    weapon's, SKI-8's dots on every level): for each, its target number, the chance a shot
+    hits, and its card after all of them (each shot at the target number of the moment, as
+    :func:`shot_report` with ``shots``: the matrix's value of a firing arc). The report's
+    target is the enemy the arc points at (``toward`` its dot), else the one that loses the
+    most HP on average; the others' cards are ``card ID`` distributions, and ``extra``'s
+    ``targets`` has every enemy's figures. When its shots go depends on the enemies' moves
+    (:data:`REACTION_WORDS`)."""
+    if action.unit not in state.troopers:
+        raise IllegalActionError(f"no trooper {action.unit!r}")
+    if action.width not in ARC_SIZES:
+        raise IllegalActionError(f"an arc is 30, 60 or 150 degrees wide, got {action.width}")
+    unit = action.unit
+    t = state.troopers[unit]
+    key = _arc_weapon(state, unit, weapon)
+    arm = state.setup.pack.weapons[key]
+    base, ap = ARC_SIZES[action.width]
+    n = base * arm.shots
+    arc = Arc(action.width, action.bearing, action.toward, n, key)
+    here = state.lattice.trooper(unit).dot
+    axis = (f"toward {action.toward}" if action.toward is not None
+            else f"on a bearing of {action.bearing}°")
+    what = (f"{unit} establishes a {action.width}° arc {axis} ({ap} AP): {n} shot"
+            f"{'s' if n != 1 else ''} with its {arm.name}")
+    reasons = [f"{n} shot{'s' if n != 1 else ''}: {base} base for {action.width}° times "
+               f"{arm.shots} for its {arm.name}"]
+    outside: list[str] = []
+    unseen: list[str] = []
+    reports: dict[str, OddsReport] = {}
+    for e in state.alive():
+        if e.side == t.side or e.id not in state.lattice.troopers:
+            continue
+        if not holds_dot(state, here, arc, state.lattice.trooper(e.id).dot):
+            outside.append(f"{e.id} at {state.place(e.id)}")
+            continue
+        tn = ranged_tn(state, unit, e.id, arm)
+        if tn.tn is None:
+            why = "; ".join(tn.reasons).split("; ")[0]  # the reason; sight has the rest
+            unseen.append(f"{e.id} at {state.place(e.id)} is in the arc but cannot be shot "
+                          f"now: {why}")
+            continue
+        reports[e.id] = shot_report(rules, state, r.Shoot(unit, e.id, key), n)
+    targets = []
+    for uid, rep in reports.items():
+        x = rep.extra
+        nums = rep.numbers
+        targets.append({
+            "target": uid, "place": str(state.place(uid)), "shots": n, "tn": x["tn"],
+            "range": x["range"], "band": x["band"], "cover": x["cover"],
+            "p_hit": float(nums["p_hit"]), "p_hit_exact": str(nums["p_hit"]),
+            "expected_damage": float(nums["expected_damage"]),
+            "p_out_of_action": float(nums["p_out_of_action"]),
+            "p_dead": float(nums["p_dead"])})
+        reasons.append(
+            f"{uid} at {state.place(uid)}: range {x['range']} ({x['band']}), target number "
+            f"{x['tn']}, each shot hits {nums['p_hit']} ({float(nums['p_hit']):.1%}); after "
+            f"{n} shot{'s' if n != 1 else ''}: expected damage "
+            f"{float(nums['expected_damage']):.3f}, out of action "
+            f"{float(nums['p_out_of_action']):.1%}")
+    reasons.extend(unseen)
+    if outside:
+        reasons.append("outside the arc: " + ", ".join(outside))
+    reasons.append(REACTION_WORDS)
+    extra: dict[str, Any] = {"weapon": key, "width": action.width, "shots": n, "ap": ap,
+                             "targets": targets, "reaction_fire": REACTION_WORDS}
+    if not reports:
+        nobody = ("no enemy in action stands in the arc now" if not unseen else
+                  "no enemy the arc holds can be shot from here now (see above)")
+        zero = Dist.from_probs({0: Fraction(1)})
+        return OddsReport(
+            unit, "", what, {"damage": zero},
+            OddsNumbers(expected_damage=Fraction(0), p_out_of_action=Fraction(0)),
+            (nobody + ": nothing to shoot now", *reasons), extra={**extra, "tn": None},
+            why={"expected_damage": nobody + ": its shots wait for an enemy to enter it",
+                 "p_out_of_action": nobody})
+    aimed = None
+    if action.toward is not None:
+        aimed = next((u for u in reports if str(state.place(u)).partition("@")[0]
+                      == action.toward.partition("@")[0]), None)
+    main = aimed or max(reports, key=lambda u: reports[u].numbers["expected_damage"])
+    first = reports[main]
+    more: dict[str, Dist[Any]] = {f"card {u}": rep.distributions["card"]
+                                  for u, rep in reports.items() if u != main}
+    return replace(first, action=what, distributions={**first.distributions, **more},
+                   reasons=(*reasons, *first.reasons), extra={**first.extra, **extra})
+
+
+def _as_arc(state: SkiState, action: r.Shoot, value: OddsValue) -> r.EstablishArc:
+    """``--arc WIDTH`` (or ``WIDTH@BEARING``): the arc of that width toward the target's dot
+    (or on that bearing)."""
+    text = str(value)
+    width_text, at, bearing_text = text.partition("@")
+    width = whole_number(width_text)
+    if width not in ARC_SIZES:
+        raise TacticaError(f"--arc: expected 30, 60 or 150 (optionally @BEARING), got {text!r}")
+    if at:
+        try:
+            bearing = Fraction(bearing_text)
+        except (ValueError, ZeroDivisionError):
+            bearing = Fraction(-1)
+        if not 0 <= bearing < 360:
+            raise TacticaError(f"--arc: a bearing in degrees from 0 to 360 after @, got "
+                               f"{bearing_text!r}")
+        return r.EstablishArc(action.unit, width, bearing_value(bearing))
+    p = state.place(action.target)
+    return r.EstablishArc(action.unit, width, None, f"{p.col},{p.row}")
+
+
 def odds(state: SkiState, action: Action, **options: OddsValue) -> OddsReport:
     """The exact outcome of an action (see :func:`action_odds`), with the reasons for its
     zeros and certainties."""
@@ -359,6 +525,11 @@ def odds(state: SkiState, action: Action, **options: OddsValue) -> OddsReport:
     report = action_odds(SKIRMISHERS, state, action, **options)
     spent = options.get("spent")
     target = getattr(action, "target", None)
+    if report.extra.get("width") in ARC_SIZES:  # a firing arc: the shots at its main target
+        if report.target not in state.troopers:
+            return report
+        action = r.Shoot(report.attacker, report.target, str(report.extra["weapon"]))
+        target = report.target
     if spent not in (None, False) and target in state.troopers:
         state = copy_state(state)
         state.troopers[target] = replace(state.troopers[target], ap_spent=int(str(spent)))
@@ -378,6 +549,19 @@ def action_odds(rules: Any, state: SkiState, action: Action, **options: OddsValu
         if target in state.troopers:
             state = copy_state(state)
             state.troopers[target] = replace(state.troopers[target], ap_spent=int(text))
+    arc = options.get("arc")
+    if arc is not None and arc is not False:
+        if not isinstance(action, r.Shoot):
+            from tactica.rulesets.skirmishers.text import describe_action
+
+            raise IllegalActionError("--arc: a firing arc shoots a firearm, not this: "
+                                     + describe_action(state, action))
+        if options.get("shots") not in (None, False):
+            raise TacticaError("--arc and --shots: give one (an arc's shots are its width's "
+                               "base times the weapon's)")
+        return arc_report(rules, state, _as_arc(state, action, arc), action.weapon)
+    if isinstance(action, r.EstablishArc):
+        return arc_report(rules, state, action)
     if isinstance(action, r.Shoot):
         return shot_report(rules, state, action, _shots(options.get("shots"), state, action))
     if isinstance(action, r.Melee):

@@ -226,7 +226,7 @@ function aimForm(req) {
     max: "359.999", placeholder: "degrees", "aria-label": "bearing in degrees"});
   const form = el("form", {id: "aim-form", class: "group"},
     el("span", {class: "head", text: "or aim at a bearing (degrees clockwise from east)"}),
-    choice, " ", input, " ", el("button", {type: "submit", id: "aim-enter"}, "Aim"));
+    choice, " ", input, " ", el("button", {type: "submit", id: "aim-enter"}, "Aim"), " ", aimToggle());
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const bearing = Number(input.value);
@@ -306,6 +306,7 @@ function previewBlock(data, target, index) {
 
 // Several ways to reach one place (walking, running): the choice, in the preview box.
 function chooseMove(unit, place, moves) {
+  if (dearMoveFirst(unit, place, moves)) return;
   if (moves.length === 1) { take(moves[0].index); return; }
   const box = $("preview");
   previewing = {unit, key: state.request.key};
@@ -652,8 +653,9 @@ $("viewport").addEventListener("pointerdown", (ev) => {
   if (!svg || ev.button !== 0) return;
   const unitNode = ev.target.closest("[data-unit]");
   const unit = unitNode ? unitNode.dataset.unit : null;
-  gesture = {x: ev.clientX, y: ev.clientY, moved: false, unit: unit,
-    drag: unit && movesOf(unit).length > 0, ghost: null, view: view && {...view}};
+  const aim = aimDragStart(unit);
+  gesture = {x: ev.clientX, y: ev.clientY, moved: false, unit: unit, aim: aim,
+    drag: !aim && unit && movesOf(unit).length > 0, ghost: null, view: view && {...view}};
   $("viewport").setPointerCapture(ev.pointerId);
 });
 
@@ -663,6 +665,7 @@ $("viewport").addEventListener("pointermove", (ev) => {
   const dx = ev.clientX - gesture.x, dy = ev.clientY - gesture.y;
   if (!gesture.moved && Math.hypot(dx, dy) < 5) return;
   gesture.moved = true;
+  if (gesture.aim) { aimDragMove(ev); return; }
   if (gesture.drag) {  // a unit carried toward a place
     const p = svgPoint(svg, ev.clientX, ev.clientY);
     if (!gesture.ghost) {
@@ -696,6 +699,7 @@ function endGesture(ev) {
   gesture = null;
   $("viewport").classList.remove("panning");
   if (!g) return;
+  if (g.aim && g.moved) { aimDragEnd(); return; }
   if (g.ghost) {
     g.ghost.remove();
     const place = placeAt(ev.clientX, ev.clientY);
@@ -733,6 +737,7 @@ function markMap() {
       node.classList.toggle("picked", picked.includes(node.dataset.unit));
       node.classList.toggle("target", targets.has(node.dataset.unit));
     }
+    drawMarks(svg);
   }
   if (!state.has_map) renderNoMap();
 }
@@ -807,6 +812,315 @@ $("clear").addEventListener("click", () => {
 
 $("autodice").addEventListener("change", (ev) =>
   send("/api/dice", {mode: ev.target.checked ? "auto" : "ask"}));
+
+// -- map marks: firing arcs as templates, aiming by dragging, moves with their AP ----------
+// A game may send marks to draw on its map (Skirmishers does: see its text part's `marks`):
+// `arcs` set, `aims` (the arcs the open actions would set, by action number), `moves` (each
+// move's AP, its path and what makes it dear). Drawn after every markMap, kept apart here.
+
+const AP_BANDS = [[2, "#1a9850", "1-2"], [4, "#91cf60", "3-4"], [6, "#fdae61", "5-6"],
+  [Infinity, "#d73027", "7+"]];
+let aimShown = null;     // the arc template being aimed: {template, key}
+let aimMode = false;     // dragging from a trooper that may also move aims instead
+
+function marksNow() { return (state && state.marks) || {}; }
+function sideColour(side) { const s = state.sides.find((x) => x.name === side); return s ? s.colour : "#5b6f8a"; }
+function svgNode(tag, attrs) {
+  const n = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  return n;
+}
+function panelOf(svg, lvl) { return svg.querySelector(`g[data-level="${lvl}"]`); }
+function levelOfPlace(place) { const m = /@(\d+)$/.exec(place); return m ? m[1] : "0"; }
+function panelLeft(panel) { return parseFloat((panel.dataset.box || "0").split(" ")[0]); }
+
+// The position of a place's dot in the panel of level `lvl` (the same spot of that level).
+function dotAt(svg, place, lvl) {
+  const c = [...svg.querySelectorAll("circle[data-place]")].find((n) => n.dataset.place === place);
+  if (!c) return null;
+  let x = parseFloat(c.getAttribute("cx"));
+  const y = parseFloat(c.getAttribute("cy"));
+  const own = panelOf(svg, levelOfPlace(place)), there = panelOf(svg, String(lvl));
+  if (own && there && own !== there) x += panelLeft(there) - panelLeft(own);
+  return {x, y};
+}
+
+function dotSpacing(svg) {
+  const a = dotAt(svg, "0,0", 0), b = dotAt(svg, "1,0", 0);
+  return a && b ? Math.abs(b.x - a.x) || 30 : 30;
+}
+
+function wedgePath(cx, cy, r, bearing, width) {
+  const a1 = (bearing - width / 2) * Math.PI / 180, a2 = (bearing + width / 2) * Math.PI / 180;
+  const p = (a) => `${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`;
+  return `M${cx.toFixed(1)},${cy.toFixed(1)} L${p(a1)} A${r.toFixed(1)},${r.toFixed(1)} 0 ` +
+    `${width > 180 ? 1 : 0} 1 ${p(a2)} Z`;
+}
+
+// Each level's panel clips the templates drawn on it.
+function arcClip(svg, panel) {
+  const id = `arc-clip-${panel.dataset.level}`;
+  if (!svg.querySelector(`#${id}`)) {
+    const [left, top, w, h] = panel.dataset.box.split(" ").map(Number);
+    const clip = svgNode("clipPath", {id});
+    clip.append(svgNode("rect", {x: left, y: top, width: w, height: h}));
+    svg.prepend(clip);
+  }
+  return `url(#${id})`;
+}
+
+// One arc as a template on every level it holds, in its side's colour.
+function drawTemplate(svg, t, kind) {
+  const colour = sideColour(t.side);
+  const reach = (t.reach || 30) * dotSpacing(svg);
+  for (const lvl of t.levels) {
+    const panel = panelOf(svg, lvl);
+    const at = panel && dotAt(svg, t.place, lvl);
+    if (!at) continue;
+    const [, , w, h] = panel.dataset.box.split(" ").map(Number);
+    const r = Math.min(reach, Math.hypot(w, h));
+    const shape = svgNode("path", {d: wedgePath(at.x, at.y, r, t.bearing, t.width),
+      class: kind, fill: colour, "fill-opacity": kind === "arc-aim" ? 0.2 : 0.12,
+      stroke: colour, "stroke-width": 2, "clip-path": arcClip(svg, panel),
+      "data-arc": t.unit, "data-arc-level": String(lvl), "pointer-events": "none"});
+    if (kind === "arc-aim") shape.setAttribute("stroke-dasharray", "6 4");
+    const title = svgNode("title", {});
+    title.textContent = `${t.unit}: ${t.width}° arc, bearing ${t.bearing}°, ${t.shots} shot${t.shots === 1 ? "" : "s"}`;
+    shape.append(title);
+    const label = svgNode("text", {class: "arc-label", x: at.x + 22 * Math.cos(t.bearing * Math.PI / 180),
+      y: at.y + 22 * Math.sin(t.bearing * Math.PI / 180) + 4, fill: colour, "font-size": 11,
+      "font-weight": "bold", "text-anchor": "middle", "pointer-events": "none"});
+    label.textContent = `${t.shots}×`;
+    const troopers = panel.querySelector('[id^="troopers-"]');
+    panel.insertBefore(shape, troopers);
+    panel.insertBefore(label, troopers);
+  }
+}
+
+function drawMarks(svg) {
+  for (const n of svg.querySelectorAll(".arc-set, .arc-aim, .arc-label, .move-path, .dead-mark")) n.remove();
+  const m = marksNow();
+  for (const t of m.arcs || []) drawTemplate(svg, t, "arc-set");
+  if (aimShown && state.request && aimShown.key === state.request.key) drawTemplate(svg, aimShown.template, "arc-aim");
+  moveBands(svg, m);
+  crossOut(svg);
+}
+
+function showAim(template) {
+  aimShown = template ? {template, key: state.request.key} : null;
+  const svg = $("map").querySelector("svg");
+  if (!svg) return;
+  for (const n of svg.querySelectorAll(".arc-aim")) n.remove();
+  if (template) drawTemplate(svg, template, "arc-aim");
+}
+
+// The aim form's action and bearing, drawn as they are typed; an arc's button, while hovered.
+function aimFromForm() {
+  const choice = $("aim-action"), box = $("aim-bearing");
+  if (!choice || !box) return;
+  const t = (marksNow().aims || {})[choice.value];
+  const b = Number(box.value);
+  showAim(t && box.value.trim() !== "" && Number.isFinite(b) ? {...t, bearing: b} : null);
+}
+document.addEventListener("input", (ev) => { if (ev.target.id === "aim-bearing") aimFromForm(); });
+document.addEventListener("change", (ev) => { if (ev.target.id === "aim-action") aimFromForm(); });
+document.addEventListener("mouseover", (ev) => {
+  const b = ev.target.closest && ev.target.closest("button[data-action]");
+  const t = b && (marksNow().aims || {})[b.dataset.action];
+  if (t) showAim(t);
+});
+document.addEventListener("mouseout", (ev) => {
+  const b = ev.target.closest && ev.target.closest("button[data-action]");
+  if (b && (marksNow().aims || {})[b.dataset.action]) { showAim(null); aimFromForm(); }
+});
+
+// Aiming by dragging from the trooper: the bearing follows the pointer into the bearing box.
+function aimablesOf(unit) {
+  const req = state.request, aims = marksNow().aims || {};
+  if (!req || req.kind !== "action") return [];
+  return (req.aimable || []).filter((i) => aims[String(i)] && aims[String(i)].unit === unit);
+}
+
+function aimDragStart(unit) {
+  if (!unit || !aimablesOf(unit).length) return false;
+  return aimMode || movesOf(unit).length === 0;
+}
+
+function aimDragMove(ev) {
+  const unit = gesture.unit;
+  const node = $("map").querySelector(`circle[data-unit="${CSS.escape(unit)}"], ellipse[data-unit="${CSS.escape(unit)}"]`);
+  if (!node) return;
+  const r = node.getBoundingClientRect();
+  const deg = Math.atan2(ev.clientY - (r.y + r.height / 2), ev.clientX - (r.x + r.width / 2)) * 180 / Math.PI;
+  const bearing = Math.round(((deg % 360) + 360) % 360 * 2) / 2 % 360;
+  if (picked[0] !== unit) pickOnly(unit);
+  const choice = $("aim-action"), box = $("aim-bearing");
+  const mine = aimablesOf(unit).map(String);
+  if (choice && !mine.includes(choice.value)) choice.value = mine[0];
+  if (box) box.value = String(bearing);
+  const t = (marksNow().aims || {})[choice ? choice.value : mine[0]];
+  if (t) showAim({...t, bearing});
+  $("selected").textContent = `${unit} aims at bearing ${bearing}°: press Aim to set the arc (or type an exact bearing)`;
+}
+
+function aimDragEnd() {
+  const box = $("aim-bearing"), choice = $("aim-action");
+  if (box) box.focus();
+  if (box && choice && box.value.trim() !== "") previewAim(Number(choice.value), Number(box.value));
+}
+
+// The odds of an arc aimed at a bearing (each enemy it holds), with a Commit that sets it.
+async function previewAim(index, bearing) {
+  const key = state.request.key;
+  let data;
+  try {
+    data = await api(`/api/preview?key=${key}&index=${index}&bearing=${bearing}`);
+  } catch (e) { showError(e.message); return; }
+  if (state.request.key !== key) return;  // the fight moved on
+  const box = $("preview");
+  previewing = {unit: state.request.links[index].unit, key};
+  const block = previewBlock(data, "", index);
+  for (const note of block.querySelectorAll(".note")) note.remove();  // an arc is not answered
+  const commit = block.querySelector("[data-commit]");
+  const aimed = commit.cloneNode(true);  // the same button, setting the arc at the bearing
+  aimed.addEventListener("click", () => send("/api/action", {key, index, bearing}));
+  commit.replaceWith(aimed);
+  box.replaceChildren(el("h3", {text: "Before setting the arc"}), block,
+    el("button", {type: "button", onclick: hidePreview}, "cancel"));
+  box.hidden = false;
+}
+
+function aimToggle() {
+  const button = el("button", {type: "button", id: "aim-drag", "aria-pressed": String(aimMode),
+    title: "drag from the trooper on the map to aim (a trooper that may still move drags to move otherwise)",
+    onclick: () => { aimMode = !aimMode; button.setAttribute("aria-pressed", String(aimMode));
+      button.textContent = aimMode ? "dragging aims ✓" : "drag on the map to aim"; }},
+  aimMode ? "dragging aims ✓" : "drag on the map to aim");
+  return button;
+}
+
+// Reachable places coloured by their AP (bands), each with its path and cost on hover.
+function apBand(cost) { return AP_BANDS.find(([top]) => cost <= top); }
+
+function movesByPlace(unit) {
+  const out = {};
+  for (const [index, mv] of Object.entries(marksNow().moves || {})) {
+    if (mv.unit === unit && (!out[mv.place] || mv.cost < out[mv.place].cost)) out[mv.place] = {...mv, index: Number(index)};
+  }
+  return out;
+}
+
+function moveBands(svg, m) {
+  const me = picked[0];
+  const byPlace = me ? movesByPlace(me) : {};
+  const any = Object.keys(byPlace).length > 0;
+  for (const node of svg.querySelectorAll("[data-place]")) {
+    const mv = node.classList.contains("dest") ? byPlace[node.dataset.place] : null;
+    for (const old of node.querySelectorAll("title.ap-cost")) old.remove();
+    if (!mv) { node.style.removeProperty("fill"); node.style.removeProperty("stroke"); delete node.dataset.cost; continue; }
+    const [, colour] = apBand(mv.cost);
+    node.style.setProperty("fill", colour, "important");
+    node.style.setProperty("stroke", colour, "important");
+    node.dataset.cost = String(mv.cost);
+    const title = svgNode("title", {class: "ap-cost"});
+    title.textContent = moveWords(me, mv);
+    node.append(title);
+  }
+  let legend = $("ap-bands");
+  if (!legend) {
+    legend = el("span", {id: "ap-bands"});
+    $("toolbar").insertBefore(legend, $("toolbar").querySelector(".tools"));
+  }
+  legend.hidden = !any;
+  legend.replaceChildren(...(any ? [el("span", {text: "AP to get there: "}), ...AP_BANDS.map(([, c, words]) => {
+    const sw = el("span", {class: "swatch"});
+    sw.style.background = c;
+    return el("span", {class: "swatch-line"}, sw, ` ${words} `);
+  })] : []));
+  if (!svg.dataset.pathHover) {
+    svg.dataset.pathHover = "yes";
+    svg.addEventListener("pointerover", (ev) => {
+      const n = ev.target.closest && ev.target.closest("[data-place][data-cost]");
+      if (n) showPath(svg, n.dataset.place);
+    });
+    svg.addEventListener("pointerout", (ev) => {
+      const n = ev.target.closest && ev.target.closest("[data-place][data-cost]");
+      if (n) hidePath(svg);
+    });
+  }
+}
+
+function moveWords(unit, mv) {
+  return `${unit} to ${mv.place}: ${mv.cost} AP, by ${mv.path.slice(1).join(" → ")}` +
+    (mv.dear ? ` (${mv.dear})` : "");
+}
+
+function showPath(svg, place) {
+  hidePath(svg);
+  const me = picked[0];
+  const mv = me && movesByPlace(me)[place];
+  if (!mv) return;
+  const lvl = levelOfPlace(place);
+  const panel = panelOf(svg, lvl);
+  if (!panel) return;
+  const pts = mv.path.filter((p) => levelOfPlace(p) === lvl).map((p) => dotAt(svg, p, lvl)).filter(Boolean);
+  const line = svgNode("polyline", {class: "move-path", points: pts.map((p) => `${p.x},${p.y}`).join(" "),
+    fill: "none", stroke: apBand(mv.cost)[1], "stroke-width": 4, "stroke-linecap": "round",
+    "stroke-linejoin": "round", "pointer-events": "none", "stroke-opacity": 0.85});
+  const end = pts[pts.length - 1];
+  const label = svgNode("text", {class: "move-path", x: end.x, y: end.y - 10, "font-size": 13,
+    "font-weight": "bold", "text-anchor": "middle", fill: "#222", stroke: "#fff", "stroke-width": 3,
+    "paint-order": "stroke", "pointer-events": "none"});
+  label.textContent = `${mv.cost} AP`;
+  panel.append(line, label);
+  $("selected").textContent = moveWords(me, mv);
+  $("selected").dataset.hover = place;
+}
+
+function hidePath(svg) {
+  for (const n of svg.querySelectorAll(".move-path")) n.remove();
+}
+
+// A move over a feature, or longer than the straight way, shows its AP before it is taken.
+function dearMoveFirst(unit, place, moves) {
+  if (moves.length !== 1) return false;
+  const mv = (marksNow().moves || {})[String(moves[0].index)];
+  if (!mv || !mv.dear) return false;
+  const box = $("preview");
+  previewing = {unit, key: state.request.key};
+  box.replaceChildren(el("h3", {text: `${unit} to ${place}: ${mv.cost} AP`}),
+    el("div", {class: "dear", id: "dear-move", text: `${mv.dear}; by ${mv.path.slice(1).join(" → ")}`}),
+    el("button", {type: "button", class: "primary", "data-action": String(moves[0].index),
+      onclick: () => take(moves[0].index)}, `Move (${mv.cost} AP)`),
+    el("button", {type: "button", onclick: hidePreview}, "cancel"));
+  box.hidden = false;
+  return true;
+}
+
+// Units out of the fight: crossed out on their dot (never drawn as lying prone).
+function crossOut(svg) {
+  for (const u of state.units) {
+    if (u.in_action) continue;
+    for (const shape of svg.querySelectorAll(`ellipse[data-unit="${CSS.escape(u.id)}"], circle[data-unit="${CSS.escape(u.id)}"]:not(.dead-mark)`)) {
+      const x = parseFloat(shape.getAttribute("cx")), y = parseFloat(shape.getAttribute("cy"));
+      const r = parseFloat(shape.getAttribute("r") || shape.getAttribute("rx")) * (shape.tagName === "ellipse" ? 0.8 : 1);
+      shape.style.display = "none";
+      const dead = u.details.dead === "yes";
+      const g = svgNode("g", {class: "dead-mark", "data-unit": u.id, "data-out": dead ? "dead" : "out"});
+      g.append(svgNode("circle", {cx: x, cy: y, r, fill: u.colour, "fill-opacity": 0.35, stroke: "#444",
+        "stroke-width": 1.5, "data-unit": u.id}));
+      const d = r * 0.75;
+      for (const [x1, y1, x2, y2] of [[x - d, y - d, x + d, y + d], [x - d, y + d, x + d, y - d]]) {
+        g.append(svgNode("line", {x1, y1, x2, y2, stroke: dead ? "#111" : "#b3261e", "stroke-width": 3,
+          "stroke-linecap": "round", "pointer-events": "none"}));
+      }
+      const title = svgNode("title", {});
+      title.textContent = `${u.id}: ${dead ? "dead" : "out of action"}`;
+      g.append(title);
+      shape.after(g);
+    }
+  }
+}
 
 async function load() {
   try { render(await api("/api/state")); } catch (e) { showError(e.message); }
