@@ -316,7 +316,8 @@ def _use_kernels_from(folder: str) -> dict[str, str]:
 
 
 def run_differential(per_game: int, start: int, report: Path | None, *,
-                     label: str = "differential", battles: int = 2) -> int:
+                     label: str = "differential", battles: int = 2,
+                     games_only: tuple[str, ...] = ()) -> int:
     """``per_game`` random scenarios of each game, kernel against reference; prints and
     returns (exit code) what it found. A mismatch is shrunk and printed as YAML."""
     import differential as dt
@@ -325,7 +326,7 @@ def run_differential(per_game: int, start: int, report: Path | None, *,
     kernel_files = _use_kernels_from(folder) if folder else {}
     began = time.perf_counter()
     games: dict[str, Any] = {}
-    for game in dt.GAMES:
+    for game in games_only or dt.GAMES:
         t0 = time.perf_counter()
 
         def said(entry: dict[str, Any], game: str = game) -> None:
@@ -400,7 +401,8 @@ def build_asan_kernels(dest: Path) -> tuple[bool, str]:
     return True, f"built {', '.join(built)} with -fsanitize=address"
 
 
-def run_asan(per_game: int, start: int, report: Path | None) -> int:
+def run_asan(per_game: int, start: int, report: Path | None,
+             games_only: tuple[str, ...] = ()) -> int:
     """The differential run on an AddressSanitizer build of the kernels, in a subprocess;
     skipped, saying why, where the compiler has no sanitizer."""
     runtime = _asan_runtime()
@@ -424,7 +426,8 @@ def run_asan(per_game: int, start: int, report: Path | None) -> int:
                "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:halt_on_error=1"}
         done = subprocess.run(
             [sys.executable, str(Path(__file__).resolve()), "--differential", str(per_game),
-             "--start", str(start), "--report", str(inner), "--label", "differential-asan"],
+             "--start", str(start), "--report", str(inner), "--label", "differential-asan",
+             "--games", ",".join(games_only)],
             env=env, capture_output=True, text=True)
         sys.stdout.write(done.stdout)
         errors = [line for line in done.stderr.splitlines() if "AddressSanitizer" in line]
@@ -466,16 +469,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--asan-scenarios", type=int, default=0, metavar="M",
                         help="with --differential: then M scenarios a game on an "
                              "AddressSanitizer build of the kernels")
+    parser.add_argument("--games", default="", help="with --differential: only these games "
+                        "(comma-separated)")
     parser.add_argument("--label", default="differential", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.replay:
         return replay(args.replay)
     if args.differential is not None:
-        code = run_differential(args.differential, args.start, args.report, label=args.label)
+        only = tuple(g for g in args.games.split(",") if g)
+        code = run_differential(args.differential, args.start, args.report, label=args.label,
+                                games_only=only)
         if args.asan_scenarios > 0:
             asan_report = (args.report.with_name(args.report.stem + "-asan.json")
                            if args.report is not None else None)
-            code = max(code, run_asan(args.asan_scenarios, args.start, asan_report))
+            code = max(code, run_asan(args.asan_scenarios, args.start, asan_report, only))
         return code
     return run(args.inputs, args.start, args.workers, args.timeout, args.memory_mb,
                args.report)
