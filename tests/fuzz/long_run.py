@@ -402,7 +402,7 @@ def build_asan_kernels(dest: Path) -> tuple[bool, str]:
 
 
 def run_asan(per_game: int, start: int, report: Path | None,
-             games_only: tuple[str, ...] = ()) -> int:
+             games_only: tuple[str, ...] = (), battles: int = 2) -> int:
     """The differential run on an AddressSanitizer build of the kernels, in a subprocess;
     skipped, saying why, where the compiler has no sanitizer."""
     runtime = _asan_runtime()
@@ -427,7 +427,7 @@ def run_asan(per_game: int, start: int, report: Path | None,
         done = subprocess.run(
             [sys.executable, str(Path(__file__).resolve()), "--differential", str(per_game),
              "--start", str(start), "--report", str(inner), "--label", "differential-asan",
-             "--games", ",".join(games_only)],
+             "--games", ",".join(games_only), "--battles", str(battles)],
             env=env, capture_output=True, text=True)
         sys.stdout.write(done.stdout)
         errors = [line for line in done.stderr.splitlines() if "AddressSanitizer" in line]
@@ -471,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
                              "AddressSanitizer build of the kernels")
     parser.add_argument("--games", default="", help="with --differential: only these games "
                         "(comma-separated)")
+    parser.add_argument("--battles", type=int, default=2,
+                        help="with --differential: battles compared per scenario")
     parser.add_argument("--label", default="differential", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.replay:
@@ -478,11 +480,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.differential is not None:
         only = tuple(g for g in args.games.split(",") if g)
         code = run_differential(args.differential, args.start, args.report, label=args.label,
-                                games_only=only)
+                                games_only=only, battles=args.battles)
         if args.asan_scenarios > 0:
             asan_report = (args.report.with_name(args.report.stem + "-asan.json")
                            if args.report is not None else None)
-            code = max(code, run_asan(args.asan_scenarios, args.start, asan_report, only))
+            code = max(code, run_asan(args.asan_scenarios, args.start, asan_report, only,
+                                      args.battles))
         return code
     return run(args.inputs, args.start, args.workers, args.timeout, args.memory_mb,
                args.report)
