@@ -6,6 +6,7 @@ saying what is wrong.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Sequence
@@ -353,7 +354,8 @@ class BattleChecks:
             report = hooks.odds(state, choice.action)
             found = (unexplained_certainties(report) + inconsistent_claims(report)
                      if reads else
-                     odds_claims(report, lambda a=choice.action: self.game.resolve(state, a),
+                     odds_claims(report, functools.partial(self.game.resolve, state,
+                                                           choice.action),
                                  world=self.game, state=state, seed=n))
             problems += [f"{choice.unit} -> {', '.join(choice.targets)} ({choice.means}): "
                          f"{problem}" for problem in found]

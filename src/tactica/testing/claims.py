@@ -79,9 +79,10 @@ def _exact_claims(report: OddsReport, outcomes: Dist[_Outcome]) -> list[str]:
 def _sampled_claims(report: OddsReport, samples: Sequence[_Outcome]) -> list[str]:
     problems = []
     n = len(samples)
-    for key, measure in (("expected_damage", lambda o: float(damage_dealt(o))),
-                         ("p_out_of_action", lambda o: float(drops_out(o)))):
-        values = [measure(o) for o in samples]
+    measured: dict[str, list[float]] = {
+        "expected_damage": [float(damage_dealt(o)) for o in samples],
+        "p_out_of_action": [float(drops_out(o)) for o in samples]}
+    for key, values in measured.items():
         mean = sum(values) / n
         claimed = float(report.numbers[key])
         # the interval's width from the claim's own spread where it is a probability (a
