@@ -183,14 +183,18 @@ def _last_odyssey(r: random.Random) -> _Mapping:
         for _ in range(r.randint(1, 4)):
             name = f"U{k}"
             k += 1
-            units[name] = {"enemy": r.choice(enemies)}
+            units[name] = ({"character": r.choice(["rook", "vesper", "lark", "moss"])}
+                           if r.random() < 0.3 else {"enemy": r.choice(enemies)})
             rows["front" if r.random() < 0.6 else "back"].append(name)
         if not rows["front"]:
             rows["front"], rows["back"] = rows["back"], []
         sides[side] = {key: v for key, v in rows.items() if v}
-    return {"game": "last-odyssey", "name": "drawn", "max_rounds": r.randint(1, 20),
-            "rulings": _rulings("last-odyssey", r),
-            "map": {"kind": "rows", "sides": sides}, "units": units}
+    data: _Mapping = {"game": "last-odyssey", "name": "drawn", "max_rounds": r.randint(1, 20),
+                      "rulings": _rulings("last-odyssey", r),
+                      "map": {"kind": "rows", "sides": sides}, "units": units}
+    if r.random() < 0.3:
+        data["first_strike"] = r.choice(list(sides))
+    return data
 
 
 _UNHEX_AREAS = ["Catwalk", "DJ Booth", "Dance Floor", "Bar", "Pool Tables", "Entrance",
@@ -246,8 +250,21 @@ def _arc(r: random.Random) -> _Mapping:
     n = r.randint(2, 6)
     sides = _sides(r, n, 3)
     labels = list(_LABELS[:n])
-    units = {label: {"side": side, "character": r.choice(characters)}
-             for label, side in zip(labels, sides, strict=True)}
+    units: dict[str, Any] = {}
+    for label, side in zip(labels, sides, strict=True):
+        if r.random() < 0.75:
+            units[label] = {"side": side, "character": r.choice(characters)}
+            continue
+        dice = f"{r.randint(1, 4)}d{r.choice([4, 6, 8, 10])}"
+        unit: dict[str, Any] = {
+            "side": side, "skills": {"guns": r.randint(8, 18), "evade": r.randint(6, 16)},
+            "health": r.randint(4, 24),
+            "weapons": [{"name": "gun", "damage": dice, "type": "ballistic",
+                         "spread": r.randint(1, 5), "rof": r.randint(1, 4),
+                         "accuracy": [r.randint(-2, 1), r.randint(0, 2)]}]}
+        if r.random() < 0.5:
+            unit["armor"] = [{"die": f"d{r.choice([4, 6, 8])}", "against": ["ballistic"]}]
+        units[label] = unit
     data: _Mapping = {"game": "arc", "name": "drawn", "max_rounds": r.randint(1, 12),
                       "rulings": _rulings("arc", r), "units": units}
     if r.random() < 0.5:
