@@ -19,6 +19,7 @@ kernels where the compiler has one.
 from __future__ import annotations
 
 import copy
+import importlib
 import itertools
 import random
 import string
@@ -57,6 +58,26 @@ def _rulings(game: str, r: random.Random) -> dict[str, str]:
     return chosen
 
 
+#: Each game's kernel module and the name of its constant for the most units it holds.
+_UNIT_LIMITS = {"nebulia-operations": ("nebulia", "_MAX_OPS"),
+                "skirmishers": ("skirmishers", "_MAX_UNITS"),
+                "last-odyssey": ("last_odyssey", "_MAX_FIGHTERS"),
+                "unhex": ("unhex", "_MAX_CHARS"), "arc": ("arc", "_MAX_FIGHTERS")}
+#: The share of draws that crowd the battle to the kernel's unit limit, or one past it.
+CROWD = 0.04
+
+
+def _crowd(game: str, r: random.Random) -> int | None:
+    """Now and then a number of units at the kernel's limit or one past it (read from the
+    kernel, one round of battle), else ``None``."""
+    if r.random() >= CROWD:
+        return None
+    package, name = _UNIT_LIMITS[game]
+    module = importlib.import_module(f"tactica.rulesets.{package}.kernel")
+    limit = getattr(module, name, None)
+    return None if not isinstance(limit, int) else limit + r.randint(0, 1)
+
+
 def _grid(r: random.Random, w: int, h: int, walls: float, units: list[str]
           ) -> tuple[str, list[tuple[int, int]]]:
     """A grid's tiles text: ``walls`` of the tiles blocked, the units on distinct open tiles."""
@@ -82,8 +103,11 @@ def _nebulia(r: random.Random) -> _Mapping:
     w, h = (r.randint(30, 40), r.randint(26, 32)) if big else (r.randint(2, 16),
                                                                  r.randint(2, 12))
     n = r.randint(2, min(8, w * h))
+    crowd = _crowd("nebulia-operations", r)
+    if crowd is not None:
+        w, h, n = 9, 8, crowd
     labels = list(_LABELS[:n])
-    tiles, _ = _grid(r, w, h, r.choice([0.0, 0.1, 0.25]), labels)
+    tiles, _ = _grid(r, w, h, 0.0 if crowd else r.choice([0.0, 0.1, 0.25]), labels)
     sides = _sides(r, n, 3)
     weapons = ["knife", "shock-maul", "pistol", "rifle", "carbine", "smg", "marksman"]
     units: dict[str, Any] = {}
@@ -95,7 +119,8 @@ def _nebulia(r: random.Random) -> _Mapping:
             units[label] = {"side": side, "defense": r.randint(1, 3),
                             "armor": r.randint(0, 9), "move": r.randint(1, 4),
                             "weapons": r.sample(weapons, r.randint(1, 2))}
-    return {"game": "nebulia-operations", "name": "drawn", "max_rounds": r.randint(1, 12),
+    return {"game": "nebulia-operations", "name": "drawn",
+            "max_rounds": 1 if crowd else r.randint(1, 12),
             "rulings": _rulings("nebulia-operations", r),
             "map": {"kind": "grid", "tiles": tiles}, "units": units}
 
@@ -125,6 +150,9 @@ def _neighbour(r: random.Random, c: int, q: int, cols: int, rows: int) -> tuple[
 def _skirmishers(r: random.Random) -> _Mapping:
     cols, rows = r.randint(3, 16), r.randint(2, 10)
     n = r.randint(2, min(6, cols * rows))
+    crowd = _crowd("skirmishers", r)
+    if crowd is not None:
+        cols, rows, n = 10, 6, crowd
     labels = list(_LABELS[:n])
     ground, _ = _dots(r, cols, rows, labels)
     sides = _sides(r, n, 3)
@@ -167,7 +195,8 @@ def _skirmishers(r: random.Random) -> _Mapping:
         units[label] = unit
     optional = [o for o in ("experience", "advanced-armor", "morale", "movement-fire")
                 if r.random() < (0.4 if o == "experience" else 0.05)]
-    return {"game": "skirmishers", "name": "drawn", "max_rounds": r.randint(1, 6),
+    return {"game": "skirmishers", "name": "drawn",
+            "max_rounds": 1 if crowd else r.randint(1, 6),
             "rulings": _rulings("skirmishers", r), "optional": optional,
             "map": dots_map, "units": units}
 
@@ -178,9 +207,16 @@ def _last_odyssey(r: random.Random) -> _Mapping:
     sides: dict[str, Any] = {}
     units: dict[str, Any] = {}
     k = 0
-    for side in ("police", "goblins", "drones")[:r.choice([2, 2, 3])]:
+    crowd = _crowd("last-odyssey", r)
+    if crowd is not None:  # the scenario's own bound is below the kernel's
+        from tactica.rulesets.last_odyssey import MAX_CHARACTERS
+
+        crowd = min(crowd, MAX_CHARACTERS)
+    for side in ("police", "goblins", "drones")[:2 if crowd else r.choice([2, 2, 3])]:
         rows: dict[str, list[str]] = {"front": [], "back": []}
-        for _ in range(r.randint(1, 4)):
+        count = (r.randint(1, 4) if crowd is None
+                 else crowd // 2 if k == 0 else crowd - crowd // 2)
+        for _ in range(count):
             name = f"U{k}"
             k += 1
             units[name] = ({"character": r.choice(["rook", "vesper", "lark", "moss"])}
@@ -189,7 +225,8 @@ def _last_odyssey(r: random.Random) -> _Mapping:
         if not rows["front"]:
             rows["front"], rows["back"] = rows["back"], []
         sides[side] = {key: v for key, v in rows.items() if v}
-    data: _Mapping = {"game": "last-odyssey", "name": "drawn", "max_rounds": r.randint(1, 20),
+    data: _Mapping = {"game": "last-odyssey", "name": "drawn",
+                      "max_rounds": 1 if crowd else r.randint(1, 20),
                       "rulings": _rulings("last-odyssey", r),
                       "map": {"kind": "rows", "sides": sides}, "units": units}
     if r.random() < 0.3:
@@ -220,7 +257,8 @@ def _unhex(r: random.Random) -> _Mapping:
     for a, b in itertools.pairwise(areas):  # every area reachable
         if not any(set(c["between"]) == {a, b} for c in connections):
             connections.append({"between": [a, b]})
-    n = r.randint(2, 8)
+    crowd = _crowd("unhex", r)
+    n = r.randint(2, 8) if crowd is None else crowd
     sides = _sides(r, n, 3)
     profiles = ["brawler", "gunman", "shooter", "medic", "bouncer"]
     units: dict[str, Any] = {}
@@ -234,7 +272,8 @@ def _unhex(r: random.Random) -> _Mapping:
         if r.random() < 0.2:
             unit["good"] = [r.choice(["initiative", "attack"])]
         units[f"U{i}"] = unit
-    data: _Mapping = {"game": "unhex", "name": "drawn", "max_rounds": r.randint(1, 30),
+    data: _Mapping = {"game": "unhex", "name": "drawn",
+                      "max_rounds": 1 if crowd else r.randint(1, 30),
                       "rulings": _rulings("unhex", r),
                       "map": {"kind": "zones", "areas": areas, "connections": connections},
                       "units": units}
@@ -247,7 +286,8 @@ def _unhex(r: random.Random) -> _Mapping:
 
 def _arc(r: random.Random) -> _Mapping:
     characters = ["francis", "jane", "bobby", "sam", "rex", "ivy", "dee"]
-    n = r.randint(2, 6)
+    crowd = _crowd("arc", r)
+    n = r.randint(2, 6) if crowd is None else crowd
     sides = _sides(r, n, 3)
     labels = list(_LABELS[:n])
     units: dict[str, Any] = {}
@@ -265,9 +305,10 @@ def _arc(r: random.Random) -> _Mapping:
         if r.random() < 0.5:
             unit["armor"] = [{"die": f"d{r.choice([4, 6, 8])}", "against": ["ballistic"]}]
         units[label] = unit
-    data: _Mapping = {"game": "arc", "name": "drawn", "max_rounds": r.randint(1, 12),
+    data: _Mapping = {"game": "arc", "name": "drawn",
+                      "max_rounds": 1 if crowd else r.randint(1, 12),
                       "rulings": _rulings("arc", r), "units": units}
-    if r.random() < 0.5:
+    if r.random() < 0.5 and crowd is None:
         big = r.random() < 0.08
         w, h = (r.randint(33, 40), r.randint(30, 32)) if big else (r.randint(3, 16),
                                                                      r.randint(3, 10))
