@@ -158,7 +158,10 @@ class Text(Generic[S, A, E]):
     place. Optional, for every dice prompt: ``roller``, who physically rolls the roll of that
     label during that action (``None`` when no side acts): a unit's id or a side's name,
     ``None`` to let the front end read it from the label (the first unit or side it names,
-    else the acting side), or ``""`` for the acting side whatever the label names."""
+    else the acting side), or ``""`` for the acting side whatever the label names. Optional,
+    for the unit panel and ``status``: ``figures``, every figure of every unit in words by
+    unit id (its weapons, armor, AP, hit points with their maximum), shown in place of the
+    ``units`` details it names and after the others."""
 
     units: Callable[[S], tuple[UnitStatus, ...]]
     action: Callable[[S, A], str] = record_text
@@ -166,6 +169,7 @@ class Text(Generic[S, A, E]):
     ranges: Callable[[S], list[tuple[str, str, str]]] | None = None
     terrain: Callable[[S], dict[str, str]] | None = None
     roller: Callable[[S, str, A | None], str | None] | None = None
+    figures: Callable[[S], Mapping[str, Mapping[str, str]]] | None = None
 
 
 # --------------------------------------------------------------------------------------------

@@ -232,21 +232,23 @@ class FightController:
     @classmethod
     def start(cls, scenario: Scenario, log: str | Path, *, seed: int | None = None,
               computer: Mapping[str, str | None] | None = None, ask_dice: bool = True,
-              durable: bool = True, replace_empty: bool = False) -> FightController:
+              durable: bool = True, replace_empty: bool = False,
+              command: str = "play") -> FightController:
         """A new fight logged to ``log`` (which must not exist yet): see
         :func:`tactica.play.fight.new_fight`."""
         built = new_fight(scenario, Path(log), seed=seed, computer=computer, durable=durable,
-                          replace_empty=replace_empty)
+                          replace_empty=replace_empty, command=command)
         return cls(built.scenario, built.battle, built.writer, built.header,
                    ask_dice=ask_dice, computer=built.computer)
 
     @classmethod
     def resume(cls, log: str | Path, *, scenario: Scenario | None = None,
                computer: Mapping[str, str | None] | None = None, ask_dice: bool = True,
-               durable: bool = True, seed: int | None = None) -> FightController:
+               durable: bool = True, seed: int | None = None,
+               command: str = "play") -> FightController:
         """Continue the fight in ``log``: see :func:`tactica.play.fight.resume_fight`."""
         built = resume_fight(Path(log), scenario=scenario, computer=computer, durable=durable,
-                             seed=seed)
+                             seed=seed, command=command)
         return cls(built.scenario, built.battle, built.writer, built.header,
                    ask_dice=ask_dice, computer=built.computer, cut=built.cut,
                    resumed=built.resumed, notes=built.notes)

@@ -8,11 +8,13 @@ one sentence instead of failing. Every function reads the battle; none changes i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from tactica.battlefield.base import Battlefield, SightReport
 from tactica.engine.battle import Battle
 from tactica.engine.errors import TacticaError
+from tactica.engine.game import Game
 from tactica.engine.maps import to_svg
 from tactica.engine.odds import OddsReport, outcome_report
 from tactica.engine.ruleset import Capability, UnitStatus, odds_hooks, sight_hooks
@@ -27,6 +29,7 @@ __all__ = [
     "sight_of",
     "svg_of",
     "unit_ids",
+    "units_shown",
 ]
 
 
@@ -72,6 +75,22 @@ def svg_of(battle: Battle[Any], sight: SightReport | None = None) -> str:
     if field is None:
         return ""
     return to_svg(field, sight=sight, colours=side_colours_of(battle))
+
+
+def units_shown(battle: Battle[Any]) -> tuple[UnitStatus, ...]:
+    """Every unit as people see it: its details, with every figure the game tells (its text
+    part's optional ``figures``: weapons, armor, AP, hit points with their maximum) in place
+    of the details they name and after the others."""
+    units = battle.ruleset.units(battle.state)
+    ruleset = battle.ruleset
+    hook = ruleset.text.figures if isinstance(ruleset, Game) else None
+    if hook is None:
+        return units
+    try:
+        figures = hook(battle.state)
+    except TacticaError:
+        return units
+    return tuple(replace(u, details={**u.details, **figures.get(u.id, {})}) for u in units)
 
 
 def unit_ids(units: Sequence[UnitStatus]) -> list[str]:

@@ -46,6 +46,7 @@ from tactica.play.queries import (
     odds_of,
     picture_of,
     sight_of,
+    units_shown,
 )
 from tactica.play.words import (
     ActionGroup,
@@ -475,7 +476,7 @@ class PlaySession:
     def _status(self) -> None:
         rs, state = self.battle.ruleset, self.battle.state
         stats = battle_stats(rs, state, self.battle.events())
-        lines = status_lines(rs.units(state), stats.rounds)
+        lines = status_lines(units_shown(self.battle), stats.rounds)
         self.terminal.say("\n".join(f"  {line}" for line in lines))
 
     def _map(self) -> None:

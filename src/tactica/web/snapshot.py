@@ -24,7 +24,13 @@ from tactica.play.controller import (
     Request,
     RollRequest,
 )
-from tactica.play.queries import has_map, no_map_sentence, odds_of, side_colours_of
+from tactica.play.queries import (
+    has_map,
+    no_map_sentence,
+    odds_of,
+    side_colours_of,
+    units_shown,
+)
 from tactica.play.session import number_range
 from tactica.play.words import (
     group_actions,
@@ -87,7 +93,7 @@ def snapshot(ctl: FightController) -> dict[str, Any]:
     """Everything a page shows, as JSON."""
     req = ctl.advance()
     rs, state = ctl.battle.ruleset, ctl.battle.state
-    units = rs.units(state)
+    units = units_shown(ctl.battle)
     colours = side_colours_of(ctl.battle)
     return {
         "version": ctl.version,

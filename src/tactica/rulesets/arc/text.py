@@ -309,3 +309,19 @@ def ranges(state: ArcState) -> list[tuple[str, str, str]]:
                 out.append((a.id, b.id, "not given" if metres is None
                             else f"{metres:.1f} m"))
     return out
+
+
+def figures(state: ArcState) -> dict[str, dict[str, str]]:
+    """Every figure of every character, for the unit panel and ``status``: health with its
+    maximum, AP, armor and each weapon with its damage, range and rounds."""
+    out: dict[str, dict[str, str]] = {}
+    for f in state.fighters.values():
+        guns = []
+        for w, rounds in zip(f.profile.weapons, f.rounds, strict=False):
+            reach = "melee" if w.melee else (f"{float(w.range):g} m" if w.range is not None
+                                             else "any range")
+            loaded = "" if rounds is None else f", {rounds} rounds"
+            guns.append(f"{w.name} ({w.damage}, {reach}{loaded})")
+        out[f.id] = {"health": f"{f.health} of {f.profile.max_health}",
+                     "ap": str(f.ap), "weapons": "; ".join(guns)}
+    return out

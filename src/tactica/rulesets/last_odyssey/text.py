@@ -218,3 +218,22 @@ def roller(state: LodState, label: str, action: Any) -> str | None:
     if label.startswith("GM's"):
         return None
     return action.unit
+
+
+def figures(state: LodState) -> dict[str, dict[str, str]]:
+    """Every figure of every character, for the unit panel and ``status``: HP, Shell and MP
+    with their maximum, the weapon and the abilities."""
+    out: dict[str, dict[str, str]] = {}
+    for f in state.fighters.values():
+        shown = {"hp": f"{f.hp} of {f.max_hp}",
+                 "shell": f"{f.shell_total} (at most {f.shell_cap})" if f.shell_cap else
+                 str(f.shell_total),
+                 "mp": f"{f.mp} of {f.max_mp}"}
+        if f.equipped is not None:
+            shown["weapon"] = f.equipped.name
+        if f.abilities:
+            shown["abilities"] = ", ".join(_ability_name(state, a) for a in f.abilities)
+        if f.items:
+            shown["items"] = ", ".join(_ability_name(state, i) for i in f.items)
+        out[f.id] = shown
+    return out
