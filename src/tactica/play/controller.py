@@ -50,6 +50,7 @@ from tactica.play.answer import (
     SeededPolicy,
     SeededStreams,
     parse_roll_answer,
+    shown_label,
     shown_roll,
 )
 from tactica.play.fight import new_fight, resume_fight
@@ -108,8 +109,8 @@ class RollRequest:
 
     @property
     def label(self) -> str:
-        """What the roll is for."""
-        return self.roll.label
+        """What the roll is for, as the table reads it (the log keeps the roll's own)."""
+        return shown_label(self.roll.label)
 
 
 @dataclass(frozen=True)

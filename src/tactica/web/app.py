@@ -9,7 +9,9 @@ Routes (JSON unless said):
 * ``GET /api/map.svg[?a=ID&b=ID]`` the map, with the sight lines between two units;
 * ``GET /api/sight?a=ID&b=ID`` sight and cover, with its reasons, and the odds between them;
 * ``GET /api/preview?key=KEY&index=I`` the exact odds of action ``I`` of the open question,
-  its outcomes as bars (the preview shown before an attack is committed);
+  its outcomes as bars (the preview shown before an attack is committed); a question that
+  is no longer open answers ``{"stale": true}`` (a page's requests that crossed an answer
+  are not errors);
 * ``GET /favicon.ico`` the page's icon (also ``/static/favicon.svg``);
 * ``POST /api/action`` ``{"key", "index"}`` (and ``"bearing"``, degrees, to aim an action the
   question lists as aimable: a firing arc at any bearing), ``/api/roll`` ``{"key", "text"}``
@@ -299,7 +301,14 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
         if key is None or index is None:
             raise WebError(400, "preview: give the question's key and the action's number "
                                 "(key=K&index=I, whole numbers)")
-        return JSONResponse(await server.run(lambda ctl: preview(ctl, key, index)))
+        def answer(ctl: FightController) -> dict[str, Any]:
+            req = ctl.open_request
+            if req is None or req.key != key:  # a tab a step behind: said, not refused
+                return {"stale": True, "key": key,
+                        "error": "the fight has moved on since that question was asked"}
+            return preview(ctl, key, index)
+
+        return JSONResponse(await server.run(answer))
 
     async def favicon(request: Request) -> Response:
         return Response((_STATIC / "favicon.svg").read_bytes(), media_type="image/svg+xml")

@@ -27,6 +27,7 @@ from tactica.play.controller import (
 from tactica.play.queries import (
     has_map,
     no_map_sentence,
+    odds_cases,
     odds_of,
     side_colours_of,
     units_shown,
@@ -174,8 +175,23 @@ def _bars(report: OddsReport) -> list[dict[str, Any]]:
     return out
 
 
+#: The chance shown large in a preview: the first of these the report has (the target taken
+#: out of the fight, however the game says it).
+_HEADLINES = ("p_out_of_action", "p_kill", "p_dead", "p_death", "p_down", "p_knockout",
+              "p_damage", "p_hit")
+
+
+def _headline(report: OddsReport) -> str | None:
+    """The name (as the page shows it) of the number a preview shows large, if any."""
+    for name in _HEADLINES:
+        if name in report.numbers:
+            return number_name(name)
+    return None
+
+
 def _report_json(report: OddsReport, desc: str) -> dict[str, Any]:
-    return {"action": desc,
+    return {"action": desc, "attacker": report.attacker, "target": report.target,
+            "headline": _headline(report),
             "lines": odds_lines(report, desc),
             "numbers": {number_name(k): float(v) for k, v in report.numbers.items()},
             "exact": {number_name(k): f"{v.numerator}/{v.denominator}"
@@ -199,6 +215,9 @@ def preview(ctl: FightController, key: int, index: int) -> dict[str, Any]:
     action = req.actions[index]
     out = _report_json(odds_of(ctl.battle, action), req.texts[index])
     out["index"] = index
+    # The cases the target chooses during the attack (an evasion): their odds beside.
+    out["cases"] = [{"case": words, **_report_json(report, req.texts[index])}
+                    for words, report in odds_cases(ctl.battle, action)]
     # The reasons in the table's words, as play shows them before the dice (no rule ids).
     out["reasons"] = ctl.explain(action) or out["reasons"]
     return out

@@ -43,7 +43,8 @@ ARC: Game[ArcState, Action, Event] = Game(
         odds_options=(
             OddsOption("aim", "AP spent aiming before the attack (0 by default)",
                        takes_value=True),
-            OddsOption("evade", "the target evades (1 AP, declared before the roll)"),
+            OddsOption("evade", "the target evades (1 AP, declared before the roll)",
+                       case=True),
         ),
         source="the Arc RPG; blank cells of its gun table, armor pieces and characters are "
                "tactica's illustrative examples",
@@ -57,7 +58,8 @@ ARC: Game[ArcState, Action, Event] = Game(
               ranges=text.ranges, terrain=text.terrain,
               figures=text.figures),
     odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds),
-    sight=Sight(battlefield=lambda state: state.grid, options=sight_options),
+    sight=Sight(battlefield=lambda state: state.grid, options=sight_options,
+                report=text.sight_report),
     explain=Explain(action=text.explain_action, option=text.describe_option),
     policy=Policy(rank=policy.rank_actions, decide=policy.choose_decision),
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,

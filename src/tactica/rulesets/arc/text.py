@@ -6,7 +6,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from tactica.battlefield.base import SightOption, SightReport
 from tactica.engine.chance import Decide
+from tactica.engine.errors import MapError
 from tactica.engine.ruleset import UnitStatus
 from tactica.rulesets.arc import records as r
 from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade
@@ -325,3 +327,35 @@ def figures(state: ArcState) -> dict[str, dict[str, str]]:
         out[f.id] = {"health": f"{f.health} of {f.profile.max_health}",
                      "ap": str(f.ap), "weapons": "; ".join(guns)}
     return out
+
+
+def sight_report(state: ArcState, source: str, target: str,
+                 **options: SightOption) -> SightReport:
+    """Sight on Arc's grid in Arc's words: the grid's four lines (ARC-29 asks one or two of
+    them clear), the distance in metres; the grid's cover is not an Arc rule and is left
+    out."""
+    from tactica.rulesets.arc.movement import SQUARE_METRES, distance_metres
+    from tactica.rulesets.arc.rulings import sight_options
+
+    grid = state.grid
+    if grid is None:
+        raise MapError("this scenario is played without a map: there is no sight to judge "
+                       "(everyone sees everyone)")
+    chosen = {**sight_options(state.rulings), **options}
+    report = grid.sight_report(source, target, **chosen)
+    a, b = state.fighters.get(source), state.fighters.get(target)
+    metres = distance_metres(state, a, b) if a is not None and b is not None else None
+    if metres is None:
+        return report
+    wanted = chosen.get("min_clear", 1)
+    clear = report.details.get("clear_lines")
+    kept = [r for r in report.reasons if not r.lstrip()[:1].isdigit()]
+    if report.reasons and report.reasons[0].lstrip()[:1].isdigit():
+        kept.insert(0, report.reasons[0])  # "N of 4 lines clear (policy ...)"
+    kept.append(f"{clear} of 4 lines clear, {wanted} needed (ARC-29): "
+                f"{'visible' if report.visible else 'not visible'}; distance {metres:.1f} m "
+                f"({float(SQUARE_METRES):g} m a square)")
+    details = {**report.details, "metric": "metres", "squares": report.distance,
+               "cover_range": 0}
+    return SightReport(report.source, report.target, report.visible, 0,
+                       round(metres, 1), details, tuple(kept))
