@@ -85,8 +85,10 @@ def open_fight(scenario: Path | None, *, log: Path | None, resume: Path | None,
             raise TacticaError(f"--log {str(log)!r} and --resume {str(resume)!r}: "
                                "name the log once, with --resume")
         sc = load_scenario(scenario) if scenario is not None else None
+        # Without --auto-dice the dice are as the table last chose them in this fight.
         return FightController.resume(resume, scenario=sc, computer=chosen,
-                                      ask_dice=not auto_dice, seed=seed, command=command)
+                                      ask_dice=False if auto_dice else None, seed=seed,
+                                      command=command)
     if scenario is None:
         raise TacticaError("give a SCENARIO to start a fight, or --resume LOG to continue one")
     sc = load_scenario(scenario)

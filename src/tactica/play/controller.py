@@ -38,7 +38,7 @@ from typing import Any
 from tactica.engine.battle import Battle, Resolved
 from tactica.engine.chance import Decide, Done, Policy, Roll
 from tactica.engine.errors import IllegalActionError, ScriptError, TacticaError
-from tactica.engine.events import ActionTaken, BattleEnded, Decided, Rolled
+from tactica.engine.events import ActionTaken, BattleEnded, Decided, Rolled, dumps
 from tactica.engine.menu import ActionMenu, menu_of
 from tactica.engine.policies import GreedyPolicy, make_policy
 from tactica.engine.ruleset import Aiming, Automatic, ChooseAction, Finished, explain_hooks
@@ -54,7 +54,7 @@ from tactica.play.answer import (
     shown_roll,
 )
 from tactica.play.fight import new_fight, resume_fight
-from tactica.play.logfile import LogHeader, LogWriter
+from tactica.play.logfile import DiceMode, LogHeader, LogWriter
 from tactica.play.roller import Roller, roller_of
 from tactica.play.words import winner_line
 
@@ -244,12 +244,16 @@ class FightController:
 
     @classmethod
     def resume(cls, log: str | Path, *, scenario: Scenario | None = None,
-               computer: Mapping[str, str | None] | None = None, ask_dice: bool = True,
-               durable: bool = True, seed: int | None = None,
+               computer: Mapping[str, str | None] | None = None,
+               ask_dice: bool | None = None, durable: bool = True, seed: int | None = None,
                command: str = "play") -> FightController:
-        """Continue the fight in ``log``: see :func:`tactica.play.fight.resume_fight`."""
+        """Continue the fight in ``log``: see :func:`tactica.play.fight.resume_fight`.
+        ``ask_dice`` ``None``: the dice as the table last chose them in this fight (typed by
+        hand unless it chose tactica's)."""
         built = resume_fight(Path(log), scenario=scenario, computer=computer, durable=durable,
                              seed=seed, command=command)
+        if ask_dice is None:
+            ask_dice = True if built.ask_dice is None else built.ask_dice
         return cls(built.scenario, built.battle, built.writer, built.header,
                    ask_dice=ask_dice, computer=built.computer, cut=built.cut,
                    resumed=built.resumed, notes=built.notes)
@@ -437,6 +441,18 @@ class FightController:
                                    virtual=True)
         self._request = None
         self.advance()
+
+    def set_dice(self, ask: bool) -> None:
+        """Dice typed by hand (``ask``) or rolled by tactica from now on. The choice is saved
+        in the log (a resumed fight keeps it); choosing tactica's dice while a roll is asked
+        rolls that one too."""
+        if ask != self.ask_dice:
+            self.writer.write_line(dumps(DiceMode("ask" if ask else "auto")))
+            self.ask_dice = ask
+        self.version += 1
+        req = self._request
+        if not ask and isinstance(req, RollRequest):
+            self.answer_roll("", key=req.key)
 
     def decide(self, index: int, *, key: int | None = None) -> None:
         """Answer the open :class:`DecisionRequest` with option ``index`` (0-based)."""

@@ -24,7 +24,14 @@ from tactica.engine.limits import MAX_LOG_LINE_BYTES, MAX_SEED
 from tactica.engine.policies import resolve_policy
 from tactica.engine.ruleset import Ruleset
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
-from tactica.play.logfile import LogHeader, LogWriter, create_log, digest_of, repair_log
+from tactica.play.logfile import (
+    DiceMode,
+    LogHeader,
+    LogWriter,
+    create_log,
+    digest_of,
+    repair_log,
+)
 
 __all__ = ["OpenFight", "new_fight", "resume_fight", "scenario_digest"]
 
@@ -49,6 +56,8 @@ class OpenFight:
     cut: list[Any] = field(default_factory=list)
     resumed: bool = False
     notes: list[str] = field(default_factory=list)
+    #: The table's last choice of dice the log records (``True``: typed by hand), if any.
+    ask_dice: bool | None = None
 
 
 def _new_seed() -> int:
@@ -135,10 +144,15 @@ def _resume(path: Path, writer: LogWriter, *, scenario: Scenario | None,
     state = scenario.new_state()
     chosen = checked_computer(rs, rs.sides_of(state),
                               header.computer if computer is None else computer)
+    # The table's own records (who rolls) are not the battle's: replayed without them.
+    modes = [r.mode for r in contents.records if isinstance(r, DiceMode)]
+    where = [i for i, r in enumerate(contents.records) if not isinstance(r, DiceMode)]
+    records = [contents.records[i] for i in where]
     try:
-        battle, cut = Battle.replay(rs, state, contents.records, listeners=[writer.append])
+        battle, cut = Battle.replay(rs, state, records, listeners=[writer.append])
     except ReplayError as exc:
-        line = exc.index + 2 if exc.index is not None else None
+        line = (where[exc.index] + 2 if exc.index is not None and exc.index < len(where)
+                else len(contents.records) + 2 if exc.index is not None else None)
         where = f"{path}:{line}" if line is not None else str(path)
         raise TacticaError(f"{where}: {exc}") from None
     except TacticaError as exc:
@@ -147,7 +161,7 @@ def _resume(path: Path, writer: LogWriter, *, scenario: Scenario | None,
         f"{path} was written by an older tactica (log version {header.version}): its header "
         "carries no check, so its rulings and seed are taken as written."]
     return OpenFight(scenario, battle, writer, header, chosen, cut=list(cut), resumed=True,
-                     notes=notes)
+                     notes=notes, ask_dice=(modes[-1] == "ask") if modes else None)
 
 
 def _header(scenario: Scenario, log: Path, seed: int | None,

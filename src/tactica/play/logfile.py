@@ -46,7 +46,7 @@ from typing import Any
 
 from tactica.engine.battle import Resolved, is_input_record
 from tactica.engine.errors import TacticaError
-from tactica.engine.events import BattleEnded, dumps, from_json
+from tactica.engine.events import BattleEnded, LogRecord, dumps, from_json, record
 from tactica.engine.limits import MAX_LOG_BYTES
 from tactica.engine.limits import MAX_LOG_LINE_BYTES as MAX_LINE_BYTES
 
@@ -54,6 +54,7 @@ if sys.platform != "win32":  # POSIX; on Windows a log is not locked
     import fcntl
 
 __all__ = [
+    "DiceMode",
     "LOG_FORMAT",
     "LOG_VERSION",
     "LogContents",
@@ -79,6 +80,19 @@ HEADER_FIELDS = frozenset({"type", "version", "game", "scenario", "digest", "rul
                            "computer", "files", "check"})
 #: How every header line starts (the writer puts the format first, without spaces).
 HEADER_START = b'{"type":"' + LOG_FORMAT.encode() + b'"'
+
+
+@record("table.dice")
+class DiceMode(LogRecord):
+    """The table chose who rolls from here on: ``ask`` (dice typed by hand) or ``auto``
+    (tactica rolls). Not a record of the battle: a resumed fight keeps the choice, and the
+    battle's replay never sees it."""
+
+    mode: str
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("ask", "auto"):
+            raise ValueError(f"dice mode {self.mode!r} (expected ask or auto)")
 
 
 def is_log_start(data: bytes) -> bool:

@@ -124,8 +124,9 @@ class PlaySession:
 
     @classmethod
     def resume(cls, log: str | Path, terminal: Terminal, *, scenario: Scenario | None = None,
-               computer: Mapping[str, str | None] | None = None, ask_dice: bool = True,
-               durable: bool = True, seed: int | None = None) -> PlaySession:
+               computer: Mapping[str, str | None] | None = None,
+               ask_dice: bool | None = None, durable: bool = True,
+               seed: int | None = None) -> PlaySession:
         """Continue the fight in ``log`` (see :func:`tactica.play.fight.resume_fight`)."""
         ctl = FightController.resume(log, scenario=scenario, computer=computer,
                                      ask_dice=ask_dice, durable=durable, seed=seed)
@@ -287,6 +288,8 @@ class PlaySession:
                                   "asks for it again)")
                 continue
             if text.strip()[0].isalpha() and self._command(text, req):
+                if self.controller.open_request is not req:  # 'dice auto' rolled it
+                    return
                 continue
             try:
                 self.controller.answer_roll(text, key=req.key)
@@ -386,9 +389,11 @@ class PlaySession:
         elif cmd == "sight" and rest:
             self._sight(" ".join(text.split()[1:]))
         elif cmd == "dice" and len(rest) == 1 and rest[0].lower() in ("ask", "auto"):
-            self.controller.ask_dice = rest[0].lower() == "ask"
-            self.terminal.say("  dice: " + ("typed by hand" if self.controller.ask_dice else
+            self.terminal.say("  dice: " + ("typed by hand" if rest[0].lower() == "ask" else
+                                            "rolled by tactica, this one too"
+                                            if isinstance(req, RollRequest) else
                                             "rolled by tactica"))
+            self.controller.set_dice(rest[0].lower() == "ask")
         else:
             return False
         return True

@@ -336,8 +336,7 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
         body: DiceBody = await _body(request, DiceBody, body_timeout)
 
         def set_mode(ctl: FightController) -> None:
-            ctl.ask_dice = body.mode == "ask"
-            ctl.version += 1
+            ctl.set_dice(body.mode == "ask")  # the roll asked now too, when tactica rolls
 
         await server.run(set_mode, answer=True)
         return JSONResponse(await server.run(state_of))
