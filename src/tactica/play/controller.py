@@ -176,7 +176,8 @@ class _StepDice:
         if queued is not None:
             value, faces = queued.answer
             rolled = "rolled " if queued.virtual else ""
-            self.ctl._note("roll", f"{request.label}: {rolled}{shown_roll(value, faces)}")
+            self.ctl._note("roll", f"{shown_label(request.label)}: {rolled}"
+                           f"{shown_roll(value, faces)}")
             return value, faces
         if not self.ctl.ask_dice:
             return self.ctl._virtual(request, self.step, index)
@@ -382,7 +383,7 @@ class FightController:
                  ) -> tuple[Any, tuple[int, ...] | None]:
         rng = self.streams.generator(step, ROLLS, index)
         value, faces = request.sample(rng, faces=True)
-        self._note("roll", f"{request.label}: rolled {shown_roll(value, faces)}")
+        self._note("roll", f"{shown_label(request.label)}: rolled {shown_roll(value, faces)}")
         return value, faces
 
     def _queued_answer(self, kind: str, index: int) -> _Queued | None:
@@ -561,7 +562,7 @@ class FightController:
             for line in self.explain(first.action):
                 self._note("explain", line)
         for r in rolls:
-            self._note("roll", f"{r.label}: {shown_roll(r.value, r.faces)} (from the log)")
+            self._note("roll", f"{shown_label(r.label)}: {shown_roll(r.value, r.faces)} (from the log)")
 
     def close(self) -> None:
         """Release the log (its lock); the controller answers nothing after."""

@@ -235,7 +235,7 @@ class PlaySession:
                 continue
             if self._command(text, req):
                 continue
-            hits = match_actions(text, req.texts)
+            hits = _matching(text, req)
             if len(hits) == 1:
                 self.controller.take(hits[0], key=req.key)
                 return
@@ -366,7 +366,7 @@ class PlaySession:
             if actions is None:
                 self.terminal.say("  no actions to list now: " + _waiting(req))
             else:
-                self._list(actions.texts, rest)
+                self._list(actions.texts, rest, _shown_words(actions))
         elif cmd == "odds" and len(rest) == 1 and whole_number(rest[0]) is not None:
             self._odds(actions, int(rest[0]), req)
         elif cmd in ("suggest", "hint") and not rest:
@@ -449,10 +449,29 @@ class PlaySession:
             self.terminal.say(f"  type a number, or an action's words (such as "
                               f"'{example}');\n  'list WORDS' numbers them, 'help' for more")
 
-    def _list(self, texts: Sequence[str], words: Sequence[str]) -> None:
+    def _list(self, texts: Sequence[str], words: Sequence[str],
+              shown: Sequence[str] = ()) -> None:
+        """Every action (those with every word of ``words``, in its description or in the
+        words the menu shows for it: ``list toward A``), numbered."""
         keys = [norm(w) for w in words]
-        lines = [f"  [{i}] {d}" for i, d in enumerate(texts, start=1)
-                 if all(k in norm(d) for k in keys)]
+        extra = list(shown) or [""] * len(texts)
+
+        def has(text: str, key: str) -> bool:  # one letter (a unit's name): a whole word
+            text = norm(text)
+            return key in text.split() if len(key) == 1 else key in text
+
+        # the words the menu shows first (its "toward A"), else the descriptions
+        picked = [i for i, more in enumerate(extra) if more and all(has(more, k) for k in keys)]
+        if not picked:
+            picked = [i for i, d in enumerate(texts) if all(has(d, k) for k in keys)]
+            extra = [""] * len(texts)
+        if keys and not picked:  # the words as typed at the prompt find them
+            extra = list(shown) or [""] * len(texts)
+            picked = match_actions(" ".join(words), [f"{d} {m}" for d, m in
+                                                     zip(texts, extra, strict=True)])
+        lines = [f"  [{i + 1}] {texts[i]}" + (f"  ({extra[i]})" if extra[i] else "")
+                 for i in picked] if keys else \
+            [f"  [{i}] {d}" for i, d in enumerate(texts, start=1)]
         self.terminal.say("\n".join(lines) if lines else "  no action matches")
 
     def _odds(self, actions: ActionRequest | None, n: int, req: Request) -> None:
@@ -548,6 +567,31 @@ def number_range(options: Sequence[Any]) -> tuple[int, int] | None:
     return low, low + len(options) - 1
 
 
+def _shown_words(req: ActionRequest) -> list[str]:
+    """Each action's words as the game's menu shows them (``150°, 6 AP, 12 shots toward A
+    (2,6)``), ``""`` where the description says it all (or there is no menu)."""
+    shown = [""] * len(req.texts)
+    if req.menu is not None:
+        for item in req.menu.items:
+            if item.label and 0 <= item.index < len(shown):
+                shown[item.index] = f"{item.sub} {item.label}".strip()
+    return shown
+
+
+def _matching(text: str, req: ActionRequest) -> list[int]:
+    """The actions typed ``text`` names: by the words the menu shows for them when those
+    name one alone (``150° toward A``), else by their descriptions, else by both."""
+    shown = _shown_words(req)
+    if any(shown):
+        by_menu = match_actions(text, shown)
+        if len(by_menu) == 1:
+            return by_menu
+    hits = match_actions(text, req.texts)
+    if hits or not any(shown):
+        return hits
+    return match_actions(text, [f"{t} {m}" for t, m in zip(req.texts, shown, strict=True)])
+
+
 def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:
     """One group of actions for people: each action when few, one line of what tells them
     apart when those are short words, else one line per next word (``uses Dragonslayer on``,
@@ -559,9 +603,7 @@ def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:
         return [f"  [{n}] {t}" for n, t in zip(g.numbers, g.texts, strict=True)]
     if short:
         examples.append(f"{g.head} {g.tails[len(g.tails) // 2]}")
-        if span:
-            return [_wrapped(f"  {span}{g.head} ({len(g.numbers)}): ", g.tails)]
-        # not in one run: each destination carries its own number
+        # each destination carries its own number, in one run or not
         return [_wrapped(f"  {g.head} ({len(g.numbers)}): ",
                          [f"[{n}] {t}" for n, t in zip(g.numbers, g.tails, strict=True)])]
     if depth == 0:

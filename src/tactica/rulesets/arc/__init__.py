@@ -18,6 +18,7 @@ from tactica.engine.game import (
     Game,
     Kernel,
     Matchups,
+    Menu,
     Odds,
     Policy,
     Rules,
@@ -26,7 +27,7 @@ from tactica.engine.game import (
     Text,
 )
 from tactica.engine.ruleset import OddsOption, RulesetMeta
-from tactica.rulesets.arc import actions, flow, matchup, odds, policy, setup, text
+from tactica.rulesets.arc import actions, flow, matchup, menu, odds, policy, setup, text
 from tactica.rulesets.arc.rulings import RULINGS, sight_options
 from tactica.rulesets.arc.state import ArcState, apply_event
 
@@ -61,6 +62,7 @@ ARC: Game[ArcState, Action, Event] = Game(
     sight=Sight(battlefield=lambda state: state.grid, options=sight_options,
                 report=text.sight_report),
     explain=Explain(action=text.explain_action, option=text.describe_option),
+    menu=Menu(layout=menu.action_menu),
     policy=Policy(rank=policy.rank_actions, decide=policy.choose_decision),
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
                       squads=matchup.squad_matchup, attack=odds.attack_action),

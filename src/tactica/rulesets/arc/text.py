@@ -8,7 +8,7 @@ from typing import Any
 
 from tactica.battlefield.base import SightOption, SightReport
 from tactica.engine.chance import Decide
-from tactica.engine.errors import MapError
+from tactica.engine.errors import MapError, TacticaError
 from tactica.engine.ruleset import UnitStatus
 from tactica.rulesets.arc import records as r
 from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade
@@ -65,6 +65,19 @@ def _signed(degree: int, success: bool) -> str:
     return f"{'+' if success else '-'}{abs(degree)}º"
 
 
+def _move_cost(state: ArcState, action: r.Move) -> str:
+    """``, 4 AP``: what a move on the grid costs, when it can be paid (else ``""``)."""
+    f = state.fighters.get(action.unit)
+    if f is None or f.at is None or state.grid is None:
+        return ""
+    x, _, y = action.to.partition(",")
+    try:
+        _, cost = path_to(state, f, (int(x), int(y)), action.mode)
+    except (ValueError, TacticaError):
+        return ""
+    return f", {cost} AP"
+
+
 def describe_action(state: ArcState, action: Any) -> str:
     """One line for an action."""
     if isinstance(action, r.Attack):
@@ -84,7 +97,7 @@ def describe_action(state: ArcState, action: Any) -> str:
             return f"{action.unit} uses a {item} on {on}, paying the AP missing with speed"
         return f"{action.unit} uses a {item} on {on}"
     if isinstance(action, r.Move):
-        return f"{action.unit} moves to {action.to} ({action.mode})"
+        return f"{action.unit} moves to {action.to} ({action.mode}{_move_cost(state, action)})"
     if isinstance(action, r.Reposition):
         way = "away from" if action.away else "toward"
         moved = reposition_metres(action.mode, action.ap)
