@@ -146,11 +146,18 @@ def test_a_number_to_set_is_asked_as_a_range() -> None:
         def acting(self) -> tuple[str, str]:
             return "crew", "Rook attacks Vince"
 
+        def last_roll(self) -> str:
+            return "Rook: attack: rolled 33 (3 and 3)"
+
+        def suggestion(self) -> int:
+            return 45
+
     from tactica.play.controller import DecisionRequest
     decision: Decide[Any] = Decide("crew", "set the die", tuple(range(1, 56)), Done)
     req = DecisionRequest(4, decision, 0, tuple(str(n) for n in range(1, 56)))
     out = request_json(Ctl(), req)  # type: ignore[arg-type]
     assert out["range"] == [1, 55] and out["during"] == "Rook attacks Vince"
+    assert out["roll"] == "Rook: attack: rolled 33 (3 and 3)" and out["suggested"] == 45
 
 
 def test_the_favicon_is_served_without_the_token(open_fight: Any) -> None:

@@ -121,6 +121,8 @@ class DecisionRequest:
     decision: Decide[Any]
     index: int
     texts: tuple[str, ...]
+    #: The state the decision is taken in (inside the step), for a suggestion.
+    state: Any = field(default=None, compare=False, repr=False)
 
     @property
     def side(self) -> str:
@@ -143,11 +145,12 @@ Request = ActionRequest | RollRequest | DecisionRequest | Over
 class _Ask(Exception):
     """Raised inside a step when a person must answer (the step stops there)."""
 
-    def __init__(self, kind: str, request: Any, index: int):
+    def __init__(self, kind: str, request: Any, index: int, state: Any = None):
         super().__init__(kind)
         self.kind = kind
         self.request = request
         self.index = index
+        self.state = state  # the state a decision is taken in (for a suggestion)
 
 
 @dataclass(frozen=True)
@@ -199,7 +202,7 @@ class _PersonPolicy:
                            f"{self.ctl.describe_option(decision, queued.answer)}",
                            decision.side)
             return queued.answer
-        raise _Ask("decide", decision, index)
+        raise _Ask("decide", decision, index, state)
 
 
 class FightController:
@@ -340,7 +343,7 @@ class FightController:
             return RollRequest(key, ask.request, ask.index)
         decision: Decide[Any] = ask.request
         texts = tuple(self.describe_option(decision, o) for o in decision.options)
-        return DecisionRequest(key, decision, ask.index, texts)
+        return DecisionRequest(key, decision, ask.index, texts, ask.state)
 
     def _answerers(self) -> tuple[_StepDice, dict[str, Policy]]:
         rolls = sum(1 for r in self._open if isinstance(r, Rolled))
@@ -473,12 +476,30 @@ class FightController:
         return sum(1 for r in self.battle.log if isinstance(r, Resolved))
 
     def suggestion(self) -> int:
-        """The action (0-based) the computer would choose for the open action request."""
-        req: ActionRequest = self._check(None, ActionRequest)
-        decision: Decide[Any] = Decide(req.side, "action", req.actions, Done)
+        """The action (0-based) the computer would choose for the open action request, or the
+        option it would choose for the open decision (a reaction fire, a re-roll)."""
+        req = self._request
         rng = self.streams.generator(self.steps, HINTS)
         greedy = GreedyPolicy(self.battle.ruleset)
+        if isinstance(req, DecisionRequest):
+            options = list(req.decision.options)
+            choice = greedy.choose(req.decision, req.state, rng)
+            return options.index(choice) if choice in options else 0
+        req = self._check(None, ActionRequest)
+        decision: Decide[Any] = Decide(req.side, "action", req.actions, Done)
         return req.actions.index(greedy.choose(decision, self.battle.state, rng))
+
+    def last_roll(self) -> str | None:
+        """The last roll of the step under way, in words (what a re-roll decision is about),
+        or ``None``."""
+        if not self._in_step:
+            return None
+        for note in reversed(self.feed):
+            if note.kind == "roll":
+                return note.text
+            if note.kind == "turn" or (note.kind == "action" and " chooses: " not in note.text):
+                return None
+        return None
 
     def acting(self) -> tuple[str | None, str]:
         """The step a roll or a decision is asked in: ``(side, the action in words)`` for a

@@ -50,6 +50,7 @@ from tactica.play.queries import (
 )
 from tactica.play.words import (
     ActionGroup,
+    friendly,
     group_actions,
     match_actions,
     norm,
@@ -235,7 +236,7 @@ class PlaySession:
                 continue
             if self._command(text, req):
                 continue
-            hits = _matching(text, req)
+            hits = _matching(text, req, self._marked(req))
             if len(hits) == 1:
                 self.controller.take(hits[0], key=req.key)
                 return
@@ -366,12 +367,16 @@ class PlaySession:
             if actions is None:
                 self.terminal.say("  no actions to list now: " + _waiting(req))
             else:
-                self._list(actions.texts, rest, _shown_words(actions))
+                self._list(self._marked(actions), rest, _shown_words(actions))
         elif cmd == "odds" and len(rest) == 1 and whole_number(rest[0]) is not None:
             self._odds(actions, int(rest[0]), req)
         elif cmd in ("suggest", "hint") and not rest:
-            if actions is None:
-                self.terminal.say("  suggestions are for actions: " + _waiting(req))
+            if isinstance(req, DecisionRequest):
+                pick = self.controller.suggestion()
+                self.terminal.say(f"  suggestion: [{pick + 1}] {req.texts[pick]}")
+            elif actions is None:
+                self.terminal.say("  suggestions are for actions and decisions: "
+                                  + _waiting(req))
             else:
                 pick = self.controller.suggestion()
                 self.terminal.say(f"  suggestion: [{pick + 1}] {actions.texts[pick]}")
@@ -435,19 +440,28 @@ class PlaySession:
                 self.terminal.say(f"  type a number, or an action's words (such as "
                                   f"'{example}'); 'help' for more")
             return
+        marked = self._marked(req)
         if len(req.texts) <= _LIST_ALL:
-            self._list(req.texts, [])
+            self._list(marked, [])
             return
         units = [u.id for u in self.battle.ruleset.units(self.battle.state)]
         lines: list[str] = []
         examples: list[str] = []
-        for g in group_actions(req.texts, units):
+        groups = group_actions(marked, units)
+        # actions on friends after those on enemies
+        groups.sort(key=lambda g: all(t.endswith(FRIEND) for t in g.texts))
+        for g in groups:
             lines.extend(_group_lines(g, examples, depth=0))
         self.terminal.say("\n".join(lines))
         example = examples[0] if examples else ""
         if example:
             self.terminal.say(f"  type a number, or an action's words (such as "
                               f"'{example}');\n  'list WORDS' numbers them, 'help' for more")
+
+    def _marked(self, req: ActionRequest) -> list[str]:
+        """The open actions' descriptions, those on a friend marked so."""
+        sides = {u.id: u.side for u in self.battle.ruleset.units(self.battle.state)}
+        return _marked(req, sides)
 
     def _list(self, texts: Sequence[str], words: Sequence[str],
               shown: Sequence[str] = ()) -> None:
@@ -469,9 +483,11 @@ class PlaySession:
             extra = list(shown) or [""] * len(texts)
             picked = match_actions(" ".join(words), [f"{d} {m}" for d, m in
                                                      zip(texts, extra, strict=True)])
+        if not keys:  # every action, those on friends after those on enemies
+            picked = sorted(range(len(texts)), key=lambda i: texts[i].endswith(FRIEND))
+            extra = [""] * len(texts)
         lines = [f"  [{i + 1}] {texts[i]}" + (f"  ({extra[i]})" if extra[i] else "")
-                 for i in picked] if keys else \
-            [f"  [{i}] {d}" for i, d in enumerate(texts, start=1)]
+                 for i in picked]
         self.terminal.say("\n".join(lines) if lines else "  no action matches")
 
     def _odds(self, actions: ActionRequest | None, n: int, req: Request) -> None:
@@ -567,6 +583,16 @@ def number_range(options: Sequence[Any]) -> tuple[int, int] | None:
     return low, low + len(options) - 1
 
 
+#: How a list marks an action on a friend (its own side's unit).
+FRIEND = " (a friend)"
+
+
+def _marked(req: ActionRequest, sides: Mapping[str, str]) -> list[str]:
+    """The descriptions as lists show them: an action on a friend marked so."""
+    return [t + FRIEND if f else t
+            for t, f in zip(req.texts, friendly(req.actions, req.texts, sides), strict=True)]
+
+
 def _shown_words(req: ActionRequest) -> list[str]:
     """Each action's words as the game's menu shows them (``150°, 6 AP, 12 shots toward A
     (2,6)``), ``""`` where the description says it all (or there is no menu)."""
@@ -578,7 +604,7 @@ def _shown_words(req: ActionRequest) -> list[str]:
     return shown
 
 
-def _matching(text: str, req: ActionRequest) -> list[int]:
+def _matching(text: str, req: ActionRequest, marked: Sequence[str] = ()) -> list[int]:
     """The actions typed ``text`` names: by the words the menu shows for them when those
     name one alone (``150° toward A``), else by their descriptions, else by both."""
     shown = _shown_words(req)
@@ -586,7 +612,8 @@ def _matching(text: str, req: ActionRequest) -> list[int]:
         by_menu = match_actions(text, shown)
         if len(by_menu) == 1:
             return by_menu
-    hits = match_actions(text, req.texts)
+    hits = match_actions(text, req.texts) or (
+        match_actions(text, list(marked)) if marked else [])
     if hits or not any(shown):
         return hits
     return match_actions(text, [f"{t} {m}" for t, m in zip(req.texts, shown, strict=True)])
@@ -599,6 +626,12 @@ def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:
     span = (f"[{g.numbers[0]}-{g.numbers[-1]}] "
             if g.numbers[-1] - g.numbers[0] == len(g.numbers) - 1 else "")
     short = all(len(t.split()) <= 2 for t in g.tails) and g.head
+    # the same action with other choices in brackets (items in each hand): one line
+    if g.head and len(g.numbers) > _GROUP_LISTED and all(
+            t.startswith("(") and t.endswith(")") for t in g.tails):
+        examples.append(g.texts[len(g.texts) // 2])
+        return [_wrapped(f"  {g.head} ({len(g.numbers)}): ",
+                         [f"[{n}] {t}" for n, t in zip(g.numbers, g.tails, strict=True)])]
     if len(g.numbers) <= _GROUP_LISTED or (not short and len(g.numbers) <= 6):
         return [f"  [{n}] {t}" for n, t in zip(g.numbers, g.texts, strict=True)]
     if short:

@@ -29,6 +29,7 @@ from tactica.engine.ruleset import UnitStatus
 
 __all__ = [
     "ActionGroup",
+    "friendly",
     "group_actions",
     "match_actions",
     "norm",
@@ -107,6 +108,42 @@ def group_actions(texts: Sequence[str], units: Iterable[str]) -> list[ActionGrou
         order.setdefault((unit, verb), []).append(i)
     return [ActionGroup(unit, verb, tuple(i + 1 for i in idx), tuple(texts[i] for i in idx))
             for (unit, verb), idx in order.items()]
+
+
+def _target(action: Any) -> str | None:
+    target = getattr(action, "target", None)
+    if target is None:
+        many = getattr(action, "targets", None)
+        target = many[0] if isinstance(many, tuple) and len(many) == 1 else None
+    return target if isinstance(target, str) else None
+
+
+def friendly(actions: Sequence[Any], texts: Sequence[str],
+             sides: Mapping[str, str]) -> list[bool]:
+    """For each action, whether it aims at a friend (a unit of its own unit's side, not
+    itself) where the same action is also open on an enemy: a friend in the line of fire,
+    not a friend healed. The target is read from the action's ``target`` (or its one
+    ``targets``), its unit from ``unit``; "the same action" is the description with the
+    target's name left out.
+
+    >>> from types import SimpleNamespace as A
+    >>> sides = {"E": "red", "D": "red", "1": "blue"}
+    >>> friendly([A(unit="E", target="D"), A(unit="E", target="1"), A(unit="E", target="D")],
+    ...          ["E shoots D", "E shoots 1", "E heals D"], sides)
+    [True, False, False]
+    """
+    kinds: list[tuple[str, bool] | None] = []
+    for action, text in zip(actions, texts, strict=True):
+        unit, target = getattr(action, "unit", None), _target(action)
+        if not (isinstance(unit, str) and unit in sides and target in sides
+                and target != unit):
+            kinds.append(None)
+            continue
+        same = sides[target] == sides[unit]
+        assert target is not None
+        kinds.append((re.sub(rf"(?<!\S){re.escape(target)}(?!\S)", "*", text), same))
+    on_enemies = {k[0] for k in kinds if k is not None and not k[1]}
+    return [k is not None and k[1] and k[0] in on_enemies for k in kinds]
 
 
 def match_actions(text: str, texts: Sequence[str]) -> list[int]:

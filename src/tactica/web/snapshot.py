@@ -34,6 +34,7 @@ from tactica.play.queries import (
 )
 from tactica.play.session import number_range
 from tactica.play.words import (
+    friendly,
     group_actions,
     number_name,
     odds_lines,
@@ -59,6 +60,9 @@ def request_json(ctl: FightController, req: Request) -> dict[str, Any]:
                 "texts": list(req.texts), "aimable": list(req.aimable),
                 "groups": [g.to_json() for g in group_actions(req.texts, units)],
                 "links": [action_link(a, sides) for a in req.actions],
+                # Actions on a friend where the same is open on an enemy: marked, listed last.
+                "friends": [i for i, f in enumerate(friendly(req.actions, req.texts, sides))
+                            if f],
                 "menu": None if req.menu is None else {
                     "hint": req.menu.hint,
                     "lines": [{"group": g, "sub": sub,
@@ -84,10 +88,21 @@ def request_json(ctl: FightController, req: Request) -> dict[str, Any]:
         span = number_range(req.decision.options)
         return {"kind": "decision", "key": req.key, "side": req.side, "during": during,
                 "label": req.decision.label, "options": list(req.texts),
+                # the roll the decision is about (a re-roll), the last of the step
+                "roll": ctl.last_roll(),
+                "suggested": _suggested(ctl),
                 "range": None if span is None else list(span)}
     assert isinstance(req, Over)
     return {"kind": "over", "key": req.key, "winner": req.winner, "reason": req.reason,
             "text": f"The battle is over. {winner_line(req.winner, req.reason)}."}
+
+
+def _suggested(ctl: FightController) -> int | None:
+    """The option the computer would choose (0-based), or ``None`` if it cannot say."""
+    try:
+        return ctl.suggestion()
+    except (TacticaError, ValueError):
+        return None
 
 
 def snapshot(ctl: FightController) -> dict[str, Any]:

@@ -36,8 +36,8 @@ def describe_action(state: LodState, action: Any) -> str:
             what += f" ({action.element})"
         ko = " to knock out" if action.knockout else ""
         targets = ", ".join(action.targets)
-        if action.targets == (action.unit,):
-            return f"{action.unit} uses {what}{ko}"
+        if action.targets == (action.unit,):  # said, so that nobody asks "on whom?"
+            return f"{action.unit} uses {what} on itself{ko}"
         return f"{action.unit} uses {what} on {targets}{ko}"
     if isinstance(action, r.UseItem):
         return f"{action.unit} uses {_ability_name(state, action.item)} on {action.target}"

@@ -70,16 +70,24 @@ function take(index) { send("/api/action", {key: state.request.key, index: index
 
 // -- the question -------------------------------------------------------------------------
 
+// An action on a friend (where the same is open on an enemy): marked so.
+function isFriend(req, index) { return (req.friends || []).includes(index); }
+function friendsLast(req, indices) {
+  return [...indices.filter((i) => !isFriend(req, i)), ...indices.filter((i) => isFriend(req, i))];
+}
+
 function actionButton(req, index, text) {
   const link = req.links[index];
+  if (isFriend(req, index)) text += " (a friend)";
   if (link && link.kind === "target") {  // an attack: its preview first
-    return el("button", {type: "button", class: "attack", title: req.texts[index],
+    return el("button", {type: "button", class: isFriend(req, index) ? "attack friend" : "attack", title: req.texts[index],
       "data-action": String(index),
       onclick: () => { pickOnly(link.unit); preview(link.unit, link.target, index); }}, text);
   }
   return el("button", {type: "button", title: req.texts[index], "data-action": String(index),
     onclick: () => take(index)}, text);
 }
+
 
 function renderActions(box, req) {
   const moveLine = (indices) => indices.length > 4 &&
@@ -107,7 +115,8 @@ function renderActions(box, req) {
   for (const g of req.groups) {
     const indices = g.numbers.map((n) => n - 1);
     if (g.numbers.length > 1) {
-      const buttons = indices.map((i, k) => actionButton(req, i, g.tails[k]));
+      const buttons = friendsLast(req, indices).map((i) => actionButton(req, i,
+        g.tails[indices.indexOf(i)]));
       if (moveLine(indices)) {
         box.append(el("details", {class: "group"}, el("summary", {text:
           `${g.head}: ${indices.length} places (click one on the map, or open this list)`}),
@@ -170,6 +179,7 @@ function renderQuestion(req) {
   } else if (req.kind === "decision") {
     box.append(el("h2", {text: `${req.side} decides: ${req.label}`}));
     if (req.during) box.append(el("div", {class: "hint", text: `in: ${req.during}`}));
+    decisionContext(box, req);
     if (req.range) box.append(rangeForm(req));
     else {
       req.options.forEach((o, i) => box.append(el("button", {type: "button",
@@ -177,6 +187,15 @@ function renderQuestion(req) {
     }
   } else {
     box.append(el("div", {class: "over", id: "over", text: req.text}));
+  }
+}
+
+// A decision's context: the roll it is about (a re-roll) and what the computer would choose.
+function decisionContext(box, req) {
+  if (req.roll) box.append(el("div", {class: "who", id: "decision-roll", text: `the roll: ${req.roll}`}));
+  if (req.suggested !== null && req.suggested !== undefined && req.options[req.suggested] !== undefined) {
+    box.append(el("div", {class: "hint", id: "decision-suggested",
+      text: `the computer would choose: ${req.options[req.suggested]}`}));
   }
 }
 
