@@ -593,30 +593,39 @@ def _marked(req: ActionRequest, sides: Mapping[str, str]) -> list[str]:
             for t, f in zip(req.texts, friendly(req.actions, req.texts, sides), strict=True)]
 
 
-def _shown_words(req: ActionRequest) -> list[str]:
+def _shown_words(req: ActionRequest, *, group: bool = False) -> list[str]:
     """Each action's words as the game's menu shows them (``150°, 6 AP, 12 shots toward A
-    (2,6)``), ``""`` where the description says it all (or there is no menu)."""
+    (2,6)``; with ``group``, after its group's title), ``""`` where the description says it
+    all (or there is no menu)."""
     shown = [""] * len(req.texts)
     if req.menu is not None:
         for item in req.menu.items:
             if item.label and 0 <= item.index < len(shown):
-                shown[item.index] = f"{item.sub} {item.label}".strip()
+                words = f"{item.sub} {item.label}".strip()
+                shown[item.index] = f"{item.group} {words}" if group else words
     return shown
 
 
 def _matching(text: str, req: ActionRequest, marked: Sequence[str] = ()) -> list[int]:
-    """The actions typed ``text`` names: by the words the menu shows for them when those
-    name one alone (``150° toward A``), else by their descriptions, else by both."""
+    """The actions typed ``text`` names. It is read against the words the menu shows for
+    them (``150° toward A``), the descriptions (as listed, a friend marked), the menu's words
+    after their group's title (``W moves to 1 AP 9,5``), and a description with the menu's
+    words; the first reading that names one action alone wins, else the first that names
+    some (to list them)."""
     shown = _shown_words(req)
+    readings: list[Sequence[str]] = []
     if any(shown):
-        by_menu = match_actions(text, shown)
-        if len(by_menu) == 1:
-            return by_menu
-    hits = match_actions(text, req.texts) or (
-        match_actions(text, list(marked)) if marked else [])
-    if hits or not any(shown):
-        return hits
-    return match_actions(text, [f"{t} {m}" for t, m in zip(req.texts, shown, strict=True)])
+        readings.append(shown)
+    readings.append(req.texts)
+    if marked:
+        readings.append(marked)
+    if any(shown):
+        titled = _shown_words(req, group=True)
+        readings.append(titled)
+        readings.append([f"{t} {m}" for t, m in zip(req.texts, titled, strict=True)])
+    found = [match_actions(text, reading) for reading in readings]
+    return next((hits for hits in found if len(hits) == 1),
+                next((hits for hits in found if hits), []))
 
 
 def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:

@@ -146,6 +146,9 @@ def friendly(actions: Sequence[Any], texts: Sequence[str],
     return [k is not None and k[1] and k[0] in on_enemies for k in kinds]
 
 
+_MARKS = ",;:()[]'\""
+
+
 def match_actions(text: str, texts: Sequence[str]) -> list[int]:
     """The indices (0-based) of the descriptions ``text`` matches: the one it equals; else
     those that contain it; else those holding every typed word (a word of three letters or
@@ -163,9 +166,12 @@ def match_actions(text: str, texts: Sequence[str]) -> list[int]:
     words = wanted.split()
 
     def has(tokens: list[str], w: str) -> bool:
+        w = w.strip(_MARKS) or w
         return any(tok == w or (len(w) >= 3 and tok.startswith(w)) for tok in tokens)
 
-    return [i for i, t in enumerate(normed) if all(has(t.split(), w) for w in words)]
+    # a word is read without the commas and brackets around it ("(walk," is "walk")
+    return [i for i, t in enumerate(normed)
+            if all(has([tok.strip(_MARKS) or tok for tok in t.split()], w) for w in words)]
 
 
 def number_name(name: str) -> str:

@@ -42,9 +42,8 @@ def action_menu(state: ArcState, actions: Sequence[Any]) -> ActionMenu:
             cost = _cost(state, action)
             way = MODES.index(action.mode) if action.mode in MODES else len(MODES)
             key = (way, cost if cost is not None else 99, _tile_key(action.to))
-            sub = f"{cost} AP" if cost is not None else "AP unknown"
-            moves.append((key, MenuItem(i, f"{action.unit} moves to, by {action.mode}", sub,
-                                        action.to)))
+            sub = f"{action.mode}, {cost if cost is not None else '?'} AP"
+            moves.append((key, MenuItem(i, f"{action.unit} moves to", sub, action.to)))
         else:
             others.append(MenuItem(i, describe_action(state, action)))
     ordered = [item for _, item in sorted(moves, key=lambda m: m[0])]
