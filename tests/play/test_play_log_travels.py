@@ -112,7 +112,7 @@ def test_a_pack_name_leaving_the_folder_is_refused(tmp_path: Path, name: str) ->
     log = tmp_path / "fight.jsonl"
     PlaySession.start(load_scenario(scenario), log, ScriptedTerminal(["quit"]), seed=1,
                       durable=False).run()
-    first, *rest = log.read_text().splitlines()
+    _first, *rest = log.read_text().splitlines()
     header = read_log(log).header
     assert header is not None and header.files is not None
     files = {"scenario": header.files["scenario"], "packs": {name: PACK}}

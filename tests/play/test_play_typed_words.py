@@ -118,9 +118,8 @@ class TypingMaster:
             return self._type(numbers[n])
         assert isinstance(req, ActionRequest), req
         numbers = entries(shown)
-        if len(numbers) < len(req.texts):  # a summary: the whole list first
-            if "actions" not in self.typed[-1:]:
-                return self._type("actions")
+        if len(numbers) < len(req.texts) and "actions" not in self.typed[-1:]:
+            return self._type("actions")  # a summary: the whole list first
         assert numbers, shown
         ends = [n for n, t in numbers.items() if re.search(r"\bends?\b", t)]
         pool = ends if ends and self.rng.random() < 0.35 else sorted(numbers)

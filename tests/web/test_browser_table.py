@@ -115,8 +115,8 @@ def in_view(page: Any, selector: str) -> None:
     """``selector`` is drawn inside the 1280x800 window."""
     box = page.locator(selector).first.bounding_box(timeout=TIMEOUT)
     assert box is not None, selector
-    assert 0 <= box["y"] and box["y"] + box["height"] <= 800, (selector, box)
-    assert 0 <= box["x"] and box["x"] + box["width"] <= 1280, (selector, box)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 800, (selector, box)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 1280, (selector, box)
 
 
 def test_one_preview_with_a_picker_and_commit_in_view(

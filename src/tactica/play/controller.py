@@ -484,10 +484,10 @@ class FightController:
         if isinstance(req, DecisionRequest):
             options = list(req.decision.options)
             choice = greedy.choose(req.decision, req.state, rng)
-            return options.index(choice) if choice in options else 0
-        req = self._check(None, ActionRequest)
-        decision: Decide[Any] = Decide(req.side, "action", req.actions, Done)
-        return req.actions.index(greedy.choose(decision, self.battle.state, rng))
+            return int(options.index(choice)) if choice in options else 0
+        asked: ActionRequest = self._check(None, ActionRequest)
+        decision: Decide[Any] = Decide(asked.side, "action", asked.actions, Done)
+        return asked.actions.index(greedy.choose(decision, self.battle.state, rng))
 
     def last_roll(self) -> str | None:
         """The last roll of the step under way, in words (what a re-roll decision is about),
@@ -583,7 +583,8 @@ class FightController:
             for line in self.explain(first.action):
                 self._note("explain", line)
         for r in rolls:
-            self._note("roll", f"{shown_label(r.label)}: {shown_roll(r.value, r.faces)} (from the log)")
+            self._note("roll", f"{shown_label(r.label)}: {shown_roll(r.value, r.faces)} "
+                               "(from the log)")
 
     def close(self) -> None:
         """Release the log (its lock); the controller answers nothing after."""

@@ -90,16 +90,18 @@ def resume_fight(path: Path, *, scenario: Scenario | None = None,
     The scenario is the log's own copy of the scenario and its content packs (a log of
     version 3 carries them), else the file the log names (relative to the log's folder),
     unless ``scenario`` is given; either way its content, and that of every content pack it
-    uses, must be what the fight started with. Every step of the log is re-run from its recorded action, rolls and
-    decisions and must give the events recorded; the first record that does not follow is
-    refused with its line number. A torn last line and the results of a step cut short are
-    dropped from the file; the step is finished from its recorded inputs. The rulings, the seed
-    and (unless ``computer`` is given) the computer's sides come from the log, whose header is
-    checked first (an edited header is refused at line 1: see
-    :class:`~tactica.play.logfile.LogHeader`). A log that holds
+    uses, must be what the fight started with. Every step of the log is re-run from its
+    recorded action, rolls and decisions and must give the events recorded; the first record
+    that does not follow is refused with its line number. A torn last line and the results of
+    a step cut short are dropped from the file; the step is finished from its recorded
+    inputs. The rulings, the seed and (unless ``computer`` is given) the computer's sides come
+    from the log, whose header is checked first (an edited header is refused at line 1: see
+    :class:`~tactica.play.logfile.LogHeader`). The table's choice of dice the log records
+    (:class:`~tactica.play.logfile.DiceMode`) is replayed apart and returned. A log that holds
     no complete line (a header torn by a crash) starts the fight anew on ``scenario`` (with
     ``seed``); a file that is not a tactica log is never changed. The writer holds the log's
-    lock (a second writer is refused).
+    lock (a second writer is refused). ``command`` (``play``, ``serve``) is the one the hints
+    name.
     """
     writer = LogWriter(path, durable=durable, command=command)
     try:
@@ -146,12 +148,12 @@ def _resume(path: Path, writer: LogWriter, *, scenario: Scenario | None,
                               header.computer if computer is None else computer)
     # The table's own records (who rolls) are not the battle's: replayed without them.
     modes = [r.mode for r in contents.records if isinstance(r, DiceMode)]
-    where = [i for i, r in enumerate(contents.records) if not isinstance(r, DiceMode)]
-    records = [contents.records[i] for i in where]
+    kept = [i for i, r in enumerate(contents.records) if not isinstance(r, DiceMode)]
+    records = [contents.records[i] for i in kept]
     try:
         battle, cut = Battle.replay(rs, state, records, listeners=[writer.append])
     except ReplayError as exc:
-        line = (where[exc.index] + 2 if exc.index is not None and exc.index < len(where)
+        line = (kept[exc.index] + 2 if exc.index is not None and exc.index < len(kept)
                 else len(contents.records) + 2 if exc.index is not None else None)
         where = f"{path}:{line}" if line is not None else str(path)
         raise TacticaError(f"{where}: {exc}") from None

@@ -54,9 +54,9 @@ if sys.platform != "win32":  # POSIX; on Windows a log is not locked
     import fcntl
 
 __all__ = [
-    "DiceMode",
     "LOG_FORMAT",
     "LOG_VERSION",
+    "DiceMode",
     "LogContents",
     "LogHeader",
     "LogWriter",

@@ -135,12 +135,11 @@ def friendly(actions: Sequence[Any], texts: Sequence[str],
     kinds: list[tuple[str, bool] | None] = []
     for action, text in zip(actions, texts, strict=True):
         unit, target = getattr(action, "unit", None), _target(action)
-        if not (isinstance(unit, str) and unit in sides and target in sides
-                and target != unit):
+        if not (isinstance(unit, str) and unit in sides and target is not None
+                and target in sides and target != unit):
             kinds.append(None)
             continue
         same = sides[target] == sides[unit]
-        assert target is not None
         kinds.append((re.sub(rf"(?<!\S){re.escape(target)}(?!\S)", "*", text), same))
     on_enemies = {k[0] for k in kinds if k is not None and not k[1]}
     return [k is not None and k[1] and k[0] in on_enemies for k in kinds]

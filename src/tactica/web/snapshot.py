@@ -108,7 +108,7 @@ def _suggested(ctl: FightController) -> int | None:
 def snapshot(ctl: FightController) -> dict[str, Any]:
     """Everything a page shows, as JSON."""
     req = ctl.advance()
-    rs, state = ctl.battle.ruleset, ctl.battle.state
+    rs, _state = ctl.battle.ruleset, ctl.battle.state
     units = units_shown(ctl.battle)
     colours = side_colours_of(ctl.battle)
     return {
