@@ -121,28 +121,37 @@ def _target(action: Any) -> str | None:
 def friendly(actions: Sequence[Any], texts: Sequence[str],
              sides: Mapping[str, str]) -> list[bool]:
     """For each action, whether it aims at a friend (a unit of its own unit's side, not
-    itself) where the same action is also open on an enemy: a friend in the line of fire,
-    not a friend healed. The target is read from the action's ``target`` (or its one
-    ``targets``), its unit from ``unit``; "the same action" is the description with the
-    target's name left out.
+    itself) the way one aims at an enemy: a friend in the line of fire, not a friend healed.
+    An action on a friend counts unless the same action (its description with the target's
+    name left out) is open on the unit itself and on no enemy (a potion, first aid). The
+    target is read from the action's ``target`` (or its one ``targets``), its unit from
+    ``unit``.
 
     >>> from types import SimpleNamespace as A
     >>> sides = {"E": "red", "D": "red", "1": "blue"}
-    >>> friendly([A(unit="E", target="D"), A(unit="E", target="1"), A(unit="E", target="D")],
-    ...          ["E shoots D", "E shoots 1", "E heals D"], sides)
-    [True, False, False]
+    >>> friendly([A(unit="E", target="D"), A(unit="E", target="1"), A(unit="E", target="D"),
+    ...           A(unit="E", target="E")],
+    ...          ["E shoots D", "E shoots 1", "E heals D", "E heals itself"], sides)
+    [True, False, False, False]
     """
-    kinds: list[tuple[str, bool] | None] = []
+    kinds: list[tuple[str, str] | None] = []  # (the action without its target, whom)
     for action, text in zip(actions, texts, strict=True):
         unit, target = getattr(action, "unit", None), _target(action)
         if not (isinstance(unit, str) and unit in sides and target is not None
-                and target in sides and target != unit):
+                and target in sides):
             kinds.append(None)
             continue
-        same = sides[target] == sides[unit]
-        kinds.append((re.sub(rf"(?<!\S){re.escape(target)}(?!\S)", "*", text), same))
-    on_enemies = {k[0] for k in kinds if k is not None and not k[1]}
-    return [k is not None and k[1] and k[0] in on_enemies for k in kinds]
+        head, rest = (unit, text[len(unit):]) if text.startswith(unit) else ("", text)
+        names = ("itself", target) if target == unit else (target,)
+        for name in names:
+            rest = re.sub(rf"(?<!\S){re.escape(name)}(?!\S)", "*", rest)
+        whom = ("self" if target == unit else
+                "friend" if sides[target] == sides[unit] else "enemy")
+        kinds.append((head + rest, whom))
+    on_enemies = {k[0] for k in kinds if k is not None and k[1] == "enemy"}
+    on_self = {k[0] for k in kinds if k is not None and k[1] == "self"}
+    return [k is not None and k[1] == "friend" and (k[0] in on_enemies or k[0] not in on_self)
+            for k in kinds]
 
 
 _MARKS = ",;:()[]'\""
