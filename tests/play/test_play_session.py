@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -271,3 +272,13 @@ def test_ctrl_c_leaves_every_answer_in_the_log(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         session.run()
     assert read_log(log).records[-1] == Rolled("to hit", 1, (4,))
+
+
+def test_suggest_answers_a_decision_too(tmp_path: Path) -> None:
+    sc = standoff(tmp_path)
+    # a shoots and hits twice; at the decision, 'suggest' names one of its options
+    t = play(sc, tmp_path / "standoff.jsonl", ["a", "1", "6 4", "suggest", "quit"], seed=2)
+    said = t.text
+    assert "suggestions are for actions" not in said
+    found = re.search(r"  suggestion: \[(\d)\] (aim at the (?:legs|head))", said)
+    assert found, said
