@@ -53,16 +53,37 @@ def test_a_medkit_on_someone_else_costs_5_plus_2_ap_and_heals_1d12_plus_degrees(
     assert of_type(events, ItemUsed)[0].left == 0
 
 
-def test_arc_31_a_failed_medkit_adds_its_negative_degrees_so_a_worse_failure_heals_less() -> None:
-    """The medkit 'heals 1d12 + º and removes 1d4 + º wound steps': failing at -3º (17
-    against 14) heals 1d12 - 3 and removes 1d4 - 3 steps (the default, ``signed``)."""
+def test_arc_31_by_default_a_failed_medicine_check_has_no_beneficial_effect() -> None:
+    """The actions chapter: "If the check fails, the attempt has no beneficial effect", and
+    "each degree of failure removes 1 point of HP or adds 1 Wound step". Medicine 3, roll 4:
+    failed at -0º; the medkit heals nothing, removes nothing, and adds one wound step."""
     battle = ward()
+    sam = battle.state.fighters["Sam"]
+    sam.profile = replace(sam.profile, skills=(("medicine", 3),))
+    battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([4, [12], [4]]))
+    events = battle.events()
+    checked = of_type(events, Checked)[0]
+    assert (checked.target_number, checked.success, checked.degree) == (3, False, 0)
+    assert not of_type(events, Healed)
+    assert battle.state.fighters["Foo"].health == 8
+    assert of_type(events, WoundsTreated)[0].wounds == (6, 6)    # (6, 4) + 1 step
+    assert battle.state.fighters["Sam"].item_count("medkit") == 0
+    battle = ward()                                                # Medicine 14, roll 17
+    battle.apply(UseItem("Sam", "bloodfoam", "Foo"), dice=ScriptedDice([17, [4]]))  # -3º
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (8, 8)   # 3 steps added
+
+
+def test_arc_31_signed_a_failed_medkit_adds_its_negative_degrees_so_a_worse_failure_heals_less(
+        ) -> None:
+    """The medkit 'heals 1d12 + º and removes 1d4 + º wound steps': failing at -3º (17
+    against 14) heals 1d12 - 3 and removes 1d4 - 3 steps (``signed``)."""
+    battle = ward({"ARC-31": "signed"})
     battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([17, [5], [4]]))
     events = battle.events()
     assert of_type(events, Checked)[0].degree == -3
     assert of_type(events, Healed)[0].amount == 2                 # 5 - 3
     assert of_type(events, WoundsTreated)[0].wounds == (6,)       # 4 - 3 = 1 step: the d4
-    battle = ward()
+    battle = ward({"ARC-31": "signed"})
     battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([20, [4], [2]]))  # -4º
     assert not of_type(battle.events(), Healed)
     assert battle.state.fighters["Foo"].wounds == (6, 4)
@@ -126,12 +147,37 @@ def test_arc_26_largest_first() -> None:
     assert of_type(battle.events(), WoundsTreated)[0].wounds == (4, 4)
 
 
+def test_a_bandage_costs_2_ap_to_take_out_and_4_to_apply_as_in_the_source_example() -> None:
+    """The actions chapter: "Dick ... takes out a bandage (2 AP) and attempts to apply it
+    (4 AP)": 6 AP in all (ARC-25 ``total``); Sam's 7 AP leave 1."""
+    battle = ward()
+    assert battle.state.items["bandage"].cost == (2, 4)
+    battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([3]))
+    spent = of_type(battle.events(), APSpent)[-1]
+    assert (spent.ap, spent.left) == (6, 1)
+    assert of_type(battle.events(), WoundsTreated)[0].wounds == (6,)
+    battle = slow_ward()
+    battle.state.fighters["Sam"].ap = 5                 # 5 AP: a bandage needs speed or a carry
+    legal = battle.legal_actions()
+    assert UseItem("Sam", "bandage", "Foo") not in legal
+    assert UseItem("Sam", "bandage", "Foo", "speed") in legal
+
+
+def test_every_item_of_the_pack_costs_what_the_source_says() -> None:
+    """The actions chapter: a medhypo (2 + 1 AP), bloodfoam (2 + 1 AP), a medkit (5 + 2 AP),
+    a bandage taken out (2 AP) and applied (4 AP)."""
+    items = ward().state.items
+    assert {k: items[k].cost for k in items} == {
+        "medhypo": (2, 1), "bloodfoam": (2, 1), "medkit": (5, 2), "bandage": (2, 4)}
+    assert all("cost" not in items[k].example for k in items)
+
+
 def test_a_failed_bandage_raises_a_wound_step_per_degree_of_failure_a_good_one_removes_one(
         ) -> None:
     battle = ward()                                      # Medicine 14
     battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([18]))      # -3º
     assert of_type(battle.events(), WoundsTreated)[0].wounds == (8, 8)   # (6, 4) + 3 steps
-    battle.apply(UseItem("Sam", "bandage", "Foo"), dice=ScriptedDice([3]))
+    battle.apply(UseItem("Sam", "bandage", "Foo", "speed"), dice=ScriptedDice([3]))  # 1 AP left
     assert of_type(battle.events(), WoundsTreated)[-1].wounds == (8, 6)
     battle = ward()
     battle.state.fighters["Sam"].profile = replace(

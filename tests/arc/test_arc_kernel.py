@@ -226,3 +226,37 @@ def _generated(k: int) -> Scenario:
 def test_the_kernel_plays_generated_battles_as_the_reference(k: int) -> None:
     _module()
     _same(_generated(k), k, 2)
+
+
+# -- healing: every reading of a failed Medicine check and of the items' costs ----------------
+
+#: Two poor medics (Medicine 5: most checks fail) with every item, beside gunners who wound.
+_CLINIC = {
+    "game": "arc", "name": "clinic", "max_rounds": 6,
+    "units": {
+        "Sam": {"side": "red", "character": "sam", "skills": {"medicine": 5},
+                "items": {"medkit": 2, "bandage": 3, "bloodfoam": 2, "medhypo": 1}},
+        "Rex": {"side": "red", "character": "rex"},
+        "Dee": {"side": "blue", "character": "dee", "skills": {"medicine": 5},
+                "items": {"medkit": 1, "bandage": 3, "bloodfoam": 2}},
+        "Ivy": {"side": "blue", "character": "ivy"},
+    },
+}
+
+
+@pytest.mark.parametrize("failure", ["harm", "signed", "flat"])
+@pytest.mark.parametrize("cost", ["total", "other"])
+def test_the_kernel_heals_as_the_reference_under_every_reading(failure: str, cost: str) -> None:
+    """ARC-31 (the default ``harm``: a failed check has no beneficial effect, ``signed``,
+    ``flat``) and ARC-25 with the bandage's 2 + 4 AP: the same battles, and some of them do
+    fail a Medicine check (ARC-31 consulted) and use an item (ARC-25 consulted)."""
+    _module()
+    data = {**_CLINIC, "rulings": {"ARC-31": failure, "ARC-25": cost}}
+    sc = scenario_from_mapping(data, source="clinic.yaml", base_dir=Path("."))
+    prepared = prepared_kernel(sc)
+    consulted: set[str] = set()
+    for policy in ("greedy", "random"):
+        for index in range(6):
+            got = kt.assert_same_battle(sc, prepared, {"red": policy, "blue": policy}, 31, index)
+            consulted |= got.consulted
+    assert {"ARC-25", "ARC-31"} <= consulted

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from arc_builders import RIFLE, SMG, duel, example, gunner
+from arc_builders import RIFLE, SMG, duel, example, gunner, make
 
 from tactica.cli import main
 from tactica.dice import Dist, evaluate
@@ -125,3 +125,27 @@ def test_the_command_line_odds_keep_the_common_keys(capsys: pytest.CaptureFixtur
                  "--aim", "1"])
     rows = json.loads(capsys.readouterr().out)
     assert code == 0 and rows and all(r["evade"] and r["aim"] == 1 for r in rows)
+
+
+def test_odds_refusals_say_the_rule_that_refuses() -> None:
+    """Attacks target other sides; a melee weapon reaches the adjacent squares on a grid
+    (the actions chapter's 5-foot squares) and 2 m without one; sight is ARC-29's."""
+    units = {"A": gunner("red", weapons=[RIFLE, "knife"], attributes={"DEX": 5}),
+             "P": gunner("red"),
+             "B": gunner("blue")}
+    state = make(units, map={"kind": "grid", "tiles": "A...#.B\nP......"}).new_state()
+    with pytest.raises(IllegalActionError) as friend:
+        ARC.odds.odds_action(state, "A", ("P",), None)
+    assert "P is on A's side" in str(friend.value), str(friend.value)
+    with pytest.raises(IllegalActionError) as melee:
+        ARC.odds.odds_action(state, "A", ("B",), "Combat knife")
+    text = str(melee.value)
+    assert "melee" in text and "adjacent" in text and "None" not in text, text
+    with pytest.raises(IllegalActionError) as unseen:
+        ARC.odds.odds_action(state, "A", ("B",), None)
+    assert "ARC-29" in str(unseen.value), str(unseen.value)
+    apart = duel(gunner("red", weapons=[RIFLE, "knife"], attributes={"DEX": 5}),
+                 ranges=[{"between": ["Foo", "Bar"], "metres": 20}]).new_state()
+    with pytest.raises(IllegalActionError) as far:
+        ARC.odds.odds_action(apart, "Foo", ("Bar",), "Combat knife")
+    assert "melee" in str(far.value) and "None" not in str(far.value), str(far.value)

@@ -264,3 +264,26 @@ def test_the_attackers_outcome_agrees_with_seeded_battles() -> None:
     assert abs(sum(taken) / n - float(exact.mean())) <= 4 * exact.sd() / math.sqrt(n)
     hurt = float(1 - exact.p(0))
     assert abs(sum(1 for t in taken if t) / n - hurt) <= 4 * math.sqrt(hurt * (1 - hurt) / n)
+
+
+def test_odds_refusals_name_the_real_reason(tmp_path: Path) -> None:
+    """A friend is refused because it is a friend (melee always; ranged under LOD-16
+    ``sides``, which the refusal names), the user itself because it is itself: not LOD-16
+    for a melee attack, which that ruling does not govern."""
+    sc = make(tmp_path, {"Moss": {"character": "moss"}, "Rook": {"character": "rook"},
+                         "Lark": {"character": "lark"}, "T": {"enemy": "t"}},
+              {"party": "Rook, Lark / Moss", "them": "T"}, pack={"enemies": {"t": enemy()}})
+    state = sc.new_state()
+    rs = sc.ruleset
+    with pytest.raises(IllegalActionError) as melee:
+        odds_of(rs, state, "Rook", "Lark")
+    assert "Lark is on Rook's side" in str(melee.value), str(melee.value)
+    assert "LOD-16" not in str(melee.value), str(melee.value)
+    with pytest.raises(IllegalActionError) as ranged:
+        odds_of(rs, state, "Lark", "Rook", "Elemental Bolt/fire")
+    assert "Rook is on Lark's side" in str(ranged.value), str(ranged.value)
+    assert "LOD-16 sides" in str(ranged.value), str(ranged.value)
+    for unit, means in (("Rook", None), ("Lark", "Elemental Bolt/fire")):
+        with pytest.raises(IllegalActionError) as itself:
+            odds_of(rs, state, unit, unit, means)
+        assert "itself" in str(itself.value) and "LOD-16" not in str(itself.value)

@@ -139,3 +139,44 @@ def test_the_attack_uses_the_chosen_weapon() -> None:
                           B=op("blue", defense=5))
     events = battle.apply(Attack("A", "smg", "B"), dice=ScriptedDice([[2, 3], [0]]))
     assert events[0].weapon == "smg" and events[0].hits == 1  # 2 <= 2 hits, 3 > 2 misses
+
+
+def test_odds_on_a_friend_under_neb12_enemies_say_it_is_a_friend_not_a_sight_reason() -> None:
+    """NEB-12 ``enemies``: "only operators of another side can be targeted". Asking the odds
+    of an attack on F, A's friend in plain sight, names F as a friend and the ruling, and
+    says nothing of sight lines (F is visible)."""
+    from tactica.rulesets.nebulia.odds import attack_odds
+
+    battle = attack_ready("A.F.B", rulings={"NEB-12": "enemies"},
+                          A=op("red", weapons=[GUN]), F=op("red"), B=op("blue"))
+    with pytest.raises(IllegalActionError) as refused:
+        attack_odds(battle.state, Attack("A", "rifle", "F"))
+    text = str(refused.value)
+    assert "F is a friend" in text and "NEB-12" in text, text
+    assert "lines clear" not in text and "visible" not in text, text
+
+
+@pytest.mark.parametrize(("tiles", "rulings", "says"), [
+    # adjacent but unseen, melee needing sight (NEB-7): a sight reason, not "not adjacent"
+    ("A#\n#B", {"NEB-7": "adjacent-and-visible", "NEB-5": "all"}, "knife needs B visible"),
+    # a target out of reach of the knife and unseen by the rifle
+    ("A#..B", {}, "knife is melee and B is not adjacent"),
+])
+def test_odds_refusals_name_the_rule_that_refuses(tiles: str, rulings: dict[str, str],
+                                                  says: str) -> None:
+    from tactica.rulesets.nebulia.odds import attack_odds
+
+    battle = attack_ready(tiles, rulings=rulings, A=op("red", weapons=[KNIFE, GUN]),
+                          B=op("blue"))
+    with pytest.raises(IllegalActionError) as refused:
+        attack_odds(battle.state, Attack("A", None, "B"))
+    assert says in str(refused.value), str(refused.value)
+
+
+def test_odds_of_an_operator_on_itself_say_so() -> None:
+    from tactica.rulesets.nebulia.odds import attack_odds
+
+    battle = attack_ready("A..B", A=op("red", weapons=[GUN]), B=op("blue"))
+    with pytest.raises(IllegalActionError) as refused:
+        attack_odds(battle.state, Attack("A", "rifle", "A"))
+    assert "itself" in str(refused.value) and "visible" not in str(refused.value)

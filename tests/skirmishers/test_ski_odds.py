@@ -187,3 +187,20 @@ def test_no_movers_outcome_where_no_arc_holds_the_path() -> None:
     take(b, r.Activate("A"))
     report = SKIRMISHERS.odds.odds(b.state, r.Move("A", "1,0"))
     assert not any(name.startswith("attacker") for name in report.distributions)
+
+
+def test_odds_refusals_say_what_refuses() -> None:
+    """Melee is "adjacent on one level and in sight": a trooper next to the attacker on the
+    floor above is refused for the level, not for being far; troopers attack the other
+    side, so the odds of an attack on a friend say it is a friend."""
+    from tactica.engine.errors import IllegalActionError
+
+    b = ready("A F . .\n . . . .", upper=[". B . .\n . . . ."], A=trooper("red"),
+              F=trooper("red"), B=trooper("blue"))
+    with pytest.raises(IllegalActionError) as upstairs:
+        SKIRMISHERS.odds.odds_action(b.state, "A", ("B",), "knife")
+    assert "level" in str(upstairs.value) and "not next to" not in str(upstairs.value)
+    for means in ("knife", None, "rifle"):
+        with pytest.raises(IllegalActionError) as friend:
+            SKIRMISHERS.odds.odds_action(b.state, "A", ("F",), means)
+        assert "F is on A's side" in str(friend.value), str(friend.value)

@@ -426,3 +426,49 @@ def test_no_cover_while_moving_the_interceptor_assigns_the_dice() -> None:
                  decisions={"npcs": [Reaction("intercept", "shotgun"), lambda o: True]})
     assert of(events, Attacked)[0].cover is False
     assert of(events, Wounded)[0].assigned_by == "B"
+
+
+def test_dropping_an_item_takes_no_action_so_it_is_offered_with_none_left() -> None:
+    """The seed: "Dropping items currently in your hands ... doesn't take an action". A has
+    spent its action; B (same team) still has one, so the team's turn goes on and A may
+    still drop what it holds."""
+    b = ready({"A": pc("Bar", items=["knife", "bottle"], hold=["knife", "bottle"]),
+               "B": pc("Kitchen"), "C": npc("Alley")})
+    act(b, Arrange("A", "knife", None))                 # manage items: its one action
+    a = b.state.chars["A"]
+    assert a.actions == 0 and b.state.chars["B"].actions == 1
+    held = [n for n in (a.right, a.left) if n]
+    legal = b.legal_actions()
+    assert [x for x in legal if isinstance(x, Drop) and x.unit == "A"] == [
+        Drop("A", n) for n in held]
+    assert not [x for x in legal if getattr(x, "unit", None) == "A"
+                and not isinstance(x, Drop)]
+    events = act(b, Drop("A", held[0]))
+    assert of(events, ItemDropped) == [ItemDropped("A", held[0], "Bar", "dropped")]
+    assert not of(events, ActionSpent) and a.actions == 0
+
+
+def test_first_aid_offers_every_plan_not_only_locations_filled_one_after_another() -> None:
+    """The rule file: "erase that many `\\` marks over at most that many locations". With
+    `\\` marks on the left arm 5, torso 3, head 1 and a roll allowing 2 boxes over 2
+    locations, {left arm 1, torso 1} is a plan; each plan leaves a different body."""
+    from tactica.rulesets.unhex.aid import first_aid_plans, treat
+
+    b = ready({"M": pc("Bar", items=["first-aid-kit"]), "P": pc("Bar"), "B": npc("Alley")})
+    p = b.state.chars["P"]
+    body = (p.body.with_marks("left arm", Marks(slash=5)).with_marks("torso", Marks(slash=3))
+            .with_marks("head", Marks(slash=1)))
+    plans = first_aid_plans(body, (2, 1))            # 2 boxes over 2, or 1 box over 3
+    erased = {p.erase for p in plans}
+    assert erased == {(("left arm", 2),), (("torso", 2),), (("left arm", 1), ("torso", 1)),
+                      (("head", 1), ("left arm", 1)), (("head", 1), ("torso", 1)),
+                      (("head", 1),), (("left arm", 1),), (("torso", 1),)}
+    assert len(plans) == len(erased) == len({treat(body, e) for e in erased})
+    assert all(sum(n for _, n in p.erase) <= p.boxes and len(p.erase) <= p.extra + 1
+               for p in plans)
+    p.body = body
+    chosen = FirstAidPlan(2, 1, (("left arm", 1), ("torso", 1)))
+    events = act(b, FirstAid("M", "P"), rolls=[(2, 1)], decisions={"pcs": [chosen]})
+    after = b.state.chars["P"].body
+    assert of(events, Treated)[0].erased == (("left arm", 1), ("torso", 1))
+    assert after.marks_at("left arm") == Marks(x=4) and after.marks_at("torso") == Marks(x=2)

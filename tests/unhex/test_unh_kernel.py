@@ -288,3 +288,46 @@ def test_the_kernel_plays_generated_battles_as_the_reference(k: int) -> None:
     for policy in ("greedy", "random"):
         for index in range(4):
             _same(sc, dict.fromkeys(sides, policy), k, index)
+
+
+# -- first aid plans, breaking NPCs, dropping with no action left -----------------------------
+
+#: Two NPC teams in two rooms, each with a medic and patients whose `\` marks are spread over
+#: several locations (first aid then has plans that split the boxes), an exit to break to.
+_INFIRMARY: dict[str, Any] = {
+    "game": "unhex", "name": "infirmary", "max_rounds": 8, "pcs": [], "exits": ["Yard"],
+    "map": {"kind": "zones", "name": "infirmary", "areas": ["Ward", "Hall", "Yard"],
+            "connections": [{"between": ["Ward", "Hall"], "cover": ["Ward"]},
+                            {"between": ["Hall", "Yard"]}]},
+    "units": {
+        "Doc": {"side": "gang", "at": "Ward", "level": 70, "good": ["first-aid"],
+                "items": ["first-aid-kit", "pistol", "knife"],
+                "hold": ["first-aid-kit", "knife"]},
+        "Ann": {"side": "gang", "at": "Ward", "level": 55, "items": ["pistol", "knife"],
+                "hold": ["pistol", "knife"],
+                "marks": {"left arm": "\\\\\\\\\\", "torso": "\\\\\\", "head": "\\"}},
+        "Bo": {"side": "gang", "at": "Ward", "level": 45, "items": ["shotgun"],
+               "hold": ["shotgun"], "marks": {"right leg": "\\\\\\\\", "right arm": "\\\\"}},
+        "Medic": {"side": "cops", "at": "Hall", "level": 65,
+                  "items": ["first-aid-kit", "revolver"], "hold": ["first-aid-kit", "revolver"],
+                  "marks": {"torso": "\\\\", "left leg": "\\\\\\"}},
+        "Cy": {"side": "cops", "at": "Hall", "level": 60, "items": ["rifle"], "hold": ["rifle"],
+               "marks": {"head": "\\\\", "left arm": "\\\\\\", "torso": "\\\\\\\\"}},
+        "Di": {"side": "cops", "at": "Hall", "level": 50, "items": ["machete", "bottle"],
+               "hold": ["machete", "bottle"]},
+    },
+}
+
+
+@pytest.mark.parametrize("ruling", ["break", "wounded-now", "fight-on"])
+def test_the_kernel_treats_breaks_and_drops_as_the_reference(ruling: str) -> None:
+    """Every plan of a first aid success (boxes split over locations), UNH-27's default
+    (wounded in an earlier round) and its options, and ``Drop`` offered with no action left:
+    the kernel's battles are the reference's under both policies."""
+    _module()
+    data = {**_INFIRMARY, "rulings": {"UNH-27": ruling}}
+    sc = scenario_from_mapping(data, source="infirmary.yaml", base_dir=Path("."))
+    for policy in ("greedy", "random"):
+        for index in range(6):
+            _same(sc, {"gang": policy, "cops": policy}, 27, index)
+    _same(sc, {"gang": "greedy", "cops": "random"}, 27, 6)

@@ -113,6 +113,36 @@ def test_options_read_as_words() -> None:
         Hardening((("left leg", 2),)), ("pcs", "npcs"))]
     assert words == ["no reaction", "counterattack with the knife",
                      "7 damage (units die), right leg (tens die)",
-                     "3 boxes over 2 locations: erase 2 from the head, 1 from the torso",
+                     "3 boxes over 2 locations: erase head 2, torso 1",
                      "2 on the left leg", "pcs then npcs"]
     assert UNHEX.sight.battlefield_of(b.state).name == "Nightclub"
+
+
+def test_first_aid_offers_every_plan_grouped_by_reading_and_applies_the_one_chosen(
+        tmp_path: Path) -> None:
+    """"Erase that many `\\` marks over at most that many locations": a roll of 34 on a
+    patient with `\\` on the head 1, left arm 5, torso 3, left leg 2 allows 3 boxes over 5
+    locations or 4 over 4; every plan is offered once, on a few lines grouped by the
+    reading, and {left arm 2, torso 2} (not a fill of one location after another) can be
+    chosen."""
+    from tactica.rulesets.unhex.aid import first_aid_plans
+
+    marks = {"head": "\\", "left arm": "\\" * 5, "torso": "\\" * 3, "left leg": "\\" * 2}
+    sc = scenario({"M": pc("Bar", items=["first-aid-kit"]), "P": {**pc("Bar"), "marks": marks},
+                   "B": npc("Alley")})
+    plans = first_aid_plans(sc.new_state().chars["P"].body, (3, 4))
+    assert len(plans) == 35 == len({p.erase for p in plans})
+    pick = 1 + plans.index(FirstAidPlan(4, 3, (("left arm", 2), ("torso", 2))))
+    table = Table(["1", "3 4", "6 2", "1", "M gives first aid to P", "3 4", str(pick), "quit"])
+    session = PlaySession.start(sc, tmp_path / "fight.jsonl", table, seed=1)
+    session.run()
+    said = table.said
+    ask = said.index("pcs decides 'M: first aid on P, which marks to erase?':")
+    listed = said[ask + 1:said.index("> pcs decides> ", ask)]
+    assert len(listed) < len(plans) // 2
+    assert listed[0].startswith("  3 boxes over 5 locations, erase: [1] head 1, left arm 2")
+    assert any(line.startswith("  4 boxes over 4 locations, erase: [16]") for line in listed)
+    assert f"[{pick}] left arm 2, torso 2" in " ".join(listed)
+    body = session.battle.state.chars["P"].body
+    assert (body.marks_at("left arm").slash, body.marks_at("torso").slash) == (0, 0)
+    assert (body.marks_at("left arm").x, body.marks_at("torso").x) == (3, 1)

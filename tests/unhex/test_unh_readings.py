@@ -13,7 +13,7 @@ from unh_builders import act, advance, npc, of, pc, ready, scenario
 from tactica.analysis.simulate import simulate
 from tactica.engine.battle import Battle, SampledDice, ScriptedDice
 from tactica.engine.chance import Decide
-from tactica.engine.errors import ScenarioError
+from tactica.engine.errors import IllegalActionError, ScenarioError
 from tactica.engine.policies import GreedyPolicy
 from tactica.engine.ruleset import Automatic, Finished
 from tactica.engine.scenario import load_scenario
@@ -21,7 +21,8 @@ from tactica.rulesets.unhex import UNHEX
 from tactica.rulesets.unhex.aid import hardenings, slashes_to_x
 from tactica.rulesets.unhex.body import Marks
 from tactica.rulesets.unhex.legal import reactions_to_attack
-from tactica.rulesets.unhex.odds import attack_odds
+from tactica.rulesets.unhex.odds import attack_odds, choose_attack
+from tactica.rulesets.unhex.policy import breaking
 from tactica.rulesets.unhex.records import (
     AmmoMarked,
     Attack,
@@ -35,6 +36,7 @@ from tactica.rulesets.unhex.records import (
     Operate,
     Reaction,
     Retreat,
+    RoundStarted,
     Surrendered,
     Treated,
     Wounded,
@@ -197,6 +199,20 @@ def test_a_weapon_without_ammunition_cannot_fire() -> None:
     assert not [a for a in b.legal_actions() if isinstance(a, Attack)]
 
 
+def test_odds_with_a_weapon_out_of_ammunition_say_so_not_that_it_is_not_held() -> None:
+    """"Mark off ammo": a pistol held in hand whose counted ammunition is gone cannot fire;
+    the odds refusal says that, not that the pistol is not held."""
+    b = ready({"A": {**pc("Dance Floor", items=["pistol"]), "ammo": {"pistol": 0}},
+               "B": npc("Entrance")})
+    for weapon in ("pistol", None):
+        with pytest.raises(IllegalActionError) as refused:
+            attack_odds(b.state, Attack("A", weapon or "pistol", "B")) if weapon else \
+                choose_attack(b.state, "A", "B")
+        text = str(refused.value)
+        assert "ammunition" in text and "usable hand" not in text, text
+        assert "holds no weapon" not in text, text
+
+
 # -- UNH-27: wounded NPCs who critically fail initiative break -----------------------------------
 
 
@@ -245,6 +261,38 @@ def test_unh_27_an_npc_wounded_after_the_roll_in_the_same_round_does_not_break()
         {"kind": "react", "attack": Attack("A", "pistol", "C")})
     assert GreedyPolicy(UNHEX).choose(decision, b.state,
                                       np.random.default_rng(0)) == Reaction("none")
+
+
+def _treated_in_round_1(ruling: str | None) -> Battle:
+    """B (an NPC) is shot in round 1 and fully treated by M, its team's medic, the same
+    round; round 2's initiative roll of the NPCs fails critically."""
+    b = ready({"A": pc("Kitchen", items=["pistol"]),
+               "B": npc("Bar"), "M": npc("Bar", items=["first-aid-kit"])},
+              exits=["Alley"], rulings={"UNH-27": ruling} if ruling else None)
+    act(b, Attack("A", "pistol", "B"), rolls=[(3, 4)],
+        decisions={"npcs": [Reaction("none")], "pcs": [lambda o: o.damage == 3]})
+    assert b.state.chars["B"].wounded
+    advance(b)                                              # the PCs' turn ends
+    act(b, FirstAid("M", "B"), rolls=[(3, 4)], decisions={"npcs": [lambda p: True]})
+    assert not b.state.chars["B"].wounded                  # every mark erased
+    b.ruleset.apply_event(b.state, RoundStarted(2, (("A", 1), ("B", 1), ("M", 1))))
+    b.ruleset.apply_event(b.state, InitiativeRolled("npcs", "M", 99, False, "failure"))
+    return b
+
+
+@pytest.mark.parametrize(("ruling", "broken"), [(None, {"B"}), ("break", {"B"}),
+                                                ("wounded-now", set()),
+                                                ("fight-on", {"B"})])
+def test_unh_27_an_npc_wounded_in_an_earlier_round_breaks_even_when_treated(
+        ruling: str | None, broken: set[str]) -> None:
+    """The seed: "If the NPCs have been wounded in prior rounds and roll a critical failure
+    for initiative, the GM should have them retreat or surrender": B was wounded in round 1,
+    so it breaks in round 2 though first aid erased its marks (the default); under
+    ``wounded-now`` only NPCs with marks at the roll break; M, never wounded, fights on."""
+    b = _treated_in_round_1(ruling)
+    assert b.state.broken == frozenset(broken)
+    assert breaking(b.state, b.state.chars["B"]) == (ruling in (None, "break"))
+    assert not breaking(b.state, b.state.chars["M"])
 
 
 def test_unh_27_fewer_nightclub_fights_run_to_the_round_limit() -> None:

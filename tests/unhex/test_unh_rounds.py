@@ -12,6 +12,7 @@ from tactica.rulesets.unhex.records import (
     ActionGained,
     ActionLost,
     Attack,
+    Drop,
     EndTurn,
     InitiativeWon,
     Move,
@@ -113,7 +114,9 @@ def test_team_turns_each_action_once_and_reacting_uses_the_action() -> None:
     assert isinstance(b.pending, ChooseAction) and b.pending.side == "pcs"
     act(b, Attack("A", "pistol", "B"), rolls=[(9, 8)], decisions={"npcs": [Reaction("none")]})
     assert b.state.chars["A"].actions == 0
-    assert all(a.unit != "A" for a in b.legal_actions() if hasattr(a, "unit"))
+    # with no action left A may only drop what it holds (that takes no action)
+    assert [a for a in b.legal_actions() if getattr(a, "unit", None) == "A"] == [
+        Drop("A", "pistol")]
     act(b, EndTurn("pcs"))  # A2 keeps its action to react on the NPCs' turn
     assert b.pending.side == "npcs"  # type: ignore[union-attr]
     events = act(b, Move("B", "Entrance"), decisions={"pcs": [Reaction("none"),

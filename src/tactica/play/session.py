@@ -304,7 +304,7 @@ class PlaySession:
             self._range(req, *span)
             return
         lines = [f"{req.side} decides {req.decision.label!r}:"]
-        lines.extend(f"  [{i}] {t}" for i, t in enumerate(req.texts, start=1))
+        lines.extend(option_lines(req.texts))
         self.terminal.say("\n".join(lines))
         n = len(req.texts)
         while True:
@@ -626,6 +626,43 @@ def _matching(text: str, req: ActionRequest, marked: Sequence[str] = ()) -> list
     found = [match_actions(text, reading) for reading in readings]
     return next((hits for hits in found if len(hits) == 1),
                 next((hits for hits in found if hits), []))
+
+
+def option_lines(texts: Sequence[str]) -> list[str]:
+    """A decision's options for people: each on its line when few; when many, those whose
+    descriptions share what comes before ``": "`` (and the first word after it) on one
+    wrapped line under it, each with its number.
+
+    >>> option_lines(["a", "b"])
+    ['  [1] a', '  [2] b']
+    >>> texts = [f"2 boxes: erase head {n}" for n in range(1, 8)] + [
+    ...     f"3 boxes: erase torso {n}" for n in range(1, 8)]
+    >>> print("\\n".join(option_lines(texts)))
+      2 boxes, erase: [1] head 1  [2] head 2  [3] head 3  [4] head 4  [5] head 5  [6] head 6
+            [7] head 7
+      3 boxes, erase: [8] torso 1  [9] torso 2  [10] torso 3  [11] torso 4  [12] torso 5
+            [13] torso 6  [14] torso 7
+    """
+    numbered = list(enumerate(texts, start=1))
+    if len(texts) <= _LIST_ALL or not all(": " in t for t in texts):
+        return [f"  [{n}] {t}" for n, t in numbered]
+    runs: list[tuple[str, list[tuple[int, str]]]] = []
+    for n, t in numbered:
+        head, tail = t.split(": ", 1)
+        if runs and runs[-1][0] == head:
+            runs[-1][1].append((n, tail))
+        else:
+            runs.append((head, [(n, tail)]))
+    if len(runs) * 2 > len(texts):
+        return [f"  [{n}] {t}" for n, t in numbered]
+    lines: list[str] = []
+    for head, items in runs:
+        firsts = {tail.split(" ", 1)[0] for _, tail in items}
+        if len(firsts) == 1 and all(" " in tail for _, tail in items):
+            head = f"{head}, {firsts.pop()}"
+            items = [(n, tail.split(" ", 1)[1]) for n, tail in items]
+        lines.append(_wrapped(f"  {head}: ", [f"[{n}] {tail}" for n, tail in items]))
+    return lines
 
 
 def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:

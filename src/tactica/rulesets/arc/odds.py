@@ -19,7 +19,7 @@ from tactica.engine.odds_why import with_why
 from tactica.engine.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.arc import text
 from tactica.rulesets.arc.attack import attack_process, can_evade
-from tactica.rulesets.arc.movement import metres_text, reaches, sees
+from tactica.rulesets.arc.movement import MELEE_REACH, metres_text, reaches, sees
 from tactica.rulesets.arc.records import (
     ArmorWorn,
     Attack,
@@ -70,14 +70,25 @@ def odds_action(state: ArcState, unit: str, targets: tuple[str, ...],
                                  f"{', '.join(w.name for w in f.profile.weapons)})")
     w = found[0]
     t = state.fighters[target]
+    if t.side == f.side:
+        raise IllegalActionError(f"{target} is on {unit}'s side ({f.side}): attacks target "
+                                 "characters of another side")
     if not t.in_action:
         raise IllegalActionError(f"{target} is out of action")
     if not reaches(state, f, t, w):
-        raise IllegalActionError(f"{unit}'s {w.name} does not reach {target} "
-                                 f"({metres_text(state, f, t) or 'no range'}, range "
-                                 f"{w.range} m)")
+        apart = metres_text(state, f, t) or "no range"
+        if w.melee:
+            where = ("the adjacent squares" if state.grid is not None
+                     else f"{float(MELEE_REACH):g} m")
+            raise IllegalActionError(f"{unit}'s {w.name} is a melee weapon and {target} is "
+                                     f"not within reach ({apart}; it reaches {where})")
+        raise IllegalActionError(f"{unit}'s {w.name} does not reach {target} ({apart}, "
+                                 f"range {w.range} m)")
     if not sees(state, unit, target):
-        raise IllegalActionError(f"{unit} does not see {target}")
+        ruling = state.rulings["ARC-29"]
+        need = "two clear lines" if ruling == "two-lines" else "one clear line"
+        raise IllegalActionError(f"{unit} does not see {target}: sight on the grid needs "
+                                 f"{need} of the four (ARC-29 {ruling})")
     return Attack(unit, target, w.name)
 
 

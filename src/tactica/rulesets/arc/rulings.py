@@ -156,9 +156,9 @@ RULINGS: tuple[Ruling, ...] = (
         "largest": "from the largest wound die first",
     }),
     Ruling("ARC-27", "A bandage (the source gives only its failure)", "one-step", {
-        "one-step": "2 AP (tactica's example) and a Medicine check: success removes one wound "
-                    "step; failure raises the smallest wound die below d12 a step (all d12: "
-                    "a new d4)",
+        "one-step": "6 AP (the source's example: 2 to take it out, 4 to apply it) and a "
+                    "Medicine check: success removes one wound step; failure raises the "
+                    "smallest wound die below d12 a step (all d12: a new d4)",
     }),
     Ruling("ARC-28", "Movement modes on the grid (the source gives their costs only)",
            "cost-only", {
@@ -179,15 +179,17 @@ RULINGS: tuple[Ruling, ...] = (
                        "setting either ends the watcher's turn and lasts until its next turn",
     }),
     Ruling("ARC-31", "A failed Medicine check (a bandage, bloodfoam, a medkit): what do its "
-           "degrees of failure do?", "signed", {
+           "degrees of failure do?", "harm", {
+               "harm": "the attempt has no beneficial effect: any failed Medicine check "
+                       "raises the patient's wound dice one step per degree of failure, at "
+                       "least one (the actions chapter: 'If the check fails, the attempt has "
+                       "no beneficial effect', 'each degree of failure ... adds 1 Wound "
+                       "step'), and the item does nothing else",
                "signed": "the item's '+ º' takes the signed degree, so a worse failure does "
                          "less: a medkit failing at -2º heals 1d12 - 2 and removes 1d4 - 2 "
                          "wound steps (never below 0), bloodfoam 1d4 - 2 steps; a failed "
                          "bandage raises the wound dice one step per degree of failure, at "
                          "least one",
-               "harm": "any failed Medicine check raises the patient's wound dice one step "
-                       "per degree of failure, at least one (the bandage's failure, for "
-                       "every item), and the item does nothing else",
                "flat": "a failure does nothing but use the item, except that a failed "
                        "bandage raises a wound die one step, whatever the degree",
            }),

@@ -122,14 +122,33 @@ def _targets(state: LodState, f: Fighter, ability: Ability, target: str) -> tupl
 
 
 def _why_not(state: LodState, f: Fighter, ability: Ability, target: str) -> str:
+    """The first rule of :func:`~.targeting.reachable` (or ``area_targets``) that refuses
+    ``target``, named: the user itself, a side (melee and area attacks hit the other side
+    whatever LOD-16 says; ranged and ally abilities by LOD-16), the rows, a charge."""
     rows = state.rows
+    t = state.fighters[target]
+    reach = "area" if ability.is_multi else ability.reach
+    if target == f.id and reach in ("melee", "ranged", "ally-other", "charge", "area"):
+        return f"{ability.name} is not used on {f.id} itself"
+    if reach == "self":
+        return f"{ability.name} is used on {f.id} itself only"
+    friend = t.side == f.side
+    sides = state.rulings["LOD-16"] == "sides"
+    if friend and reach in ("melee", "charge", "area"):
+        return f"{target} is on {f.id}'s side: {ability.name} attacks the other side"
+    if friend and reach == "ranged" and sides:
+        return (f"{target} is on {f.id}'s side, and under LOD-16 sides ranged abilities "
+                "target the other side")
+    if not friend and reach in ("ally", "ally-other") and sides:
+        return (f"{target} is not on {f.id}'s side, and under LOD-16 sides ally abilities "
+                "target the user's side")
     if ability.is_melee and not melee.can_make_melee(rows, f.id):
         return f"it is melee and {f.id} is in the back row"
     if ability.is_melee and not melee.can_receive_melee(rows, target):
         return f"it is melee and {target} is in the back row"
-    if ability.reach == "charge":
+    if reach == "charge":
         return f"Charge needs {target} in the back row of a side with an empty front row"
-    return f"{ability.type} abilities do not reach {target} (LOD-16)"
+    return f"{ability.name} does not reach {target}"
 
 
 def _faces(setup: TargetSetup) -> str:

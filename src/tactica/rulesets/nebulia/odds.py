@@ -122,15 +122,10 @@ def choose_attack(state: rules.NebState, attacker: str,
         )
     candidates = [w for w in a.weapons if weapon is None or w.name == weapon]
     usable = [w for w in candidates if rules.can_target(state, a, t, w)]
-    seen = geometry.sight(state, a, t)
     if not usable:
-        why = []
-        for w in candidates:
-            if w.is_melee:
-                why.append(f"{w.name} is melee and {target} is not adjacent")
-            else:
-                why.append(f"{w.name} needs {target} visible: {seen.clear_lines} of 4 lines "
-                           "clear (2 needed)")
+        # each weapon's own reason; one reason about the target (itself, a friend) once
+        why = list(dict.fromkeys(rules.refusal(state, a, t, w) or f"{w.name} cannot reach it"
+                                 for w in candidates))
         raise IllegalActionError(f"{attacker} cannot attack {target}: " + "; ".join(why))
     best = None
     for w in usable:

@@ -234,6 +234,28 @@ def can_target(state: NebState, a: Operator, t: Operator, w: Weapon) -> bool:
     return geometry.fast_sight(state, a.pos, t.pos, a.side)[0] >= 2
 
 
+def refusal(state: NebState, a: Operator, t: Operator, w: Weapon) -> str | None:
+    """Why ``a`` may not attack ``t`` with ``w`` (``None``: it may), checked in the order of
+    :func:`can_target`: the first rule that refuses, named."""
+    if t.id == a.id:
+        return f"{a.id} cannot target itself ('one other operator')"
+    if t.out:
+        return f"{t.id} is out of action"
+    if state.rulings["NEB-12"] == "enemies" and t.side == a.side:
+        return (f"{t.id} is a friend ({t.side}, as {a.id}) and friends cannot be targeted "
+                "under NEB-12 'enemies' (only operators of another side)")
+    if w.is_melee:
+        if not geometry.adjacent(a.pos, t.pos):
+            return f"{w.name} is melee and {t.id} is not adjacent"
+        if state.rulings["NEB-7"] == "adjacent":
+            return None
+    clear = geometry.fast_sight(state, a.pos, t.pos, a.side)[0]
+    if clear >= 2:
+        return None
+    rule = " (melee needs sight under NEB-7 'adjacent-and-visible')" if w.is_melee else ""
+    return f"{w.name} needs {t.id} visible: {clear} of 4 lines clear (2 needed){rule}"
+
+
 def legal_attacks(state: NebState, unit: str) -> list[Attack]:
     """Every (weapon, target) the unit may attack with now; weapons with no target are out."""
     a = state.ops[unit]

@@ -51,6 +51,21 @@ def can_reach(state: SkiState, uid: str, target: str) -> bool:
     return sight(state, uid, target).visible
 
 
+def reach_refusal(state: SkiState, uid: str, target: str) -> str | None:
+    """Why ``uid`` cannot reach ``target`` in melee (:func:`can_reach`), or ``None``."""
+    lat = state.lattice
+    if uid not in lat.troopers or target not in lat.troopers:
+        return f"{uid} or {target} is not on the map"
+    a, b = lat.trooper(uid), lat.trooper(target)
+    if a.level != b.level:
+        return f"{target} is on another level than {uid} (melee: adjacent on one level)"
+    if (b.dot[0] - a.dot[0], b.dot[1] - a.dot[1]) not in DIRECTIONS:
+        return f"{uid} is not next to {target} (melee has range 1)"
+    if not sight(state, uid, target).visible:
+        return f"{uid} does not see {target} though next to it (melee needs sight)"
+    return None
+
+
 def melee_actions(state: SkiState, uid: str) -> list[r.Melee]:
     """Every melee attack the trooper may pay for now."""
     t = state.troopers[uid]

@@ -37,7 +37,13 @@ from tactica.rulesets.skirmishers.explosives import (
     throw_origin,
 )
 from tactica.rulesets.skirmishers.fire import damage, explosive_tn, melee_tn, ranged_tn, shot
-from tactica.rulesets.skirmishers.melee import MELEE_AP, attack, can_reach, melee_weapons
+from tactica.rulesets.skirmishers.melee import (
+    MELEE_AP,
+    attack,
+    can_reach,
+    melee_weapons,
+    reach_refusal,
+)
 from tactica.rulesets.skirmishers.state import PendingMelee, SkiState, Token, copy_state, spot_text
 from tactica.rulesets.skirmishers.why import explain_numbers
 
@@ -114,6 +120,11 @@ def odds_action(state: SkiState, unit: str, targets: tuple[str, ...],
     if not state.troopers[target].in_action:
         raise IllegalActionError(f"{target} is out of action")
     pack = state.setup.pack
+    side = state.troopers[unit].side
+    if state.troopers[target].side == side and means not in pack.explosives:
+        raise IllegalActionError(f"{target} is on {unit}'s side ({side}): troopers shoot "
+                                 "and fight the other side (an explosive may still be thrown "
+                                 "at its spot)")
     if means is None:
         weapon = _firearm(state, unit)
         if weapon is not None and ranged_tn(state, unit, target, pack.weapons[weapon]
@@ -127,8 +138,9 @@ def odds_action(state: SkiState, unit: str, targets: tuple[str, ...],
     if means in pack.weapons:
         return r.Shoot(unit, target, means)
     if means in pack.melee:
-        if not can_reach(state, unit, target):
-            raise IllegalActionError(f"{unit} is not next to {target} (melee has range 1)")
+        refused = reach_refusal(state, unit, target)
+        if refused is not None:
+            raise IllegalActionError(refused)
         return r.Melee(unit, target, means)
     if means in pack.explosives:
         return _throw_at(state, unit, means, str(state.place(target)))
@@ -263,8 +275,9 @@ def shot_report(rules: Any, state: SkiState, action: r.Shoot,
 
 def melee_report(rules: Any, state: SkiState, action: r.Melee) -> OddsReport:
     """The exact outcome of a melee attack (as it is rolled when the target activates)."""
-    if not can_reach(state, action.unit, action.target):
-        raise IllegalActionError(f"{action.unit} is not next to {action.target}")
+    refused = reach_refusal(state, action.unit, action.target)
+    if refused is not None:
+        raise IllegalActionError(refused)
     tn = melee_tn(state, action.unit, action.target)
     assert tn.tn is not None
     dist = _run(rules, state, attack(state, PendingMelee(action.unit, action.target,

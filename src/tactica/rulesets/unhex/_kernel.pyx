@@ -92,7 +92,7 @@ DEF O_DEFENDED = 1
 DEF O_HIT = 2
 
 DEF NOT_COVERED = -1000
-DEF MAXWAYS = 2048     # ways of _fills
+DEF MAXWAYS = 8192     # ways of _fills, plans of _aid_plans and _hardenings (7,378 at most)
 
 cdef double[6] _WEIGHTS = [3.0, 1.5, 1.5, 2.0, 1.0, 1.0]        # policy._WEIGHTS
 cdef double[6] _BOX_WEIGHTS = [2.0, 1.0, 1.0, 1.0, 0.6, 0.6]    # values.BOX_WEIGHTS
@@ -323,7 +323,7 @@ cdef class Kernel:
     # rulings (kernel.py maps the names)
     cdef int r3_pcs_win_equal, r6, r7, r14_reactor, r15_reactor_first, r16_wasted
     cdef int r17_any_hit, r19_all, r21_yes, r24_yes, r25_other_areas, r26_per_attack
-    cdef int r27_break, r20_by_roll
+    cdef int r27_break, r27_now, r20_by_roll
     cdef int version_later, mark_x, excess_lost, torso_lost, refill_once
     # the rulings a battle consulted (ConsultingKernel): bit per ruling number (kernel.py)
     cdef uint64_t rbit[64]       # by ruling number (UNH-n: rbit[n]), 0 for none
@@ -522,6 +522,7 @@ cdef class Kernel:
         self.r25_other_areas = r["r25_other_areas"]
         self.r26_per_attack = r["r26_per_attack"]
         self.r27_break = r["r27_break"]
+        self.r27_now = r["r27_now"]
         self.r20_by_roll = r["r20_by_roll"]
         self.version_later = r["version_later"]
         self.mark_x = r["mark_x"]
@@ -1527,7 +1528,13 @@ cdef class Kernel:
         cdef int twos[MAXPOOL]
         cdef bint right_ok, left_ok, found
         for i in range(self.nc):
-            if self.c[i].side != side or not self._in_fight(i) or self.c[i].actions <= 0:
+            if self.c[i].side != side or not self._in_fight(i):
+                continue
+            if self.c[i].actions <= 0:  # dropping items in hand takes no action
+                self._drops(&n, i)
+                if n > MAXOPT - 400:
+                    self.fail_reason = "too many legal actions in one turn"
+                    return NOT_COVERED
                 continue
             area = self.c[i].area
             self._read(19)             # legal.arrangements: its key
@@ -1593,15 +1600,19 @@ cdef class Kernel:
                     self._opt(&n, A_OPERATE, i, self.fix_name[k], -1)
             if self.is_exit[area]:
                 self._opt(&n, A_RETREAT, i, -1, -1)
-            if self.c[i].right >= 0:
-                self._opt(&n, A_DROP, i, self.c[i].right, -1)
-            if self.c[i].left >= 0 and self.c[i].left != self.c[i].right:
-                self._opt(&n, A_DROP, i, self.c[i].left, -1)
+            self._drops(&n, i)
             if n > MAXOPT - 400:
                 self.fail_reason = "too many legal actions in one turn"
                 return NOT_COVERED
         self._opt(&n, A_END, -1, -1, -1)
         return n
+
+    cdef inline void _drops(self, int *n, int i) noexcept nogil:
+        """legal.drops: each item in hand, once."""
+        if self.c[i].right >= 0:
+            self._opt(n, A_DROP, i, self.c[i].right, -1)
+        if self.c[i].left >= 0 and self.c[i].left != self.c[i].right:
+            self._opt(n, A_DROP, i, self.c[i].left, -1)
 
     cdef void _arrangement(self, int *n, int i, int r, int l) noexcept nogil:
         """One configuration of legal._arrangements, if it differs and fits the slots
@@ -2118,11 +2129,14 @@ cdef class Kernel:
             self.c[i].actions = left[i]
         for k in range(ns):
             i = rollers[k]
-            # InitiativeRolled: a critical failure breaks the team's wounded NPCs (UNH-27)
+            # InitiativeRolled: a critical failure breaks the team's wounded NPCs (UNH-27):
+            # hit before the roll (taken > 0, state.Character.hurt), or under wounded-now
+            # marked at the roll
             if res[k].crit == CRIT_FAILURE and not self.side_pc[sides[k]]:
                 for s in range(self.nc):
                     if self.c[s].side == sides[k] and self._in_fight(s) \
-                            and _wounded(&self.c[s].body):
+                            and (_wounded(&self.c[s].body)
+                                 or (self.c[s].taken > 0 and not self.r27_now)):
                         self.broken |= (<uint64_t>1) << s
             self._crit_events(i, &res[k], left[i])
         winner = self._initiative_winner(sides, ns, res, holder)
@@ -2463,10 +2477,10 @@ cdef class Kernel:
         """aid._fills into ``self.ways``: every maximal way to take ``total`` from ``counts``
         over at most ``most`` locations, in the reference's order; returns how many."""
         cdef int places[6]
-        cdef int np = 0, n = 0, loc, i, j, k
-        cdef int order[6]
-        cdef bint covered, dup
+        cdef int take[6]
+        cdef int np = 0, loc
         for loc in range(6):
+            take[loc] = 0
             if counts[loc] > 0:
                 places[np] = loc
                 np += 1
@@ -2476,101 +2490,52 @@ cdef class Kernel:
             return 1
         if most > np:
             most = np
-        n = self._fill_from(counts, total, places, np, most, 0, 0, order, 0)
-        # keep the maximal ways (no other way takes at least as much everywhere this one does)
-        k = 0
-        for i in range(n):
-            covered = False
-            for j in range(n):
-                if j == i:
-                    continue
-                covered = True
-                for loc in range(6):
-                    if self.ways[i][loc] > 0 and self.ways[j][loc] < self.ways[i][loc]:
-                        covered = False
-                        break
-                if covered:
-                    break
-            if not covered:
-                for loc in range(6):
-                    self.ways[k][loc] = self.ways[i][loc]
-                k += 1
-        # sorted by [(location, -n) for each location taken]
-        for i in range(1, k):
-            for loc in range(6):
-                order[loc] = self.ways[i][loc]
-            j = i - 1
-            while j >= 0 and self._way_after(self.ways[j], order):
-                for loc in range(6):
-                    self.ways[j + 1][loc] = self.ways[j][loc]
-                j -= 1
-            for loc in range(6):
-                self.ways[j + 1][loc] = order[loc]
-        return k
+        return self._grow(counts, places, np, most, 0, 0, total, take, 0)
 
-    cdef bint _way_after(self, int *a, int *b) noexcept nogil:
-        """The sort key of way ``a`` is above that of ``b``."""
-        cdef int la = 0, lb = 0
-        while True:
-            while la < 6 and a[la] == 0:
-                la += 1
-            while lb < 6 and b[lb] == 0:
-                lb += 1
-            if la == 6 or lb == 6:
-                return lb == 6 and la < 6
-            if la != lb:
-                return la > lb
-            if a[la] != b[lb]:
-                return -a[la] > -b[lb]
-            la += 1
-            lb += 1
-
-    cdef int _fill_from(self, int *counts, int total, int *places, int np, int most, int depth,
-                        int used, int *take, int n) noexcept nogil:
-        """Every partial permutation of the places (1 .. most long): its way, once."""
-        cdef int i, loc, left, k, m
-        cdef int mine[6]
-        cdef bint dup
-        for i in range(np):
-            if (used >> i) & 1:
-                continue
+    cdef int _grow(self, int *counts, int *places, int np, int most, int start, int used,
+                   int left, int *take, int n) noexcept nogil:
+        """aid._fills' grow: the ways extending ``take`` (``used`` locations, ``left`` still
+        to take) from place ``start`` on, appended from way ``n``; returns the new count.
+        At most 7,378 ways (every X mark of a body with full boxes, up to 10 of them:
+        aid.hardenings under UNH-22 any-up-to-n), within MAXWAYS."""
+        cdef int k, loc, m
+        cdef bint full = used == most
+        if full:
             for loc in range(6):
-                mine[loc] = take[loc] if depth else 0
-            left = total
-            for loc in range(6):
-                left -= mine[loc]
-            loc = places[i]
-            m = left if left < counts[loc] else counts[loc]
-            mine[loc] = m
-            dup = False
-            for k in range(n):
-                dup = True
-                for loc in range(6):
-                    if self.ways[k][loc] != mine[loc]:
-                        dup = False
-                        break
-                if dup:
+                if take[loc] and take[loc] != counts[loc]:
+                    full = False
                     break
-            if not dup and n < MAXWAYS:
+        if left == 0 or full:
+            if n < MAXWAYS:
                 for loc in range(6):
-                    self.ways[n][loc] = mine[loc]
+                    self.ways[n][loc] = take[loc]
                 n += 1
-            if depth + 1 < most:
-                n = self._fill_from(counts, total, places, np, most, depth + 1, used | (1 << i),
-                                    mine, n)
+            return n
+        if used == most:
+            return n
+        for k in range(start, np):
+            loc = places[k]
+            m = left if left < counts[loc] else counts[loc]
+            while m > 0:
+                take[loc] = m
+                n = self._grow(counts, places, np, most, k + 1, used + 1, left - m, take, n)
+                m -= 1
+            take[loc] = 0
         return n
 
     cdef int _aid_plans(self, Body *body, int t, int u) noexcept nogil:
         """aid.first_aid_plans into ``self.plans``: the ways of either die for the boxes."""
-        cdef int n = 0, k, j, loc, w, boxes, extra, pass_
+        cdef int n = 0, k, j, loc, w, boxes, extra, pass_, first = 0
         cdef bint dup
         for pass_ in range(2):
+            if pass_ == 1 and t == u:
+                break                  # the same reading: the same ways
             boxes = t if pass_ == 0 else u
             extra = u if pass_ == 0 else t
             w = self._fills(body.slash, boxes, extra + 1)
             for k in range(w):
                 dup = False
-                for j in range(n):
+                for j in range(first):    # the ways of one reading are distinct
                     dup = True
                     for loc in range(6):
                         if self.plans[j][loc] != self.ways[k][loc]:
@@ -2582,6 +2547,7 @@ cdef class Kernel:
                     for loc in range(6):
                         self.plans[n][loc] = self.ways[k][loc]
                     n += 1
+            first = n
         return n
 
     cdef double _treated_score(self, Body *body, int *erase) noexcept nogil:

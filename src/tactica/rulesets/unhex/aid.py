@@ -13,7 +13,6 @@ First aid never raises the level; a head or torso that is no longer full wakes i
 
 from __future__ import annotations
 
-from itertools import permutations
 from typing import Any
 
 from tactica.engine.chance import Decide, Done, Step, emit_all
@@ -41,38 +40,47 @@ __all__ = [
     "treat",
 ]
 
-_ORDER = {loc: i for i, loc in enumerate(LOCATIONS)}
-
 
 def _fills(counts: dict[str, int], total: int, most_places: int) -> list[tuple[tuple[str, int],
                                                                                ...]]:
     """Every maximal way to take ``total`` from ``counts`` over at most ``most_places``
-    locations, filling locations one after the other (equal ways once)."""
+    locations: ``total`` in all, or (when that cannot be) every location taken from emptied
+    and no other left to take from. Each way once, as ``(location, n)`` pairs in body order,
+    the ways sorted by ``[(location, -n), ...]`` (generated in that order).
+
+    >>> for way in _fills({"left arm": 5, "torso": 3, "head": 1}, 2, 2):
+    ...     print(way)
+    (('head', 1), ('left arm', 1))
+    (('head', 1), ('torso', 1))
+    (('left arm', 2),)
+    (('left arm', 1), ('torso', 1))
+    (('torso', 2),)
+    """
     places = [loc for loc in LOCATIONS if counts.get(loc, 0) > 0]
     if total <= 0 or not places:
         return [()]
-    found: set[tuple[tuple[str, int], ...]] = set()
-    for k in range(1, min(most_places, len(places)) + 1):
-        for order in permutations(places, k):
-            left = total
-            take: dict[str, int] = {}
-            for loc in order:
-                n = min(left, counts[loc])
-                if n:
-                    take[loc] = n
-                    left -= n
-            found.add(tuple(sorted(take.items(), key=lambda kv: _ORDER[kv[0]])))
-    ways = list(found)
+    most = min(most_places, len(places))
+    out: list[tuple[tuple[str, int], ...]] = []
 
-    def covers(a: dict[str, int], b: dict[str, int]) -> bool:
-        return a != b and all(a.get(loc, 0) >= n for loc, n in b.items())
+    def grow(start: int, take: tuple[tuple[str, int], ...], left: int) -> None:
+        if left == 0 or (len(take) == most and all(n == counts[loc] for loc, n in take)):
+            out.append(take)
+            return
+        if len(take) == most:
+            return
+        for k in range(start, len(places)):
+            loc = places[k]
+            for n in range(min(left, counts[loc]), 0, -1):
+                grow(k + 1, (*take, (loc, n)), left - n)
 
-    maximal = [w for w in ways if not any(covers(dict(v), dict(w)) for v in ways)]
-    return sorted(maximal, key=lambda w: [(_ORDER[loc], -n) for loc, n in w])
+    grow(0, (), total)
+    return out
 
 
 def first_aid_plans(body: Body, pair: Pair) -> tuple[FirstAidPlan, ...]:
-    """The treater's options after a success read as ``pair``: either die for the boxes."""
+    """The treater's options after a success read as ``pair``: either die for the boxes,
+    every maximal way to erase that many ``\\`` marks over at most that many locations, each
+    body left after it once (a way both readings allow is offered with the first)."""
     slashes = {loc: body.marks_at(loc).slash for loc in LOCATIONS}
     out: list[FirstAidPlan] = []
     seen: set[tuple[tuple[str, int], ...]] = set()

@@ -75,7 +75,7 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "UNH-24": ("no", "yes"),
     "UNH-25": ("any", "other-areas"),
     "UNH-26": ("per-fight", "per-attack"),
-    "UNH-27": ("break", "fight-on"),
+    "UNH-27": ("break", "wounded-now", "fight-on"),
     "UNH-28": ("either", "both", "literal"),
 }
 
@@ -283,7 +283,8 @@ def _tables(state: UnhexState, graph: ZoneGraph, max_rounds: int) -> dict[str, A
             "r24_yes": int(r["UNH-24"] == "yes"),
             "r25_other_areas": int(r["UNH-25"] == "other-areas"),
             "r26_per_attack": int(r["UNH-26"] == "per-attack"),
-            "r27_break": int(r["UNH-27"] == "break"),
+            "r27_break": int(r["UNH-27"] != "fight-on"),
+            "r27_now": int(r["UNH-27"] == "wounded-now"),
             "r20_by_roll": int(r["UNH-20"] == "by-roll"),
             "r22_any": int(r["UNH-22"] == "any-up-to-n"),
             "r23_patient": int(r["UNH-23"] == "patient"),

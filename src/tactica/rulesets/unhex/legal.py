@@ -33,6 +33,7 @@ __all__ = [
     "attacks",
     "can_be_attacked",
     "can_fire",
+    "drops",
     "first_aid_kit",
     "first_aid_targets",
     "interceptions",
@@ -166,16 +167,23 @@ def _character_actions(state: UnhexState, c: Character) -> list[Any]:
     out += [Operate(c.id, name) for area, name in state.fixtures if area == c.area]
     if c.area in state.exits:
         out.append(Retreat(c.id))
-    out += [Drop(c.id, n) for n in dict.fromkeys(i for i in (c.right, c.left) if i)]
+    out += drops(c)
     return out
 
 
+def drops(c: Character) -> list[Drop]:
+    """Dropping each item in ``c``'s hands: it takes no action (the seed: "Dropping items
+    currently in your hands ... doesn't take an action")."""
+    return [Drop(c.id, n) for n in dict.fromkeys(i for i in (c.right, c.left) if i)]
+
+
 def legal_actions(state: UnhexState, side: str) -> tuple[Any, ...]:
-    """The actions of ``side``'s turn: each character with an action left, and ending it."""
+    """The actions of ``side``'s turn: each character with an action left, dropping what is
+    in hand for those with none (while the turn goes on, some teammate has one), and
+    ending it."""
     out: list[Any] = []
     for c in state.fighters(side):
-        if c.actions > 0:
-            out += _character_actions(state, c)
+        out += _character_actions(state, c) if c.actions > 0 else drops(c)
     out.append(EndTurn(side))
     return tuple(out)
 

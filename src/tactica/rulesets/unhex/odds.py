@@ -23,8 +23,8 @@ from tactica.rulesets.unhex.attack import AttackOutcome, AttackPlan, Fighter, at
 from tactica.rulesets.unhex.legal import (
     attacks,
     can_be_attacked,
+    can_fire,
     reactions_to_attack,
-    weapons_in_hand,
 )
 from tactica.rulesets.unhex.policy import decide
 from tactica.rulesets.unhex.records import Attack
@@ -76,18 +76,22 @@ def exact_outcomes(state: UnhexState, plan: AttackPlan) -> Dist[Summary]:
 def _weapon(state: UnhexState, attacker: str, target: str, weapon: str | None) -> str:
     a, t = state.chars[attacker], state.chars[target]
     look = state.view.look(a.area, t.area)
-    held = weapons_in_hand(state, a)
+    held = [item for n in a.in_hands() if (item := state.item(n)).is_weapon]
     if weapon is not None:
         if weapon not in a.items:
             raise IllegalActionError(f"{attacker} carries no {weapon!r} (items: "
                                      f"{', '.join(a.items) or 'none'})")
         if all(w.name != weapon for w in held):
             raise IllegalActionError(f"{attacker} does not hold the {weapon!r} in a usable hand")
-        candidates = [w for w in held if w.name == weapon]
-    else:
-        candidates = held
-    if not candidates:
+        held = [w for w in held if w.name == weapon]
+    if not held:
         raise IllegalActionError(f"{attacker} holds no weapon")
+    candidates = [w for w in held if can_fire(state, a, w)]
+    if not candidates:
+        rule = state.rulings["UNH-26"]
+        raise IllegalActionError(f"{attacker} cannot attack {target}: " + "; ".join(
+            f"the {w.name} has no ammunition left (marked off at the end of combat, UNH-26 "
+            f"{rule})" for w in held))
     for w in candidates:
         if w.reaches(look.distance, look.visible):
             return w.name

@@ -197,9 +197,10 @@ def _later(state: UnhexState, c: Character) -> float:
 
 def breaking(state: UnhexState, c: Character) -> bool:
     """An NPC wounded in earlier rounds whose team's initiative roll failed critically this
-    round (a wound taken later in the round does not count): under UNH-27 ``break`` the
-    computer has it retreat where it can, else surrender when next attacked."""
-    return state.rulings["UNH-27"] == "break" and not c.pc and c.id in state.broken
+    round (a wound taken later in the round does not count): under UNH-27 ``break`` (or
+    ``wounded-now``) the computer has it retreat where it can, else surrender when next
+    attacked."""
+    return state.rulings["UNH-27"] != "fight-on" and not c.pc and c.id in state.broken
 
 
 def _react(state: UnhexState, act: Attack, options: Sequence[Reaction]) -> Reaction:

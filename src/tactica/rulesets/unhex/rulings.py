@@ -141,8 +141,12 @@ RULINGS: tuple[Ruling, ...] = (
     }),
     Ruling("UNH-27", "NPCs wounded in earlier rounds whose initiative roll fails critically "
            "('the GM should have them retreat or surrender')", "break", {
-               "break": "the computer's wounded NPCs of that team retreat where they can and "
-                        "surrender when next attacked, for the round",
+               "break": "the computer's NPCs of that team wounded in an earlier round (a hit "
+                        "that did damage, even if first aid has erased its marks since) "
+                        "retreat where they can and surrender when next attacked, for the "
+                        "round (the seed: 'If the NPCs have been wounded in prior rounds')",
+               "wounded-now": "as 'break', but only those with marks on their body when the "
+                              "roll is made",
                "fight-on": "they fight on",
            }),
     Ruling("UNH-28", "One-way sight: the count skips the viewer's own marks, so on the "

@@ -150,6 +150,8 @@ class Character:
     retreated: bool = False
     ammo: tuple[tuple[str, int], ...] = ()
     fired: tuple[tuple[str, int], ...] = ()
+    #: Hit for damage at some time in this fight (UNH-27), whatever first aid did since.
+    hurt: bool = False
 
     @property
     def wounded(self) -> bool:
@@ -217,7 +219,7 @@ class UnhexState:
     fixtures: tuple[tuple[str, str], ...] = ()
     used: frozenset[tuple[str, str]] = frozenset()
     #: NPCs that break this round (UNH-27): wounded before their team's initiative roll
-    #: failed critically.
+    #: failed critically (hit in an earlier round, or under ``wounded-now`` marked at the roll).
     broken: frozenset[str] = frozenset()
     ended: tuple[str | None, str] | None = None
 
@@ -278,10 +280,12 @@ def apply_event(state: UnhexState, event: Any) -> None:
         state.holder = event.side
     elif isinstance(event, InitiativeRolled):
         # NPCs wounded in earlier rounds whose team's roll fails critically break (UNH-27):
-        # those wounded when the roll is made, not those wounded later in the round.
+        # those hit before the roll (or, under wounded-now, marked at the roll), not those
+        # wounded later in the round. The policy consults the ruling where it acts on it.
         if event.critical == "failure" and event.side not in state.pcs:
+            now = state.rulings.peek("UNH-27") == "wounded-now"
             state.broken = state.broken | {c.id for c in state.fighters(event.side)
-                                           if c.wounded}
+                                           if c.wounded or (c.hurt and not now)}
     elif isinstance(event, Attacked):
         if state.item(event.weapon).uses_ammo:
             c = ch[event.unit]
@@ -317,6 +321,8 @@ def apply_event(state: UnhexState, event: Any) -> None:
         c.actions = 0
     elif isinstance(event, (Wounded, Treated)):
         _set_marks(ch[event.target if isinstance(event, Treated) else event.unit], event.marks)
+        if isinstance(event, Wounded) and event.amount > 0:
+            ch[event.unit].hurt = True
     elif isinstance(event, LocationFilled):
         c = ch[event.unit]
         c.body = replace(c.body.with_level(event.level),

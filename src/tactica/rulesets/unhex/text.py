@@ -91,7 +91,7 @@ def describe_option(state: object, decision: object, option: Any) -> str:
         return (f"{option.damage} damage ({option.damage_die} die), {option.location} "
                 f"({other} die)")
     if isinstance(option, FirstAidPlan):
-        where = ", ".join(f"{n} from the {loc}" for loc, n in option.erase) or "nothing"
+        where = ", ".join(f"{loc} {n}" for loc, n in option.erase) or "nothing"
         return f"{option.boxes} boxes over {option.extra + 1} locations: erase {where}"
     if isinstance(option, Hardening):
         return ", ".join(f"{n} on the {loc}" for loc, n in option.marks) or "none"
