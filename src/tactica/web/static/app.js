@@ -936,6 +936,21 @@ function clickUnit(unitId) {
   pickOnly(unitId);
 }
 
+// The odds between the two units picked: in full for one action, else one line an action
+// (the preview shows one in full).
+function sightOdds(odds) {
+  if (odds.length === 1) {
+    return el("div", {}, el("h3", {text: `Odds: ${odds[0].action}`}),
+      el("div", {class: "odds", text: odds[0].lines.slice(1).join("\n")}));
+  }
+  const lines = odds.map((o) => {
+    const k = o.headline && o.numbers[o.headline] !== undefined ? o.headline :
+      Object.keys(o.numbers).find((n) => n.startsWith("P("));
+    return el("li", {text: k ? `${o.action}: ${k} ${pct(o.numbers[k])}` : o.action});
+  });
+  return el("div", {}, el("h3", {text: "Odds"}), el("ul", {class: "sight-odds"}, ...lines));
+}
+
 let sightVersion = -1;
 
 async function showSight() {
@@ -947,9 +962,7 @@ async function showSight() {
     box.replaceChildren(el("h3", {text: `Sight: ${a} → ${b}`}),
       el("div", {id: "sight-lines", text: data.lines.join("\n")}));
     if (data.odds.length) {
-      for (const o of data.odds) {
-        box.append(el("h3", {text: `Odds: ${o.action}`}), el("div", {class: "odds", text: o.lines.slice(1).join("\n")}));
-      }
+      box.append(sightOdds(data.odds));
     } else {
       box.append(el("h3", {text: "Odds"}), el("div", {text: `${a} has no action on ${b} now.`}));
     }
