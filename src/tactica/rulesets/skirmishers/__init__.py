@@ -29,7 +29,17 @@ from tactica.engine.game import (
     Text,
 )
 from tactica.engine.ruleset import OddsOption, RulesetMeta
-from tactica.rulesets.skirmishers import flow, matchup, menu, odds, policy, setup, state, text
+from tactica.rulesets.skirmishers import (
+    figures,
+    flow,
+    matchup,
+    menu,
+    odds,
+    policy,
+    setup,
+    state,
+    text,
+)
 from tactica.rulesets.skirmishers.flow import new_state
 from tactica.rulesets.skirmishers.geometry import sight_options
 from tactica.rulesets.skirmishers.rulings import RULINGS
@@ -63,7 +73,7 @@ SKIRMISHERS: Game[state.SkiState, Action, Event] = Game(
     setup=Setup(build=setup.scenario_setup, start=flow.start),
     rules=Rules(pending=flow.pending, resolve=flow.resolve, apply=state.apply_event),
     text=Text(action=text.describe_action, event=text.describe_event, units=text.units,
-              roller=text.roller),
+              roller=text.roller, figures=figures.figures),
     odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds),
     sight=Sight(battlefield=lambda state: state.lattice, options=sight_options),
     explain=Explain(action=text.explain_action, option=text.describe_option),
