@@ -57,7 +57,7 @@ def test_the_game_master_types_the_d20_and_each_damage_die(tmp_path: Path) -> No
     PlaySession.start(example("firefight.yaml"), tmp_path / "f.jsonl", t, seed=1,
                       computer={"blue": "greedy"}, ask_dice=True, durable=False).run()
     said = "\n".join(t.said)
-    assert "roll for 'initiative of Foo (d20 under 12)': one 20-sided die" in said
+    assert "roll for 'initiative of Foo (d20, 12 or under)': one 20-sided die" in said
     assert "Foo attacks Bar (Small Guns 16º4 on a d20)': one 20-sided die" in said
     assert "Bar evades (Evade 12º5 on a d20)" in said
     assert "hits 1-2 damage (6d6 together)\": six six-sided dice" in said

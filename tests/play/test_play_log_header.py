@@ -58,6 +58,8 @@ EDITS = {
     "the check forged": set_field("check", "0" * 16),
     "a field added": set_field("note", "hi"),
     "the version lowered": set_field("version", 1),
+    "the version lowered to 2": set_field("version", 2),
+    "the scenario's copy": lambda h: h["files"]["scenario"].update(name="Other"),
     "a field of another kind": set_field("seed", "5"),
 }
 
@@ -65,7 +67,7 @@ EDITS = {
 def test_a_new_log_closes_its_header_with_a_check(tmp_path: Path) -> None:
     log = started(tmp_path)
     header = json.loads(log.read_text().splitlines()[0])
-    assert header["version"] == LOG_VERSION == 2
+    assert header["version"] == LOG_VERSION == 3
     assert list(header)[-1] == "check"
     assert header["rulings"]["NEB-3"] == "manhattan" and header["seed"] == 5
     read = read_log(log).header

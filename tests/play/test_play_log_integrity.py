@@ -242,9 +242,11 @@ def test_a_content_pack_changed_after_the_start_is_noticed(tmp_path: Path) -> No
     resume(log, ["quit"])  # unchanged: fine
     (tmp_path / "pack.yaml").write_text(
         "weapons:\n  blaster: {range: ranged, accuracy: 9, dice: 3, damage: 2}\n")
+    resume(log, ["quit"])  # the log carries the pack it started with
     with pytest.raises(TacticaError, match=r"duel\.jsonl: the log was written for 'duel\.yaml' "
                                            r"with other content"):
-        resume(log)
+        PlaySession.resume(log, ScriptedTerminal([]), scenario=load_scenario(scenario),
+                           durable=False)
 
 
 # -- 5: a write that fails leaves the log intact ----------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -179,7 +180,9 @@ def test_commands_answer_without_changing_the_fight(tmp_path: Path) -> None:
     assert "  no action matches 'A moves to 9,9'" in said
     assert "  3 action(s) match 'moves to 1'" in said
     assert "  dice: rolled by tactica" in said
-    assert [type(r).__name__ for r in read_log(log).records] == ["RoundStarted", "Resolved"]
+    # the table's choice of dice is saved (a resumed fight keeps it); the battle is unchanged
+    assert [type(r).__name__ for r in read_log(log).records] == ["RoundStarted", "Resolved",
+                                                                 "DiceMode"]
 
 
 def test_odds_of_an_attack_are_exact_and_explained(tmp_path: Path) -> None:
@@ -209,10 +212,9 @@ def test_resume_finds_the_scenario_beside_the_log_from_anywhere(
     assert read_log(fights / "duel.jsonl").header.scenario == "duel.yaml"  # type: ignore[union-attr]
     t = resume(Path("fights/duel.jsonl"), ["quit"])
     assert "resuming after 1 step(s); the last events:" in t.said
-    scenario.unlink()
-    with pytest.raises(TacticaError, match=r"cannot load the fight's scenario .*duel\.yaml.*"
-                                           r"tactica play SCENARIO --resume"):
-        resume(Path("fights/duel.jsonl"))
+    scenario.unlink()  # the log carries its scenario
+    t = resume(Path("fights/duel.jsonl"), ["quit"])
+    assert "resuming after 1 step(s); the last events:" in t.said
 
 
 def test_resume_refuses_a_changed_scenario(tmp_path: Path) -> None:
@@ -221,9 +223,10 @@ def test_resume_refuses_a_changed_scenario(tmp_path: Path) -> None:
     log = tmp_path / "duel.jsonl"
     play(load_scenario(scenario), log, ["quit"], seed=1)
     scenario.write_text(DUEL.read_text().replace("defense: 1", "defense: 2"))
+    resume(log, ["quit"])  # the log's own copy of the scenario, as it was
     with pytest.raises(TacticaError, match=r"duel\.jsonl: the log was written for 'duel\.yaml' "
                                            r"with other content"):
-        resume(log)
+        resume(log, scenario=load_scenario(scenario))
 
 
 def test_rulings_are_kept_in_the_log_and_restored(tmp_path: Path) -> None:
@@ -269,3 +272,13 @@ def test_ctrl_c_leaves_every_answer_in_the_log(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         session.run()
     assert read_log(log).records[-1] == Rolled("to hit", 1, (4,))
+
+
+def test_suggest_answers_a_decision_too(tmp_path: Path) -> None:
+    sc = standoff(tmp_path)
+    # a shoots and hits twice; at the decision, 'suggest' names one of its options
+    t = play(sc, tmp_path / "standoff.jsonl", ["a", "1", "6 4", "suggest", "quit"], seed=2)
+    said = t.text
+    assert "suggestions are for actions" not in said
+    found = re.search(r"  suggestion: \[(\d)\] (aim at the (?:legs|head))", said)
+    assert found, said

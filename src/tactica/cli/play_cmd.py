@@ -72,9 +72,10 @@ def parse_computer(values: list[str] | None) -> dict[str, str | None]:
 
 def open_fight(scenario: Path | None, *, log: Path | None, resume: Path | None,
                computer: list[str] | None, auto_dice: bool, seed: int | None,
-               rulings: list[str] | None) -> FightController:
-    """The fight that ``tactica play`` and ``tactica serve`` run: a new one on ``scenario``
-    (logged to ``log``, by default beside the current folder), or the one in ``resume``."""
+               rulings: list[str] | None, command: str = "play") -> FightController:
+    """The fight that ``tactica play`` and ``tactica serve`` (``command``, named in the
+    hints) run: a new one on ``scenario`` (logged to ``log``, by default beside the current
+    folder), or the one in ``resume``."""
     chosen = parse_computer(computer) if computer else None
     if resume is not None:
         if rulings:
@@ -84,15 +85,18 @@ def open_fight(scenario: Path | None, *, log: Path | None, resume: Path | None,
             raise TacticaError(f"--log {str(log)!r} and --resume {str(resume)!r}: "
                                "name the log once, with --resume")
         sc = load_scenario(scenario) if scenario is not None else None
+        # Without --auto-dice the dice are as the table last chose them in this fight.
         return FightController.resume(resume, scenario=sc, computer=chosen,
-                                      ask_dice=not auto_dice, seed=seed)
+                                      ask_dice=False if auto_dice else None, seed=seed,
+                                      command=command)
     if scenario is None:
         raise TacticaError("give a SCENARIO to start a fight, or --resume LOG to continue one")
     sc = load_scenario(scenario)
     if rulings:
         sc = sc.with_rulings(parse_rulings(rulings))
     path = log if log is not None else default_log_path(scenario)
-    return FightController.start(sc, path, seed=seed, computer=chosen, ask_dice=not auto_dice)
+    return FightController.start(sc, path, seed=seed, computer=chosen, ask_dice=not auto_dice,
+                                 command=command)
 
 
 @app.command()

@@ -93,7 +93,8 @@ def serve(
     sock = listen(host, port)  # before the log: a busy port leaves nothing behind
     try:
         controller = open_fight(scenario, log=log, resume=resume, computer=computer,
-                                auto_dice=auto_dice, seed=seed, rulings=rulings)
+                                auto_dice=auto_dice, seed=seed, rulings=rulings,
+                                command="serve")
     except BaseException:
         sock.close()
         raise

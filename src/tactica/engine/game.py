@@ -161,7 +161,9 @@ class Text(Generic[S, A, E]):
     else the acting side), or ``""`` for the acting side whatever the label names. Optional,
     for the web page: ``marks``, what the page draws on the map for the open actions (plain
     JSON, the game's own; ``targets``, by action number, names the unit an action aims at when
-    its fields name only a place)."""
+    its fields name only a place). Optional, for the unit panel and ``status``: ``figures``,
+    every figure of every unit in words by unit id (its weapons, armor, AP, hit points with
+    their maximum), shown in place of the ``units`` details it names and after the others."""
 
     units: Callable[[S], tuple[UnitStatus, ...]]
     action: Callable[[S, A], str] = record_text
@@ -170,6 +172,7 @@ class Text(Generic[S, A, E]):
     terrain: Callable[[S], dict[str, str]] | None = None
     roller: Callable[[S, str, A | None], str | None] | None = None
     marks: Callable[[S, Sequence[A]], dict[str, Any]] | None = None
+    figures: Callable[[S], Mapping[str, Mapping[str, str]]] | None = None
 
 
 # --------------------------------------------------------------------------------------------

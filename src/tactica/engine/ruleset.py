@@ -142,13 +142,15 @@ class OddsOption:
     """A game-specific option of the odds of an action (``--defend``, ``--aim N``).
 
     ``takes_value`` False: a flag (``--defend``); True: ``--name VALUE``, one of ``choices``
-    when they are given.
+    when they are given. ``case``: a flag that the target chooses during the attack (an
+    evasion), so the attack's preview shows its odds with the flag beside those without.
     """
 
     name: str
     help: str
     takes_value: bool = False
     choices: tuple[str, ...] = ()
+    case: bool = False
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ __all__ = [
     "dice_words",
     "parse_roll_answer",
     "roll_lines",
+    "shown_label",
     "shown_roll",
     "success_chance",
 ]
@@ -164,6 +165,19 @@ def _number(value: Any) -> int | None:
     return None
 
 
+_UNDER_LABEL = re.compile(r"\((d\d+) under (\d+)\)")
+
+
+def shown_label(label: str) -> str:
+    """A roll's label as the table reads it: a roll-under check says its number one way, the
+    way its hint says it (``d20 under 8`` reads ``d20, 8 or under``: 8 succeeds).
+
+    >>> shown_label("initiative of Foo (d20 under 12)")
+    'initiative of Foo (d20, 12 or under)'
+    """
+    return _UNDER_LABEL.sub(r"(\1, \2 or under)", label)
+
+
 def success_chance(request: Roll[Any]) -> Fraction | None:
     """The chance that a roll-under check succeeds, when its hint says the number to roll
     under (``55 or under succeeds``, ``d20 under 7``) or the faces that succeed (``hits on
@@ -210,7 +224,7 @@ def answer_example(request: Roll[Any]) -> str:
 
 def roll_lines(request: Roll[Any]) -> list[str]:
     """What a person reads before rolling: the roll, the dice, what they mean, the chances."""
-    lines = [f"roll for {request.label!r}: {dice_words(request)}"]
+    lines = [f"roll for {shown_label(request.label)!r}: {dice_words(request)}"]
     if request.hint:
         lines.append(f"  {request.hint}")
     if len(request.dist.outcomes) <= 10 or not request.hint:

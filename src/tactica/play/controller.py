@@ -38,7 +38,7 @@ from typing import Any
 from tactica.engine.battle import Battle, Resolved
 from tactica.engine.chance import Decide, Done, Policy, Roll
 from tactica.engine.errors import IllegalActionError, ScriptError, TacticaError
-from tactica.engine.events import ActionTaken, BattleEnded, Decided, Rolled
+from tactica.engine.events import ActionTaken, BattleEnded, Decided, Rolled, dumps
 from tactica.engine.menu import ActionMenu, menu_of
 from tactica.engine.policies import GreedyPolicy, make_policy
 from tactica.engine.ruleset import Aiming, Automatic, ChooseAction, Finished, explain_hooks
@@ -50,10 +50,11 @@ from tactica.play.answer import (
     SeededPolicy,
     SeededStreams,
     parse_roll_answer,
+    shown_label,
     shown_roll,
 )
 from tactica.play.fight import new_fight, resume_fight
-from tactica.play.logfile import LogHeader, LogWriter
+from tactica.play.logfile import DiceMode, LogHeader, LogWriter
 from tactica.play.roller import Roller, roller_of
 from tactica.play.words import winner_line
 
@@ -108,8 +109,8 @@ class RollRequest:
 
     @property
     def label(self) -> str:
-        """What the roll is for."""
-        return self.roll.label
+        """What the roll is for, as the table reads it (the log keeps the roll's own)."""
+        return shown_label(self.roll.label)
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,8 @@ class DecisionRequest:
     decision: Decide[Any]
     index: int
     texts: tuple[str, ...]
+    #: The state the decision is taken in (inside the step), for a suggestion.
+    state: Any = field(default=None, compare=False, repr=False)
 
     @property
     def side(self) -> str:
@@ -142,11 +145,12 @@ Request = ActionRequest | RollRequest | DecisionRequest | Over
 class _Ask(Exception):
     """Raised inside a step when a person must answer (the step stops there)."""
 
-    def __init__(self, kind: str, request: Any, index: int):
+    def __init__(self, kind: str, request: Any, index: int, state: Any = None):
         super().__init__(kind)
         self.kind = kind
         self.request = request
         self.index = index
+        self.state = state  # the state a decision is taken in (for a suggestion)
 
 
 @dataclass(frozen=True)
@@ -175,7 +179,8 @@ class _StepDice:
         if queued is not None:
             value, faces = queued.answer
             rolled = "rolled " if queued.virtual else ""
-            self.ctl._note("roll", f"{request.label}: {rolled}{shown_roll(value, faces)}")
+            self.ctl._note("roll", f"{shown_label(request.label)}: {rolled}"
+                           f"{shown_roll(value, faces)}")
             return value, faces
         if not self.ctl.ask_dice:
             return self.ctl._virtual(request, self.step, index)
@@ -197,7 +202,7 @@ class _PersonPolicy:
                            f"{self.ctl.describe_option(decision, queued.answer)}",
                            decision.side)
             return queued.answer
-        raise _Ask("decide", decision, index)
+        raise _Ask("decide", decision, index, state)
 
 
 class FightController:
@@ -232,21 +237,27 @@ class FightController:
     @classmethod
     def start(cls, scenario: Scenario, log: str | Path, *, seed: int | None = None,
               computer: Mapping[str, str | None] | None = None, ask_dice: bool = True,
-              durable: bool = True, replace_empty: bool = False) -> FightController:
+              durable: bool = True, replace_empty: bool = False,
+              command: str = "play") -> FightController:
         """A new fight logged to ``log`` (which must not exist yet): see
         :func:`tactica.play.fight.new_fight`."""
         built = new_fight(scenario, Path(log), seed=seed, computer=computer, durable=durable,
-                          replace_empty=replace_empty)
+                          replace_empty=replace_empty, command=command)
         return cls(built.scenario, built.battle, built.writer, built.header,
                    ask_dice=ask_dice, computer=built.computer)
 
     @classmethod
     def resume(cls, log: str | Path, *, scenario: Scenario | None = None,
-               computer: Mapping[str, str | None] | None = None, ask_dice: bool = True,
-               durable: bool = True, seed: int | None = None) -> FightController:
-        """Continue the fight in ``log``: see :func:`tactica.play.fight.resume_fight`."""
+               computer: Mapping[str, str | None] | None = None,
+               ask_dice: bool | None = None, durable: bool = True, seed: int | None = None,
+               command: str = "play") -> FightController:
+        """Continue the fight in ``log``: see :func:`tactica.play.fight.resume_fight`.
+        ``ask_dice`` ``None``: the dice as the table last chose them in this fight (typed by
+        hand unless it chose tactica's)."""
         built = resume_fight(Path(log), scenario=scenario, computer=computer, durable=durable,
-                             seed=seed)
+                             seed=seed, command=command)
+        if ask_dice is None:
+            ask_dice = True if built.ask_dice is None else built.ask_dice
         return cls(built.scenario, built.battle, built.writer, built.header,
                    ask_dice=ask_dice, computer=built.computer, cut=built.cut,
                    resumed=built.resumed, notes=built.notes)
@@ -332,7 +343,7 @@ class FightController:
             return RollRequest(key, ask.request, ask.index)
         decision: Decide[Any] = ask.request
         texts = tuple(self.describe_option(decision, o) for o in decision.options)
-        return DecisionRequest(key, decision, ask.index, texts)
+        return DecisionRequest(key, decision, ask.index, texts, ask.state)
 
     def _answerers(self) -> tuple[_StepDice, dict[str, Policy]]:
         rolls = sum(1 for r in self._open if isinstance(r, Rolled))
@@ -375,7 +386,7 @@ class FightController:
                  ) -> tuple[Any, tuple[int, ...] | None]:
         rng = self.streams.generator(step, ROLLS, index)
         value, faces = request.sample(rng, faces=True)
-        self._note("roll", f"{request.label}: rolled {shown_roll(value, faces)}")
+        self._note("roll", f"{shown_label(request.label)}: rolled {shown_roll(value, faces)}")
         return value, faces
 
     def _queued_answer(self, kind: str, index: int) -> _Queued | None:
@@ -435,6 +446,18 @@ class FightController:
         self._request = None
         self.advance()
 
+    def set_dice(self, ask: bool) -> None:
+        """Dice typed by hand (``ask``) or rolled by tactica from now on. The choice is saved
+        in the log (a resumed fight keeps it); choosing tactica's dice while a roll is asked
+        rolls that one too."""
+        if ask != self.ask_dice:
+            self.writer.write_line(dumps(DiceMode("ask" if ask else "auto")))
+            self.ask_dice = ask
+        self.version += 1
+        req = self._request
+        if not ask and isinstance(req, RollRequest):
+            self.answer_roll("", key=req.key)
+
     def decide(self, index: int, *, key: int | None = None) -> None:
         """Answer the open :class:`DecisionRequest` with option ``index`` (0-based)."""
         req: DecisionRequest = self._check(key, DecisionRequest)
@@ -453,12 +476,30 @@ class FightController:
         return sum(1 for r in self.battle.log if isinstance(r, Resolved))
 
     def suggestion(self) -> int:
-        """The action (0-based) the computer would choose for the open action request."""
-        req: ActionRequest = self._check(None, ActionRequest)
-        decision: Decide[Any] = Decide(req.side, "action", req.actions, Done)
+        """The action (0-based) the computer would choose for the open action request, or the
+        option it would choose for the open decision (a reaction fire, a re-roll)."""
+        req = self._request
         rng = self.streams.generator(self.steps, HINTS)
         greedy = GreedyPolicy(self.battle.ruleset)
-        return req.actions.index(greedy.choose(decision, self.battle.state, rng))
+        if isinstance(req, DecisionRequest):
+            options = list(req.decision.options)
+            choice = greedy.choose(req.decision, req.state, rng)
+            return int(options.index(choice)) if choice in options else 0
+        asked: ActionRequest = self._check(None, ActionRequest)
+        decision: Decide[Any] = Decide(asked.side, "action", asked.actions, Done)
+        return asked.actions.index(greedy.choose(decision, self.battle.state, rng))
+
+    def last_roll(self) -> str | None:
+        """The last roll of the step under way, in words (what a re-roll decision is about),
+        or ``None``."""
+        if not self._in_step:
+            return None
+        for note in reversed(self.feed):
+            if note.kind == "roll":
+                return note.text
+            if note.kind == "turn" or (note.kind == "action" and " chooses: " not in note.text):
+                return None
+        return None
 
     def acting(self) -> tuple[str | None, str]:
         """The step a roll or a decision is asked in: ``(side, the action in words)`` for a
@@ -542,7 +583,8 @@ class FightController:
             for line in self.explain(first.action):
                 self._note("explain", line)
         for r in rolls:
-            self._note("roll", f"{r.label}: {shown_roll(r.value, r.faces)} (from the log)")
+            self._note("roll", f"{shown_label(r.label)}: {shown_roll(r.value, r.faces)} "
+                               "(from the log)")
 
     def close(self) -> None:
         """Release the log (its lock); the controller answers nothing after."""

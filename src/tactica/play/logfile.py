@@ -46,7 +46,7 @@ from typing import Any
 
 from tactica.engine.battle import Resolved, is_input_record
 from tactica.engine.errors import TacticaError
-from tactica.engine.events import BattleEnded, dumps, from_json
+from tactica.engine.events import BattleEnded, LogRecord, dumps, from_json, record
 from tactica.engine.limits import MAX_LOG_BYTES
 from tactica.engine.limits import MAX_LOG_LINE_BYTES as MAX_LINE_BYTES
 
@@ -56,6 +56,7 @@ if sys.platform != "win32":  # POSIX; on Windows a log is not locked
 __all__ = [
     "LOG_FORMAT",
     "LOG_VERSION",
+    "DiceMode",
     "LogContents",
     "LogHeader",
     "LogWriter",
@@ -69,15 +70,29 @@ __all__ = [
 ]
 
 LOG_FORMAT = "tactica-log"
-#: The version written: 2 closes the header with its ``check``.
-LOG_VERSION = 2
-#: The versions read (1: a header without a check).
-READ_VERSIONS = (1, 2)
+#: The version written: 2 closes the header with its ``check``, 3 carries the fight's own
+#: files (its scenario and content packs: ``files``).
+LOG_VERSION = 3
+#: The versions read (1: a header without a check; 2: without the files).
+READ_VERSIONS = (1, 2, 3)
 #: Every field a header may hold.
 HEADER_FIELDS = frozenset({"type", "version", "game", "scenario", "digest", "rulings", "seed",
-                           "computer", "check"})
+                           "computer", "files", "check"})
 #: How every header line starts (the writer puts the format first, without spaces).
 HEADER_START = b'{"type":"' + LOG_FORMAT.encode() + b'"'
+
+
+@record("table.dice")
+class DiceMode(LogRecord):
+    """The table chose who rolls from here on: ``ask`` (dice typed by hand) or ``auto``
+    (tactica rolls). Not a record of the battle: a resumed fight keeps the choice, and the
+    battle's replay never sees it."""
+
+    mode: str
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("ask", "auto"):
+            raise ValueError(f"dice mode {self.mode!r} (expected ask or auto)")
 
 
 def is_log_start(data: bytes) -> bool:
@@ -141,6 +156,10 @@ class LogHeader:
     seed: int
     computer: Mapping[str, str] = field(default_factory=dict)
     version: int = LOG_VERSION
+    #: The fight's own files (version 3 on): ``{"scenario": its content as parsed, "packs":
+    #: {name: text}}`` with every content pack of the scenario's folder, so that the log
+    #: resumes anywhere; ``None`` when the log does not carry them.
+    files: Mapping[str, Any] | None = None
 
     @property
     def checked(self) -> bool:
@@ -158,6 +177,7 @@ class LogHeader:
             "rulings": dict(self.rulings),
             "seed": self.seed,
             "computer": dict(self.computer),
+            **({"files": self.files} if self.version >= 3 else {}),
         }
 
     def check(self) -> str:
@@ -189,8 +209,11 @@ class LogHeader:
             seed = data["seed"]
             if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
                 raise TypeError(f"seed {seed!r}")
+            files = data.get("files") if version >= 3 else None
+            if files is not None and not _files_ok(files):
+                raise TypeError("files")
             header = cls(str(data["game"]), str(data["scenario"]), str(data["digest"]),
-                         rulings, seed, computer, version=int(version))
+                         rulings, seed, computer, version=int(version), files=files)
         except (KeyError, TypeError, ValueError) as exc:
             raise TacticaError(f"{where}:1: the log's header is damaged ({exc})") from None
         if not header.checked:
@@ -215,6 +238,15 @@ class LogHeader:
                 "--rulings ID=OPTION --seed N)"
             )
         return header
+
+
+def _files_ok(files: Any) -> bool:
+    """True if ``files`` has the shape a header's ``files`` has."""
+    if not isinstance(files, Mapping) or set(files) != {"scenario", "packs"}:
+        return False
+    packs = files["packs"]
+    return isinstance(files["scenario"], Mapping) and isinstance(packs, Mapping) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in packs.items())
 
 
 @dataclass(frozen=True)
@@ -246,9 +278,12 @@ class LogWriter:
     raised as a TacticaError naming the reason; the writer is closed then.
     """
 
-    def __init__(self, path: str | Path, *, durable: bool = True, fd: int | None = None):
+    def __init__(self, path: str | Path, *, durable: bool = True, fd: int | None = None,
+                 command: str = "play"):
         self.path = Path(path)
         self.durable = durable
+        #: The command that writes the log (``play``, ``serve``), named in the hints.
+        self.command = command
         if fd is None:
             try:
                 fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
@@ -292,7 +327,7 @@ class LogWriter:
             self.close()
             err = _io_error(self.path, "save to the log", exc)
             raise TacticaError(f"{err}; everything saved before is intact: continue with "
-                               f"tactica play --resume {self.path}") from None
+                               f"tactica {self.command} --resume {self.path}") from None
 
     def truncate(self, size: int) -> None:
         """Cut the file back to ``size`` bytes (repairing a torn line) and make it durable."""
@@ -355,7 +390,7 @@ def _sync_dir(path: Path) -> None:
 
 
 def create_log(path: str | Path, header: LogHeader, *, durable: bool = True,
-               replace_empty: bool = False) -> LogWriter:
+               replace_empty: bool = False, command: str = "play") -> LogWriter:
     """Create a new log holding ``header``; an existing file is never overwritten, except,
     with ``replace_empty``, a file that holds no complete line and is the beginning of a log
     (a header torn by a crash: see :func:`is_log_start`). The returned writer holds the lock."""
@@ -389,7 +424,7 @@ def create_log(path: str | Path, header: LogHeader, *, durable: bool = True,
         if fd is not None:
             os.close(fd)
         raise (_not_a_log_file(p) or _io_error(p, "create the log", exc)) from None
-    writer = LogWriter(p, durable=durable, fd=fd)
+    writer = LogWriter(p, durable=durable, fd=fd, command=command)
     writer.write_line(json.dumps(header.to_json(), separators=(",", ":"), ensure_ascii=False))
     if durable:
         _sync_dir(p)

@@ -8,25 +8,29 @@ one sentence instead of failing. Every function reads the battle; none changes i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from tactica.battlefield.base import Battlefield, SightReport
 from tactica.engine.battle import Battle
 from tactica.engine.errors import TacticaError
+from tactica.engine.game import Game
 from tactica.engine.maps import to_svg
 from tactica.engine.odds import OddsReport, outcome_report
-from tactica.engine.ruleset import Capability, UnitStatus, odds_hooks, sight_hooks
+from tactica.engine.ruleset import Capability, OddsValue, UnitStatus, odds_hooks, sight_hooks
 from tactica.presentation.render.svg import side_colours
 
 __all__ = [
     "has_map",
     "no_map_sentence",
+    "odds_cases",
     "odds_of",
     "picture_of",
     "side_colours_of",
     "sight_of",
     "svg_of",
     "unit_ids",
+    "units_shown",
 ]
 
 
@@ -74,6 +78,22 @@ def svg_of(battle: Battle[Any], sight: SightReport | None = None) -> str:
     return to_svg(field, sight=sight, colours=side_colours_of(battle))
 
 
+def units_shown(battle: Battle[Any]) -> tuple[UnitStatus, ...]:
+    """Every unit as people see it: its details, with every figure the game tells (its text
+    part's optional ``figures``: weapons, armor, AP, hit points with their maximum) in place
+    of the details they name and after the others."""
+    units = battle.ruleset.units(battle.state)
+    ruleset = battle.ruleset
+    hook = ruleset.text.figures if isinstance(ruleset, Game) else None
+    if hook is None:
+        return units
+    try:
+        figures = hook(battle.state)
+    except TacticaError:
+        return units
+    return tuple(replace(u, details={**u.details, **figures.get(u.id, {})}) for u in units)
+
+
 def unit_ids(units: Sequence[UnitStatus]) -> list[str]:
     """The ids, in scenario order."""
     return [u.id for u in units]
@@ -98,9 +118,28 @@ def sight_of(battle: Battle[Any], source: str, target: str) -> SightReport:
     return sight_hooks(battle.ruleset).sight_report(battle.state, a, b)
 
 
-def odds_of(battle: Battle[Any], action: Any) -> OddsReport:
-    """The exact odds of ``action`` now: the game's own report, or every outcome."""
+def odds_of(battle: Battle[Any], action: Any, **options: OddsValue) -> OddsReport:
+    """The exact odds of ``action`` now (with the game's odds ``options``): the game's own
+    report, or every outcome."""
     rs, state = battle.ruleset, battle.state
     if rs.meta.has(Capability.ODDS):
-        return odds_hooks(rs).odds(state, action)
+        return odds_hooks(rs).odds(state, action, **options)
     return outcome_report(rs, state, action)
+
+
+def odds_cases(battle: Battle[Any], action: Any) -> list[tuple[str, OddsReport]]:
+    """The odds of ``action`` in each case the target may choose during it (the game's odds
+    flags marked ``case``: an evasion), each with the flag's words; ``[]`` when the game has
+    none or the action is not one they apply to."""
+    rs = battle.ruleset
+    if not rs.meta.has(Capability.ODDS):
+        return []
+    out = []
+    for option in rs.meta.odds_options:
+        if not option.case or option.takes_value:
+            continue
+        try:
+            out.append((option.help, odds_of(battle, action, **{option.name: True})))
+        except TacticaError:
+            continue
+    return out

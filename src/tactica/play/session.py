@@ -46,9 +46,11 @@ from tactica.play.queries import (
     odds_of,
     picture_of,
     sight_of,
+    units_shown,
 )
 from tactica.play.words import (
     ActionGroup,
+    friendly,
     group_actions,
     match_actions,
     norm,
@@ -123,8 +125,9 @@ class PlaySession:
 
     @classmethod
     def resume(cls, log: str | Path, terminal: Terminal, *, scenario: Scenario | None = None,
-               computer: Mapping[str, str | None] | None = None, ask_dice: bool = True,
-               durable: bool = True, seed: int | None = None) -> PlaySession:
+               computer: Mapping[str, str | None] | None = None,
+               ask_dice: bool | None = None, durable: bool = True,
+               seed: int | None = None) -> PlaySession:
         """Continue the fight in ``log`` (see :func:`tactica.play.fight.resume_fight`)."""
         ctl = FightController.resume(log, scenario=scenario, computer=computer,
                                      ask_dice=ask_dice, durable=durable, seed=seed)
@@ -233,7 +236,7 @@ class PlaySession:
                 continue
             if self._command(text, req):
                 continue
-            hits = match_actions(text, req.texts)
+            hits = _matching(text, req, self._marked(req))
             if len(hits) == 1:
                 self.controller.take(hits[0], key=req.key)
                 return
@@ -286,6 +289,8 @@ class PlaySession:
                                   "asks for it again)")
                 continue
             if text.strip()[0].isalpha() and self._command(text, req):
+                if self.controller.open_request is not req:  # 'dice auto' rolled it
+                    return
                 continue
             try:
                 self.controller.answer_roll(text, key=req.key)
@@ -362,12 +367,16 @@ class PlaySession:
             if actions is None:
                 self.terminal.say("  no actions to list now: " + _waiting(req))
             else:
-                self._list(actions.texts, rest)
+                self._list(self._marked(actions), rest, _shown_words(actions))
         elif cmd == "odds" and len(rest) == 1 and whole_number(rest[0]) is not None:
             self._odds(actions, int(rest[0]), req)
         elif cmd in ("suggest", "hint") and not rest:
-            if actions is None:
-                self.terminal.say("  suggestions are for actions: " + _waiting(req))
+            if isinstance(req, DecisionRequest):
+                pick = self.controller.suggestion()
+                self.terminal.say(f"  suggestion: [{pick + 1}] {req.texts[pick]}")
+            elif actions is None:
+                self.terminal.say("  suggestions are for actions and decisions: "
+                                  + _waiting(req))
             else:
                 pick = self.controller.suggestion()
                 self.terminal.say(f"  suggestion: [{pick + 1}] {actions.texts[pick]}")
@@ -385,9 +394,11 @@ class PlaySession:
         elif cmd == "sight" and rest:
             self._sight(" ".join(text.split()[1:]))
         elif cmd == "dice" and len(rest) == 1 and rest[0].lower() in ("ask", "auto"):
-            self.controller.ask_dice = rest[0].lower() == "ask"
-            self.terminal.say("  dice: " + ("typed by hand" if self.controller.ask_dice else
+            self.terminal.say("  dice: " + ("typed by hand" if rest[0].lower() == "ask" else
+                                            "rolled by tactica, this one too"
+                                            if isinstance(req, RollRequest) else
                                             "rolled by tactica"))
+            self.controller.set_dice(rest[0].lower() == "ask")
         else:
             return False
         return True
@@ -429,13 +440,17 @@ class PlaySession:
                 self.terminal.say(f"  type a number, or an action's words (such as "
                                   f"'{example}'); 'help' for more")
             return
+        marked = self._marked(req)
         if len(req.texts) <= _LIST_ALL:
-            self._list(req.texts, [])
+            self._list(marked, [])
             return
         units = [u.id for u in self.battle.ruleset.units(self.battle.state)]
         lines: list[str] = []
         examples: list[str] = []
-        for g in group_actions(req.texts, units):
+        groups = group_actions(marked, units)
+        # actions on friends after those on enemies
+        groups.sort(key=lambda g: all(t.endswith(FRIEND) for t in g.texts))
+        for g in groups:
             lines.extend(_group_lines(g, examples, depth=0))
         self.terminal.say("\n".join(lines))
         example = examples[0] if examples else ""
@@ -443,10 +458,36 @@ class PlaySession:
             self.terminal.say(f"  type a number, or an action's words (such as "
                               f"'{example}');\n  'list WORDS' numbers them, 'help' for more")
 
-    def _list(self, texts: Sequence[str], words: Sequence[str]) -> None:
+    def _marked(self, req: ActionRequest) -> list[str]:
+        """The open actions' descriptions, those on a friend marked so."""
+        sides = {u.id: u.side for u in self.battle.ruleset.units(self.battle.state)}
+        return _marked(req, sides)
+
+    def _list(self, texts: Sequence[str], words: Sequence[str],
+              shown: Sequence[str] = ()) -> None:
+        """Every action (those with every word of ``words``, in its description or in the
+        words the menu shows for it: ``list toward A``), numbered."""
         keys = [norm(w) for w in words]
-        lines = [f"  [{i}] {d}" for i, d in enumerate(texts, start=1)
-                 if all(k in norm(d) for k in keys)]
+        extra = list(shown) or [""] * len(texts)
+
+        def has(text: str, key: str) -> bool:  # one letter (a unit's name): a whole word
+            text = norm(text)
+            return key in text.split() if len(key) == 1 else key in text
+
+        # the words the menu shows first (its "toward A"), else the descriptions
+        picked = [i for i, more in enumerate(extra) if more and all(has(more, k) for k in keys)]
+        if not picked:
+            picked = [i for i, d in enumerate(texts) if all(has(d, k) for k in keys)]
+            extra = [""] * len(texts)
+        if keys and not picked:  # the words as typed at the prompt find them
+            extra = list(shown) or [""] * len(texts)
+            picked = match_actions(" ".join(words), [f"{d} {m}" for d, m in
+                                                     zip(texts, extra, strict=True)])
+        if not keys:  # every action, those on friends after those on enemies
+            picked = sorted(range(len(texts)), key=lambda i: texts[i].endswith(FRIEND))
+            extra = [""] * len(texts)
+        lines = [f"  [{i + 1}] {texts[i]}" + (f"  ({extra[i]})" if extra[i] else "")
+                 for i in picked]
         self.terminal.say("\n".join(lines) if lines else "  no action matches")
 
     def _odds(self, actions: ActionRequest | None, n: int, req: Request) -> None:
@@ -475,7 +516,7 @@ class PlaySession:
     def _status(self) -> None:
         rs, state = self.battle.ruleset, self.battle.state
         stats = battle_stats(rs, state, self.battle.events())
-        lines = status_lines(rs.units(state), stats.rounds)
+        lines = status_lines(units_shown(self.battle), stats.rounds)
         self.terminal.say("\n".join(f"  {line}" for line in lines))
 
     def _map(self) -> None:
@@ -542,6 +583,51 @@ def number_range(options: Sequence[Any]) -> tuple[int, int] | None:
     return low, low + len(options) - 1
 
 
+#: How a list marks an action on a friend (its own side's unit).
+FRIEND = " (a friend)"
+
+
+def _marked(req: ActionRequest, sides: Mapping[str, str]) -> list[str]:
+    """The descriptions as lists show them: an action on a friend marked so."""
+    return [t + FRIEND if f else t
+            for t, f in zip(req.texts, friendly(req.actions, req.texts, sides), strict=True)]
+
+
+def _shown_words(req: ActionRequest, *, group: bool = False) -> list[str]:
+    """Each action's words as the game's menu shows them (``150°, 6 AP, 12 shots toward A
+    (2,6)``; with ``group``, after its group's title), ``""`` where the description says it
+    all (or there is no menu)."""
+    shown = [""] * len(req.texts)
+    if req.menu is not None:
+        for item in req.menu.items:
+            if item.label and 0 <= item.index < len(shown):
+                words = f"{item.sub} {item.label}".strip()
+                shown[item.index] = f"{item.group} {words}" if group else words
+    return shown
+
+
+def _matching(text: str, req: ActionRequest, marked: Sequence[str] = ()) -> list[int]:
+    """The actions typed ``text`` names. It is read against the words the menu shows for
+    them (``150° toward A``), the descriptions (as listed, a friend marked), the menu's words
+    after their group's title (``W moves to 1 AP 9,5``), and a description with the menu's
+    words; the first reading that names one action alone wins, else the first that names
+    some (to list them)."""
+    shown = _shown_words(req)
+    readings: list[Sequence[str]] = []
+    if any(shown):
+        readings.append(shown)
+    readings.append(req.texts)
+    if marked:
+        readings.append(marked)
+    if any(shown):
+        titled = _shown_words(req, group=True)
+        readings.append(titled)
+        readings.append([f"{t} {m}" for t, m in zip(req.texts, titled, strict=True)])
+    found = [match_actions(text, reading) for reading in readings]
+    return next((hits for hits in found if len(hits) == 1),
+                next((hits for hits in found if hits), []))
+
+
 def option_lines(texts: Sequence[str]) -> list[str]:
     """A decision's options for people: each on its line when few; when many, those whose
     descriptions share what comes before ``": "`` (and the first word after it) on one
@@ -586,13 +672,17 @@ def _group_lines(g: ActionGroup, examples: list[str], depth: int) -> list[str]:
     span = (f"[{g.numbers[0]}-{g.numbers[-1]}] "
             if g.numbers[-1] - g.numbers[0] == len(g.numbers) - 1 else "")
     short = all(len(t.split()) <= 2 for t in g.tails) and g.head
+    # the same action with other choices in brackets (items in each hand): one line
+    if g.head and len(g.numbers) > _GROUP_LISTED and all(
+            t.startswith("(") and t.endswith(")") for t in g.tails):
+        examples.append(g.texts[len(g.texts) // 2])
+        return [_wrapped(f"  {g.head} ({len(g.numbers)}): ",
+                         [f"[{n}] {t}" for n, t in zip(g.numbers, g.tails, strict=True)])]
     if len(g.numbers) <= _GROUP_LISTED or (not short and len(g.numbers) <= 6):
         return [f"  [{n}] {t}" for n, t in zip(g.numbers, g.texts, strict=True)]
     if short:
         examples.append(f"{g.head} {g.tails[len(g.tails) // 2]}")
-        if span:
-            return [_wrapped(f"  {span}{g.head} ({len(g.numbers)}): ", g.tails)]
-        # not in one run: each destination carries its own number
+        # each destination carries its own number, in one run or not
         return [_wrapped(f"  {g.head} ({len(g.numbers)}): ",
                          [f"[{n}] {t}" for n, t in zip(g.numbers, g.tails, strict=True)])]
     if depth == 0:

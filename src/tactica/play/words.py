@@ -29,6 +29,7 @@ from tactica.engine.ruleset import UnitStatus
 
 __all__ = [
     "ActionGroup",
+    "friendly",
     "group_actions",
     "match_actions",
     "norm",
@@ -109,6 +110,53 @@ def group_actions(texts: Sequence[str], units: Iterable[str]) -> list[ActionGrou
             for (unit, verb), idx in order.items()]
 
 
+def _target(action: Any) -> str | None:
+    target = getattr(action, "target", None)
+    if target is None:
+        many = getattr(action, "targets", None)
+        target = many[0] if isinstance(many, tuple) and len(many) == 1 else None
+    return target if isinstance(target, str) else None
+
+
+def friendly(actions: Sequence[Any], texts: Sequence[str],
+             sides: Mapping[str, str]) -> list[bool]:
+    """For each action, whether it aims at a friend (a unit of its own unit's side, not
+    itself) the way one aims at an enemy: a friend in the line of fire, not a friend healed.
+    An action on a friend counts unless the same action (its description with the target's
+    name left out) is open on the unit itself and on no enemy (a potion, first aid). The
+    target is read from the action's ``target`` (or its one ``targets``), its unit from
+    ``unit``.
+
+    >>> from types import SimpleNamespace as A
+    >>> sides = {"E": "red", "D": "red", "1": "blue"}
+    >>> friendly([A(unit="E", target="D"), A(unit="E", target="1"), A(unit="E", target="D"),
+    ...           A(unit="E", target="E")],
+    ...          ["E shoots D", "E shoots 1", "E heals D", "E heals itself"], sides)
+    [True, False, False, False]
+    """
+    kinds: list[tuple[str, str] | None] = []  # (the action without its target, whom)
+    for action, text in zip(actions, texts, strict=True):
+        unit, target = getattr(action, "unit", None), _target(action)
+        if not (isinstance(unit, str) and unit in sides and target is not None
+                and target in sides):
+            kinds.append(None)
+            continue
+        head, rest = (unit, text[len(unit):]) if text.startswith(unit) else ("", text)
+        names = ("itself", target) if target == unit else (target,)
+        for name in names:
+            rest = re.sub(rf"(?<!\S){re.escape(name)}(?!\S)", "*", rest)
+        whom = ("self" if target == unit else
+                "friend" if sides[target] == sides[unit] else "enemy")
+        kinds.append((head + rest, whom))
+    on_enemies = {k[0] for k in kinds if k is not None and k[1] == "enemy"}
+    on_self = {k[0] for k in kinds if k is not None and k[1] == "self"}
+    return [k is not None and k[1] == "friend" and (k[0] in on_enemies or k[0] not in on_self)
+            for k in kinds]
+
+
+_MARKS = ",;:()[]'\""
+
+
 def match_actions(text: str, texts: Sequence[str]) -> list[int]:
     """The indices (0-based) of the descriptions ``text`` matches: the one it equals; else
     those that contain it; else those holding every typed word (a word of three letters or
@@ -126,9 +174,12 @@ def match_actions(text: str, texts: Sequence[str]) -> list[int]:
     words = wanted.split()
 
     def has(tokens: list[str], w: str) -> bool:
+        w = w.strip(_MARKS) or w
         return any(tok == w or (len(w) >= 3 and tok.startswith(w)) for tok in tokens)
 
-    return [i for i, t in enumerate(normed) if all(has(t.split(), w) for w in words)]
+    # a word is read without the commas and brackets around it ("(walk," is "walk")
+    return [i for i, t in enumerate(normed)
+            if all(has([tok.strip(_MARKS) or tok for tok in t.split()], w) for w in words)]
 
 
 def number_name(name: str) -> str:

@@ -10,7 +10,8 @@ Routes (JSON unless said):
 * ``GET /api/sight?a=ID&b=ID`` sight and cover, with its reasons, and the odds between them;
 * ``GET /api/preview?key=KEY&index=I[&bearing=DEGREES]`` the exact odds of action ``I`` of the
   open question (aimed at a bearing: an aimable firing arc), its outcomes as bars (the preview
-  shown before an attack is committed);
+  shown before an attack is committed); a question that is no longer open answers
+  ``{"stale": true}`` (a page's requests that crossed an answer are not errors);
 * ``GET /favicon.ico`` the page's icon (also ``/static/favicon.svg``);
 * ``POST /api/action`` ``{"key", "index"}`` (and ``"bearing"``, degrees, to aim an action the
   question lists as aimable: a firing arc at any bearing), ``/api/roll`` ``{"key", "text"}``
@@ -161,7 +162,8 @@ class FightServer:
         new: FightController | None = None
         try:
             new = FightController.resume(path, scenario=old.scenario, computer=old.computer,
-                                         ask_dice=old.ask_dice, durable=old.writer.durable)
+                                         ask_dice=old.ask_dice, durable=old.writer.durable,
+                                         command=old.writer.command)
             new.advance()  # what needs nobody (the computer's turns) must be saved too
         except TacticaError as exc:
             self.closed = True
@@ -314,7 +316,15 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
             raise WebError(400, "preview: give the question's key and the action's number "
                                 "(key=K&index=I, whole numbers)")
         bearing = _bearing(request.query_params.get("bearing"))
-        return JSONResponse(await server.run(lambda ctl: preview(ctl, key, index, bearing)))
+
+        def answer(ctl: FightController) -> dict[str, Any]:
+            req = ctl.open_request
+            if req is None or req.key != key:  # a tab a step behind: said, not refused
+                return {"stale": True, "key": key,
+                        "error": "the fight has moved on since that question was asked"}
+            return preview(ctl, key, index, bearing)
+
+        return JSONResponse(await server.run(answer))
 
     async def favicon(request: Request) -> Response:
         return Response((_STATIC / "favicon.svg").read_bytes(), media_type="image/svg+xml")
@@ -342,8 +352,7 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
         body: DiceBody = await _body(request, DiceBody, body_timeout)
 
         def set_mode(ctl: FightController) -> None:
-            ctl.ask_dice = body.mode == "ask"
-            ctl.version += 1
+            ctl.set_dice(body.mode == "ask")  # the roll asked now too, when tactica rolls
 
         await server.run(set_mode, answer=True)
         return JSONResponse(await server.run(state_of))

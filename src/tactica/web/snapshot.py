@@ -25,9 +25,17 @@ from tactica.play.controller import (
     Request,
     RollRequest,
 )
-from tactica.play.queries import has_map, no_map_sentence, odds_of, side_colours_of
+from tactica.play.queries import (
+    has_map,
+    no_map_sentence,
+    odds_cases,
+    odds_of,
+    side_colours_of,
+    units_shown,
+)
 from tactica.play.session import number_range
 from tactica.play.words import (
+    friendly,
     group_actions,
     number_name,
     odds_lines,
@@ -56,6 +64,9 @@ def request_json(ctl: FightController, req: Request,
                 "texts": list(req.texts), "aimable": list(req.aimable),
                 "groups": [g.to_json() for g in group_actions(req.texts, units)],
                 "links": _aimed_links([action_link(a, sides) for a in req.actions], marks),
+                # Actions on a friend where the same is open on an enemy: marked, listed last.
+                "friends": [i for i, f in enumerate(friendly(req.actions, req.texts, sides))
+                            if f],
                 "menu": None if req.menu is None else {
                     "hint": req.menu.hint,
                     "lines": [{"group": g, "sub": sub,
@@ -81,17 +92,28 @@ def request_json(ctl: FightController, req: Request,
         span = number_range(req.decision.options)
         return {"kind": "decision", "key": req.key, "side": req.side, "during": during,
                 "label": req.decision.label, "options": list(req.texts),
+                # the roll the decision is about (a re-roll), the last of the step
+                "roll": ctl.last_roll(),
+                "suggested": _suggested(ctl),
                 "range": None if span is None else list(span)}
     assert isinstance(req, Over)
     return {"kind": "over", "key": req.key, "winner": req.winner, "reason": req.reason,
             "text": f"The battle is over. {winner_line(req.winner, req.reason)}."}
 
 
+def _suggested(ctl: FightController) -> int | None:
+    """The option the computer would choose (0-based), or ``None`` if it cannot say."""
+    try:
+        return ctl.suggestion()
+    except (TacticaError, ValueError):
+        return None
+
+
 def snapshot(ctl: FightController) -> dict[str, Any]:
     """Everything a page shows, as JSON."""
     req = ctl.advance()
-    rs, state = ctl.battle.ruleset, ctl.battle.state
-    units = rs.units(state)
+    rs, _state = ctl.battle.ruleset, ctl.battle.state
+    units = units_shown(ctl.battle)
     colours = side_colours_of(ctl.battle)
     marks = marks_of(ctl, req.actions if isinstance(req, ActionRequest) else ())
     return {
@@ -204,8 +226,23 @@ def _bars(report: OddsReport) -> list[dict[str, Any]]:
     return out
 
 
+#: The chance shown large in a preview: the first of these the report has (the target taken
+#: out of the fight, however the game says it).
+_HEADLINES = ("p_out_of_action", "p_kill", "p_dead", "p_death", "p_down", "p_knockout",
+              "p_damage", "p_hit")
+
+
+def _headline(report: OddsReport) -> str | None:
+    """The name (as the page shows it) of the number a preview shows large, if any."""
+    for name in _HEADLINES:
+        if name in report.numbers:
+            return number_name(name)
+    return None
+
+
 def _report_json(report: OddsReport, desc: str) -> dict[str, Any]:
-    return {"action": desc,
+    return {"action": desc, "attacker": report.attacker, "target": report.target,
+            "headline": _headline(report),
             "lines": odds_lines(report, desc),
             "numbers": {number_name(k): float(v) for k, v in report.numbers.items()},
             "exact": {number_name(k): f"{v.numerator}/{v.denominator}"
@@ -241,6 +278,9 @@ def preview(ctl: FightController, key: int, index: int,
     out["index"] = index
     if bearing is not None:
         out["bearing"] = bearing
+    # The cases the target chooses during the attack (an evasion): their odds beside.
+    out["cases"] = [{"case": words, **_report_json(case_report, text)}
+                    for words, case_report in odds_cases(ctl.battle, action)]
     # The reasons in the table's words, as play shows them before the dice (no rule ids);
     # a report on several units (a firing arc's every enemy) keeps its own lines after them.
     explained = ctl.explain(action)

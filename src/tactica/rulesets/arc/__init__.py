@@ -18,6 +18,7 @@ from tactica.engine.game import (
     Game,
     Kernel,
     Matchups,
+    Menu,
     Odds,
     Policy,
     Rules,
@@ -26,7 +27,7 @@ from tactica.engine.game import (
     Text,
 )
 from tactica.engine.ruleset import OddsOption, RulesetMeta
-from tactica.rulesets.arc import actions, flow, matchup, odds, policy, setup, text
+from tactica.rulesets.arc import actions, flow, matchup, menu, odds, policy, setup, text
 from tactica.rulesets.arc.rulings import RULINGS, sight_options
 from tactica.rulesets.arc.state import ArcState, apply_event
 
@@ -43,7 +44,8 @@ ARC: Game[ArcState, Action, Event] = Game(
         odds_options=(
             OddsOption("aim", "AP spent aiming before the attack (0 by default)",
                        takes_value=True),
-            OddsOption("evade", "the target evades (1 AP, declared before the roll)"),
+            OddsOption("evade", "the target evades (1 AP, declared before the roll)",
+                       case=True),
         ),
         source="the Arc RPG; blank cells of its gun table, armor pieces and characters are "
                "tactica's illustrative examples",
@@ -54,12 +56,15 @@ ARC: Game[ArcState, Action, Event] = Game(
     setup=Setup(build=setup.build_setup, start=setup.start),
     rules=Rules(pending=flow.pending, resolve=actions.resolve, apply=apply_event),
     text=Text(action=text.describe_action, event=text.describe_event, units=text.units,
-              ranges=text.ranges, terrain=text.terrain),
+              ranges=text.ranges, terrain=text.terrain,
+              figures=text.figures),
     odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds,
               reads="the attack with the aim and Evade the report names, not the first "
                     "option of each decision of the action"),
-    sight=Sight(battlefield=lambda state: state.grid, options=sight_options),
+    sight=Sight(battlefield=lambda state: state.grid, options=sight_options,
+                report=text.sight_report),
     explain=Explain(action=text.explain_action, option=text.describe_option),
+    menu=Menu(layout=menu.action_menu),
     policy=Policy(rank=policy.rank_actions, decide=policy.choose_decision),
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
                       squads=matchup.squad_matchup, attack=odds.attack_action),

@@ -6,7 +6,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from tactica.battlefield.base import SightOption, SightReport
 from tactica.engine.chance import Decide
+from tactica.engine.errors import MapError, TacticaError
 from tactica.engine.ruleset import UnitStatus
 from tactica.rulesets.arc import records as r
 from tactica.rulesets.arc.attack import EVADE, attack_plan, can_evade
@@ -63,6 +65,19 @@ def _signed(degree: int, success: bool) -> str:
     return f"{'+' if success else '-'}{abs(degree)}º"
 
 
+def _move_cost(state: ArcState, action: r.Move) -> str:
+    """``, 4 AP``: what a move on the grid costs, when it can be paid (else ``""``)."""
+    f = state.fighters.get(action.unit)
+    if f is None or f.at is None or state.grid is None:
+        return ""
+    x, _, y = action.to.partition(",")
+    try:
+        _, cost = path_to(state, f, (int(x), int(y)), action.mode)
+    except (ValueError, TacticaError):
+        return ""
+    return f", {cost} AP"
+
+
 def describe_action(state: ArcState, action: Any) -> str:
     """One line for an action."""
     if isinstance(action, r.Attack):
@@ -82,7 +97,7 @@ def describe_action(state: ArcState, action: Any) -> str:
             return f"{action.unit} uses a {item} on {on}, paying the AP missing with speed"
         return f"{action.unit} uses a {item} on {on}"
     if isinstance(action, r.Move):
-        return f"{action.unit} moves to {action.to} ({action.mode})"
+        return f"{action.unit} moves to {action.to} ({action.mode}{_move_cost(state, action)})"
     if isinstance(action, r.Reposition):
         way = "away from" if action.away else "toward"
         moved = reposition_metres(action.mode, action.ap)
@@ -309,3 +324,51 @@ def ranges(state: ArcState) -> list[tuple[str, str, str]]:
                 out.append((a.id, b.id, "not given" if metres is None
                             else f"{metres:.1f} m"))
     return out
+
+
+def figures(state: ArcState) -> dict[str, dict[str, str]]:
+    """Every figure of every character, for the unit panel and ``status``: health with its
+    maximum, AP, armor and each weapon with its damage, range and rounds."""
+    out: dict[str, dict[str, str]] = {}
+    for f in state.fighters.values():
+        guns = []
+        for w, rounds in zip(f.profile.weapons, f.rounds, strict=False):
+            reach = "melee" if w.melee else (f"{float(w.range):g} m" if w.range is not None
+                                             else "any range")
+            loaded = "" if rounds is None else f", {rounds} rounds"
+            guns.append(f"{w.name} ({w.damage}, {reach}{loaded})")
+        out[f.id] = {"health": f"{f.health} of {f.profile.max_health}",
+                     "ap": str(f.ap), "weapons": "; ".join(guns)}
+    return out
+
+
+def sight_report(state: ArcState, source: str, target: str,
+                 **options: SightOption) -> SightReport:
+    """Sight on Arc's grid in Arc's words: the grid's four lines (ARC-29 asks one or two of
+    them clear), the distance in metres; the grid's cover is not an Arc rule and is left
+    out."""
+    from tactica.rulesets.arc.movement import SQUARE_METRES, distance_metres
+    from tactica.rulesets.arc.rulings import sight_options
+
+    grid = state.grid
+    if grid is None:
+        raise MapError("this scenario is played without a map: there is no sight to judge "
+                       "(everyone sees everyone)")
+    chosen = {**sight_options(state.rulings), **options}
+    report = grid.sight_report(source, target, **chosen)
+    a, b = state.fighters.get(source), state.fighters.get(target)
+    metres = distance_metres(state, a, b) if a is not None and b is not None else None
+    if metres is None:
+        return report
+    wanted = chosen.get("min_clear", 1)
+    clear = report.details.get("clear_lines")
+    kept = [r for r in report.reasons if not r.lstrip()[:1].isdigit()]
+    if report.reasons and report.reasons[0].lstrip()[:1].isdigit():
+        kept.insert(0, report.reasons[0])  # "N of 4 lines clear (policy ...)"
+    kept.append(f"{clear} of 4 lines clear, {wanted} needed (ARC-29): "
+                f"{'visible' if report.visible else 'not visible'}; distance {metres:.1f} m "
+                f"({float(SQUARE_METRES):g} m a square)")
+    details = {**report.details, "metric": "metres", "squares": report.distance,
+               "cover_range": 0}
+    return SightReport(report.source, report.target, report.visible, 0,
+                       round(metres, 1), details, tuple(kept))

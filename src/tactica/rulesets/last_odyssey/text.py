@@ -36,8 +36,8 @@ def describe_action(state: LodState, action: Any) -> str:
             what += f" ({action.element})"
         ko = " to knock out" if action.knockout else ""
         targets = ", ".join(action.targets)
-        if action.targets == (action.unit,):
-            return f"{action.unit} uses {what}{ko}"
+        if action.targets == (action.unit,):  # said, so that nobody asks "on whom?"
+            return f"{action.unit} uses {what} on itself{ko}"
         return f"{action.unit} uses {what} on {targets}{ko}"
     if isinstance(action, r.UseItem):
         return f"{action.unit} uses {_ability_name(state, action.item)} on {action.target}"
@@ -218,3 +218,22 @@ def roller(state: LodState, label: str, action: Any) -> str | None:
     if label.startswith("GM's"):
         return None
     return action.unit
+
+
+def figures(state: LodState) -> dict[str, dict[str, str]]:
+    """Every figure of every character, for the unit panel and ``status``: HP, Shell and MP
+    with their maximum, the weapon and the abilities."""
+    out: dict[str, dict[str, str]] = {}
+    for f in state.fighters.values():
+        shown = {"hp": f"{f.hp} of {f.max_hp}",
+                 "shell": f"{f.shell_total} (at most {f.shell_cap})" if f.shell_cap else
+                 str(f.shell_total),
+                 "mp": f"{f.mp} of {f.max_mp}"}
+        if f.equipped is not None:
+            shown["weapon"] = f.equipped.name
+        if f.abilities:
+            shown["abilities"] = ", ".join(_ability_name(state, a) for a in f.abilities)
+        if f.items:
+            shown["items"] = ", ".join(_ability_name(state, i) for i in f.items)
+        out[f.id] = shown
+    return out

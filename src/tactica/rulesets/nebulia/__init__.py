@@ -42,7 +42,8 @@ NEBULIA: Game[rules.NebState, Action, Event] = Game(
     setup=Setup(build=content.scenario_setup, start=rules.new_state),
     rules=Rules(pending=rules.pending, resolve=rules.resolve, apply=rules.apply_event),
     text=Text(action=text.describe_action, event=text.describe_event, units=text.units,
-              roller=text.roller),
+              roller=text.roller,
+              figures=text.figures),
     odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds,
               reads="the damage of the hits that get through, before the target's defense "
                     "caps it"),

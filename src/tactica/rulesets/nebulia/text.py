@@ -75,3 +75,16 @@ def roller(state: NebState, label: str, action: Action | None) -> str | None:
     if isinstance(action, Attack):
         return action.target if label == "armor" else action.unit
     return None
+
+
+def figures(state: NebState) -> dict[str, dict[str, str]]:
+    """Every figure of every operator, for the unit panel: defense with its maximum, armor,
+    move and each weapon with its numbers."""
+    out: dict[str, dict[str, str]] = {}
+    for o in state.ops.values():
+        weapons = "; ".join(
+            f"{w.name} ({w.range}, accuracy {w.accuracy}, {w.dice} "
+            f"{'die' if w.dice == 1 else 'dice'}, damage {w.damage})" for w in o.weapons)
+        out[o.id] = {"defense": f"{o.defense} of {o.max_defense}", "armor": str(o.armor),
+                     "move": str(o.move), "weapons": weapons}
+    return out

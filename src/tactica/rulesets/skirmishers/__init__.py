@@ -30,6 +30,7 @@ from tactica.engine.game import (
 )
 from tactica.engine.ruleset import OddsOption, RulesetMeta
 from tactica.rulesets.skirmishers import (
+    figures,
     flow,
     marks,
     matchup,
@@ -76,7 +77,7 @@ SKIRMISHERS: Game[state.SkiState, Action, Event] = Game(
     setup=Setup(build=setup.scenario_setup, start=flow.start),
     rules=Rules(pending=flow.pending, resolve=flow.resolve, apply=state.apply_event),
     text=Text(action=text.describe_action, event=text.describe_event, units=text.units,
-              roller=text.roller, marks=marks.map_marks),
+              roller=text.roller, marks=marks.map_marks, figures=figures.figures),
     odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds,
               reads="the attack's own process with the attacker's choices the report "
                     "names (a throw where it is aimed), not the first option of each "

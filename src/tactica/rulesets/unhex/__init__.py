@@ -49,7 +49,8 @@ UNHEX: Game[UnhexState, Action, Event] = Game(
     module=__name__,
     setup=Setup(build=rules.scenario_setup, start=rules.new_state),
     rules=Rules(pending=rules.pending, resolve=rules.resolve, apply=apply_event),
-    text=Text(action=text.describe_action, event=text.describe_event, units=legal.units),
+    text=Text(action=text.describe_action, event=text.describe_event, units=legal.units,
+              figures=legal.figures),
     odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds,
               reads="the attack roll with each side's best choice of dice and defence, "
                     "not the first option of each decision"),

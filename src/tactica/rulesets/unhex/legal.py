@@ -229,3 +229,16 @@ def units(state: UnhexState) -> tuple[UnitStatus, ...]:
                    survived=c.in_fight or c.retreated)
         for c in state.chars.values()
     )
+
+
+def figures(state: UnhexState) -> dict[str, dict[str, str]]:
+    """Every figure of every character, for the unit panel and ``status``: its level with
+    the most it can be, the actions left, what it holds in each hand and carries."""
+    out: dict[str, dict[str, str]] = {}
+    for c in state.chars.values():
+        shown = {"level": f"{c.level} of {c.body.max_level}", "actions": str(c.actions),
+                 "right hand": c.right or "-", "left hand": c.left or "-"}
+        if c.items:
+            shown["items"] = ", ".join(c.items)
+        out[c.id] = shown
+    return out

@@ -70,16 +70,24 @@ function take(index) { send("/api/action", {key: state.request.key, index: index
 
 // -- the question -------------------------------------------------------------------------
 
+// An action on a friend (where the same is open on an enemy): marked so.
+function isFriend(req, index) { return (req.friends || []).includes(index); }
+function friendsLast(req, indices) {
+  return [...indices.filter((i) => !isFriend(req, i)), ...indices.filter((i) => isFriend(req, i))];
+}
+
 function actionButton(req, index, text) {
   const link = req.links[index];
+  if (isFriend(req, index)) text += " (a friend)";
   if (link && link.kind === "target") {  // an attack: its preview first
-    return el("button", {type: "button", class: "attack", title: req.texts[index],
+    return el("button", {type: "button", class: isFriend(req, index) ? "attack friend" : "attack", title: req.texts[index],
       "data-action": String(index),
       onclick: () => { pickOnly(link.unit); preview(link.unit, link.target, index); }}, text);
   }
   return el("button", {type: "button", title: req.texts[index], "data-action": String(index),
     onclick: () => take(index)}, text);
 }
+
 
 function renderActions(box, req) {
   const moveLine = (indices) => indices.length > 4 &&
@@ -107,7 +115,8 @@ function renderActions(box, req) {
   for (const g of req.groups) {
     const indices = g.numbers.map((n) => n - 1);
     if (g.numbers.length > 1) {
-      const buttons = indices.map((i, k) => actionButton(req, i, g.tails[k]));
+      const buttons = friendsLast(req, indices).map((i) => actionButton(req, i,
+        g.tails[indices.indexOf(i)]));
       if (moveLine(indices)) {
         box.append(el("details", {class: "group"}, el("summary", {text:
           `${g.head}: ${indices.length} places (click one on the map, or open this list)`}),
@@ -170,6 +179,7 @@ function renderQuestion(req) {
   } else if (req.kind === "decision") {
     box.append(el("h2", {text: `${req.side} decides: ${req.label}`}));
     if (req.during) box.append(el("div", {class: "hint", text: `in: ${req.during}`}));
+    decisionContext(box, req);
     if (req.range) box.append(rangeForm(req));
     else {
       req.options.forEach((o, i) => box.append(el("button", {type: "button",
@@ -180,22 +190,63 @@ function renderQuestion(req) {
   }
 }
 
-// Each attack's button shows its exact chance, asked of the server one after the other (a
-// dozen at most: the others show it in their preview).
-async function oddsOnButtons(box, req) {
-  const buttons = [...box.querySelectorAll("button.attack[data-action]")].slice(0, 12);
-  for (const button of buttons) {
-    let data;
-    try {
-      data = await api(`/api/preview?key=${req.key}&index=${button.dataset.action}`);
-    } catch (e) { return; }  // the fight moved on: a new question has its own buttons
-    if (!button.isConnected) return;
-    const first = Object.keys(data.numbers).find((k) => k.startsWith("P("));
-    if (first) {
-      button.append(el("span", {class: "odds-tag",
-        text: ` · ${first} ${pct(data.numbers[first])} (${data.exact[first]})`}));
-    }
+// A decision's context: the roll it is about (a re-roll) and what the computer would choose.
+function decisionContext(box, req) {
+  if (req.roll) box.append(el("div", {class: "who", id: "decision-roll", text: `the roll: ${req.roll}`}));
+  if (req.suggested !== null && req.suggested !== undefined && req.options[req.suggested] !== undefined) {
+    box.append(el("div", {class: "hint", id: "decision-suggested",
+      text: `the computer would choose: ${req.options[req.suggested]}`}));
   }
+}
+
+// Each attack's button shows its exact chance and what tells its target apart (the chance to
+// take it out, the damage expected), asked of the server one after the other, every button
+// (each answer kept for the question it belongs to).
+const tagCache = new Map();
+
+async function oddsOnButtons(box, req) {
+  const buttons = [...box.querySelectorAll("button.attack[data-action]")];
+  for (const button of buttons) {
+    if (!button.isConnected || !state || state.request.key !== req.key) return;
+    const data = await previewData(req.key, Number(button.dataset.action));
+    if (!data) return;  // the fight moved on: a new question has its own buttons
+    if (!button.isConnected || button.querySelector(".odds-tag")) continue;
+    const tag = oddsTag(data);
+    if (tag) button.append(el("span", {class: "odds-tag", text: ` · ${tag}`}));
+  }
+}
+
+// The odds of action `index` of question `key` (asked once, kept while the question is
+// open), or null when the fight has moved on.
+async function previewData(key, index) {
+  const id = `${key}:${index}`;
+  if (tagCache.has(id)) return tagCache.get(id);
+  if (!state || state.request.key !== key) return null;
+  let data;
+  try {
+    data = await api(`/api/preview?key=${key}&index=${index}`);
+  } catch (e) { return null; }
+  if (data.stale) return null;
+  if (tagCache.size > 500) tagCache.clear();
+  tagCache.set(id, data);
+  return data;
+}
+
+// A button's tag: P(hit), the chance to take the target out, the damage expected.
+function oddsTag(data) {
+  const parts = [];
+  const hit = data.numbers["P(hit)"];
+  if (hit !== undefined) parts.push(`P(hit) ${pct(hit)}`);
+  else {
+    const first = Object.keys(data.numbers).find((k) => k.startsWith("P("));
+    if (first) parts.push(`${first} ${pct(data.numbers[first])}`);
+  }
+  if (data.headline && data.headline !== "P(hit)" && data.numbers[data.headline] !== undefined) {
+    parts.push(`${data.headline.slice(2, -1)} ${pct(data.numbers[data.headline])}`);
+  }
+  const dmg = data.numbers["expected damage"];
+  if (dmg !== undefined) parts.push(`damage ${dmg.toFixed(2)}`);
+  return parts.join(" · ");
 }
 
 // A decision among many consecutive numbers: asked as the range it is.
@@ -239,7 +290,12 @@ function aimForm(req) {
   return form;
 }
 
-// -- the preview of an attack ------------------------------------------------------------
+// -- the preview of an attack: one at a time ---------------------------------------------
+//
+// In the manner of Battle for Wesnoth's attack dialog: one attack (a picker chooses among
+// the attacker's weapons or abilities on this target), the chance to take the target out
+// shown large, attacker and target side by side with their outcomes as bars, the reasons of
+// a zero or a certainty, the cases the target chooses (an evasion), and Commit in view.
 
 let previewing = null;
 
@@ -247,60 +303,134 @@ function hidePreview() { previewing = null; $("preview").hidden = true; $("previ
 
 function pct(p) { return (100 * p).toFixed(p > 0 && p < 0.001 ? 3 : 1) + "%"; }
 
-// Every attack of `unit` on `target` now, each with its exact odds and its outcomes as bars,
-// and a button to commit it.
 async function preview(unit, target, only) {
-  const actions = attacksOf(unit, target).filter((l) => only === undefined || l.index === only);
+  const actions = attacksOf(unit, target);
   const box = $("preview");
-  previewing = {unit, target, key: state.request.key};
-  box.replaceChildren(el("h3", {text: `Before committing: ${unit} → ${target}`}));
-  box.hidden = false;
   const key = state.request.key;
-  for (const link of actions) {
-    let data;
-    try {
-      data = await api(`/api/preview?key=${key}&index=${link.index}`);
-    } catch (e) { showError(e.message); return; }
-    if (!previewing || previewing.key !== key) return;  // the fight moved on
-    box.append(previewBlock(data, target, link.index));
+  box.hidden = false;
+  if (!actions.length) {
+    previewing = {unit, target, key, index: null};
+    box.replaceChildren(el("h3", {text: `Before committing: ${unit} → ${target}`}),
+      el("div", {text: `${unit} has no attack on ${target} now.`}),
+      el("button", {type: "button", onclick: hidePreview}, "cancel"));
+    return;
   }
-  if (!actions.length) box.append(el("div", {text: `${unit} has no attack on ${target} now.`}));
-  box.append(el("button", {type: "button", onclick: hidePreview}, "cancel"));
+  const chosen = actions.find((l) => l.index === only) || actions[0];
+  previewing = {unit, target, key, index: chosen.index};
+  if (!box.querySelector(".attack-preview")) {
+    box.replaceChildren(el("h3", {text: `Before committing: ${unit} → ${target}`}),
+      el("div", {class: "hint", text: "working out the odds..."}));
+  }
+  const data = await previewData(key, chosen.index);
+  if (!previewing || previewing.key !== key || previewing.index !== chosen.index) return;
+  if (!data) { hidePreview(); return; }
+  box.replaceChildren(el("h3", {text: `Before committing: ${unit} → ${target}`}),
+    previewPicker(unit, target, actions, chosen.index), previewBlock(data, target, chosen.index));
+  box.scrollIntoView({block: "nearest"});
+}
+
+// The attacker's ways to attack this target (weapons, abilities): one shown at a time.
+function previewPicker(unit, target, actions, index) {
+  if (actions.length < 2) return el("span");
+  const texts = actions.map((l) => state.request.texts[l.index]);
+  const choice = el("select", {id: "preview-pick", "aria-label": "which attack"},
+    ...actions.map((l, i) => {
+      const o = el("option", {value: String(l.index)}, texts[i]);
+      if (l.index === index) o.selected = true;
+      return o;
+    }));
+  choice.addEventListener("change", () => preview(unit, target, Number(choice.value)));
+  return el("label", {class: "picker"}, `${actions.length} ways: `, choice);
 }
 
 function previewBlock(data, target, index) {
   const div = el("div", {class: "attack-preview", "data-preview": String(index)});
+  div.append(el("div", {class: "preview-bar"},
+    el("button", {type: "button", class: "primary commit", "data-commit": String(index),
+      onclick: () => take(index)}, `Commit: ${data.action}`),
+    el("button", {type: "button", onclick: hidePreview}, "cancel")));
   div.append(el("div", {class: "headline", text: data.action}));
-  const numbers = Object.entries(data.numbers).map(([k, v]) =>
-    `${k}: ${k.startsWith("P(") ? pct(v) + " (" + data.exact[k] + ")" : v.toFixed(2)}`);
-  div.append(el("div", {class: "odds", text: numbers.join(" · ")}));
-  const targetBars = data.bars.filter((b) => b.who === "target");
-  const attackerBars = data.bars.filter((b) => b.who === "attacker");
-  for (const dist of [...targetBars, ...attackerBars]) {
-    const whose = dist.who === "target" ? (dist.unit || target) : (dist.unit || "the attacker");
-    const when = dist.who === "attacker" && data.attacker_if ? ` (${data.attacker_if})` : "";
-    const d = el("div", {class: "dist", "data-who": dist.who}, el("h4", {
-      text: `${whose}: ${dist.name}${when}`}));
-    // Each side's bars in that side's colour (the server's one side-to-colour map).
-    const owner = unitOf(dist.unit || (dist.who === "target" ? target : ""));
-    for (const b of dist.bars) {
-      const fill = el("div", {class: "fill"});
-      fill.style.width = `${Math.max(0.5, 100 * b.p)}%`;
-      if (owner) fill.style.background = owner.colour;
-      d.append(el("div", {class: "bar " + dist.who, title: `${b.value}: ${b.exact}`},
-        el("span", {text: b.value}), el("div", {class: "track"}, fill),
-        el("span", {class: "pct", text: pct(b.p)})));
-    }
-    div.append(d);
+  const who = data.target || target;
+  if (data.headline && data.numbers[data.headline] !== undefined) {
+    div.append(el("div", {class: "kill", "data-number": data.headline},
+      el("span", {class: "big", text: pct(data.numbers[data.headline])}),
+      el("span", {text: ` ${data.headline.slice(2, -1)}: ${who}`, title: data.exact[data.headline]})));
   }
-  if (!attackerBars.length) {
-    div.append(el("div", {class: "note", text:
-      `${target} answers with no retaliation in this attack: nothing is risked but the action.`}));
-  }
+  div.append(el("div", {class: "odds", text: numbersText(data)}));
+  div.append(previewDuel(data, target));
+  div.append(whyList(data));
+  for (const c of data.cases || []) div.append(previewCase(c));
   if (data.reasons.length) div.append(el("ul", {class: "reasons"},
     ...data.reasons.map((r) => el("li", {text: r}))));
-  div.append(el("button", {type: "button", class: "primary commit", "data-commit": String(index),
-    onclick: () => take(index)}, `Commit: ${data.action}`));
+  return div;
+}
+
+// Every number of the report; a chance with its exact fraction when that one is short.
+function numbersText(data) {
+  const exact = (k) => data.exact[k] && data.exact[k].length <= 9 ? ` (${data.exact[k]})` : "";
+  return Object.entries(data.numbers).map(([k, v]) =>
+    `${k}: ${k.startsWith("P(") ? pct(v) + exact(k) : v.toFixed(2)}`).join(" · ");
+}
+
+// Why a number is zero or certain, in the rules' words, under the numbers.
+function whyList(data) {
+  const items = Object.entries(data.why || {}).filter(([, w]) => w).map(([k, w]) =>
+    el("li", {text: `${k} ${k in data.numbers && k.startsWith("P(") ? pct(data.numbers[k]) : ""}: ${w}`}));
+  return items.length ? el("ul", {class: "why"}, ...items) : el("span");
+}
+
+// Attacker and target side by side: each one's figures and outcome bars in its colour.
+function previewDuel(data, target) {
+  const attacker = data.attacker || (previewing && previewing.unit) || "";
+  const who = data.target || target;
+  const duel = el("div", {class: "duel"});
+  const bars = data.bars;
+  for (const [role, id] of [["attacker", attacker], ["target", who]]) {
+    const u = unitOf(id);
+    const col = el("div", {class: "side-col", "data-role": role});
+    const h = el("h4", {class: "who-head", text: `${role === "attacker" ? "attacker" : "target"}: ${id}`});
+    if (u) h.style.color = u.colour;
+    col.append(h);
+    if (u) col.append(el("div", {class: "figures", text: figures(u)}));
+    const mine = bars.filter((b) => b.who === role);
+    for (const dist of mine) col.append(distBars(dist, data, target));
+    if (!mine.length) {
+      col.append(el("div", {class: "note", text: role === "attacker" ?
+        `${who} answers with no retaliation in this attack: nothing is risked but the action.` :
+        "no outcome to show as bars"}));
+    }
+    duel.append(col);
+  }
+  return duel;
+}
+
+function distBars(dist, data, target) {
+  const whose = dist.who === "target" ? (dist.unit || target) : (dist.unit || "the attacker");
+  const when = dist.who === "attacker" && data.attacker_if ? ` (${data.attacker_if})` : "";
+  const d = el("div", {class: "dist", "data-who": dist.who}, el("h4", {
+    text: `${whose}: ${dist.name}${when}`}));
+  // Each side's bars in that side's colour (the server's one side-to-colour map).
+  const owner = unitOf(dist.unit || (dist.who === "target" ? target : ""));
+  for (const b of dist.bars) {
+    const fill = el("div", {class: "fill"});
+    fill.style.width = `${Math.max(0.5, 100 * b.p)}%`;
+    if (owner) fill.style.background = owner.colour;
+    d.append(el("div", {class: "bar " + dist.who, title: `${b.value}: ${b.exact}`},
+      el("span", {text: b.value}), el("div", {class: "track"}, fill),
+      el("span", {class: "pct", text: pct(b.p)})));
+  }
+  return d;
+}
+
+// A case the target chooses during the attack (an evasion): its odds beside the plain ones.
+function previewCase(c) {
+  const div = el("div", {class: "case"}, el("h4", {text: `If ${c.case}:`}));
+  if (c.headline && c.numbers[c.headline] !== undefined) {
+    div.append(el("div", {class: "kill small-kill"},
+      el("span", {class: "big", text: pct(c.numbers[c.headline])}),
+      el("span", {text: ` ${c.headline.slice(2, -1)}`})));
+  }
+  div.append(el("div", {class: "odds", text: numbersText(c)}), whyList(c));
   return div;
 }
 
@@ -323,6 +453,13 @@ function figures(u) {
   return Object.entries(u.details).map(([k, v]) => `${k} ${v}`).join(" · ");
 }
 
+// A unit's id with its name, the name alone when it starts with the id ("Sam the medic").
+function unitLabel(u) {
+  const name = u.details.name;
+  if (!name || name === u.id) return u.id;
+  return name.startsWith(u.id + " ") ? name : `${u.id} ${name}`;
+}
+
 function renderUnits() {
   const box = $("units");
   box.replaceChildren();
@@ -333,8 +470,7 @@ function renderUnits() {
     for (const u of state.units.filter((x) => x.side === side.name)) {
       const chip = el("span", {class: "unit" + (u.in_action ? "" : " out"), "data-chip": u.id,
         title: `${u.id}${u.place ? " at " + u.place : ""}`,
-        onclick: () => clickUnit(u.id)}, u.id + (u.details.name ? ` ${u.details.name}` : "") +
-        (u.place ? ` · ${u.place}` : ""));
+        onclick: () => clickUnit(u.id)}, unitLabel(u) + (u.place ? ` · ${u.place}` : ""));
       chip.style.background = u.colour;
       if (picked.includes(u.id)) chip.classList.add("picked");
       div.append(chip, el("span", {class: "figures", text: figures(u)}));
@@ -416,7 +552,7 @@ function renderNoMap() {
     const col = el("div", {"data-side": side.name}, el("h3", {text: side.name}));
     for (const u of state.units.filter((x) => x.side === side.name)) {
       const card = el("span", {class: "card", "data-unit": u.id, onclick: () => clickUnit(u.id)},
-        `${u.id}${u.in_action ? "" : " (out)"}`);
+        `${unitLabel(u)}${u.in_action ? "" : " (out)"}`);
       card.style.background = u.colour;
       if (picked.includes(u.id)) card.classList.add("picked");
       if (picked.length === 1 && attacksOf(picked[0], u.id).length) card.classList.add("target");
@@ -424,15 +560,31 @@ function renderNoMap() {
     }
     sides.append(col);
   }
-  box.replaceChildren(el("div", {class: "hint", text: state.no_map}), sides);
-  if (state.ranges.length) {
-    const table = el("table", {id: "ranges"}, el("tr", {}, el("th", {text: "between"}),
-      el("th", {text: "range"})));
-    for (const r of state.ranges) {
-      table.append(el("tr", {}, el("td", {text: `${r.a} and ${r.b}`}), el("td", {text: r.range})));
-    }
-    box.append(el("h3", {text: "Ranges"}), table);
+  box.replaceChildren(el("div", {class: "hint", text: state.no_map}), sides, distancesOf(state.ranges));
+  if ($("selected").textContent !== selectionText()) $("selected").textContent = selectionText();
+}
+
+// The distances between the characters of different sides: a table of the two sides when
+// the scenario gives them, one sentence when it gives none.
+function distancesOf(ranges) {
+  const known = ranges.filter((r) => /\d/.test(r.range));
+  if (!ranges.length) return el("span");
+  if (!known.length) {
+    return el("div", {class: "hint", id: "distances",
+      text: "The scenario gives no distance between the characters."});
   }
+  const rows = [...new Set(ranges.map((r) => r.a))];
+  const cols = [...new Set(ranges.map((r) => r.b))];
+  const at = (a, b) => ranges.find((r) => (r.a === a && r.b === b) || (r.a === b && r.b === a));
+  const table = el("table", {id: "ranges", class: "distances"},
+    el("tr", {}, el("th", {text: "distance"}), ...cols.map((c) => el("th", {text: c}))));
+  for (const a of rows) {
+    table.append(el("tr", {}, el("th", {text: a}), ...cols.map((b) => {
+      const r = at(a, b);
+      return el("td", {title: r ? `${a} and ${b}: ${r.range}` : "", text: r && /\d/.test(r.range) ? r.range : "-"});
+    })));
+  }
+  return el("div", {id: "distances"}, el("h3", {text: "Distances"}), table);
 }
 
 // -- the map ---------------------------------------------------------------------------------
@@ -751,9 +903,7 @@ function pickOnly(unitId) {
 
 function afterPick() {
   $("clear").hidden = picked.length === 0;
-  $("selected").textContent = picked.length === 0 ? "Click a unit: its moves and targets light up on the map." :
-    picked.length === 1 ? `${picked[0]} picked: click a green place to move, a ringed target to attack, or another unit for sight` :
-    `${picked[0]} → ${picked[1]}`;
+  $("selected").textContent = selectionText();
   const lvl = levelOf(picked[0]);
   if (picked.length === 1 && lvl !== null && level !== null && lvl !== level &&
       $("levels").querySelector(`button[data-level="${lvl}"]`)) {
@@ -761,6 +911,19 @@ function afterPick() {
     showLevel(false);
   }
   renderUnits();
+}
+
+// What the line under the board says of the units picked (a fight without a map has cards,
+// no places to light up).
+function selectionText() {
+  if (!state.has_map) {
+    return picked.length === 0 ? "Click a character: its targets are ringed." :
+      picked.length === 1 ? `${picked[0]} picked: click a ringed character to see the odds of an attack, or another for the odds between them` :
+      `${picked[0]} → ${picked[1]}`;
+  }
+  return picked.length === 0 ? "Click a unit: its moves and targets light up on the map." :
+    picked.length === 1 ? `${picked[0]} picked: click a green place to move, a ringed target to attack, or another unit for sight` :
+    `${picked[0]} → ${picked[1]}`;
 }
 
 // A unit clicked (on the map, a card or a chip): pick it; with one picked already, see sight
@@ -778,6 +941,21 @@ function clickUnit(unitId) {
   pickOnly(unitId);
 }
 
+// The odds between the two units picked: in full for one action, else one line an action
+// (the preview shows one in full).
+function sightOdds(odds) {
+  if (odds.length === 1) {
+    return el("div", {}, el("h3", {text: `Odds: ${odds[0].action}`}),
+      el("div", {class: "odds", text: odds[0].lines.slice(1).join("\n")}));
+  }
+  const lines = odds.map((o) => {
+    const k = o.headline && o.numbers[o.headline] !== undefined ? o.headline :
+      Object.keys(o.numbers).find((n) => n.startsWith("P("));
+    return el("li", {text: k ? `${o.action}: ${k} ${pct(o.numbers[k])}` : o.action});
+  });
+  return el("div", {}, el("h3", {text: "Odds"}), el("ul", {class: "sight-odds"}, ...lines));
+}
+
 let sightVersion = -1;
 
 async function showSight() {
@@ -789,9 +967,7 @@ async function showSight() {
     box.replaceChildren(el("h3", {text: `Sight: ${a} → ${b}`}),
       el("div", {id: "sight-lines", text: data.lines.join("\n")}));
     if (data.odds.length) {
-      for (const o of data.odds) {
-        box.append(el("h3", {text: `Odds: ${o.action}`}), el("div", {class: "odds", text: o.lines.slice(1).join("\n")}));
-      }
+      box.append(sightOdds(data.odds));
     } else {
       box.append(el("h3", {text: "Odds"}), el("div", {text: `${a} has no action on ${b} now.`}));
     }
