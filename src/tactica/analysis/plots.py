@@ -38,6 +38,10 @@ __all__ = ["dist_plot", "dists_plot", "figure_bytes", "matrix_heatmap", "paired_
 
 #: Print resolution of PNG plots (SVG is vector).
 DPI = 300
+#: The widest figure, in inches: 2,400 pixels at :data:`DPI`, a book's page.
+PAGE_WIDTH = 8.0
+#: The tallest figure, in inches (3,000 pixels at :data:`DPI`).
+PAGE_HEIGHT = 10.0
 
 _BAR = "#4c72b0"
 _LINE = "#dd8452"
@@ -446,64 +450,80 @@ def win_rate_plot(report: SimulationReport) -> Figure:
 
 
 def versus_plot(report: VersusReport) -> Figure:
-    """Each squad's win rate (over both ways round) at each range, as points with their 95%
-    intervals; a line joins a squad's points where there are several ranges."""
+    """Each squad's win rate at each range with its 95% interval, one panel per run (each
+    squad moving first, then both runs together), so that what moving first does shows; a
+    line joins a squad's points where there are several ranges."""
     from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    from tactica.presentation.render.svg import side_colours
 
     points = report.plot_points()
     ranges = list(dict.fromkeys(r["range"] for r in points))
+    runs = list(dict.fromkeys(r["first"] for r in points))
     numeric = all(isinstance(v, int) for v in ranges)
-    fig, axes = _figure(6.8 if len(ranges) > 1 else 5.2, 4.2)
-    ax = axes[0][0]
-    squads = list(dict.fromkeys(r["squad"] for r in points))
+    fig, axes = _figure(min(PAGE_WIDTH, 2.2 + 2.0 * len(runs)) if len(ranges) > 1 else
+                        min(PAGE_WIDTH, 1.6 + 1.6 * len(runs)), 3.8, ncols=len(runs))
+    colours = side_colours(("red", "blue"))
     step = (min(b - a for a, b in zip(sorted(ranges), sorted(ranges)[1:], strict=False))
             if numeric and len(ranges) > 1 else 1)
-    for k, (squad, colour) in enumerate(zip(squads, ("#c44e52", "#4c72b0"), strict=False)):
-        rows = [r for r in points if r["squad"] == squad]
-        shift = (k - (len(squads) - 1) / 2) * 0.06 * step
-        xs = [(float(r["range"]) if numeric else float(ranges.index(r["range"]))) + shift
-              for r in rows]
-        ys = [r["p"] * 100 for r in rows]
-        err = [[max(0.0, r["p"] - r["low"]) * 100 for r in rows],
-               [max(0.0, r["high"] - r["p"]) * 100 for r in rows]]
-        ax.errorbar(xs, ys, yerr=err, color=colour, marker="o", capsize=4,
-                    linestyle="-" if numeric and len(ranges) > 1 else "none",
-                    label=_plain(squad))
-        if len(ranges) <= 8:
-            for r, x, y in zip(rows, xs, ys, strict=True):
-                others = [o["p"] * 100 for o in points
-                          if o["range"] == r["range"] and o["squad"] != squad]
-                above = all(y >= o for o in others)  # the higher squad's label above it
-                # Beside the point, clear of its own error bar.
-                ax.annotate(f"{y:.1f}%", (x, y), xytext=(7, 4 if above else -4),
-                            textcoords="offset points", fontsize=8, color=colour,
-                            ha="left", va="bottom" if above else "top",
-                            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
-                                  "alpha": 0.8})
-    if numeric:
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        if len(ranges) <= 12:
-            ax.set_xticks([float(r) for r in ranges], [str(r) for r in ranges])
-        low, high = float(min(ranges)), float(max(ranges))
-        pad = max(1.0, (high - low) * 0.12)
-        ax.set_xlim(low - pad, high + pad)
-    else:
-        ax.set_xticks(range(len(ranges)), ["-" if r is None else _plain(r) for r in ranges])
-        ax.set_xlim(-0.8, len(ranges) - 0.2)
-        if ranges == [None]:
-            ax.set_xticks([])
-    ax.set_xlabel("range between the squads" if ranges != [None] else
-                  "the game has no range between the squads")
-    ax.set_ylabel("battles won (error bars: 95% interval)")
-    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
-    ax.set_ylim(-9, 109)  # room for the labels of 0% and 100%
-    ax.set_yticks(range(0, 101, 20))
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    per = report.battles * len(report.points[0].runs) if report.points else 0
-    ax.set_title(_plain(f"{report.game}: {report.name('red')} against {report.name('blue')}")
-                 + "\n" + _plain(f"{per:,} battles{' per range' if ranges != [None] else ''}"
-                                 f", each squad "
-                                 f"{'moving' if report.sets_first else 'listed'} first in "
-                                 f"turn; seed {report.seed}"), fontsize=9, loc="left")
+    verb = "moves" if report.sets_first else "listed"
+    for n, run in enumerate(runs):
+        ax = axes[0][n]
+        mine = [r for r in points if r["first"] == run]
+        for k, side in enumerate(("red", "blue")):
+            rows = [r for r in mine if r["side"] == side]
+            shift = (k - 0.5) * 0.08 * step
+            xs = [(float(r["range"]) if numeric else float(ranges.index(r["range"]))) + shift
+                  for r in rows]
+            ys = [r["p"] * 100 for r in rows]
+            err = [[max(0.0, r["p"] - r["low"]) * 100 for r in rows],
+                   [max(0.0, r["high"] - r["p"]) * 100 for r in rows]]
+            ax.errorbar(xs, ys, yerr=err, color=colours[side], marker="o", markersize=4,
+                        capsize=3, linewidth=1.2,
+                        linestyle="-" if numeric and len(ranges) > 1 else "none",
+                        label=_plain(report.name(side)) if n == 0 else None)
+            if len(ranges) <= 3:
+                for x, y, r in zip(xs, ys, rows, strict=True):
+                    above = r["p"] >= 0.5
+                    # Beside the point, past the end of its own error bar.
+                    end = (r["high"] if above else r["low"]) * 100
+                    ax.annotate(f"{y:.1f}%", (x, end), xytext=(0, 3 if above else -3),
+                                textcoords="offset points", fontsize=7, color=colours[side],
+                                ha="center", va="bottom" if above else "top")
+        if numeric:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
+            if len(ranges) <= 4:
+                ax.set_xticks([float(r) for r in ranges], [str(r) for r in ranges])
+            low, high = float(min(ranges)), float(max(ranges))
+            pad = max(1.0, (high - low) * 0.08)
+            ax.set_xlim(low - pad, high + pad)
+        else:
+            ax.set_xticks(range(len(ranges)),
+                          ["-" if r is None else _plain(r) for r in ranges])
+            ax.set_xlim(-0.8, len(ranges) - 0.2)
+            if ranges == [None]:
+                ax.set_xticks([])
+        ax.set_xlabel("range" if ranges != [None] else "no range", fontsize=8)
+        ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+        ax.set_ylim(-9, 109)
+        ax.set_yticks(range(0, 101, 20))
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3)
+        head = ("both runs" if run == "both" else
+                f"{_plain(report.name(run))} {verb} first")
+        ax.set_title(head, fontsize=8)
+        if n == 0:
+            ax.set_ylabel("battles won (95% interval)", fontsize=8)
+    fig.legend(loc="outside lower center", ncols=2, fontsize=8, frameon=False)
+    per = report.battles
+    decided = [pt.range for pt in report.points if pt.first_mover()[2]]
+    lines = [f"{report.game}: {report.name('red')} against {report.name('blue')}",
+             f"{per:,} battles per run{' and range' if ranges != [None] else ''}; "
+             f"seed {report.seed}"]
+    if decided:
+        lines.append("who moves first decides this fight" +
+                     ("" if decided == [None] else " at range" + ("s " if len(decided) > 1
+                                                                 else " ")
+                      + ", ".join(str(d) for d in decided)))
+    fig.suptitle("\n".join(_wrapped(line, 80) for line in lines), fontsize=9)
     return fig

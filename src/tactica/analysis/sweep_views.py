@@ -51,7 +51,7 @@ def sweep_tables(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> list[Tab
                  r["low"], r["high"], r["rounds_mean"]] for r in sims]
         out.append(Table("win rates at each point", cols, body,
                          [f"every point plays the same {sims[0]['battles']} battles, "
-                          f"seed {sims[0]['seed']}"]))
+                          f"seed {sims[0]['seed']}", *repeat_notes(sims, spec)]))
         paired = paired_table(rows, params, spec.parameters[0].path)
         if paired is not None:
             out.append(paired)
@@ -130,6 +130,48 @@ def plot_sweep(rows: Sequence[Mapping[str, Any]], spec: SweepSpec, *,
     return sweep_plot(odds, x=params[0], group=group, ylabel=ODDS_VALUES[chosen],
                       percent=chosen.startswith("p_"), decimals=decimals, xlabel=xlabel,
                       grouplabel=grouplabel)
+
+
+def repeat_notes(sims: Sequence[Mapping[str, Any]], spec: SweepSpec) -> list[str]:
+    """A sentence for every point whose win rates repeat an earlier point's exactly (every
+    point plays the same seeded dice), with the proof where a matchup sweep varies the range:
+    every attack has the same exact odds at both ranges."""
+    from tactica.analysis.repeats import odds_signature, same_note
+
+    params = [p.column for p in spec.parameters]
+    points: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
+    for r in sims:
+        points.setdefault(tuple(r.get(p) for p in params), []).append(r)
+    seen: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    notes = []
+    matchup = spec.scenario is None and spec.game is not None and spec.profiles is not None
+    for at, group in points.items():
+        key = tuple((r["side"], r["wins"], r["battles"]) for r in group)
+        earlier = seen.setdefault(key, at)
+        if earlier == at:
+            continue
+        lengths = ({r["rounds_mean"] for r in group}
+                   == {r["rounds_mean"] for r in points[earlier]})
+        differ = [i for i, (a, b) in enumerate(zip(at, earlier, strict=True)) if a != b]
+        odds: tuple[Any, Any] | None = None
+        if matchup and [params[i] for i in differ] == ["range"] and spec.game is not None:
+            a, t = spec.profiles or ("", "")
+            pairs = [(a, t), (t, a)]
+            rulings = dict(spec.rulings)
+            here = odds_signature(spec.game, pairs, at[differ[0]], rulings=rulings,
+                                  content=spec.content)
+            there = odds_signature(spec.game, pairs, earlier[differ[0]], rulings=rulings,
+                                   content=spec.content)
+            odds = None if here is None or there is None else (there, here)
+
+        def name(values: tuple[Any, ...]) -> str:
+            return ", ".join(f"{p}={v}" for p, v in zip(params, values, strict=True))
+
+        notes.append(same_note(name(at), name(earlier), odds=odds,
+                               same_lengths=lengths, rounds=(
+                                   float(points[earlier][0]["rounds_mean"]),
+                                   float(group[0]["rounds_mean"]))))
+    return notes
 
 
 def paired_differences(rows: Sequence[Mapping[str, Any]], params: Sequence[str],
