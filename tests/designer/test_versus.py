@@ -302,7 +302,7 @@ def test_who_moves_first_leads_the_verdict_table_plot_and_json(tmp_path: Path) -
     report = versus("skirmishers", "2xsmg", "2xrifle", ranges=[2], battles=30, seed=1,
                     workers=1)
     point = report.points[0]
-    gap, (lo, hi), decides = point.first_mover()
+    _gap, (lo, _hi), decides = point.first_mover()
     assert decides and lo > 0.2
     verdict = point.verdict(report.squads)
     assert verdict.startswith("who moves first decides this fight at range 2: red (2xsmg) "

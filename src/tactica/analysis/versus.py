@@ -227,7 +227,7 @@ class VersusPoint:
         pooled = self._pooled_verdict(squads)
         if len(self.runs) < 2:
             return pooled
-        gap, (lo, hi), decides = self.first_mover()
+        decides = self.first_mover()[2]
         where = "" if self.range is None else f" at range {self.range}"
         if decides:
             return (f"who moves first decides this fight{where}: {self.split(squads)}; "
@@ -349,7 +349,7 @@ class VersusReport:
                 Column("red wins (95%)", right=True), Column("blue wins (95%)", right=True),
                 Column("draws", "p")]
         rows: list[list[Any]] = []
-        for pt, first, r, n, wins, draws in self._rows():
+        for pt, first, _r, n, wins, draws in self._rows():
             cells = [fmt.p_interval(*_rate_flat(wins[s], n)) for s in SIDES]
             rows.append([pt.range, first, n, *cells, draws / n if n else None])
         return Table(self._title(), cols, rows, self._notes())
