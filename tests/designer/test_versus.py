@@ -322,6 +322,8 @@ def test_who_moves_first_leads_the_verdict_table_plot_and_json(tmp_path: Path) -
     fig = versus_plot(report)
     assert [ax.get_title() for ax in fig.axes] == ["red (2xsmg) moves first",
                                                    "blue (2xrifle) moves first", "both runs"]
+    width, height = fig.get_size_inches() * 300
+    assert width <= 2400 and height <= 3000
 
 
 def test_no_clear_difference_says_what_the_run_could_have_seen() -> None:

@@ -45,6 +45,9 @@ PAGE_HEIGHT = 10.0
 
 _BAR = "#4c72b0"
 _LINE = "#dd8452"
+#: Colours of readings, values and variants: never a side's red or blue, so that a colour on
+#: a designer's plot always means one thing.
+READINGS = ("#8172b3", "#dd8452", "#55a868", "#937860", "#17becf", "#7f7f7f")
 
 
 def _plain(text: object) -> str:
@@ -142,9 +145,12 @@ def dists_plot(named: Sequence[tuple[str, Dist[Any]]], *, title: str = "",
                xlabel: str = "value") -> Figure:
     """Several distributions on one figure, one colour each with a legend: P(value) on the
     left, P(at least value) on the right (as AnyDice shows several outputs)."""
-    fig, axes = _figure(11.0, 4.4, ncols=2)
+    fig, axes = _figure(PAGE_WIDTH, 3.8, ncols=2)
     left, right = axes[0][0], axes[0][1]
     values: set[float] = set()
+    for ax in (left, right):
+        ax.set_prop_cycle(color=list(READINGS))
+        ax.tick_params(labelsize=7)
     for name, dist in named:
         xs = [float(v) for v in dist.outcomes]
         values.update(xs)
@@ -189,32 +195,36 @@ def matrix_heatmap(matrix: Matrix, *, value: str = "p_out_of_action") -> Figure:
     found = {(c.target, c.cover, c.attacker, c.means, c.range): c.value(value)
              for c in matrix.cells}
     numbers = [float(v) for v in found.values() if v is not None]
-    top = max(numbers, default=1.0) or 1.0
+    # The colour scale fitted to the data (the values are written in the cells).
+    top = max(numbers, default=1.0)
+    bottom = min(numbers, default=0.0)
+    if top <= bottom:
+        top = bottom + (1.0 if bottom == 0 else abs(bottom) * 0.1)
     probability = value.startswith("p_")
-    if probability:
-        top = 1.0
     actions = {(c.attacker, c.means): c.action for c in matrix.cells if c.action}
     labels = [_plain(m if a == m else f"{a}: {m}")
               + ("\n" + _plain(actions[(a, m)]) if (a, m) in actions else "")
               for a, m in rows]
-    ncols = 2 if len(panels) > 1 else 1
+    # Side by side only while two panels of cells fit a page's width.
+    ncols = 2 if len(panels) > 1 and len(ranges) <= 5 else 1
     # The row labels once, at the left (every panel has the same rows); cells wide enough for
     # their numbers ("14.30", "100.0%").
-    label_width = 0.3 + 0.07 * max((len(line) for t in labels for line in t.split("\n")),
+    label_width = 0.3 + 0.06 * max((len(line) for t in labels for line in t.split("\n")),
                                    default=4)
-    width = min(18.0, label_width + ncols * (0.62 * len(ranges) + 0.5) + 1.4)
-    height = 1.2 + (0.45 * len(rows) + 0.9) * ((len(panels) + 1) // 2 if len(panels) > 1 else 1)
+    width = min(PAGE_WIDTH, label_width + ncols * (0.5 * len(ranges) + 0.4) + 1.2)
     nrows = (len(panels) + ncols - 1) // ncols
-    fig, axes = _figure(width, max(2.6, height), ncols, nrows)
+    height = min(PAGE_HEIGHT, 1.0 + (0.38 * len(rows) + 0.8) * nrows)
+    fig, axes = _figure(width, max(2.4, height), ncols, nrows)
+    cell_font = 7 if len(ranges) <= 12 else 5
     image = None
     for i, (target, cover) in enumerate(panels):
         ax = axes[i // ncols][i % ncols]
         grid = [[found.get((target, cover, a, m, r)) for r in ranges] for a, m in rows]
         shown = [[float("nan") if v is None else float(v) for v in row] for row in grid]
-        image = ax.imshow(shown, cmap="viridis", vmin=0, vmax=top, aspect="auto")
-        ax.set_yticks(range(len(rows)), labels if i % ncols == 0 else [], fontsize=8)
+        image = ax.imshow(shown, cmap="viridis", vmin=bottom, vmax=top, aspect="auto")
+        ax.set_yticks(range(len(rows)), labels if i % ncols == 0 else [], fontsize=7)
         ax.set_xticks(range(len(ranges)), ["-" if r is None else _plain(r) for r in ranges],
-                      fontsize=8)
+                      fontsize=7)
         ax.set_xlabel("range")
         where = ("" if cover is None else ", in the open" if cover == 0
                  else ", in cover" if cover == 1 else f", cover {cover}")
@@ -225,12 +235,12 @@ def matrix_heatmap(matrix: Matrix, *, value: str = "p_out_of_action") -> Figure:
                     continue
                 f = float(v)
                 text = f"{f:.1%}" if probability else f"{f:.2f}"
-                ax.text(x, y, text, ha="center", va="center", fontsize=7,
-                        color="black" if f > top * 0.6 else "white")
+                ax.text(x, y, text, ha="center", va="center", fontsize=cell_font,
+                        color="black" if f > bottom + (top - bottom) * 0.6 else "white")
     for j in range(len(panels), nrows * ncols):
         axes[j // ncols][j % ncols].set_visible(False)
     if image is not None:
-        bar = fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8)
+        bar = fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, aspect=30)
         bar.set_label(VALUES.get(value, value))
     per = " of one attack action" if any(c.action for c in matrix.cells) else ""
     fig.suptitle(_plain(f"{matrix.game}: {VALUES.get(value, value)}{per}"))
@@ -255,7 +265,7 @@ def _x_axis(ax: Any, xs_all: Sequence[Any], numeric: bool, label: str) -> None:
                       rotation=20 if sum(len(str(v)) for v in xs_all) > 40 else 0,
                       ha="right" if sum(len(str(v)) for v in xs_all) > 40 else "center")
         ax.set_xlim(-0.5, len(xs_all) - 0.5)
-    ax.set_xlabel(_plain(label))
+    ax.set_xlabel(_wrapped(label, 40), fontsize=9)
 
 
 def _wrapped(text: str, width: int = 70) -> str:
@@ -284,7 +294,7 @@ def sweep_plot(points: Sequence[Mapping[str, Any]], *, x: str, y: str = "p",
     if numeric:
         xs_all.sort(key=float)
     n = max(1, len(panels))
-    fig, axes = _figure(min(15.0, 4.2 + 3.6 * n) if n > 1 else 7.5, 4.6, ncols=n)
+    fig, axes = _figure(min(PAGE_WIDTH, 1.6 + 2.3 * n) if n > 1 else 6.5, 4.0, ncols=n)
     scale = 100.0 if percent else 1.0
 
     def where(v: Any) -> float:
@@ -299,6 +309,7 @@ def sweep_plot(points: Sequence[Mapping[str, Any]], *, x: str, y: str = "p",
                                              for a, b in itertools.pairwise(xs_all)))
     markers = ("o", "s", "^", "D", "v", "P")
     for i, (name, rows_in) in enumerate(panels.items()):
+        axes[0][i].set_prop_cycle(color=list(READINGS))
         ax = axes[0][i]
         for k, g in enumerate(groups):
             rows = sorted((r for r in rows_in if not group or r.get(group) == g),
@@ -361,13 +372,13 @@ def paired_plot(points: Sequence[Mapping[str, Any]], *, xlabel: str = "", title:
     from matplotlib.ticker import FuncFormatter
 
     panels = list(dict.fromkeys(r.get("side") for r in points)) or [None]
-    fig, axes = _figure(4.0 + 3.2 * len(panels) if len(panels) > 1 else 7.5, 4.6,
-                        ncols=len(panels))
+    fig, axes = _figure(min(PAGE_WIDTH, 1.6 + 2.3 * len(panels)) if len(panels) > 1 else 6.5,
+                        4.0, ncols=len(panels))
     xs = list(dict.fromkeys(r["x"] for r in points))
     variants = list(dict.fromkeys(r["variant"] for r in points))
     width = 0.8 / max(1, len(variants))
     scale = 100.0 if percent else 1.0
-    colours = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
+    colours = READINGS
     for n, side in enumerate(panels):
         ax = axes[0][n]
         mine = [r for r in points if r.get("side") == side]
@@ -389,17 +400,18 @@ def paired_plot(points: Sequence[Mapping[str, Any]], *, xlabel: str = "", title:
             ax.errorbar(pos, diffs, yerr=errs, fmt="none", ecolor="black", capsize=3)
             if len(xs) * len(variants) <= 6:  # room for a number over every bar
                 for x, d, r in zip(pos, diffs, rows, strict=True):
+                    # Past the end of the bar's own error bar, clear of it.
                     top = float(r["high"]) * scale if d >= 0 else float(r["low"]) * scale
-                    ax.annotate(f"{d:+.1f}" + (" pts" if percent and len(variants) < 3
-                                               else ""), (x, top),
+                    ax.annotate(f"{d:+.1f}", (x, top),
                                 xytext=(0, 3 if d >= 0 else -3), textcoords="offset points",
-                                ha="center", va="bottom" if d >= 0 else "top", fontsize=7)
+                                ha="center", va="bottom" if d >= 0 else "top",
+                                fontsize=6 if len(xs) * len(variants) > 3 else 7)
         ax.axhline(0, color="grey", linewidth=1)
         ax.set_xticks(range(len(xs)), [_plain(x) for x in xs])
         ax.set_xlim(-0.8, len(xs) - 0.2)  # a lone bar does not fill its panel
         if len(xs) == 1 and xs[0] == "all":
             ax.set_xticks([])
-        ax.set_xlabel(_plain(xlabel))
+        ax.set_xlabel(_wrapped(xlabel, 32), fontsize=8)
         if percent:
             # As the tables write a change (+2 pts, +0.5 pts), never two ticks alike.
             ax.yaxis.set_major_formatter(FuncFormatter(
@@ -432,7 +444,10 @@ def win_rate_plot(report: SimulationReport) -> Figure:
     fig, axes = _figure(6.5, 1.2 + 0.5 * len(names))
     ax = axes[0][0]
     ys = list(range(len(names)))
-    ax.barh(ys, rates, color=[_BAR] * len(report.sides) + ["#999999"])
+    from tactica.presentation.render.svg import side_colours
+
+    colours = side_colours(report.sides)  # each side's own colour, the draws grey
+    ax.barh(ys, rates, color=[colours[s] for s in report.sides] + ["#999999"])
     ax.errorbar(rates, ys, xerr=[[max(0.0, r - lo) for r, (lo, _) in zip(rates, bounds,
                                                                             strict=True)],
                                  [max(0.0, hi - r) for r, (_, hi) in zip(rates, bounds,

@@ -83,3 +83,40 @@ def _f(x: Fraction) -> str:
 
 def _p(x: Fraction) -> str:
     return f"{float(x) * 100:.1f}%"
+
+
+def open_and_cover(scenario: Any, attacker: str, target: str, weapon: str | None,
+                   distance: int | None) -> list[tuple[str, Any]] | None:
+    """The distributions of one attack set up by the game's own matchups at ``distance``, in
+    the open and in cover (the first distribution of each odds report), to draw on one plot
+    as AnyDice shows several outputs; ``None`` where the game cannot set it up."""
+    from tactica.analysis.matrix import scenario_profiles
+    from tactica.engine.errors import IllegalActionError
+    from tactica.engine.ruleset import matchup_hooks, odds_hooks
+    from tactica.engine.rulings import Rulings
+    from tactica.engine.scenario import scenario_from_mapping
+
+    ruleset = scenario.ruleset
+    if not ruleset.meta.has(Capability.MATCHUP):
+        return None
+    units = scenario_profiles(scenario)
+    hooks, odds = matchup_hooks(ruleset), odds_hooks(ruleset)
+    out: list[tuple[str, Any]] = []
+    try:
+        in_force = Rulings(ruleset.meta.rulings, dict(scenario.rulings), where="odds")
+        for cover, name in ((0, "in the open"), (1, "in cover")):
+            m = hooks.matchup((units[attacker], units[target]), range=distance, cover=cover,
+                              rulings=in_force, content=[])
+            if cover and not m.cover:
+                return None
+            sc = scenario_from_mapping(m.scenario, source="odds overlay",
+                                       base_dir=scenario.base_dir)
+            state = sc.new_state()
+            action = odds.odds_action(state, m.attacker, (m.target,), weapon)
+            report = odds.odds(state, action)
+            if not report.distributions:
+                return None
+            out.append((name, next(iter(report.distributions.values()))))
+    except (TacticaError, IllegalActionError, KeyError):
+        return None
+    return out

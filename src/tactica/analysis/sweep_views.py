@@ -95,8 +95,26 @@ def parameter_label(spec: SweepSpec, column: str) -> str:
             for ruling in ruleset.meta.rulings:
                 if ruling.id == rest:
                     return f"{ruling.id}: {ruling.question}"
-        return p.path
+        return human_path(p.path)
     return column
+
+
+def human_path(path: str) -> str:
+    """A parameter's path in words: ``content.weapons.smg.accuracy`` is ``smg accuracy (weapons,
+    content pack)``, ``units.B.armor`` is ``B's armor``, ``attacker.armor`` is ``the
+    attacker's armor``; others as written (``range``).
+
+    >>> human_path("content.weapons.smg.accuracy"), human_path("units.B.armor")
+    ('smg accuracy (weapons, content pack)', "B's armor")
+    """
+    keys = path.split(".")
+    if keys[0] == "content" and len(keys) >= 4:
+        return f"{keys[2]} {' '.join(keys[3:])} ({keys[1]}, content pack)".replace("_", " ")
+    if keys[0] == "units" and len(keys) >= 3:
+        return f"{keys[1]}'s {' '.join(keys[2:])}".replace("_", " ")
+    if keys[0] in ("attacker", "target") and len(keys) >= 2:
+        return f"the {keys[0]}'s {' '.join(keys[1:])}".replace("_", " ")
+    return path.replace("_", " ")
 
 
 def plot_sweep(rows: Sequence[Mapping[str, Any]], spec: SweepSpec, *,

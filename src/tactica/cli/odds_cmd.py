@@ -177,4 +177,17 @@ def odds(
         show_tables(odds_tables(report), fmt, csv=csv, markdown=markdown, quiet=json_out)
     if plot is not None and report.distributions:
         name, dist = next(iter(report.distributions.items()))
-        save_plot(dist_plot(dist, title=report.action, xlabel=name.replace("_", " ")), plot)
+        from tactica.analysis.reversals import open_and_cover
+
+        far = report.extra.get("range", report.extra.get("distance"))
+        both = (open_and_cover(sc, attacker, targets[0], weapon, far)
+                if len(targets) == 1 and isinstance(far, int) and "cover" in report.extra
+                else None)
+        if both:  # the same attack in the open and in cover, on one plot
+            from tactica.analysis.plots import dists_plot
+
+            save_plot(dists_plot(both, title=f"{report.action}: in the open and in cover",
+                                 xlabel=name.replace("_", " ")), plot)
+        else:
+            save_plot(dist_plot(dist, title=report.action, xlabel=name.replace("_", " ")),
+                      plot)
