@@ -244,11 +244,15 @@ def paired_table(rows: Sequence[Mapping[str, Any]], params: Sequence[str],
     if not sims or all(r.get("paired_diff") is None for r in sims):
         return None
     found = paired_differences(rows, params, side="*")
-    cols = [Column("at"), Column("variant"), Column("outcome"), Column("difference", "pts"),
-            Column("95% low", "pts"), Column("95% high", "pts"), Column("verdict"),
-            Column("changed", "int"), Column("consulted", "int")]
-    body = [[d["x"], d["variant"], d["side"], d["diff"], d["low"], d["high"], d["verdict"],
-             d["changed"], d["consulted"]] for d in found]
+    # One table that fits 80 columns: the variant in the title when there is one, the
+    # battles consulted and changed in the notes below (one per point).
+    variants = list(dict.fromkeys(d["variant"] for d in found))
+    single = len(variants) == 1
+    cols = [Column("at"), *([] if single else [Column("variant")]), Column("outcome"),
+            Column("difference", "pts"), Column("95% low", "pts"), Column("95% high", "pts"),
+            Column("verdict")]
+    body = [[d["x"], *([] if single else [d["variant"]]), d["side"], d["diff"], d["low"],
+             d["high"], d["verdict"]] for d in found]
     notes = []
     first = path or params[0]
     key = first.removeprefix("rulings.") if first.startswith("rulings.") else first
@@ -262,8 +266,15 @@ def paired_table(rows: Sequence[Mapping[str, Any]], params: Sequence[str],
         note = consulted_note(key, consulted=d["consulted"], changed=int(d["changed"]),
                               battles=battles, label=f"{first}={d['variant'].split(' - ')[0]}")
         notes.append(note + (f" (at {d['x']})" if d["x"] != "all" else ""))
+    unclear = [d for d in found if d["verdict"] == "no clear difference"
+               and d["high"] > d["low"]]
+    if unclear:
+        half = max(max(d["high"] - d["diff"], d["diff"] - d["low"]) for d in unclear)
+        notes.append(f"no clear difference: with {battles:,} battles a point, a difference of "
+                     f"more than {half * 100:.1f} pts would have shown")
+    what = f": {variants[0]}" if single else ""
     return Table("paired differences against the first value of the first parameter "
-                 "(the same seeded battles)", cols, body, notes)
+                 f"(the same seeded battles){what}", cols, body, notes)
 
 
 def plot_paired(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> Figure:

@@ -99,9 +99,13 @@ def parse_game_options(meta: RulesetMeta, args: Sequence[str]) -> dict[str, Odds
     return out
 
 
+#: What the short headings of ``odds --table`` stand for (the table fits 80 columns).
+ATTACK_NOTE = "E(dmg): expected damage; P(out): P(out of action)"
+
+
 def _print_table(title: str, rows: list[dict[str, Any]]) -> None:
     cols = [Column("attacker"), Column("weapon"), Column("target"), Column("cover"),
-            *(Column(c, right=True) for c in ("P(hit)", "expected damage", "P(out of action)"))]
+            *(Column(c, right=True) for c in ("P(hit)", "E(dmg)", "P(out)"))]
     body = []
     for row in rows:
         cover = row.get("cover")
@@ -109,7 +113,7 @@ def _print_table(title: str, rows: list[dict[str, Any]]) -> None:
         p_hit = f"{row['p_hit']:.3f}" if "p_hit" in row else "-"
         body.append([row["attacker"], row["weapon"], row["target"], shown, p_hit,
                      f"{row['expected_damage']:.3f}", f"{row['p_out_of_action']:.3f}"])
-    show_tables([DataTable(title, cols, body)], NumberFormat())
+    show_tables([DataTable(title, cols, body, [ATTACK_NOTE] if rows else [])], NumberFormat())
     if not rows:
         console.print("no unit can attack anyone from where it stands")
 
