@@ -45,3 +45,20 @@ def test_a_sweeps_paired_differences_are_one_table() -> None:
                                                 "95% high", "verdict"]
     assert len(paired.rows) == 9
     _fits(paired)
+
+
+def test_the_reports_units_table_has_weapons_and_armor() -> None:
+    from tactica.analysis.report import scenario_report
+
+    page = scenario_report(load_scenario(ROOT / "examples" / "arc" / "warehouse.yaml"),
+                           battles=0, plots=False)
+    units = page[page.index("<h2>Units</h2>"):page.index("<h2>Rulings</h2>")]
+    assert "<th>weapons</th>" in units and "<th>armor</th>" in units
+    assert "DMR" in units and "d6 (Light vest)" in units
+
+
+def test_rulings_sort_naturally() -> None:
+    from tactica.presentation.tables import natural_key
+
+    assert sorted(["NEB-10", "NEB-2", "NEB-1"], key=natural_key) == ["NEB-1", "NEB-2",
+                                                                       "NEB-10"]

@@ -256,7 +256,10 @@ class ComparisonReport:
             "notes": self.notes(),
         }
         if self.spec.is_ruling:
-            out["consulted"] = {label: dict(sorted(r.tally.consulted.items()))
+            from tactica.presentation.tables import natural_key
+
+            out["consulted"] = {label: dict(sorted(r.tally.consulted.items(),
+                                                   key=lambda kv: natural_key(kv[0])))
                                 for label, r in zip(self.labels, self.reports, strict=True)}
         return _with_run(out, self.precision, self.engine, self.interrupted)
 
