@@ -281,9 +281,9 @@ def matchup_matrix(
     for a_label, a_prof in atk.items():
         # Enemies first, then friends (a scenario's units of the attacker's side); never the
         # attacker itself.
-        order = sorted((t for t in tgt if t != a_label or not units),
+        aimed = sorted((t for t in tgt if t != a_label or not units),
                        key=lambda t: sides.get(t) == sides.get(a_label) and t in sides)
-        for t_label in order:
+        for t_label in aimed:
             t_prof = tgt[t_label]
             if units and t_label in sides and sides.get(t_label) == sides.get(a_label):
                 friendly = True
@@ -408,20 +408,21 @@ def _cover_works_against(cells: Sequence[MatrixCell]) -> str:
     same range), in words; ``""`` where cover never does."""
     open_ = {(c.attacker, c.means, c.target, c.range): c for c in cells
              if c.cover == 0 and c.expected_damage is not None}
-    worse = []
+    worse: list[tuple[MatrixCell, Fraction, Fraction]] = []
     for c in cells:
         o = open_.get((c.attacker, c.means, c.target, c.range))
         if (c.cover and c.in_cover is not False and o is not None
-                and c.expected_damage is not None and c.expected_damage > o.expected_damage):
-            worse.append((c, o))
+                and o.expected_damage is not None and c.expected_damage is not None
+                and c.expected_damage > o.expected_damage):
+            worse.append((c, o.expected_damage, c.expected_damage))
     if not worse:
         return ""
-    c, o = max(worse, key=lambda co: co[0].expected_damage - co[1].expected_damage)
+    c, before, after = max(worse, key=lambda co: co[2] - co[1])
     weapon = c.means if c.means == c.attacker else f"{c.attacker}'s {c.means}"
     at = "" if c.range is None else f" at range {c.range}"
     more = f", and {len(worse) - 1} more cell(s)" if len(worse) > 1 else ""
-    return (f"{weapon} on {c.target}{at}: expected damage {float(o.expected_damage):.2f} in "
-            f"the open, {float(c.expected_damage):.2f} in cover{more}")
+    return (f"{weapon} on {c.target}{at}: expected damage {float(before):.2f} in "
+            f"the open, {float(after):.2f} in cover{more}")
 
 
 def difference_table(after: Matrix, before: Matrix | None = None,
