@@ -44,11 +44,12 @@ def sweep_tables(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> list[Tab
         out.append(Table("odds at each point", cols, body))
     sims = [r for r in rows if r.get("kind") == "simulation"]
     if sims:
+        # The battles of a point are in the note (every point plays the same number).
         cols = [*(Column(p) for p in params), Column("side"), Column("wins", "int"),
-                Column("battles", "int"), Column("win rate", "p"), Column("95% low", "p"),
-                Column("95% high", "p"), Column("rounds", "num")]
-        body = [[*(r.get(p) for p in params), r["side"], r["wins"], r["battles"], r["p"],
-                 r["low"], r["high"], r["rounds_mean"]] for r in sims]
+                Column("win rate", "p"), Column("95% low", "p"), Column("95% high", "p"),
+                Column("rounds", "num")]
+        body = [[*(r.get(p) for p in params), r["side"], r["wins"], r["p"], r["low"],
+                 r["high"], r["rounds_mean"]] for r in sims]
         out.append(Table("win rates at each point", cols, body,
                          [f"every point plays the same {sims[0]['battles']} battles, "
                           f"seed {sims[0]['seed']}", *repeat_notes(sims, spec)]))

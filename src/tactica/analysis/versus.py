@@ -393,7 +393,7 @@ class VersusReport:
             where = ("" if decided[0].range is None else " at range" +
                      ("s " if len(decided) > 1 else " ") + ", ".join(str(pt.range)
                                                                   for pt in decided))
-            title += f"\nwho moves first decides this fight{where}"
+            title += f"; who moves first decides this fight{where}"
         return title
 
     def _notes(self) -> list[str]:
@@ -461,6 +461,7 @@ def versus(
         _check_squad(ruleset, squad, f"--{side}", content)
     points: list[VersusPoint] = []
     notes: dict[str, None] = {}
+    shapes: dict[str, str] = {}
     chosen_policies: Mapping[str, str] = {}
     in_force: Mapping[str, str] = {}
     sets_first = True
@@ -472,7 +473,13 @@ def versus(
             scenario, took, game_notes = squad_scenario(
                 ruleset, {s: squads[s] for s in order}, range=rng, rulings=rulings,
                 content=content)
-            notes.update(dict.fromkeys(game_notes))
+            for note in game_notes:  # one note per kind, not one per range
+                shape = re.sub(r"\d+", "#", note)
+                if shape not in shapes:
+                    shapes[shape] = note
+                    notes[note] = None
+                elif shapes[shape] != note and notes.pop(shapes[shape], 0) is None:
+                    notes[f"{shapes[shape]} (so at every range, at its own distance)"] = None
             sets_first = "first" in scenario.data
             report = simulate(scenario, battles=battles, seed=seed * 2 + k, workers=workers,
                               policies=policies)
