@@ -28,9 +28,9 @@ __all__ = ["DEMO", "DEMO_BATTLES", "demo_comparison", "demo_scenario", "demo_ver
 
 #: What the demo shows (a scenario path relative to this file, and a ruling id).
 DEMO = Path(__file__).resolve().with_name("demo.yaml")
-#: Battles under each reading: enough that the verdict does not hang on the seed (NEB-9
-#: moves each side's win rate by about 20 points; at 2,000 battles its interval is about
-#: +-2.2 points, and a test finds the same verdict over five seeds).
+#: Battles under each reading: enough that the verdict does not hang on the seed (the demo's
+#: ruling moves each side's win rate by about 20 points; at 2,000 battles its interval is
+#: about +-2.2 points, and a test finds the same verdict over five seeds).
 DEMO_BATTLES = 2_000
 
 
@@ -55,8 +55,8 @@ def demo_comparison(battles: int, seed: int, *, workers: int | None = None
 
 
 def demo_verdict(report: ComparisonReport) -> str:
-    """What the comparison says of each side, in one line: ``NEB-6=characteristic: red higher
-    (+2.6 pts), blue lower (-2.5 pts)``."""
+    """What the comparison says of each side, in one line: ``X-6=b against X-6=a: red higher
+    (+2.6 pts, +-1.0), blue lower (-2.5 pts, +-1.0)``."""
     parts = []
     for side in report.sides:
         d = report.paired_difference(1, side)

@@ -58,7 +58,7 @@ def matrix(
     decimals: DecimalsOpt = 1,
     exact: ExactOpt = False,
     plot: PlotOpt = None,
-    difference: Annotated[str | None, typer.Option("--difference", help="A difference view: 'cover' (each cell in cover minus in the open) or ID=A,B (each cell under reading B minus reading A).")] = None,
+    difference: Annotated[str | None, typer.Option("--difference", help="A difference view: 'cover' (each cell in cover minus in the open) or ID=A,B (each cell under reading B minus reading A of a ruling).")] = None,
 ) -> None:
     """Exact odds of every weapon of some profiles against every target profile, at chosen
     ranges and cover set through the game's own geometry; --plot draws a heat map.
@@ -92,8 +92,8 @@ def matrix(
             rid, eq, readings = difference.partition("=")
             pair = [r.strip() for r in readings.split(",")]
             if not eq or len(pair) != 2 or not all(pair):
-                raise TacticaError(f"--difference: expected 'cover' or ID=A,B (such as "
-                                   f"NEB-6=die,characteristic), got {difference!r}")
+                raise TacticaError(f"--difference: expected 'cover' or ID=A,B (a ruling and "
+                                   f"two of its options), got {difference!r}")
             before = matchup_matrix(
                 scenario if scenario is not None else ruleset,
                 _names(attacker) or everyone, _names(target) or targets,

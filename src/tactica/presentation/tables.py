@@ -317,10 +317,10 @@ def rows_of(columns: Sequence[Column], records: Sequence[dict[str, Any]]) -> lis
 
 
 def natural_key(text: str) -> tuple[Any, ...]:
-    """A sort key that reads numbers as numbers: ``NEB-2`` before ``NEB-10``.
+    """A sort key that reads numbers as numbers: ``R-2`` before ``R-10``.
 
-    >>> sorted(["NEB-10", "NEB-2", "ARC-1"], key=natural_key)
-    ['ARC-1', 'NEB-2', 'NEB-10']
+    >>> sorted(["R-10", "R-2", "Q-1"], key=natural_key)
+    ['Q-1', 'R-2', 'R-10']
     """
     import re
 
