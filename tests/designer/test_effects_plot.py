@@ -62,7 +62,11 @@ def test_bars_carry_the_question_and_the_readings_names(tmp_path: Path) -> None:
     canvas.draw()
     renderer = canvas.get_renderer()
     title = fig.get_suptitle()
-    assert "Warehouse" in title and "1 rulings never consulted" in title
+    assert "Warehouse" in title
+    assert "never consulted (their readings play the same battles): ARC-9" in title
+    assert "Holm" in title
+    width, height = fig.get_size_inches() * 300
+    assert width <= 2400 and height <= 3000
     boxes = [fig._suptitle.get_window_extent(renderer),  # type: ignore[union-attr]
              fig.legends[0].get_window_extent(renderer), ax.get_window_extent(renderer)]
     for i, a in enumerate(boxes):

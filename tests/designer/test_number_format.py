@@ -119,5 +119,5 @@ def test_the_paired_plot_draws_every_side_in_points(tmp_path: Path) -> None:
         assert all(t.get_text() == "0" or t.get_text().endswith(" pts")
                    for t in ax.get_yticklabels() if t.get_text())
     table = paired_table(rows, [p.column for p in spec.parameters], spec.parameters[0].path)
-    assert table is not None and table.columns[3].kind == "pts"
+    assert table is not None and table.columns[2].kind == "pts"
     fig.savefig(tmp_path / "paired.png", dpi=72)

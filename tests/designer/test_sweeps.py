@@ -111,7 +111,8 @@ def test_a_sweep_pairs_its_points_with_the_statistic_of_compare() -> None:
             want.difference, want.low, want.high, want.verdict)
         assert (d["consulted"], d["changed"]) == (report.consulted(1), report.changed(1))
     notes = sweep_tables(rows, spec)[-1].notes
-    assert notes == [report.notes()[0].replace("under NEB-6=", "under rulings.NEB-6=")]
+    assert notes[0] == report.notes()[0].replace("under NEB-6=", "under rulings.NEB-6=")
+    assert all(n.startswith("no clear difference: with 30 battles a point") for n in notes[1:])
 
 
 def test_the_sweeps_description_is_json(tmp_path: Path) -> None:

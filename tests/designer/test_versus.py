@@ -71,8 +71,9 @@ def test_versus_plays_both_ways_round_and_is_seeded() -> None:
     assert lo <= mean <= hi
     assert mean == pytest.approx((point.wins("red") - point.wins("blue")) / 8)
     rows = a.table().rows
-    assert [r[1] for r in rows] == ["red (2xsmg)", "blue (2xrifle)", "either (both runs)"]
-    assert list(a.to_pandas().columns)[3] == "red (2xsmg) wins"
+    assert [r[1] for r in rows] == ["red", "blue", "both"]
+    assert list(a.to_pandas().columns)[3] == "red wins (95%)"
+    assert list(a.csv_table().to_pandas().columns)[3] == "red (2xsmg) wins"
 
 
 def test_the_verdict_needs_a_clear_difference() -> None:
@@ -197,8 +198,8 @@ def _both_orders(report: object, red: int, blue: int, battles: int) -> None:
     assert len(doc["squads"]["red"]["troopers"]) == red
     assert len(doc["squads"]["blue"]["troopers"]) == blue
     assert [r["first"] for r in doc["points"][0]["runs"]] == ["red", "blue"]
-    rows = report.table().rows  # type: ignore[attr-defined]
-    assert [r[1] for r in rows][2] == "either (both runs)"
+    rows = report.csv_table().rows  # type: ignore[attr-defined]
+    assert [r[1] for r in rows][2] == "both"
     assert sum(rows[2][i] for i in (3, 6, 9)) == pytest.approx(1.0)
 
 
@@ -293,3 +294,52 @@ def test_range_zero_is_the_games_to_take_or_refuse(capsys: pytest.CaptureFixture
     assert json.loads(out)["points"][0]["range"] == 0  # one area: melee reaches
     line = fails(capsys, "versus", "arc", "--red", "dee", "--blue", "dee", "--range", "0")
     assert line.startswith("error: --range: expected 1 to")
+
+
+def test_who_moves_first_leads_the_verdict_table_plot_and_json(tmp_path: Path) -> None:
+    # At 2 dots the squad that moves first wins nearly every battle, whichever it is: the
+    # pooled figures alone would say "no clear difference".
+    report = versus("skirmishers", "2xsmg", "2xrifle", ranges=[2], battles=30, seed=1,
+                    workers=1)
+    point = report.points[0]
+    _gap, (lo, _hi), decides = point.first_mover()
+    assert decides and lo > 0.2
+    verdict = point.verdict(report.squads)
+    assert verdict.startswith("who moves first decides this fight at range 2: red (2xsmg) "
+                              "moving first, red ")
+    assert "over both runs, " in verdict
+    table = report.table()
+    assert "who moves first decides this fight at range 2" in table.title
+    assert [r[1] for r in table.rows] == ["red", "blue", "both"]
+    doc = report.to_dict()
+    assert doc["first_mover_decides"] == [2]
+    first = doc["points"][0]["first_mover"]
+    assert first["decides"] and first["ci95"][0] > 0.2
+    assert doc["verdicts"][0] == verdict
+    assert [r["red_minus_blue"]["clear"] for r in doc["points"][0]["runs"]] == [True, True]
+    from tactica.analysis.plots import versus_plot
+
+    fig = versus_plot(report)
+    assert [ax.get_title() for ax in fig.axes] == ["red (2xsmg) moves first",
+                                                   "blue (2xrifle) moves first", "both runs"]
+    width, height = fig.get_size_inches() * 300
+    assert width <= 2400 and height <= 3000
+
+
+def test_no_clear_difference_says_what_the_run_could_have_seen() -> None:
+    report = versus("skirmishers", "smg", "rifle", ranges=[3], battles=1, seed=0, workers=1)
+    assert "would have shown" in report.points[0].verdict(report.squads)
+
+
+def test_the_versus_table_fits_80_columns() -> None:
+    from rich.console import Console
+
+    from tactica.presentation.tables import NumberFormat
+
+    report = versus("skirmishers", "4xsmg", "4xrifle", ranges=[6], battles=2, seed=0,
+                    workers=1)
+    console = Console(width=80, record=True)
+    console.print(report.table().to_rich(NumberFormat()))
+    lines = console.export_text().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert sum(1 for line in lines if line.startswith("│")) == 3  # no cell wraps

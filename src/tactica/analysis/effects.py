@@ -23,7 +23,7 @@ import io
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from tactica.analysis.paired import PairedDifference, paired_difference
@@ -39,11 +39,49 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["DEFAULT_BATTLES", "Effect", "EffectsReport", "effects"]
+__all__ = ["CORRECTION", "DEFAULT_BATTLES", "DEFAULT_MAX_BATTLES", "DEFAULT_PRECISION", "Effect",
+           "EffectsReport", "effects", "holm", "p_value"]
 
-#: Battles of a run unless told otherwise: enough to see an effect of a few points, few
-#: enough that every example runs in minutes even where no kernel plays.
+#: Battles of a run given ``--battles`` without a number of its own (kept for callers).
 DEFAULT_BATTLES = 200
+#: The half width every interval is played down to unless told otherwise: 3 percentage
+#: points, enough to tell a reading that moves a side by 5 points from one that does not.
+DEFAULT_PRECISION = 0.03
+#: The most battles a run to a precision plays (it says so when it stops short).
+DEFAULT_MAX_BATTLES = 20_000
+#: The correction for the number of readings compared at once, as the output names it.
+CORRECTION = "Holm"
+
+
+def p_value(d: PairedDifference) -> float:
+    """The two-sided p-value of a paired difference (normal, from its 95% interval).
+
+    >>> round(p_value(PairedDifference(0.02, 0.0, 0.04, 1000)), 3)
+    0.05
+    """
+    if not (math.isfinite(d.low) and math.isfinite(d.high)):
+        return 1.0
+    se = (d.high - d.low) / (2 * 1.959964)
+    if se <= 0:
+        return 0.0 if d.difference else 1.0
+    return math.erfc(abs(d.difference) / se / math.sqrt(2))
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (a difference holds at 95% when its adjusted
+    p-value is below 0.05), in the order given.
+
+    >>> [round(p, 3) for p in holm([0.01, 0.04, 0.03])]
+    [0.03, 0.06, 0.06]
+    """
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        out[i] = running
+    return out
 
 
 @dataclass(frozen=True)
@@ -60,6 +98,12 @@ class Effect:
     changed: int
     differences: Mapping[str, PairedDifference]
     win_rates: Mapping[str, float]
+    #: Each side's p-value after the correction for every reading and side compared.
+    adjusted: Mapping[str, float] = field(default_factory=dict)
+
+    def holds(self, side: str) -> bool:
+        """True when the side's difference is clear after the correction."""
+        return self.differences[side].significant and self.adjusted.get(side, 1.0) < 0.05
 
     @property
     def label(self) -> str:
@@ -88,6 +132,53 @@ class EffectsReport:
     engine: Mapping[str, int]
     engine_text: str
     interrupted: bool = False
+    #: The run to a precision: ``target``, ``max_battles``, ``widest``, ``reached``
+    #: (``None``: a fixed number of battles).
+    precision: Mapping[str, Any] | None = None
+    correction: str = CORRECTION
+    #: Sentences on readings that turn a rule against the side it names.
+    reversals: tuple[str, ...] = ()
+
+    @property
+    def comparisons(self) -> int:
+        """How many differences the correction counts (every reading's every side)."""
+        return len(self.effects) * len(self.sides)
+
+    def holding(self) -> list[tuple[Effect, str]]:
+        """Every (reading, side) whose difference holds after the correction."""
+        return [(e, s) for e in self.effects for s in self.sides if e.holds(s)]
+
+    def correction_line(self) -> str:
+        """What the correction is and what survives it, in one sentence."""
+        raw = sum(1 for e in self.effects for s in self.sides if e.differences[s].significant)
+        held = self.holding()
+        text = (f"{self.correction}'s correction for {self.comparisons} comparisons (every "
+                f"reading, every side): {len(held)} of the {raw} differences clear at 95% on "
+                "their own hold")
+        if held:
+            by: dict[str, list[str]] = {}
+            for e, s in held:
+                by.setdefault(e.label, []).append(f"{s} {e.differences[s].verdict}")
+            text += ": " + ", ".join(f"{k} ({', '.join(v)})" for k, v in by.items())
+        return text
+
+    def precision_line(self) -> str:
+        """The precision asked and reached, in one sentence."""
+        if self.precision is None:
+            widest = max((max(e.differences[s].high - e.differences[s].difference,
+                              e.differences[s].difference - e.differences[s].low)
+                          for e in self.effects for s in self.sides
+                          if math.isfinite(e.differences[s].low)), default=0.0)
+            return (f"{self.battles:,} battles (fixed): the widest paired interval is "
+                    f"+-{widest * 100:.1f} pts, so a smaller difference could not show")
+        target = float(self.precision["target"])
+        widest_p = self.precision.get("widest")
+        if self.precision.get("reached"):
+            return (f"played until every interval was within +-{target * 100:.1f} pts: "
+                    f"{self.battles:,} battles (widest +-{float(widest_p or 0) * 100:.1f} pts)")
+        return (f"stopped at the cap of {int(self.precision['max_battles']):,} battles before "
+                f"every interval was within +-{target * 100:.1f} pts (widest "
+                f"+-{float(widest_p or 0) * 100:.1f} pts)")
 
     @property
     def outcomes(self) -> tuple[str, ...]:
@@ -120,6 +211,9 @@ class EffectsReport:
                 row[f"{o}_low"] = d.low if math.isfinite(d.low) else None
                 row[f"{o}_high"] = d.high if math.isfinite(d.high) else None
                 row[f"{o}_verdict"] = d.verdict
+                if o in self.sides:
+                    row[f"{o}_p_adjusted"] = e.adjusted.get(o)
+                    row[f"{o}_holds"] = e.holds(o)
             out.append(row)
         return out
 
@@ -138,8 +232,15 @@ class EffectsReport:
                  "meaning": e.meaning, "baseline": e.baseline, "consulted": e.consulted,
                  "changed": e.changed,
                  "win_rate": {o: round(p, 6) for o, p in e.win_rates.items()},
-                 "paired": {o: e.differences[o].to_dict() for o in self.outcomes}}
+                 "paired": {o: e.differences[o].to_dict() for o in self.outcomes},
+                 "corrected": {s: {"p_value": round(p_value(e.differences[s]), 6),
+                                   "p_adjusted": round(e.adjusted.get(s, 1.0), 6),
+                                   "holds": e.holds(s)} for s in self.sides}}
                 for rank, e in enumerate(self.effects, start=1)],
+            "correction": {"method": self.correction, "comparisons": self.comparisons,
+                           "holding": [{"reading": e.label, "side": s}
+                                       for e, s in self.holding()]},
+            "precision": dict(self.precision) if self.precision is not None else None,
             "never_consulted": [{"ruling": r.id, "question": r.question} for r in self.never],
             "unplayable": [{"variant": label, "reason": why} for label, why in self.unplayable],
             "engine": dict(self.engine),
@@ -155,19 +256,28 @@ class EffectsReport:
         difference of each side's win rate (95% interval, verdict)."""
         cols = [Column("rank", "int"), Column("reading"), Column("consulted", "int"),
                 Column("changed", "int")]
-        cols += [Column(f"{s} wins: change (95% interval)") for s in self.sides]
+        cols += [Column(f"{s} wins: pts [95%]", right=True) for s in self.sides]
+        cols.append(Column(f"after {self.correction}"))
         rows: list[list[Any]] = []
         for rank, e in enumerate(self.effects, start=1):
             row: list[Any] = [rank, f"{e.label} (not {e.baseline})", e.consulted, e.changed]
-            row += [_change(e.differences[s]) for s in self.sides]
+            row += [_change(e.differences[s], verdict=False) for s in self.sides]
+            held = [f"{s} {e.differences[s].verdict}" for s in self.sides if e.holds(s)]
+            raw = [s for s in self.sides if e.differences[s].significant and not e.holds(s)]
+            row.append(", ".join(held) if held else
+                       "none" + (f" ({', '.join(raw)} clear uncorrected)" if raw else ""))
             rows.append(row)
         base = ", ".join(f"{s} {self.baseline_rates[s][0] * 100:.1f}%" for s in self.sides)
         notes = [f"baseline (the scenario's rulings): {base}; every reading plays the same "
                  f"{self.battles:,} battles (seed {self.seed}), one ruling changed at a time; "
                  "ranked by the largest change of a side's win rate",
+                 self.precision_line(),
+                 "pts [95%]: the change of the win rate and its own 95% interval, uncorrected; "
+                 + self.correction_line(),
                  "consulted: battles that read the ruling under either reading; changed: "
                  "battles that ended differently; pts: percentage points of the win rate",
                  self.never_line()]
+        notes += [r for r in self.reversals]
         notes += [f"{label} was not played: {why}" for label, why in self.unplayable]
         notes.append(self.engine_text)
         return Table(f"{self.scenario}: the effect of every ruling's other readings", cols, rows,
@@ -197,7 +307,7 @@ class EffectsReport:
         records = self.records()
         return data_frame(records, list(records[0]) if records else ["rank"])
 
-    def plot(self, *, top: int = 20) -> Figure:
+    def plot(self, *, top: int = 12) -> Figure:
         """The ``top`` alternatives' paired differences of each side's win rate, with their
         95% intervals (matplotlib)."""
         from tactica.analysis.effects_plot import effects_plot
@@ -205,11 +315,13 @@ class EffectsReport:
         return effects_plot(self, top=top)
 
 
-def _change(d: PairedDifference) -> str:
+def _change(d: PairedDifference, *, verdict: bool = True) -> str:
     """``+9.0 pts [+4.4, +13.6] higher``: the change of a rate in percentage points, its 95%
-    interval and the verdict."""
+    interval and the verdict (``verdict=False``: ``+9.0 [+4.4, +13.6]``)."""
     if not (math.isfinite(d.low) and math.isfinite(d.high)):
         return f"{d.difference * 100:+.1f} pts (too few battles for an interval)"
+    if not verdict:
+        return f"{d.difference * 100:+.1f} [{d.low * 100:+.1f}, {d.high * 100:+.1f}]"
     return (f"{d.difference * 100:+.1f} pts [{d.low * 100:+.1f}, {d.high * 100:+.1f}] "
             f"{d.verdict}")
 
@@ -223,7 +335,9 @@ def _alternatives(scenario: Scenario) -> list[tuple[Ruling, str]]:
 def effects(
     scenario: Scenario,
     *,
-    battles: int = DEFAULT_BATTLES,
+    battles: int | None = None,
+    precision: float | None = None,
+    max_battles: int = DEFAULT_MAX_BATTLES,
     seed: int = 0,
     policies: Mapping[str, str] | str | None = None,
     workers: int | None = None,
@@ -238,7 +352,9 @@ def effects(
     scenario's own over ``battles`` seeded battles; see the module's docs. ``reuse=False``
     plays every battle under every reading, even those the baseline shows to be the same (a
     test checks that it changes nothing)."""
-    if battles < 1:
+    if battles is None and precision is None:
+        precision = DEFAULT_PRECISION
+    if battles is not None and battles < 1:
         raise TacticaError(f"--battles: expected at least 1, got {battles}")
     declared = {r.id: r for r in scenario.rulings.declared()}
     if rulings:
@@ -267,7 +383,9 @@ def effects(
         variants.append(variant)
         played.append((ruling, option))
     run = _run(variants, chosen, battles=battles, seed=seed, workers=workers,
-               progress=progress, precision=None, max_battles=battles, executor=executor,
+               progress=progress, precision=precision,
+               max_battles=max_battles if precision is not None else battles or 1,
+               executor=executor,
                scheduler=scheduler, max_steps=max_steps, consulted=True,
                rulings=[None, *(r.id for r, _ in played)], reuse=reuse)
     base = run.tallies[0]
@@ -293,6 +411,19 @@ def effects(
     ranked = sorted((e for e in found if e.ruling in consulted_ids or e.changed),
                     key=lambda e: (-e.size(sides), order[e.ruling],
                                    list(declared[e.ruling].options).index(e.option)))
+    pvalues = holm([p_value(e.differences[s]) for e in ranked for s in sides])
+    ranked = [replace(e, adjusted={s: pvalues[i * len(sides) + k]
+                                   for k, s in enumerate(sides)})
+              for i, e in enumerate(ranked)]
+    from tactica.analysis.reversals import cover_reversal
+
+    cache: dict[Any, Any] = {}
+    reversals = []
+    for e in ranked:
+        said = cover_reversal(scenario.ruleset, dict(scenario.rulings), e.label,
+                              {**dict(scenario.rulings), e.ruling: e.option}, cache)
+        if said:
+            reversals.append(said)
     rates_base = {s: (base.wins[s] / n if n else 0.0, wilson(base.wins[s], n)) for s in sides}
     rates_base["draw"] = (base.draws / n if n else 0.0, wilson(base.draws, n))
     from tactica.analysis.sim.kernels import engine_line
@@ -313,4 +444,5 @@ def effects(
         baseline=dict(scenario.rulings), baseline_rates=rates_base, effects=tuple(ranked),
         never=never, unplayable=tuple(unplayable),
         engine={"kernel": kernel, "reference": reference, "taken": taken},
-        engine_text=text, interrupted=run.interrupted)
+        engine_text=text, interrupted=run.interrupted, precision=run.precision,
+        reversals=tuple(reversals))

@@ -13,7 +13,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from tactica.analysis.plots import _figure, _plain, _wrapped
+from tactica.analysis.plots import PAGE_HEIGHT, PAGE_WIDTH, _figure, _plain, _wrapped
 from tactica.presentation.render.svg import side_colours
 
 if TYPE_CHECKING:
@@ -56,15 +56,15 @@ def effect_label(effect: Effect) -> str:
             f"{_plain(effect.option)}, not {_plain(effect.baseline)}  ·  {_plain(effect.ruling)}")
 
 
-def effects_plot(report: EffectsReport, *, top: int = 20) -> Figure:
+def effects_plot(report: EffectsReport, *, top: int = 12) -> Figure:
     """Horizontal bars, one group per alternative (the ``top`` first of the ranking), one bar
     per side: the change of its win rate in percentage points, error bars its 95% interval."""
     from matplotlib.ticker import FuncFormatter
 
     shown = list(report.effects[:top])
     sides = report.sides
-    per_group = 0.2 * max(1, len(sides)) + 0.25
-    fig, axes = _figure(10.0, 2.2 + per_group * max(1, len(shown)))
+    per_group = 0.16 * max(1, len(sides)) + 0.15
+    fig, axes = _figure(PAGE_WIDTH, min(PAGE_HEIGHT, 2.6 + per_group * max(1, len(shown))))
     ax = axes[0][0]
     height = 0.8 / max(1, len(sides))
     colours = side_colours(sides)  # the colour every map and page gives each side
@@ -86,30 +86,34 @@ def effects_plot(report: EffectsReport, *, top: int = 20) -> Figure:
         ax.scatter(xs, ys, marker="|", s=60, color=colours[side], zorder=3)
         ax.errorbar(xs, ys, xerr=[lo, hi], fmt="none", ecolor="black", capsize=2,
                     linewidth=0.9, zorder=4)
-        for x, y, down, up in zip(xs, ys, lo, hi, strict=True):
+        for e, x, y, down, up in zip(shown, xs, ys, lo, hi, strict=True):
             right = x >= 0
             end = x + up if right else x - down
             reach = max(reach, abs(end))
-            ax.annotate(f"{x:+.1f}", (end, y), xytext=(4 if right else -4, 0),
+            mark = "*" if e.holds(side) else ""  # holds after the correction
+            ax.annotate(f"{x:+.1f}{mark}", (end, y), xytext=(4 if right else -4, 0),
                         textcoords="offset points", va="center",
                         ha="left" if right else "right", fontsize=7, zorder=5)
     ax.axvline(0, color="grey", linewidth=1, zorder=1)
-    ax.set_yticks(range(len(shown)), [effect_label(e) for e in shown], fontsize=8)
+    ax.set_yticks(range(len(shown)), [effect_label(e) for e in shown], fontsize=7)
     ax.set_ylim(len(shown) - 0.5, -0.5)  # the largest effect on top
     ax.set_xlim(-reach * 1.18, reach * 1.18)  # room for the numbers at the bars' ends
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:+.0f}" if v else "0"))
-    ax.set_xlabel("change of each side's win rate against the scenario's own rulings "
-                  "(percentage points)\nerror bars: 95% paired interval", fontsize=9)
+    ax.set_xlabel("change of each side's win rate (percentage points)\n"
+                  "error bars: 95% paired interval", fontsize=8)
     ax.grid(axis="x", alpha=0.3, zorder=0)
     if shown:
         fig.legend(loc="outside lower center", ncols=max(1, len(sides)), fontsize=8,
                    frameon=False)
-    never = len(report.never)
     ranked = len(report.effects)
     detail = (f"{report.battles:,} paired battles (seed {report.seed}), one ruling read "
               f"another way at a time"
               + (f"; the {len(shown)} largest of {ranked} readings" if ranked > len(shown)
                  else "")
-              + (f"; {never} rulings never consulted" if never else ""))
-    fig.suptitle(_wrapped(report.scenario, 90) + "\n" + _wrapped(detail, 110), fontsize=10)
+              + f"; * holds after {report.correction}'s correction for "
+              f"{report.comparisons} comparisons")
+    never = ("never consulted (their readings play the same battles): "
+             + ", ".join(r.id for r in report.never)) if report.never else ""
+    fig.suptitle(_wrapped(report.scenario, 80) + "\n" + _wrapped(detail, 95)
+                 + ("\n" + _wrapped(never, 95) if never else ""), fontsize=9)
     return fig

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -272,12 +272,21 @@ def matchup_matrix(
 
     atk = labelled(attackers, "--attacker")
     tgt = labelled(targets, "--target")
+    sides = {k: str(v.get("side")) for k, v in units.items() if isinstance(v, Mapping)}
     cells: list[MatrixCell] = []
     notes: dict[str, None] = {}
     done: set[tuple[str, str, int | None, int | None]] = set()
     states: dict[tuple[str, str, int | None, int | None], tuple[Any, str, str]] = {}
+    friendly = False
     for a_label, a_prof in atk.items():
-        for t_label, t_prof in tgt.items():
+        # Enemies first, then friends (a scenario's units of the attacker's side); never the
+        # attacker itself.
+        aimed = sorted((t for t in tgt if t != a_label or not units),
+                       key=lambda t: sides.get(t) == sides.get(a_label) and t in sides)
+        for t_label in aimed:
+            t_prof = tgt[t_label]
+            if units and t_label in sides and sides.get(t_label) == sides.get(a_label):
+                friendly = True
             for cover in covers:
                 for rng in ranges:
                     try:
@@ -326,7 +335,20 @@ def matchup_matrix(
         notes.setdefault(f"{ruleset.meta.title}: the cover asked for did not count at range "
                          f"{', '.join(map(str, uncounted))} (the game's own rule)")
     order = {k: i for i, k in enumerate(dict.fromkeys((c.attacker, c.means) for c in cells))}
-    target_order = {t: i for i, t in enumerate(tgt)}
+    target_order = {t: i + (len(tgt) if units and t in sides and any(
+        sides.get(t) == sides.get(a) for a in atk) else 0) for i, t in enumerate(tgt)}
+    if friendly:
+        notes.setdefault("targets of the attacker's own side are listed after the enemies, "
+                         "marked (friend)")
+        cells = [replace(c, target=f"{c.target} (friend)")
+                 if sides.get(c.target) == sides.get(c.attacker) else c for c in cells]
+        target_order.update({f"{t} (friend)": target_order[t] for t in list(target_order)})
+    reversed_cover = _cover_works_against(cells)
+    if reversed_cover:
+        changed = ", ".join(f"{k}={v}" for k, v in in_force.changed().items())
+        notes.setdefault(f"{ruleset.meta.title}: cover raises the damage a target takes "
+                         f"({reversed_cover})" + (f" under {changed}" if changed else "")
+                         + ": the rule works against the side it is meant to protect")
     cells.sort(key=lambda c: (order[(c.attacker, c.means)], target_order.get(c.target, 0),
                               c.target, c.cover or 0, c.range or 0))
     if not cells:
@@ -379,3 +401,65 @@ def _impossible(cells: list[MatrixCell], states: Mapping[tuple[str, str, int | N
                 why = str(exc)
             out.append(MatrixCell(a, name, t, rng, cov, None, None, None, None, why))
     return out
+
+
+def _cover_works_against(cells: Sequence[MatrixCell]) -> str:
+    """The matchups where a counted cover raises the expected damage over the open (at the
+    same range), in words; ``""`` where cover never does."""
+    open_ = {(c.attacker, c.means, c.target, c.range): c for c in cells
+             if c.cover == 0 and c.expected_damage is not None}
+    worse: list[tuple[MatrixCell, Fraction, Fraction]] = []
+    for c in cells:
+        o = open_.get((c.attacker, c.means, c.target, c.range))
+        if (c.cover and c.in_cover is not False and o is not None
+                and o.expected_damage is not None and c.expected_damage is not None
+                and c.expected_damage > o.expected_damage):
+            worse.append((c, o.expected_damage, c.expected_damage))
+    if not worse:
+        return ""
+    c, before, after = max(worse, key=lambda co: co[2] - co[1])
+    weapon = c.means if c.means == c.attacker else f"{c.attacker}'s {c.means}"
+    at = "" if c.range is None else f" at range {c.range}"
+    more = f", and {len(worse) - 1} more cell(s)" if len(worse) > 1 else ""
+    return (f"{weapon} on {c.target}{at}: expected damage {float(before):.2f} in "
+            f"the open, {float(after):.2f} in cover{more}")
+
+
+def difference_table(after: Matrix, before: Matrix | None = None,
+                     value: str = "expected_damage", *, what: str = "") -> Table:
+    """A difference view: with ``before``, each cell of ``after`` minus the same cell of
+    ``before`` (reading B minus reading A); without it, each cell in cover minus the same cell
+    in the open (``after`` must hold both). A row per target and range, a column per
+    attacker's weapon; a positive difference of damage is more damage taken."""
+    if value not in VALUES:
+        raise TacticaError(f"--value: expected one of {', '.join(VALUES)}, got {value!r}")
+    pairs: dict[tuple[str, str, str, int | None], tuple[Any, Any]] = {}
+    if before is None:
+        open_ = {(c.attacker, c.means, c.target, c.range): c.value(value)
+                 for c in after.cells if c.cover == 0}
+        for c in after.cells:
+            if c.cover:
+                key = (c.attacker, c.means, c.target, c.range)
+                pairs[key] = (open_.get(key), c.value(value))
+        title = what or f"{after.game}: {VALUES[value]}, in cover minus in the open"
+    else:
+        then = {(c.attacker, c.means, c.target, c.range, c.cover): c.value(value)
+                for c in before.cells}
+        for c in after.cells:
+            key5 = (c.attacker, c.means, c.target, c.range, c.cover)
+            key = (c.attacker, c.means, c.target, c.range)
+            if c.cover:  # one column per weapon and cover
+                key = (c.attacker, f"{c.means} in cover", c.target, c.range)
+            pairs[key] = (then.get(key5), c.value(value))
+        title = what or f"{after.game}: {VALUES[value]}, reading B minus reading A"
+    columns = list(dict.fromkeys((a, m) for a, m, _, _ in pairs))
+    rows: dict[tuple[str, int | None], dict[tuple[str, str], Any]] = {}
+    for (a, m, t, r), (x, y) in pairs.items():
+        rows.setdefault((t, r), {})[(a, m)] = None if x is None or y is None else y - x
+    kind: Kind = "pts" if value.startswith("p_") else "num"
+    heads = [Column("target"), Column("range", "int")]
+    heads += [Column(m if a == m else f"{a} {m}", kind) for a, m in columns]
+    body = [[t, r, *(vals.get(k) for k in columns)] for (t, r), vals in rows.items()]
+    notes = ["a positive difference is more " + ("damage taken" if "damage" in value
+                                                  else "of the number") + "; -: no action"]
+    return Table(title, heads, body, notes)

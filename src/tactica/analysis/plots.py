@@ -38,9 +38,16 @@ __all__ = ["dist_plot", "dists_plot", "figure_bytes", "matrix_heatmap", "paired_
 
 #: Print resolution of PNG plots (SVG is vector).
 DPI = 300
+#: The widest figure, in inches: 2,400 pixels at :data:`DPI`, a book's page.
+PAGE_WIDTH = 8.0
+#: The tallest figure, in inches (3,000 pixels at :data:`DPI`).
+PAGE_HEIGHT = 10.0
 
 _BAR = "#4c72b0"
 _LINE = "#dd8452"
+#: Colours of readings, values and variants: never a side's red or blue, so that a colour on
+#: a designer's plot always means one thing.
+READINGS = ("#8172b3", "#dd8452", "#55a868", "#937860", "#17becf", "#7f7f7f")
 
 
 def _plain(text: object) -> str:
@@ -138,9 +145,12 @@ def dists_plot(named: Sequence[tuple[str, Dist[Any]]], *, title: str = "",
                xlabel: str = "value") -> Figure:
     """Several distributions on one figure, one colour each with a legend: P(value) on the
     left, P(at least value) on the right (as AnyDice shows several outputs)."""
-    fig, axes = _figure(11.0, 4.4, ncols=2)
+    fig, axes = _figure(PAGE_WIDTH, 3.8, ncols=2)
     left, right = axes[0][0], axes[0][1]
     values: set[float] = set()
+    for ax in (left, right):
+        ax.set_prop_cycle(color=list(READINGS))
+        ax.tick_params(labelsize=7)
     for name, dist in named:
         xs = [float(v) for v in dist.outcomes]
         values.update(xs)
@@ -185,32 +195,36 @@ def matrix_heatmap(matrix: Matrix, *, value: str = "p_out_of_action") -> Figure:
     found = {(c.target, c.cover, c.attacker, c.means, c.range): c.value(value)
              for c in matrix.cells}
     numbers = [float(v) for v in found.values() if v is not None]
-    top = max(numbers, default=1.0) or 1.0
+    # The colour scale fitted to the data (the values are written in the cells).
+    top = max(numbers, default=1.0)
+    bottom = min(numbers, default=0.0)
+    if top <= bottom:
+        top = bottom + (1.0 if bottom == 0 else abs(bottom) * 0.1)
     probability = value.startswith("p_")
-    if probability:
-        top = 1.0
     actions = {(c.attacker, c.means): c.action for c in matrix.cells if c.action}
     labels = [_plain(m if a == m else f"{a}: {m}")
               + ("\n" + _plain(actions[(a, m)]) if (a, m) in actions else "")
               for a, m in rows]
-    ncols = 2 if len(panels) > 1 else 1
+    # Side by side only while two panels of cells fit a page's width.
+    ncols = 2 if len(panels) > 1 and len(ranges) <= 5 else 1
     # The row labels once, at the left (every panel has the same rows); cells wide enough for
     # their numbers ("14.30", "100.0%").
-    label_width = 0.3 + 0.07 * max((len(line) for t in labels for line in t.split("\n")),
+    label_width = 0.3 + 0.06 * max((len(line) for t in labels for line in t.split("\n")),
                                    default=4)
-    width = min(18.0, label_width + ncols * (0.62 * len(ranges) + 0.5) + 1.4)
-    height = 1.2 + (0.45 * len(rows) + 0.9) * ((len(panels) + 1) // 2 if len(panels) > 1 else 1)
+    width = min(PAGE_WIDTH, label_width + ncols * (0.5 * len(ranges) + 0.4) + 1.2)
     nrows = (len(panels) + ncols - 1) // ncols
-    fig, axes = _figure(width, max(2.6, height), ncols, nrows)
+    height = min(PAGE_HEIGHT, 1.0 + (0.38 * len(rows) + 0.8) * nrows)
+    fig, axes = _figure(width, max(2.4, height), ncols, nrows)
+    cell_font = 7 if len(ranges) <= 12 else 5
     image = None
     for i, (target, cover) in enumerate(panels):
         ax = axes[i // ncols][i % ncols]
         grid = [[found.get((target, cover, a, m, r)) for r in ranges] for a, m in rows]
         shown = [[float("nan") if v is None else float(v) for v in row] for row in grid]
-        image = ax.imshow(shown, cmap="viridis", vmin=0, vmax=top, aspect="auto")
-        ax.set_yticks(range(len(rows)), labels if i % ncols == 0 else [], fontsize=8)
+        image = ax.imshow(shown, cmap="viridis", vmin=bottom, vmax=top, aspect="auto")
+        ax.set_yticks(range(len(rows)), labels if i % ncols == 0 else [], fontsize=7)
         ax.set_xticks(range(len(ranges)), ["-" if r is None else _plain(r) for r in ranges],
-                      fontsize=8)
+                      fontsize=7)
         ax.set_xlabel("range")
         where = ("" if cover is None else ", in the open" if cover == 0
                  else ", in cover" if cover == 1 else f", cover {cover}")
@@ -221,12 +235,12 @@ def matrix_heatmap(matrix: Matrix, *, value: str = "p_out_of_action") -> Figure:
                     continue
                 f = float(v)
                 text = f"{f:.1%}" if probability else f"{f:.2f}"
-                ax.text(x, y, text, ha="center", va="center", fontsize=7,
-                        color="black" if f > top * 0.6 else "white")
+                ax.text(x, y, text, ha="center", va="center", fontsize=cell_font,
+                        color="black" if f > bottom + (top - bottom) * 0.6 else "white")
     for j in range(len(panels), nrows * ncols):
         axes[j // ncols][j % ncols].set_visible(False)
     if image is not None:
-        bar = fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8)
+        bar = fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, aspect=30)
         bar.set_label(VALUES.get(value, value))
     per = " of one attack action" if any(c.action for c in matrix.cells) else ""
     fig.suptitle(_plain(f"{matrix.game}: {VALUES.get(value, value)}{per}"))
@@ -251,7 +265,7 @@ def _x_axis(ax: Any, xs_all: Sequence[Any], numeric: bool, label: str) -> None:
                       rotation=20 if sum(len(str(v)) for v in xs_all) > 40 else 0,
                       ha="right" if sum(len(str(v)) for v in xs_all) > 40 else "center")
         ax.set_xlim(-0.5, len(xs_all) - 0.5)
-    ax.set_xlabel(_plain(label))
+    ax.set_xlabel(_wrapped(label, 40), fontsize=9)
 
 
 def _wrapped(text: str, width: int = 70) -> str:
@@ -280,7 +294,7 @@ def sweep_plot(points: Sequence[Mapping[str, Any]], *, x: str, y: str = "p",
     if numeric:
         xs_all.sort(key=float)
     n = max(1, len(panels))
-    fig, axes = _figure(min(15.0, 4.2 + 3.6 * n) if n > 1 else 7.5, 4.6, ncols=n)
+    fig, axes = _figure(min(PAGE_WIDTH, 1.6 + 2.3 * n) if n > 1 else 6.5, 4.0, ncols=n)
     scale = 100.0 if percent else 1.0
 
     def where(v: Any) -> float:
@@ -295,6 +309,7 @@ def sweep_plot(points: Sequence[Mapping[str, Any]], *, x: str, y: str = "p",
                                              for a, b in itertools.pairwise(xs_all)))
     markers = ("o", "s", "^", "D", "v", "P")
     for i, (name, rows_in) in enumerate(panels.items()):
+        axes[0][i].set_prop_cycle(color=list(READINGS))
         ax = axes[0][i]
         for k, g in enumerate(groups):
             rows = sorted((r for r in rows_in if not group or r.get(group) == g),
@@ -357,13 +372,13 @@ def paired_plot(points: Sequence[Mapping[str, Any]], *, xlabel: str = "", title:
     from matplotlib.ticker import FuncFormatter
 
     panels = list(dict.fromkeys(r.get("side") for r in points)) or [None]
-    fig, axes = _figure(4.0 + 3.2 * len(panels) if len(panels) > 1 else 7.5, 4.6,
-                        ncols=len(panels))
+    fig, axes = _figure(min(PAGE_WIDTH, 1.6 + 2.3 * len(panels)) if len(panels) > 1 else 6.5,
+                        4.0, ncols=len(panels))
     xs = list(dict.fromkeys(r["x"] for r in points))
     variants = list(dict.fromkeys(r["variant"] for r in points))
     width = 0.8 / max(1, len(variants))
     scale = 100.0 if percent else 1.0
-    colours = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
+    colours = READINGS
     for n, side in enumerate(panels):
         ax = axes[0][n]
         mine = [r for r in points if r.get("side") == side]
@@ -385,17 +400,18 @@ def paired_plot(points: Sequence[Mapping[str, Any]], *, xlabel: str = "", title:
             ax.errorbar(pos, diffs, yerr=errs, fmt="none", ecolor="black", capsize=3)
             if len(xs) * len(variants) <= 6:  # room for a number over every bar
                 for x, d, r in zip(pos, diffs, rows, strict=True):
+                    # Past the end of the bar's own error bar, clear of it.
                     top = float(r["high"]) * scale if d >= 0 else float(r["low"]) * scale
-                    ax.annotate(f"{d:+.1f}" + (" pts" if percent and len(variants) < 3
-                                               else ""), (x, top),
+                    ax.annotate(f"{d:+.1f}", (x, top),
                                 xytext=(0, 3 if d >= 0 else -3), textcoords="offset points",
-                                ha="center", va="bottom" if d >= 0 else "top", fontsize=7)
+                                ha="center", va="bottom" if d >= 0 else "top",
+                                fontsize=6 if len(xs) * len(variants) > 3 else 7)
         ax.axhline(0, color="grey", linewidth=1)
         ax.set_xticks(range(len(xs)), [_plain(x) for x in xs])
         ax.set_xlim(-0.8, len(xs) - 0.2)  # a lone bar does not fill its panel
         if len(xs) == 1 and xs[0] == "all":
             ax.set_xticks([])
-        ax.set_xlabel(_plain(xlabel))
+        ax.set_xlabel(_wrapped(xlabel, 32), fontsize=8)
         if percent:
             # As the tables write a change (+2 pts, +0.5 pts), never two ticks alike.
             ax.yaxis.set_major_formatter(FuncFormatter(
@@ -428,7 +444,10 @@ def win_rate_plot(report: SimulationReport) -> Figure:
     fig, axes = _figure(6.5, 1.2 + 0.5 * len(names))
     ax = axes[0][0]
     ys = list(range(len(names)))
-    ax.barh(ys, rates, color=[_BAR] * len(report.sides) + ["#999999"])
+    from tactica.presentation.render.svg import side_colours
+
+    colours = side_colours(report.sides)  # each side's own colour, the draws grey
+    ax.barh(ys, rates, color=[colours[s] for s in report.sides] + ["#999999"])
     ax.errorbar(rates, ys, xerr=[[max(0.0, r - lo) for r, (lo, _) in zip(rates, bounds,
                                                                             strict=True)],
                                  [max(0.0, hi - r) for r, (_, hi) in zip(rates, bounds,
@@ -446,64 +465,80 @@ def win_rate_plot(report: SimulationReport) -> Figure:
 
 
 def versus_plot(report: VersusReport) -> Figure:
-    """Each squad's win rate (over both ways round) at each range, as points with their 95%
-    intervals; a line joins a squad's points where there are several ranges."""
+    """Each squad's win rate at each range with its 95% interval, one panel per run (each
+    squad moving first, then both runs together), so that what moving first does shows; a
+    line joins a squad's points where there are several ranges."""
     from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    from tactica.presentation.render.svg import side_colours
 
     points = report.plot_points()
     ranges = list(dict.fromkeys(r["range"] for r in points))
+    runs = list(dict.fromkeys(r["first"] for r in points))
     numeric = all(isinstance(v, int) for v in ranges)
-    fig, axes = _figure(6.8 if len(ranges) > 1 else 5.2, 4.2)
-    ax = axes[0][0]
-    squads = list(dict.fromkeys(r["squad"] for r in points))
+    fig, axes = _figure(min(PAGE_WIDTH, 2.2 + 2.0 * len(runs)) if len(ranges) > 1 else
+                        min(PAGE_WIDTH, 1.6 + 1.6 * len(runs)), 3.8, ncols=len(runs))
+    colours = side_colours(("red", "blue"))
     step = (min(b - a for a, b in zip(sorted(ranges), sorted(ranges)[1:], strict=False))
             if numeric and len(ranges) > 1 else 1)
-    for k, (squad, colour) in enumerate(zip(squads, ("#c44e52", "#4c72b0"), strict=False)):
-        rows = [r for r in points if r["squad"] == squad]
-        shift = (k - (len(squads) - 1) / 2) * 0.06 * step
-        xs = [(float(r["range"]) if numeric else float(ranges.index(r["range"]))) + shift
-              for r in rows]
-        ys = [r["p"] * 100 for r in rows]
-        err = [[max(0.0, r["p"] - r["low"]) * 100 for r in rows],
-               [max(0.0, r["high"] - r["p"]) * 100 for r in rows]]
-        ax.errorbar(xs, ys, yerr=err, color=colour, marker="o", capsize=4,
-                    linestyle="-" if numeric and len(ranges) > 1 else "none",
-                    label=_plain(squad))
-        if len(ranges) <= 8:
-            for r, x, y in zip(rows, xs, ys, strict=True):
-                others = [o["p"] * 100 for o in points
-                          if o["range"] == r["range"] and o["squad"] != squad]
-                above = all(y >= o for o in others)  # the higher squad's label above it
-                # Beside the point, clear of its own error bar.
-                ax.annotate(f"{y:.1f}%", (x, y), xytext=(7, 4 if above else -4),
-                            textcoords="offset points", fontsize=8, color=colour,
-                            ha="left", va="bottom" if above else "top",
-                            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
-                                  "alpha": 0.8})
-    if numeric:
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        if len(ranges) <= 12:
-            ax.set_xticks([float(r) for r in ranges], [str(r) for r in ranges])
-        low, high = float(min(ranges)), float(max(ranges))
-        pad = max(1.0, (high - low) * 0.12)
-        ax.set_xlim(low - pad, high + pad)
-    else:
-        ax.set_xticks(range(len(ranges)), ["-" if r is None else _plain(r) for r in ranges])
-        ax.set_xlim(-0.8, len(ranges) - 0.2)
-        if ranges == [None]:
-            ax.set_xticks([])
-    ax.set_xlabel("range between the squads" if ranges != [None] else
-                  "the game has no range between the squads")
-    ax.set_ylabel("battles won (error bars: 95% interval)")
-    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
-    ax.set_ylim(-9, 109)  # room for the labels of 0% and 100%
-    ax.set_yticks(range(0, 101, 20))
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    per = report.battles * len(report.points[0].runs) if report.points else 0
-    ax.set_title(_plain(f"{report.game}: {report.name('red')} against {report.name('blue')}")
-                 + "\n" + _plain(f"{per:,} battles{' per range' if ranges != [None] else ''}"
-                                 f", each squad "
-                                 f"{'moving' if report.sets_first else 'listed'} first in "
-                                 f"turn; seed {report.seed}"), fontsize=9, loc="left")
+    verb = "moves" if report.sets_first else "listed"
+    for n, run in enumerate(runs):
+        ax = axes[0][n]
+        mine = [r for r in points if r["first"] == run]
+        for k, side in enumerate(("red", "blue")):
+            rows = [r for r in mine if r["side"] == side]
+            shift = (k - 0.5) * 0.08 * step
+            xs = [(float(r["range"]) if numeric else float(ranges.index(r["range"]))) + shift
+                  for r in rows]
+            ys = [r["p"] * 100 for r in rows]
+            err = [[max(0.0, r["p"] - r["low"]) * 100 for r in rows],
+                   [max(0.0, r["high"] - r["p"]) * 100 for r in rows]]
+            ax.errorbar(xs, ys, yerr=err, color=colours[side], marker="o", markersize=4,
+                        capsize=3, linewidth=1.2,
+                        linestyle="-" if numeric and len(ranges) > 1 else "none",
+                        label=_plain(report.name(side)) if n == 0 else None)
+            if len(ranges) <= 3:
+                for x, y, r in zip(xs, ys, rows, strict=True):
+                    above = r["p"] >= 0.5
+                    # Beside the point, past the end of its own error bar.
+                    end = (r["high"] if above else r["low"]) * 100
+                    ax.annotate(f"{y:.1f}%", (x, end), xytext=(0, 3 if above else -3),
+                                textcoords="offset points", fontsize=7, color=colours[side],
+                                ha="center", va="bottom" if above else "top")
+        if numeric:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
+            if len(ranges) <= 4:
+                ax.set_xticks([float(r) for r in ranges], [str(r) for r in ranges])
+            low, high = float(min(ranges)), float(max(ranges))
+            pad = max(1.0, (high - low) * 0.08)
+            ax.set_xlim(low - pad, high + pad)
+        else:
+            ax.set_xticks(range(len(ranges)),
+                          ["-" if r is None else _plain(r) for r in ranges])
+            ax.set_xlim(-0.8, len(ranges) - 0.2)
+            if ranges == [None]:
+                ax.set_xticks([])
+        ax.set_xlabel("range" if ranges != [None] else "no range", fontsize=8)
+        ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+        ax.set_ylim(-9, 109)
+        ax.set_yticks(range(0, 101, 20))
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3)
+        head = ("both runs" if run == "both" else
+                f"{_plain(report.name(run))} {verb} first")
+        ax.set_title(head, fontsize=8)
+        if n == 0:
+            ax.set_ylabel("battles won (95% interval)", fontsize=8)
+    fig.legend(loc="outside lower center", ncols=2, fontsize=8, frameon=False)
+    per = report.battles
+    decided = [pt.range for pt in report.points if pt.first_mover()[2]]
+    lines = [f"{report.game}: {report.name('red')} against {report.name('blue')}",
+             f"{per:,} battles per run{' and range' if ranges != [None] else ''}; "
+             f"seed {report.seed}"]
+    if decided:
+        lines.append("who moves first decides this fight" +
+                     ("" if decided == [None] else " at range" + ("s " if len(decided) > 1
+                                                                 else " ")
+                      + ", ".join(str(d) for d in decided)))
+    fig.suptitle("\n".join(_wrapped(line, 80) for line in lines), fontsize=9)
     return fig

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from tactica.analysis.simulate import simulate
 from tactica.analysis.sweep import Parameter, SweepSpec, read_meta
 from tactica.engine.errors import TacticaError
 from tactica.engine.maps import to_svg
-from tactica.engine.ruleset import Capability, sight_hooks
+from tactica.engine.ruleset import Capability, odds_hooks, sight_hooks
 from tactica.engine.scenario import Scenario
 from tactica.engine.version import version
 from tactica.presentation.render.markup import Child, Element, Trusted
@@ -81,6 +81,27 @@ def _page(title: str, subtitle: str, sections: Sequence[Section]) -> str:
     return "<!DOCTYPE html>\n" + page.render(html=True) + "\n"
 
 
+def _weapons(rs: Any, state: Any, uid: str) -> str:
+    """The weapons and abilities a unit can attack with (the game's odds choices)."""
+    if not rs.meta.has(Capability.ODDS):
+        return "-"
+    try:
+        means = dict.fromkeys(c.means for c in odds_hooks(rs).odds_choices(state, uid))
+    except TacticaError:
+        return "-"
+    return ", ".join(str(m) for m in means) or "-"
+
+
+def _armor(scenario: Scenario, uid: str, details: Mapping[str, Any]) -> str:
+    """A unit's armor: the game's own figure, or the scenario's entry (or its profile's)."""
+    if "armor" in details:
+        return str(details["armor"])
+    entry = (scenario.data.get("units") or {}).get(uid)
+    if isinstance(entry, Mapping) and "armor" in entry:
+        return str(entry["armor"])
+    return "-"
+
+
 def _rulings_table(scenario: Scenario) -> Table:
     rows = [[r.id, r.question, scenario.rulings[r.id],
              "default" if scenario.rulings[r.id] == r.default else f"changed (default "
@@ -108,9 +129,11 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
         field = (sight_hooks(rs).battlefield_of(state) if rs.meta.has(Capability.SIGHT)
                  else None) or scenario.battlefield
         sections.append(("Map", [_map(to_svg(field))]))
-    units = Table("units", [Column("unit"), Column("side"), Column("where"), Column("figures")],
-                  [[u.id, u.side, u.place or "-",
-                    ", ".join(f"{k} {v}" for k, v in u.details.items())]
+    units = Table("units", [Column("unit"), Column("side"), Column("where"),
+                            Column("weapons"), Column("armor"), Column("figures")],
+                  [[u.id, u.side, u.place or "-", _weapons(rs, state, u.id),
+                    _armor(scenario, u.id, u.details),
+                    ", ".join(f"{k} {v}" for k, v in u.details.items() if k != "armor")]
                    for u in rs.units(state)])
     sections.append(("Units", _tables([units], fmt)))
     sections.append(("Rulings", _tables([_rulings_table(scenario)], fmt)))

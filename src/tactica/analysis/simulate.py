@@ -165,6 +165,9 @@ class ComparisonReport:
     interrupted: bool = False
     precision: Mapping[str, Any] | None = None
     outcomes: tuple[str, ...] = field(default=())
+    #: Sentences on readings that turn a rule against the side it names
+    #: (:mod:`tactica.analysis.reversals`).
+    reversals: tuple[str, ...] = ()
 
     @property
     def battles(self) -> int:
@@ -197,10 +200,22 @@ class ComparisonReport:
 
     def notes(self) -> list[str]:
         """Per later variant, whether the comparison compared anything (consulted counts)."""
-        return [consulted_note(self.spec.key, consulted=self.consulted(v),
-                               changed=self.changed(v), battles=self.battles,
-                               label=self.labels[v])
-                for v in range(1, len(self.labels))]
+        out = [consulted_note(self.spec.key, consulted=self.consulted(v),
+                              changed=self.changed(v), battles=self.battles,
+                              label=self.labels[v])
+               for v in range(1, len(self.labels))]
+        out += list(self.reversals)
+        for v in range(1, len(self.labels)):
+            unclear = [(o, self.paired_difference(v, o)) for o in self.outcomes]
+            unclear = [(o, d) for o, d in unclear if not d.significant
+                       and math.isfinite(d.low) and math.isfinite(d.high) and d.high > d.low]
+            if unclear:
+                half = max(max(d.high - d.difference, d.difference - d.low) for _, d in unclear)
+                names = ", ".join(f"{o} wins" if o != "draw" else "draws" for o, _ in unclear)
+                out.append(f"no clear difference under {self.labels[v]} for {names}: with "
+                           f"{self.battles:,} battles a difference of more than "
+                           f"{half * 100:.1f} pts would have shown")
+        return out
 
     @property
     def engine(self) -> dict[str, int]:
@@ -241,7 +256,10 @@ class ComparisonReport:
             "notes": self.notes(),
         }
         if self.spec.is_ruling:
-            out["consulted"] = {label: dict(sorted(r.tally.consulted.items()))
+            from tactica.presentation.tables import natural_key
+
+            out["consulted"] = {label: dict(sorted(r.tally.consulted.items(),
+                                                   key=lambda kv: natural_key(kv[0])))
                                 for label, r in zip(self.labels, self.reports, strict=True)}
         return _with_run(out, self.precision, self.engine, self.interrupted)
 
@@ -449,10 +467,22 @@ def compare(
     assert run.paired is not None
     reports = tuple(_report(v.scenario, chosen, seed, t, run.interrupted, None)
                     for v, t in zip(variants, run.tallies, strict=True))
+    reversals: list[str] = []
+    if spec.is_ruling:
+        from tactica.analysis.reversals import cover_reversal
+
+        cache: dict[Any, Any] = {}
+        base = dict(variants[0].scenario.rulings)
+        for v in variants[1:]:
+            said = cover_reversal(scenario.ruleset, base, v.label, dict(v.scenario.rulings),
+                                  cache)
+            if said:
+                reversals.append(said)
     return ComparisonReport(
         scenario=scenario.name, seed=seed, sides=sides, policies=chosen, spec=spec,
         labels=tuple(v.label for v in variants), reports=reports, paired=run.paired,
         interrupted=run.interrupted, precision=run.precision, outcomes=(*sides, "draw"),
+        reversals=tuple(reversals),
     )
 
 

@@ -44,14 +44,15 @@ def sweep_tables(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> list[Tab
         out.append(Table("odds at each point", cols, body))
     sims = [r for r in rows if r.get("kind") == "simulation"]
     if sims:
+        # The battles of a point are in the note (every point plays the same number).
         cols = [*(Column(p) for p in params), Column("side"), Column("wins", "int"),
-                Column("battles", "int"), Column("win rate", "p"), Column("95% low", "p"),
-                Column("95% high", "p"), Column("rounds", "num")]
-        body = [[*(r.get(p) for p in params), r["side"], r["wins"], r["battles"], r["p"],
-                 r["low"], r["high"], r["rounds_mean"]] for r in sims]
+                Column("win rate", "p"), Column("95% low", "p"), Column("95% high", "p"),
+                Column("rounds", "num")]
+        body = [[*(r.get(p) for p in params), r["side"], r["wins"], r["p"], r["low"],
+                 r["high"], r["rounds_mean"]] for r in sims]
         out.append(Table("win rates at each point", cols, body,
                          [f"every point plays the same {sims[0]['battles']} battles, "
-                          f"seed {sims[0]['seed']}"]))
+                          f"seed {sims[0]['seed']}", *repeat_notes(sims, spec)]))
         paired = paired_table(rows, params, spec.parameters[0].path)
         if paired is not None:
             out.append(paired)
@@ -95,8 +96,26 @@ def parameter_label(spec: SweepSpec, column: str) -> str:
             for ruling in ruleset.meta.rulings:
                 if ruling.id == rest:
                     return f"{ruling.id}: {ruling.question}"
-        return p.path
+        return human_path(p.path)
     return column
+
+
+def human_path(path: str) -> str:
+    """A parameter's path in words: ``content.weapons.smg.accuracy`` is ``smg accuracy (weapons,
+    content pack)``, ``units.B.armor`` is ``B's armor``, ``attacker.armor`` is ``the
+    attacker's armor``; others as written (``range``).
+
+    >>> human_path("content.weapons.smg.accuracy"), human_path("units.B.armor")
+    ('smg accuracy (weapons, content pack)', "B's armor")
+    """
+    keys = path.split(".")
+    if keys[0] == "content" and len(keys) >= 4:
+        return f"{keys[2]} {' '.join(keys[3:])} ({keys[1]}, content pack)".replace("_", " ")
+    if keys[0] == "units" and len(keys) >= 3:
+        return f"{keys[1]}'s {' '.join(keys[2:])}".replace("_", " ")
+    if keys[0] in ("attacker", "target") and len(keys) >= 2:
+        return f"the {keys[0]}'s {' '.join(keys[1:])}".replace("_", " ")
+    return path.replace("_", " ")
 
 
 def plot_sweep(rows: Sequence[Mapping[str, Any]], spec: SweepSpec, *,
@@ -130,6 +149,48 @@ def plot_sweep(rows: Sequence[Mapping[str, Any]], spec: SweepSpec, *,
     return sweep_plot(odds, x=params[0], group=group, ylabel=ODDS_VALUES[chosen],
                       percent=chosen.startswith("p_"), decimals=decimals, xlabel=xlabel,
                       grouplabel=grouplabel)
+
+
+def repeat_notes(sims: Sequence[Mapping[str, Any]], spec: SweepSpec) -> list[str]:
+    """A sentence for every point whose win rates repeat an earlier point's exactly (every
+    point plays the same seeded dice), with the proof where a matchup sweep varies the range:
+    every attack has the same exact odds at both ranges."""
+    from tactica.analysis.repeats import odds_signature, same_note
+
+    params = [p.column for p in spec.parameters]
+    points: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
+    for r in sims:
+        points.setdefault(tuple(r.get(p) for p in params), []).append(r)
+    seen: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    notes = []
+    matchup = spec.scenario is None and spec.game is not None and spec.profiles is not None
+    for at, group in points.items():
+        key = tuple((r["side"], r["wins"], r["battles"]) for r in group)
+        earlier = seen.setdefault(key, at)
+        if earlier == at:
+            continue
+        lengths = ({r["rounds_mean"] for r in group}
+                   == {r["rounds_mean"] for r in points[earlier]})
+        differ = [i for i, (a, b) in enumerate(zip(at, earlier, strict=True)) if a != b]
+        odds: tuple[Any, Any] | None = None
+        if matchup and [params[i] for i in differ] == ["range"] and spec.game is not None:
+            a, t = spec.profiles or ("", "")
+            pairs = [(a, t), (t, a)]
+            rulings = dict(spec.rulings)
+            here = odds_signature(spec.game, pairs, at[differ[0]], rulings=rulings,
+                                  content=spec.content)
+            there = odds_signature(spec.game, pairs, earlier[differ[0]], rulings=rulings,
+                                   content=spec.content)
+            odds = None if here is None or there is None else (there, here)
+
+        def name(values: tuple[Any, ...]) -> str:
+            return ", ".join(f"{p}={v}" for p, v in zip(params, values, strict=True))
+
+        notes.append(same_note(name(at), name(earlier), odds=odds,
+                               same_lengths=lengths, rounds=(
+                                   float(points[earlier][0]["rounds_mean"]),
+                                   float(group[0]["rounds_mean"]))))
+    return notes
 
 
 def paired_differences(rows: Sequence[Mapping[str, Any]], params: Sequence[str],
@@ -184,11 +245,15 @@ def paired_table(rows: Sequence[Mapping[str, Any]], params: Sequence[str],
     if not sims or all(r.get("paired_diff") is None for r in sims):
         return None
     found = paired_differences(rows, params, side="*")
-    cols = [Column("at"), Column("variant"), Column("outcome"), Column("difference", "pts"),
-            Column("95% low", "pts"), Column("95% high", "pts"), Column("verdict"),
-            Column("changed", "int"), Column("consulted", "int")]
-    body = [[d["x"], d["variant"], d["side"], d["diff"], d["low"], d["high"], d["verdict"],
-             d["changed"], d["consulted"]] for d in found]
+    # One table that fits 80 columns: the variant in the title when there is one, the
+    # battles consulted and changed in the notes below (one per point).
+    variants = list(dict.fromkeys(d["variant"] for d in found))
+    single = len(variants) == 1
+    cols = [Column("at"), *([] if single else [Column("variant")]), Column("outcome"),
+            Column("difference", "pts"), Column("95% low", "pts"), Column("95% high", "pts"),
+            Column("verdict")]
+    body = [[d["x"], *([] if single else [d["variant"]]), d["side"], d["diff"], d["low"],
+             d["high"], d["verdict"]] for d in found]
     notes = []
     first = path or params[0]
     key = first.removeprefix("rulings.") if first.startswith("rulings.") else first
@@ -202,8 +267,15 @@ def paired_table(rows: Sequence[Mapping[str, Any]], params: Sequence[str],
         note = consulted_note(key, consulted=d["consulted"], changed=int(d["changed"]),
                               battles=battles, label=f"{first}={d['variant'].split(' - ')[0]}")
         notes.append(note + (f" (at {d['x']})" if d["x"] != "all" else ""))
+    unclear = [d for d in found if d["verdict"] == "no clear difference"
+               and d["high"] > d["low"]]
+    if unclear:
+        half = max(max(d["high"] - d["diff"], d["diff"] - d["low"]) for d in unclear)
+        notes.append(f"no clear difference: with {battles:,} battles a point, a difference of "
+                     f"more than {half * 100:.1f} pts would have shown")
+    what = f": {variants[0]}" if single else ""
     return Table("paired differences against the first value of the first parameter "
-                 "(the same seeded battles)", cols, body, notes)
+                 f"(the same seeded battles){what}", cols, body, notes)
 
 
 def plot_paired(rows: Sequence[Mapping[str, Any]], spec: SweepSpec) -> Figure:

@@ -161,6 +161,9 @@ class VersusPoint:
     runs: tuple[SimulationReport, ...]
     firsts: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    #: The earlier range whose battles ended exactly as these did (``None``: none), and why.
+    same_as: int | None = None
+    same_why: str = ""
 
     @property
     def battles(self) -> int:
@@ -183,21 +186,55 @@ class VersusPoint:
     def difference(self) -> tuple[float, tuple[float, float]]:
         """Red's win rate minus blue's, with its 95% interval: the mean and spread of the
         battles' scores (+1 red wins, -1 blue wins, 0 otherwise)."""
-        n = self.battles
-        red, blue = self.wins("red"), self.wins("blue")
-        if n == 0:
-            return 0.0, (math.nan, math.nan)
-        mean = (red - blue) / n
-        # The interval adds one win to each side first (as Agresti and Caffo do for two
-        # proportions), so that a handful of one-sided battles never looks certain.
-        r, b, m = red + 1, blue + 1, n + 2
-        centre = (r - b) / m
-        var = ((r + b) / m - centre * centre) * m / (m - 1)
-        half = 1.959964 * math.sqrt(max(var, 0.0) / m)
-        return mean, (max(-1.0, centre - half), min(1.0, centre + half))
+        return _score_interval(self.wins("red"), self.wins("blue"), self.battles)
+
+    def run_difference(self, k: int) -> tuple[float, tuple[float, float]]:
+        """Red's win rate minus blue's in run ``k`` alone (one squad moving first), with its
+        95% interval (as :meth:`difference`)."""
+        r = self.runs[k]
+        return _score_interval(r.wins["red"], r.wins["blue"], r.battles)
+
+    def first_mover(self) -> tuple[float, tuple[float, float], bool]:
+        """How much moving first changes the fight: red's score (red minus blue) with red
+        moving first minus the same with blue moving first, its 95% interval (the runs are
+        independent), and whether who moves first *decides* the fight: the runs disagree
+        beyond their intervals, and either their verdicts differ or the gap is 20 points or
+        more."""
+        if len(self.runs) < 2:
+            return 0.0, (math.nan, math.nan), False
+        (a, (alo, ahi)), (b, (blo, bhi)) = self.run_difference(0), self.run_difference(1)
+        (ca, sa), (cb, sb) = (_score_spread(r.wins["red"], r.wins["blue"], r.battles)
+                              for r in self.runs[:2])
+        gap = a - b
+        half = 1.959964 * math.hypot(sa, sb)
+        lo, hi = ca - cb - half, ca - cb + half
+        clear = lo > 0 or hi < 0
+        verdicts = {_sign(a, alo, ahi), _sign(b, blo, bhi)}
+        return gap, (lo, hi), clear and (len(verdicts) > 1 or abs(gap) >= 0.2)
+
+    def split(self, squads: Mapping[str, Squad]) -> str:
+        """Each run in a few words: ``red (4xsmg) moving first, red 95.2%, blue 3.1%``."""
+        parts = []
+        for first, r in zip(self.firsts, self.runs, strict=True):
+            rates = ", ".join(f"{s} {r.wins[s] / r.battles * 100:.1f}%" if r.battles else
+                              f"{s} -" for s in SIDES)
+            parts.append(f"{first} ({squads[first].label}) moving first, {rates}")
+        return "; ".join(parts)
 
     def verdict(self, squads: Mapping[str, Squad]) -> str:
-        """Which squad wins more, in words, or that the battles cannot tell."""
+        """Which squad wins more, in words, or that the battles cannot tell; led by "who
+        moves first decides this fight" where the two runs disagree beyond their intervals."""
+        pooled = self._pooled_verdict(squads)
+        if len(self.runs) < 2:
+            return pooled
+        decides = self.first_mover()[2]
+        where = "" if self.range is None else f" at range {self.range}"
+        if decides:
+            return (f"who moves first decides this fight{where}: {self.split(squads)}; "
+                    f"over both runs, {pooled}")
+        return pooled
+
+    def _pooled_verdict(self, squads: Mapping[str, Squad]) -> str:
         mean, (lo, hi) = self.difference()
         where = "" if self.range is None else f" at range {self.range}"
         if lo > 0 or hi < 0:
@@ -207,7 +244,9 @@ class VersusPoint:
                     f"{abs(mean) * 100:.1f} points (95% interval {near * 100:.1f} to "
                     f"{far * 100:.1f})")
         return (f"no clear difference{where} after {self.battles:,} battles (red minus blue: "
-                f"{mean * 100:+.1f} points, 95% interval {lo * 100:+.1f} to {hi * 100:+.1f})")
+                f"{mean * 100:+.1f} points, 95% interval {lo * 100:+.1f} to {hi * 100:+.1f}: "
+                f"a difference of more than {max(hi - mean, mean - lo) * 100:.1f} points "
+                "would have shown)")
 
     def record(self) -> dict[str, Any]:
         """JSON-ready: each run's and the pooled figures, and the difference."""
@@ -217,14 +256,61 @@ class VersusPoint:
             runs.append({"first": first, "battles": r.battles, "draws": r.draws,
                          "wins": {s: r.wins[s] for s in SIDES},
                          "win_rate": {s: _rate_record(r.wins[s], r.battles) for s in SIDES},
+                         "red_minus_blue": _difference_record(*_score_interval(
+                             r.wins["red"], r.wins["blue"], r.battles)),
+                         "rounds_mean": round(r.tally.rounds_sum / r.battles, 6)
+                         if r.battles else None,
                          "engine": r.engine})
+        gap, (glo, ghi), decides = self.first_mover()
         return {"range": self.range, "battles": self.battles, "draws": self.draws,
                 "wins": {s: self.wins(s) for s in SIDES},
                 "win_rate": {s: _rate_record(self.wins(s), self.battles) for s in SIDES},
-                "red_minus_blue": {"difference": round(mean, 6),
-                                   "ci95": [round(lo, 6), round(hi, 6)],
-                                   "clear": lo > 0 or hi < 0},
+                "red_minus_blue": _difference_record(mean, (lo, hi)),
+                "first_mover": {"decides": decides,
+                                "red_first_minus_blue_first": round(gap, 6),
+                                "ci95": [_round(glo), _round(ghi)]},
+                "same_as": self.same_as, "same_why": self.same_why,
                 "runs": runs}
+
+
+def _round(x: float) -> float | None:
+    return round(x, 6) if math.isfinite(x) else None
+
+
+def _difference_record(mean: float, bounds: tuple[float, float]) -> dict[str, Any]:
+    lo, hi = bounds
+    return {"difference": round(mean, 6), "ci95": [_round(lo), _round(hi)],
+            "clear": lo > 0 or hi < 0}
+
+
+def _sign(mean: float, lo: float, hi: float) -> int:
+    return 1 if lo > 0 else -1 if hi < 0 else 0
+
+
+def _score_interval(red: int, blue: int, n: int) -> tuple[float, tuple[float, float]]:
+    """Red's win rate minus blue's over ``n`` battles and its 95% interval: the mean and
+    spread of the battles' scores (+1 red wins, -1 blue wins, 0 otherwise), one win added to
+    each side first (as Agresti and Caffo do for two proportions), so that a handful of
+    one-sided battles never looks certain."""
+    if n == 0:
+        return 0.0, (math.nan, math.nan)
+    mean = (red - blue) / n
+    centre, se = _score_spread(red, blue, n)
+    half = 1.959964 * se
+    return mean, (max(-1.0, centre - half), min(1.0, centre + half))
+
+
+def _score_spread(red: int, blue: int, n: int) -> tuple[float, float]:
+    """The centre and standard error of the mean score, one win added to each side."""
+    r, b, m = red + 1, blue + 1, n + 2
+    centre = (r - b) / m
+    var = ((r + b) / m - centre * centre) * m / (m - 1)
+    return centre, math.sqrt(max(var, 0.0) / m)
+
+
+def _rate_flat(wins: int, n: int) -> tuple[float, float, float]:
+    p, (lo, hi) = _rate(wins, n)
+    return p, lo, hi
 
 
 def _rate_record(wins: int, n: int) -> dict[str, Any]:
@@ -254,8 +340,23 @@ class VersusReport:
         return f"{side} ({self.squads[side].label})"
 
     def table(self) -> Table:
-        """A row per range and who moved first (and both): each squad's win rate with its
-        95% interval, and the draws."""
+        """A row per range and who moved first, then both runs together: each squad's win
+        rate with its 95% interval, and the draws (narrow enough for 80 columns; the CSV's
+        numbers are in :meth:`csv_table`)."""
+        fmt = self.fmt
+        order = "first" if self.sets_first else "listed first"
+        cols = [Column("range", "int"), Column(order), Column("battles", "int"),
+                Column("red wins (95%)", right=True), Column("blue wins (95%)", right=True),
+                Column("draws", "p")]
+        rows: list[list[Any]] = []
+        for pt, first, _r, n, wins, draws in self._rows():
+            cells = [fmt.p_interval(*_rate_flat(wins[s], n)) for s in SIDES]
+            rows.append([pt.range, first, n, *cells, draws / n if n else None])
+        return Table(self._title(), cols, rows, self._notes())
+
+    def csv_table(self) -> Table:
+        """The same rows as :meth:`table` with every rate and bound in a column of its own
+        (what ``--csv`` writes)."""
         order = "moves first" if self.sets_first else "listed first"
         cols = [Column("range", "int"), Column(order), Column("battles", "int")]
         for side in SIDES:
@@ -263,25 +364,42 @@ class VersusReport:
                      Column(f"{side} 95% high", "p")]
         cols.append(Column("draws", "p"))
         rows: list[list[Any]] = []
+        for pt, first, _r, n, wins, draws in self._rows():
+            row: list[Any] = [pt.range, first, n]
+            for side in SIDES:
+                row += list(_rate_flat(wins[side], n))
+            row.append(draws / n if n else None)
+            rows.append(row)
+        return Table(self._title(), cols, rows, self._notes())
+
+    def _rows(self) -> list[tuple[VersusPoint, str, SimulationReport | None, int,
+                                  dict[str, int], int]]:
+        out: list[tuple[VersusPoint, str, SimulationReport | None, int, dict[str, int],
+                        int]] = []
         for pt in self.points:
             for first, r in zip(pt.firsts, pt.runs, strict=True):
-                row: list[Any] = [pt.range, self.name(first), r.battles]
-                for side in SIDES:
-                    p, (lo, hi) = _rate(r.wins[side], r.battles)
-                    row += [p, lo, hi]
-                row.append(r.draws / r.battles if r.battles else None)
-                rows.append(row)
-            row = [pt.range, "either (both runs)", pt.battles]
-            for side in SIDES:
-                p, (lo, hi) = pt.rate(side)
-                row += [p, lo, hi]
-            row.append(pt.draws / pt.battles if pt.battles else None)
-            rows.append(row)
+                out.append((pt, first, r, r.battles,
+                            {s: r.wins[s] for s in SIDES}, r.draws))
+            if len(pt.runs) > 1:
+                out.append((pt, "both", None, pt.battles,
+                            {s: pt.wins(s) for s in SIDES}, pt.draws))
+        return out
+
+    def _title(self) -> str:
         title = (f"{self.game}: {self.name('red')} against {self.name('blue')}, seed "
                  f"{self.seed}")
+        decided = [pt for pt in self.points if pt.first_mover()[2]]
+        if decided:
+            where = ("" if decided[0].range is None else " at range" +
+                     ("s " if len(decided) > 1 else " ") + ", ".join(str(pt.range)
+                                                                  for pt in decided))
+            title += f"; who moves first decides this fight{where}"
+        return title
+
+    def _notes(self) -> list[str]:
         notes = [pt.verdict(self.squads) for pt in self.points]
-        notes += list(self.notes)
-        return Table(title, cols, rows, notes)
+        notes += [pt.same_why for pt in self.points if pt.same_why]
+        return notes + list(self.notes)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document of ``tactica versus --json``."""
@@ -292,18 +410,21 @@ class VersusReport:
                 "first_moves_first": self.sets_first,
                 "policies": dict(self.policies), "rulings": dict(self.rulings),
                 "notes": list(self.notes),
+                "first_mover_decides": [pt.range for pt in self.points
+                                        if pt.first_mover()[2]],
                 "points": [pt.record() for pt in self.points],
                 "verdicts": [pt.verdict(self.squads) for pt in self.points]}
 
     def plot_points(self) -> list[dict[str, Any]]:
-        """One record per range and squad, over both runs: ``range``, ``squad``, ``p``,
-        ``low``, ``high`` (what :func:`tactica.analysis.plots.versus_plot` draws)."""
+        """One record per range, squad and run (``first``: who moved first, or ``both
+        runs``): ``range``, ``squad``, ``side``, ``first``, ``p``, ``low``, ``high`` (what
+        :func:`tactica.analysis.plots.versus_plot` draws)."""
         out = []
-        for pt in self.points:
+        for pt, first, _r, n, wins, _draws in self._rows():
             for side in SIDES:
-                p, (lo, hi) = pt.rate(side)
-                out.append({"range": pt.range, "squad": self.name(side), "p": p, "low": lo,
-                            "high": hi})
+                p, lo, hi = _rate_flat(wins[side], n)
+                out.append({"range": pt.range, "squad": self.name(side), "side": side,
+                            "first": first, "p": p, "low": lo, "high": hi})
         return out
 
     def to_pandas(self) -> pd.DataFrame:
@@ -340,6 +461,7 @@ def versus(
         _check_squad(ruleset, squad, f"--{side}", content)
     points: list[VersusPoint] = []
     notes: dict[str, None] = {}
+    shapes: dict[str, str] = {}
     chosen_policies: Mapping[str, str] = {}
     in_force: Mapping[str, str] = {}
     sets_first = True
@@ -351,13 +473,64 @@ def versus(
             scenario, took, game_notes = squad_scenario(
                 ruleset, {s: squads[s] for s in order}, range=rng, rulings=rulings,
                 content=content)
-            notes.update(dict.fromkeys(game_notes))
+            for note in game_notes:  # one note per kind, not one per range
+                shape = re.sub(r"\d+", "#", note)
+                if shape not in shapes:
+                    shapes[shape] = note
+                    notes[note] = None
+                elif shapes[shape] != note and notes.pop(shapes[shape], 0) is None:
+                    notes[f"{shapes[shape]} (so at every range, at its own distance)"] = None
             sets_first = "first" in scenario.data
             report = simulate(scenario, battles=battles, seed=seed * 2 + k, workers=workers,
                               policies=policies)
             runs.append(report)
             chosen_policies, in_force = report.policies, report.rulings
         points.append(VersusPoint(took, tuple(runs), tuple(o[0] for o in orders)))
+    points = _explain_repeats(ruleset, squads, points, rulings, content)
     return VersusReport(ruleset.meta.title, squads, tuple(points), seed, battles,
                         dict(in_force), dict(chosen_policies), tuple(notes),
                         sets_first=sets_first)
+
+
+def _fingerprint(point: VersusPoint) -> tuple[Any, ...]:
+    """The figures of a point's rows (each run's wins and draws)."""
+    return tuple((r.battles, tuple(sorted(r.wins.items())), r.draws) for r in point.runs)
+
+
+def _lengths(point: VersusPoint) -> tuple[Any, ...]:
+    return tuple((r.tally.rounds_sum, r.tally.rounds_squares) for r in point.runs)
+
+
+def _explain_repeats(ruleset: Ruleset, squads: Mapping[str, Squad],
+                     points: list[VersusPoint], rulings: Mapping[str, str] | None,
+                     content: Sequence[Path]) -> list[VersusPoint]:
+    """Each point whose figures repeat an earlier range's exactly, marked and explained."""
+    from dataclasses import replace
+
+    from tactica.analysis.repeats import odds_signature, same_note
+
+    seen: dict[tuple[Any, ...], VersusPoint] = {}
+    pairs = [(a, b) for a in squads["red"].members for b in squads["blue"].members]
+    pairs += [(b, a) for a, b in pairs]
+    out: list[VersusPoint] = []
+    for pt in points:
+        key = _fingerprint(pt)
+        earlier = seen.get(key)
+        if earlier is None or pt.range is None or earlier.range is None:
+            seen.setdefault(key, pt)
+            out.append(pt)
+            continue
+        here = odds_signature(ruleset, pairs, pt.range, rulings=rulings, content=content)
+        there = odds_signature(ruleset, pairs, earlier.range, rulings=rulings,
+                               content=content)
+        odds = None if here is None or there is None else (there, here)
+        why = same_note(f"range {pt.range}", f"range {earlier.range}", odds=odds,
+                        same_lengths=_lengths(pt) == _lengths(earlier),
+                        rounds=(_mean_rounds(earlier), _mean_rounds(pt)))
+        out.append(replace(pt, same_as=earlier.range, same_why=why))
+    return out
+
+
+def _mean_rounds(point: VersusPoint) -> float:
+    n = point.battles
+    return sum(r.tally.rounds_sum for r in point.runs) / n if n else 0.0

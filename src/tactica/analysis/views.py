@@ -121,11 +121,11 @@ def odds_frame(report: OddsReport) -> pd.DataFrame:
 def attack_table(title: str, rows: Sequence[Mapping[str, Any]]) -> Table:
     """The rows of ``odds --table``: every attack of every unit."""
     cols = [Column("attacker"), Column("weapon"), Column("target"), Column("cover"),
-            Column("P(hit)", "p"), Column("expected damage", "num"),
-            Column("P(out of action)", "p")]
+            Column("P(hit)", "p"), Column("E(dmg)", "num"), Column("P(out)", "p")]
     body = [[r["attacker"], r["weapon"], r["target"], r.get("cover"), r.get("p_hit"),
              r["expected_damage"], r["p_out_of_action"]] for r in rows]
-    return Table(title, cols, body)
+    return Table(title, cols, body,
+                 ["E(dmg): expected damage; P(out): P(out of action)"] if rows else [])
 
 
 def simulation_tables(report: SimulationReport) -> list[Table]:

@@ -134,7 +134,7 @@ def dice_tour() -> None:
 
 @app.command()
 def demo(
-    battles: Annotated[int, typer.Option("--battles", "-n", min=1, help="Battles per simulation.")] = 1000,
+    battles: Annotated[int, typer.Option("--battles", "-n", min=1, help="Battles per simulation.")] = 2_000,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the simulations.")] = 1,
     dice: Annotated[bool, typer.Option("--dice", help="Show the tour of the five games' dice instead.")] = False,
 ) -> None:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-from tactica.analysis.effects import DEFAULT_BATTLES, effects
+from tactica.analysis.effects import DEFAULT_MAX_BATTLES, DEFAULT_PRECISION, effects
 from tactica.cli.app import app
 from tactica.cli.common import err_console, parse_rulings, print_json
 from tactica.cli.output import (
@@ -29,7 +29,9 @@ from tactica.presentation.tables import NumberFormat, write_text
 @app.command(name="effects")
 def effects_cmd(
     scenario: Annotated[Path, typer.Argument(help="A scenario file.")],
-    battles: Annotated[int, typer.Option("--battles", "-n", min=1, max=1_000_000, help="Battles played under every reading (the same battles for all).")] = DEFAULT_BATTLES,
+    battles: Annotated[int | None, typer.Option("--battles", "-n", min=1, max=1_000_000, help="A fixed number of battles played under every reading (the same battles for all), instead of --precision.")] = None,
+    precision: Annotated[float | None, typer.Option("--precision", help=f"Play until every interval is at most this half width (default {DEFAULT_PRECISION}: +-{DEFAULT_PRECISION * 100:g} pts), or --max-battles.")] = None,
+    max_battles: Annotated[int, typer.Option("--max-battles", min=1, max=1_000_000, help="The most battles a run to a precision plays.")] = DEFAULT_MAX_BATTLES,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed: the same seed gives the same numbers.")] = 0,
     policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="greedy, random or first-option, or SIDE=NAME (repeatable; default: the game's own).")] = None,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="The baseline's rulings: ID=OPTION (repeatable; default: the scenario's).")] = None,
@@ -59,7 +61,7 @@ def effects_cmd(
         TimeRemainingColumn(), console=err_console, transient=True,
         disable=not err_console.is_terminal,
     ) as bar:
-        task = bar.add_task("battles", total=battles)
+        task = bar.add_task("battles", total=battles or 1000)
         line = None if err_console.is_terminal else ProgressLine(name="effects")
 
         def progress(done: int, planned: int) -> None:
@@ -67,7 +69,10 @@ def effects_cmd(
             if line is not None:
                 line(done, planned)
 
-        report = effects(sc, battles=battles, seed=seed, policies=_parse_policies(policy),
+        if battles is not None and precision is not None:
+            raise TacticaError("give --battles or --precision, not both")
+        report = effects(sc, battles=battles, precision=precision, max_battles=max_battles,
+                         seed=seed, policies=_parse_policies(policy),
                          workers=workers, progress=progress, executor=executor,
                          scheduler=scheduler, max_steps=max_steps, rulings=only)
     fmt = NumberFormat(precision=decimals)

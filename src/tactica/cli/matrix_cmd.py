@@ -58,6 +58,7 @@ def matrix(
     decimals: DecimalsOpt = 1,
     exact: ExactOpt = False,
     plot: PlotOpt = None,
+    difference: Annotated[str | None, typer.Option("--difference", help="A difference view: 'cover' (each cell in cover minus in the open) or ID=A,B (each cell under reading B minus reading A of a ruling).")] = None,
 ) -> None:
     """Exact odds of every weapon of some profiles against every target profile, at chosen
     ranges and cover set through the game's own geometry; --plot draws a heat map.
@@ -82,10 +83,28 @@ def matrix(
         list(hooks.ranges) if isinstance(hooks, Matchups) else [None]) if ranges is None \
         else list(parse_numbers(ranges, what="--range"))
     covers: list[int | None] = list(parse_numbers(cover, what="--cover"))
+    chosen = parse_rulings(rulings)
+    before = None
+    if difference is not None:
+        if difference == "cover":
+            covers = list(dict.fromkeys([0, *covers, 1]))
+        else:
+            rid, eq, readings = difference.partition("=")
+            pair = [r.strip() for r in readings.split(",")]
+            if not eq or len(pair) != 2 or not all(pair):
+                raise TacticaError(f"--difference: expected 'cover' or ID=A,B (a ruling and "
+                                   f"two of its options), got {difference!r}")
+            before = matchup_matrix(
+                scenario if scenario is not None else ruleset,
+                _names(attacker) or everyone, _names(target) or targets,
+                ranges=range_list, covers=covers, rulings={**chosen, rid.strip(): pair[0]},
+                content=[p.resolve() for p in content or []], means=_names(weapon),
+                options=options, per_roll=per_roll)
+            chosen = {**chosen, rid.strip(): pair[1]}
     result = matchup_matrix(
         scenario if scenario is not None else ruleset,
         _names(attacker) or everyone, _names(target) or targets,
-        ranges=range_list, covers=covers, rulings=parse_rulings(rulings),
+        ranges=range_list, covers=covers, rulings=chosen,
         content=[p.resolve() for p in content or []], means=_names(weapon), options=options,
         per_roll=per_roll)
     notes = result.notes
@@ -98,6 +117,17 @@ def matrix(
                              "zeros)")
     result = type(result)(result.game, result.cells, result.rulings, notes, fmt)
     table = result.long_table() if long else result.table(value)
+    if difference is not None:
+        from tactica.analysis.matrix import difference_table
+
+        what = None
+        if before is not None:
+            rid, _, readings = difference.partition("=")
+            a, b = (r.strip() for r in readings.split(","))
+            what = (f"{result.game}: {VALUES[value]}, {rid.strip()}={b} minus "
+                    f"{rid.strip()}={a}")
+        table = difference_table(result, before, value, what=what or "")
+        table.notes += list(result.notes)
     show_tables([table], fmt, csv=csv, markdown=markdown, quiet=json_out)
     if json_out:
         print_json(result.to_dict())

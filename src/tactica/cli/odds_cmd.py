@@ -99,9 +99,13 @@ def parse_game_options(meta: RulesetMeta, args: Sequence[str]) -> dict[str, Odds
     return out
 
 
+#: What the short headings of ``odds --table`` stand for (the table fits 80 columns).
+ATTACK_NOTE = "E(dmg): expected damage; P(out): P(out of action)"
+
+
 def _print_table(title: str, rows: list[dict[str, Any]]) -> None:
     cols = [Column("attacker"), Column("weapon"), Column("target"), Column("cover"),
-            *(Column(c, right=True) for c in ("P(hit)", "expected damage", "P(out of action)"))]
+            *(Column(c, right=True) for c in ("P(hit)", "E(dmg)", "P(out)"))]
     body = []
     for row in rows:
         cover = row.get("cover")
@@ -109,7 +113,7 @@ def _print_table(title: str, rows: list[dict[str, Any]]) -> None:
         p_hit = f"{row['p_hit']:.3f}" if "p_hit" in row else "-"
         body.append([row["attacker"], row["weapon"], row["target"], shown, p_hit,
                      f"{row['expected_damage']:.3f}", f"{row['p_out_of_action']:.3f}"])
-    show_tables([DataTable(title, cols, body)], NumberFormat())
+    show_tables([DataTable(title, cols, body, [ATTACK_NOTE] if rows else [])], NumberFormat())
     if not rows:
         console.print("no unit can attack anyone from where it stands")
 
@@ -177,4 +181,17 @@ def odds(
         show_tables(odds_tables(report), fmt, csv=csv, markdown=markdown, quiet=json_out)
     if plot is not None and report.distributions:
         name, dist = next(iter(report.distributions.items()))
-        save_plot(dist_plot(dist, title=report.action, xlabel=name.replace("_", " ")), plot)
+        from tactica.analysis.reversals import open_and_cover
+
+        far = report.extra.get("range", report.extra.get("distance"))
+        both = (open_and_cover(sc, attacker, targets[0], weapon, far)
+                if len(targets) == 1 and isinstance(far, int) and "cover" in report.extra
+                else None)
+        if both:  # the same attack in the open and in cover, on one plot
+            from tactica.analysis.plots import dists_plot
+
+            save_plot(dists_plot(both, title=f"{report.action}: in the open and in cover",
+                                 xlabel=name.replace("_", " ")), plot)
+        else:
+            save_plot(dist_plot(dist, title=report.action, xlabel=name.replace("_", " ")),
+                      plot)

@@ -3,6 +3,7 @@ game's own geometry, played as whole battles both ways round (each squad moving 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Annotated
 
@@ -15,7 +16,7 @@ from tactica.cli.common import parse_rulings, print_json
 from tactica.cli.output import CsvOpt, DecimalsOpt, MarkdownOpt, PlotOpt, save_plot, show_tables
 from tactica.engine.errors import TacticaError
 from tactica.engine.ruleset import get_ruleset
-from tactica.presentation.tables import NumberFormat
+from tactica.presentation.tables import NumberFormat, write_text
 
 
 @app.command("versus")
@@ -52,7 +53,10 @@ def versus_cmd(
                     rulings=parse_rulings(rulings), workers=workers,
                     content=[p.resolve() for p in content or []], swap=not one_way)
     fmt = NumberFormat(precision=decimals)
-    show_tables([report.table()], fmt, csv=csv, markdown=markdown, quiet=json_out)
+    report = dataclasses.replace(report, fmt=fmt)
+    if csv is not None:
+        write_text(csv, report.csv_table().to_csv(fmt))
+    show_tables([report.table()], fmt, markdown=markdown, quiet=json_out)
     if json_out:
         print_json(report.to_dict())
     if plot is not None:

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     import pandas as pd
     from rich.table import Table as RichTable
 
-__all__ = ["Column", "Kind", "NumberFormat", "Table", "data_frame", "markdown_text", "require",
+__all__ = ["Column", "Kind", "NumberFormat", "Table", "data_frame", "markdown_text", "natural_key",
+           "require",
            "rows_of", "write_text"]
 
 Kind = Literal["text", "p", "num", "int", "pts"]
@@ -313,3 +314,15 @@ def write_text(path: Path, text: str, *, what: str = "--csv") -> None:
 def rows_of(columns: Sequence[Column], records: Sequence[dict[str, Any]]) -> list[list[Any]]:
     """Rows in column order from records keyed by heading (missing values: ``None``)."""
     return [[r.get(c.name) for c in columns] for r in records]
+
+
+def natural_key(text: str) -> tuple[Any, ...]:
+    """A sort key that reads numbers as numbers: ``R-2`` before ``R-10``.
+
+    >>> sorted(["R-10", "R-2", "Q-1"], key=natural_key)
+    ['Q-1', 'R-2', 'R-10']
+    """
+    import re
+
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part)
+                 for part in re.split(r"(\d+)", str(text)) if part)
