@@ -56,9 +56,14 @@ bench: $(DEV)
 # The long fuzzing run (not part of `make test`): 100,000 inputs over the scenario and map files
 # of the five games, the dice language, every game's fight logs and play's input, 5 s and 3 GB
 # at most each; it reports crashes, hangs and memory, in all and per game (see
-# tests/fuzz/long_run.py; FUZZ_ARGS="--inputs 1000").
+# tests/fuzz/long_run.py; FUZZ_ARGS="--inputs 1000"). Then the differential run of the
+# compiled kernels: 1,000 random valid scenarios a game played by kernel and reference and
+# compared, mismatches shrunk, and 100 a game again on an AddressSanitizer build of the
+# kernels where the compiler has one (DIFF_ARGS="--differential 50 --asan-scenarios 5").
 fuzz: $(DEV)
 	$(BIN)/python tests/fuzz/long_run.py --inputs 100000 --report fuzz-report.json $(FUZZ_ARGS)
+	$(BIN)/python tests/fuzz/long_run.py --differential 1000 --asan-scenarios 100 \
+	  --report fuzz-differential.json $(DIFF_ARGS)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info

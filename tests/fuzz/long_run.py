@@ -15,12 +15,21 @@ and number) and run in a worker process:
 Every figure is given per game too (the five games, and ``dice`` for dice expressions): each
 input belongs to the game of the seed it was made from (a scenario, a map, a log, a session).
 
+The differential run (``--differential N``, a target of its own: :func:`run_differential`)
+draws N random valid scenarios per game (:mod:`differential`), plays each with the compiled
+kernel and with the reference and compares them; it reports per game the scenarios tried, how
+many the kernel covered, the reasons it did not, and every mismatch shrunk to a minimal
+scenario. With ``--asan-scenarios M`` it then builds the kernels again with AddressSanitizer
+(when the compiler has it) into a temporary folder and plays M scenarios per game on that build
+in a subprocess (``LD_PRELOAD`` of the sanitizer's runtime), reporting what it found.
+
 Usage::
 
     python tests/fuzz/long_run.py --inputs 100000            # the run `make fuzz` makes
     python tests/fuzz/long_run.py --replay scenario:1234     # one input, with its traceback
+    python tests/fuzz/long_run.py --differential 1000 --asan-scenarios 100
 
-The exit code is 1 if any input crashed or hung.
+The exit code is 1 if any input crashed or hung, or any scenario mismatched.
 """
 
 from __future__ import annotations
@@ -34,7 +43,10 @@ import os
 import resource
 import shutil
 import signal
+import subprocess
 import sys
+import sysconfig
+import tempfile
 import time
 import traceback
 from collections import Counter
@@ -277,6 +289,159 @@ def run(inputs: int, start: int, workers: int, timeout: float, memory_mb: int,
     return 1 if problems else 0
 
 
+# --------------------------------------------------------------------------------------------
+# Differential fuzzing of the kernels, and the same on an AddressSanitizer build
+
+#: The environment variable naming a folder of kernels to import instead of the built ones
+#: (the AddressSanitizer build; read by :func:`_use_kernels_from`).
+ASAN_FOLDER = "TACTICA_FUZZ_KERNELS"
+
+
+def _use_kernels_from(folder: str) -> dict[str, str]:
+    """Import each game's ``_kernel`` from ``folder/<game>/`` (the sanitized build) rather
+    than from beside its rules: the folder goes first in the game package's path. Returns the
+    file each kernel was imported from; raises when one is not the folder's."""
+    import importlib
+
+    files = {}
+    for game_dir in sorted(Path(folder).iterdir()):
+        package = importlib.import_module(f"tactica.rulesets.{game_dir.name}")
+        package.__path__.insert(0, str(game_dir))
+        module = importlib.import_module(f"tactica.rulesets.{game_dir.name}._kernel")
+        files[game_dir.name] = str(module.__file__)
+        if not files[game_dir.name].startswith(str(game_dir)):
+            raise RuntimeError(f"the {game_dir.name} kernel came from {module.__file__}, "
+                               f"not from {game_dir}")
+    return files
+
+
+def run_differential(per_game: int, start: int, report: Path | None, *,
+                     label: str = "differential", battles: int = 2,
+                     games_only: tuple[str, ...] = ()) -> int:
+    """``per_game`` random scenarios of each game, kernel against reference; prints and
+    returns (exit code) what it found. A mismatch is shrunk and printed as YAML."""
+    import differential as dt
+
+    folder = os.environ.get(ASAN_FOLDER)
+    kernel_files = _use_kernels_from(folder) if folder else {}
+    began = time.perf_counter()
+    games: dict[str, Any] = {}
+    for game in games_only or dt.GAMES:
+        t0 = time.perf_counter()
+
+        def said(entry: dict[str, Any], game: str = game) -> None:
+            print(f"  MISMATCH {game} seed {entry['seed']}: {entry['detail']}\n"
+                  f"{entry['scenario']}", flush=True)
+
+        tally = dt.run(game, range(start, start + per_game), battles=battles,
+                       on_mismatch=said)
+        games[game] = {**tally.summary(), "seconds": round(time.perf_counter() - t0, 1)}
+        g = games[game]
+        print(f"{label}: {game}: {g['scenarios']} scenarios, {g['covered']} covered by the "
+              f"kernel ({g['battles_compared']} battles compared), {g['mismatches']} "
+              f"mismatches, {g['seconds']} s", flush=True)
+    summary = {"run": label, "scenarios_per_game": per_game, "first_seed": start,
+               "kernels_imported_from": kernel_files,
+               "seconds": round(time.perf_counter() - began, 1),
+               "scenarios": sum(g["scenarios"] for g in games.values()),
+               "mismatches": sum(g["mismatches"] for g in games.values()), "by_game": games}
+    print(_differential_table(games))
+    if report is not None:
+        report.write_text(json.dumps(summary, indent=2) + "\n")
+    return 1 if summary["mismatches"] else 0
+
+
+def _differential_table(games: dict[str, Any]) -> str:
+    lines = [f"{'game':<20} {'scenarios':>9} {'covered':>7} {'battles':>7} {'mismatch':>8}"
+             f"  not covered, most common reasons"]
+    for game, g in games.items():
+        reasons = "; ".join(f"{r} ({n})" for r, n in list(g["uncovered_reasons"].items())[:3])
+        lines.append(f"{game:<20} {g['scenarios']:>9} {g['covered']:>7} "
+                     f"{g['battles_compared']:>7} {g['mismatches']:>8}  {reasons}")
+    return "\n".join(lines)
+
+
+def _asan_runtime() -> str | None:
+    """The path of the compiler's AddressSanitizer runtime, or ``None`` when it has none."""
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    try:
+        found = subprocess.run([cc, "-print-file-name=libasan.so"], capture_output=True,
+                               text=True, timeout=60).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return found if found and os.path.isabs(found) and os.path.exists(found) else None
+
+
+def build_asan_kernels(dest: Path) -> tuple[bool, str]:
+    """Compile each game's generated kernel C source (``_kernel.c``, written by the build
+    beside its ``_kernel.pyx``) with ``-fsanitize=address`` into ``dest/<game>/``. Returns
+    whether every kernel was built, and what happened (why not, when not)."""
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    include = sysconfig.get_paths()["include"]
+    rulesets = HERE.parents[1] / "src" / "tactica" / "rulesets"
+    sources = sorted(rulesets.glob("*/_kernel.pyx"))
+    built = []
+    for pyx in sources:
+        source = pyx.with_suffix(".c")
+        if not source.exists() or source.stat().st_mtime < pyx.stat().st_mtime:
+            return False, (f"{source.relative_to(rulesets)} is missing or older than its "
+                           ".pyx: build the kernels first (make .venv/.test-installed)")
+        out = dest / pyx.parent.name / f"_kernel{suffix}"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        flags = (sysconfig.get_config_var("CFLAGS") or "").split()
+        command = [*cc, *flags, "-shared", "-fPIC", "-O1", "-g", "-fsanitize=address",
+                   "-fno-omit-frame-pointer", "-ffp-contract=off", f"-I{include}",
+                   str(source), "-o", str(out)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
+        if done.returncode != 0:
+            return False, (f"the compiler failed on {pyx.parent.name} with "
+                           f"-fsanitize=address: {done.stderr.strip()[-300:]}")
+        built.append(pyx.parent.name)
+    return True, f"built {', '.join(built)} with -fsanitize=address"
+
+
+def run_asan(per_game: int, start: int, report: Path | None,
+             games_only: tuple[str, ...] = (), battles: int = 2) -> int:
+    """The differential run on an AddressSanitizer build of the kernels, in a subprocess;
+    skipped, saying why, where the compiler has no sanitizer."""
+    runtime = _asan_runtime()
+    result: dict[str, Any] = {"run": "differential-asan", "scenarios_per_game": per_game}
+    if runtime is None:
+        result["skipped"] = "the C compiler has no AddressSanitizer runtime (libasan)"
+        print(f"asan: skipped: {result['skipped']}")
+        if report is not None:
+            report.write_text(json.dumps(result, indent=2) + "\n")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="tactica-asan-") as tmp:
+        ok, said = build_asan_kernels(Path(tmp) / "kernels")
+        print(f"asan: {said}", flush=True)
+        if not ok:
+            result["skipped"] = said
+            if report is not None:
+                report.write_text(json.dumps(result, indent=2) + "\n")
+            return 0
+        inner = Path(tmp) / "report.json"
+        env = {**os.environ, ASAN_FOLDER: str(Path(tmp) / "kernels"), "LD_PRELOAD": runtime,
+               "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:halt_on_error=1"}
+        done = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--differential", str(per_game),
+             "--start", str(start), "--report", str(inner), "--label", "differential-asan",
+             "--games", ",".join(games_only), "--battles", str(battles)],
+            env=env, capture_output=True, text=True)
+        sys.stdout.write(done.stdout)
+        errors = [line for line in done.stderr.splitlines() if "AddressSanitizer" in line]
+        result.update(json.loads(inner.read_text()) if inner.exists() else {})
+        result.update({"exit_code": done.returncode, "sanitizer_errors": errors[:20],
+                       "runtime": runtime})
+        print(f"asan: exit code {done.returncode}, {len(errors)} AddressSanitizer report(s)")
+        if errors or done.returncode not in (0, 1):
+            sys.stdout.write(done.stderr[-4000:])
+    if report is not None:
+        report.write_text(json.dumps(result, indent=2) + "\n")
+    return 0 if done.returncode == 0 and not errors else 1
+
+
 def replay(which: str) -> int:
     """Run one input in this process and show what happens."""
     import fuzz_targets as ft
@@ -299,9 +464,29 @@ def main(argv: list[str] | None = None) -> int:
                         help="address space limit of a worker")
     parser.add_argument("--report", type=Path, default=None, help="write the summary here")
     parser.add_argument("--replay", metavar="KIND:N", help="run one input, with its traceback")
+    parser.add_argument("--differential", type=int, default=None, metavar="N",
+                        help="the differential run of the kernels instead: N scenarios a game")
+    parser.add_argument("--asan-scenarios", type=int, default=0, metavar="M",
+                        help="with --differential: then M scenarios a game on an "
+                             "AddressSanitizer build of the kernels")
+    parser.add_argument("--games", default="", help="with --differential: only these games "
+                        "(comma-separated)")
+    parser.add_argument("--battles", type=int, default=2,
+                        help="with --differential: battles compared per scenario")
+    parser.add_argument("--label", default="differential", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.replay:
         return replay(args.replay)
+    if args.differential is not None:
+        only = tuple(g for g in args.games.split(",") if g)
+        code = run_differential(args.differential, args.start, args.report, label=args.label,
+                                games_only=only, battles=args.battles)
+        if args.asan_scenarios > 0:
+            asan_report = (args.report.with_name(args.report.stem + "-asan.json")
+                           if args.report is not None else None)
+            code = max(code, run_asan(args.asan_scenarios, args.start, asan_report, only,
+                                      args.battles))
+        return code
     return run(args.inputs, args.start, args.workers, args.timeout, args.memory_mb,
                args.report)
 

@@ -189,6 +189,10 @@ class Odds(Generic[S, A]):
     choices: Callable[[S, str], tuple[OddsChoice, ...]]
     action: Callable[[S, str, tuple[str, ...], str | None], A] | None = None
     report: OddsReportOf[S, A] | None = None
+    #: How the reports read the action's process when not as the core does (the damage its
+    #: events deal and whether someone drops out, decisions taking their first option), said
+    #: for people; ``None``: the core's reading, which the conformance sweep compares exactly.
+    reads: str | None = None
     game: Game[Any, Any, Any] | None = field(default=None, compare=False, repr=False)
 
     def odds_choices(self, state: S, unit: str) -> tuple[OddsChoice, ...]:

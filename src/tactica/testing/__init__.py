@@ -22,6 +22,10 @@ through every command, like a new user would, and checks what the core promises:
   data round-trips into a scenario that plays the same battle;
 * exact against sampled: for actions whose odds the game gives, the exact outcome
   distribution and a seeded sample of the same process agree within a few standard errors;
+* odds claims: what each of those odds reports claims (its damage distribution, expected
+  damage, chance of dropping out) is what the game's own process does, exactly where the
+  process can be enumerated, else within the interval of a seeded sample; and every
+  probability of exactly 0 or 1 carries a ``why`` (:mod:`tactica.testing.claims`);
 * the commands: ``validate``, ``map``, ``sight`` between two units, ``odds --table`` and each
   odds option the game declares, ``simulate`` under each ruling option (on the first
   scenario), a computer ``play`` to the end and ``play --resume`` from a log cut in half. What
@@ -60,8 +64,8 @@ __all__ = ["CHECKS", "CheckReport", "ConformanceError", "check_game"]
 #: The checks, in the order they run (per scenario after the first two).
 CHECKS = ("declaration", "examples", "start", "random playouts", "default policy playout",
           "exact steps", "replay", "state copies", "re-resolve", "same seed", "records",
-          "scenario round trip", "exact against sampled", "validate", "map", "sight", "odds",
-          "simulate each ruling option", "play and resume")
+          "scenario round trip", "exact against sampled", "odds claims", "validate", "map",
+          "sight", "odds", "simulate each ruling option", "play and resume")
 
 
 class ConformanceError(AssertionError):
@@ -202,6 +206,7 @@ class _Sweep(BattleChecks, CommandChecks):
             ("records", self.check_records),
             ("scenario round trip", self.check_round_trip),
             ("exact against sampled", self.check_exact_against_sampled),
+            ("odds claims", self.check_odds_claims),
         ):
             self.run(name, where, functools.partial(check, path))
 

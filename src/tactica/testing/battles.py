@@ -6,6 +6,7 @@ saying what is wrong.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Sequence
@@ -35,6 +36,7 @@ from tactica.engine.policies import RandomPolicy, default_policy, make_policy
 from tactica.engine.ruleset import Capability, ChooseAction, Finished, Ruleset, odds_hooks
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.engine.stats import battle_stats
+from tactica.testing.claims import inconsistent_claims, odds_claims, unexplained_certainties
 
 __all__ = ["BattleChecks"]
 
@@ -46,6 +48,8 @@ EXACT_STEPS = 60
 #: standard errors.
 SAMPLES = 200
 TOLERANCE = 5.0
+#: How many of a scenario's odds reports the check of their claims compares with the process.
+CLAIMS = 6
 
 
 class _CheckedDice:
@@ -328,6 +332,34 @@ class BattleChecks:
                 assert abs(seen - mean) <= TOLERANCE * error + 1e-9, (
                     f"{choice.unit} -> {', '.join(choice.targets)} ({choice.means}): exact "
                     f"{what} {mean:.4f}, sampled {seen:.4f} (standard error {error:.4f})")
+
+
+    def check_odds_claims(self, path: Path) -> None:
+        """What the game's odds reports claim against the outcomes of its own process
+        (:func:`~tactica.testing.claims.odds_claims`): for the first :data:`CLAIMS` actions
+        whose odds the game gives, the damage distribution, expected damage and chance of
+        dropping out equal the process's, exactly where it can be enumerated, else within an
+        interval of a seeded sample; every probability of 0 or 1 says why. A game whose
+        reports read the process otherwise (``Odds.reads`` says how) is held to reports that
+        do not contradict themselves."""
+        if not self.game.meta.has(Capability.ODDS):
+            return
+        hooks = odds_hooks(self.game)
+        state = self.scenario(path).new_state()
+        choices = [c for u in self.game.units(state) if u.in_action
+                   for c in hooks.odds_choices(state, u.id)][:CLAIMS]
+        reads = getattr(hooks, "reads", None)
+        problems = []
+        for n, choice in enumerate(choices):
+            report = hooks.odds(state, choice.action)
+            found = (unexplained_certainties(report) + inconsistent_claims(report)
+                     if reads else
+                     odds_claims(report, functools.partial(self.game.resolve, state,
+                                                           choice.action),
+                                 world=self.game, state=state, seed=n))
+            problems += [f"{choice.unit} -> {', '.join(choice.targets)} ({choice.means}): "
+                         f"{problem}" for problem in found]
+        assert not problems, "; ".join(problems)
 
 
 def _damage(events: Sequence[Any]) -> int:

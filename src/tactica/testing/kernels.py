@@ -61,8 +61,9 @@ __all__ = ["MAX_STEPS", "OPTIONAL", "EngineReport", "KernelModule",
            "assert_consulted_by_kernel", "assert_covers_declared_rulings",
            "assert_reference_played", "assert_reference_when_not_consulting",
            "assert_reference_without_extension", "assert_same_battle",
-           "assert_same_without_kernels", "built_kernel", "first_difference", "kernels_off",
-           "require_built", "ruling_variants", "with_rulings", "without_extension"]
+           "assert_same_without_kernels", "built_kernel", "declared_option", "first_difference",
+           "kernels_off", "require_built", "ruling_variants", "with_rulings",
+           "without_extension"]
 
 #: The environment variable saying a kernel may be missing (``1``: a machine without a C
 #: compiler); without it a kernel that was not built fails its test.
@@ -111,6 +112,25 @@ def assert_covers_declared_rulings(rulings: Sequence[Ruling],
         extra = sorted(f"{k}={o}" for k, v in claimed.items() for o in v - declared.get(k, set()))
         raise AssertionError(f"the kernel's covered rulings differ from the declared ones: "
                              f"not covered {missing or 'none'}, unknown {extra or 'none'}")
+
+
+@contextlib.contextmanager
+def declared_option(rulings: Sequence[Ruling], ruling_id: str, option: str,
+                    description: str = "an option added by a test") -> Iterator[Ruling]:
+    """The game's declaration of ``ruling_id`` (one of ``rulings``) has one more option,
+    ``option``, for the ``with`` block (then as before): every reader of the declaration sees
+    it, as when a designer adds an option to the game without touching its kernel."""
+    ruling = next((r for r in rulings if r.id == ruling_id), None)
+    if ruling is None:
+        raise KeyError(f"no ruling {ruling_id!r} is declared")
+    if option in ruling.options:
+        raise ValueError(f"{ruling_id} already has the option {option!r}")
+    before = ruling.options
+    object.__setattr__(ruling, "options", {**before, option: description})
+    try:
+        yield ruling
+    finally:
+        object.__setattr__(ruling, "options", before)
 
 
 def ruling_variants(rulings: Sequence[Ruling], *, seed: int, mixes: int = 3,

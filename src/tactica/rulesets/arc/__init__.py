@@ -55,7 +55,9 @@ ARC: Game[ArcState, Action, Event] = Game(
     rules=Rules(pending=flow.pending, resolve=actions.resolve, apply=apply_event),
     text=Text(action=text.describe_action, event=text.describe_event, units=text.units,
               ranges=text.ranges, terrain=text.terrain),
-    odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds),
+    odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds,
+              reads="the attack with the aim and Evade the report names, not the first "
+                    "option of each decision of the action"),
     sight=Sight(battlefield=lambda state: state.grid, options=sight_options),
     explain=Explain(action=text.explain_action, option=text.describe_option),
     policy=Policy(rank=policy.rank_actions, decide=policy.choose_decision),

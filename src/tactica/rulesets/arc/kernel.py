@@ -31,9 +31,11 @@ from tactica.battlefield.grid.fast import offset_geometry
 from tactica.dice import Dist, die
 from tactica.engine.kernels import (
     TWO64,
+    OptionReads,
     Uncovered,
     battle_arguments,
     battle_result,
+    option_table,
     starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
@@ -48,7 +50,7 @@ from tactica.rulesets.arc.content import DamageDice
 from tactica.rulesets.arc.movement import SQUARE_METRES
 from tactica.rulesets.arc.state import ArcState
 
-__all__ = ["COVERED_RULINGS", "MAX_TILES", "ArcKernel", "compiled", "prepare"]
+__all__ = ["COVERED_RULINGS", "MAX_TILES", "OPTION_READS", "ArcKernel", "compiled", "prepare"]
 
 #: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not covered).
 COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
@@ -85,6 +87,36 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "ARC-31": ("signed", "harm", "flat"),
     "ARC-32": ("declared", "each-shot"),
     "ARC-33": ("one-pair",),
+}
+
+#: How the tables read the ruling options (:func:`~tactica.engine.kernels.option_table`): for
+#: each key the compiled loop takes, the ruling and its value for every option the kernel
+#: plays (an option not listed: not covered, never read as another). The loop takes the codes
+#: of the rulings it branches on as one list, in the order of :data:`_BRANCHES`.
+OPTION_READS: OptionReads = {
+    "ARC-1": ("ARC-1", {"seed": 0, "roll": 1}),
+    "ARC-2": ("ARC-2", {"floor": 0, "floor-plus-one": 1}),
+    "ARC-3": ("ARC-3", {"one-hit": 0, "no-hit": 1}),
+    "ARC-4": ("ARC-4", {"highest": 0, "lowest": 1}),
+    "ARC-5": ("ARC-5", {"no": 0, "penetrates": 1}),
+    "ARC-6": ("ARC-6", {"meets": 0, "any-success": 1, "contested": 2}),
+    "ARC-7": ("ARC-7", {"by-damage": 0, "step": 1}),
+    "ARC-8": ("ARC-8", {"exceeds": 0, "at-least": 1}),
+    "ARC-13": ("ARC-13", {"penalty-plus": 0, "remove-first": 1}),
+    "ARC-16": ("ARC-16", {"seed": 0, "massive": 1}),
+    "ARC-19": ("ARC-19", {"next-round": 0, "none": 1}),
+    "ARC-20": ("ARC-20", {"own-turn": 0, "until-turn-ends": 1}),
+    "ARC-22": ("ARC-22", {"rof": 0, "one": 1}),
+    "ARC-23": ("ARC-23", {"rolled": 0, "maximum": 1}),
+    "ARC-26": ("ARC-26", {"smallest": 0, "largest": 1}),
+    "ARC-31": ("ARC-31", {"signed": 0, "harm": 1, "flat": 2}),
+    "ARC-32": ("ARC-32", {"declared": 0, "each-shot": 1}),
+    "ARC-12": ("ARC-12", {"round": 0, "turn": 1}),
+    "ARC-24": ("ARC-24", {"end-of-round": 0, "at-once": 1}),
+    # not branched on by the loop: the sight lines a clear line needs, and the hits of an
+    # attack that must take one (the greedy policy's estimate)
+    "min_clear": ("ARC-29", {"one-line": 1, "two-lines": 2}),
+    "take_one": ("ARC-3", {"one-hit": 1, "no-hit": 0}),
 }
 
 #: The largest map the kernel plays (its sight tables hold every offset of the map).
@@ -295,13 +327,14 @@ def _estimator(state: ArcState, weapons: list[Any]) -> Callable[..., tuple[float
     rulings = state.rulings
     rules = damage_rules(rulings)
     keys = tuple((k, rulings[k]) for k in ("ARC-2", "ARC-3", "ARC-6"))
+    one_hit = option_table(rulings, {"take_one": OPTION_READS["take_one"]})["take_one"]
 
     def estimate(wi: int, ti: int, target: int, sides: int, esides: int, cap: int,
                  armor: tuple[int, ...], health: int, take_one: bool) -> tuple[float, float]:
         w = weapons[wi]
         t = fighters[ti]
         if take_one:
-            n = 1 if rulings["ARC-3"] == "one-hit" else 0
+            n = one_hit
             pairs = policy._damage(w.damage, n, armor, rules) if n else ((0, 1.0),)
             return (sum(d * q for d, q in pairs), sum(q for d, q in pairs if d >= health))
         check = Check(w.skill.replace("_", " ").title(), target, w.increment, sides)
@@ -336,6 +369,7 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
         raise Uncovered(f"a map of {grid.width} x {grid.height} squares (the kernel plays "
                          f"up to {MAX_TILES})")
     r = state.rulings
+    codes = option_table(r, OPTION_READS)
     names = _Names()
     dists = _Dists()
     d20, d10 = dists.add(die(20)), dists.add(die(10))
@@ -447,12 +481,12 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
         "nsides": len(sides), "max_rounds": max_rounds, "grid": int(grid is not None),
         "width": grid.width if grid is not None else 0,
         "height": grid.height if grid is not None else 0,
-        "min_clear": 2 if r["ARC-29"] == "two-lines" else 1,
+        "min_clear": codes["min_clear"],
         "ranges": ranges, "has_ranges": int(bool(state.ranges)), "covers": covers,
         "d20": d20, "d10": d10, "dies": dies,
         "estimate": _estimator(state, weapons),
-        # the option of each ruling the loop branches on, by its place in COVERED_RULINGS
-        "rulings": [COVERED_RULINGS[k].index(r[k]) for k in _BRANCHES],
+        # the option of each ruling the loop branches on (its code in OPTION_READS)
+        "rulings": [codes[k] for k in _BRANCHES],
     }
     wall, rough = [], []
     if grid is not None:

@@ -28,9 +28,11 @@ from tactica.battlefield.rows import Rows
 from tactica.dice import die
 from tactica.engine.kernels import (
     TWO64,
+    OptionReads,
     Uncovered,
     battle_arguments,
     battle_result,
+    option_table,
     starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
@@ -42,7 +44,7 @@ from tactica.rulesets.last_odyssey.content import COLORLESS, STATS, Ability, Pac
 from tactica.rulesets.last_odyssey.policy import STATUS_WORTH
 from tactica.rulesets.last_odyssey.state import Fighter, LodState
 
-__all__ = ["COVERED_RULINGS", "LastOdysseyKernel", "compiled", "prepare"]
+__all__ = ["COVERED_RULINGS", "OPTION_READS", "LastOdysseyKernel", "compiled", "prepare"]
 
 #: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not covered).
 COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
@@ -70,6 +72,27 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "LOD-22": ("target", "user"),
     "LOD-23": ("damaging", "any-hit"),
     "LOD-24": ("initiative", "listed"),
+}
+
+#: How the tables read the ruling options (:func:`~tactica.engine.kernels.option_table`): for
+#: each key the compiled loop takes, the ruling and its value for every option the kernel
+#: plays (an option not listed: not covered, never read as another).
+OPTION_READS: OptionReads = {
+    "die_only": ("LOD-1", {"base": 0, "die-only": 1}),
+    "rounding": ("LOD-2", {"half-down": 0, "half-up": 1, "half-even": 2}),
+    "call_policy": ("LOD-8", {"call-one": 0, "policy": 1}),
+    "single_shell": ("LOD-10", {"newest": 0, "single": 1}),
+    "one_hits": ("LOD-11", {"fail": 0, "one-hits": 1}),
+    "confused_anyone": ("LOD-12", {"others": 0, "anyone": 1}),
+    "same_damage": ("LOD-14", {"same-roll": 0, "same-damage": 1}),
+    "costed": ("LOD-15", {"free": 0, "costed": 1}),
+    "anyone": ("LOD-16", {"sides": 0, "anyone": 1}),
+    "shell_first": ("LOD-17", {"hp": 0, "shell-first": 1}),
+    "random_steal": ("LOD-20", {"thief-chooses": 0, "random": 1}),
+    "idle": ("LOD-21", {"acts": 0, "idle": 1}),
+    "user_full": ("LOD-22", {"target": 0, "user": 1}),
+    "any_hit": ("LOD-23", {"damaging": 0, "any-hit": 1}),
+    "listed_first": ("LOD-24", {"initiative": 0, "listed": 1}),
 }
 
 _MAX_FIGHTERS, _MAX_ABILITIES, _MAX_OWN, _MAX_ITEMS, _MAX_WEAPONS = 64, 64, 24, 16, 4
@@ -311,23 +334,7 @@ def _tables(state: LodState) -> dict[str, Any]:
             "boost": _ratio(figures.initiative_boost),
             "init_pool": (list(roll.outcomes), cum, roll.total),
         },
-        "rulings": {
-            "die_only": int(r["LOD-1"] == "die-only"),
-            "rounding": {"half-down": 0, "half-up": 1, "half-even": 2}[r["LOD-2"]],
-            "call_policy": int(r["LOD-8"] == "policy"),
-            "single_shell": int(r["LOD-10"] == "single"),
-            "one_hits": int(r["LOD-11"] == "one-hits"),
-            "confused_anyone": int(r["LOD-12"] == "anyone"),
-            "same_damage": int(r["LOD-14"] == "same-damage"),
-            "costed": int(r["LOD-15"] == "costed"),
-            "anyone": int(r["LOD-16"] == "anyone"),
-            "shell_first": int(r["LOD-17"] == "shell-first"),
-            "random_steal": int(r["LOD-20"] == "random"),
-            "idle": int(r["LOD-21"] == "idle"),
-            "user_full": int(r["LOD-22"] == "user"),
-            "any_hit": int(r["LOD-23"] == "any-hit"),
-            "listed_first": int(r["LOD-24"] == "listed"),
-        },
+        "rulings": option_table(r, OPTION_READS),
         "consult": _consult_masks(r, len(fighters)),
         "slots": [[f"unit {f.id!r}|{label}|".encode() for label in _LABELS]
                   for f in fighters],

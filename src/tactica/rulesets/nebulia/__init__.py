@@ -43,7 +43,9 @@ NEBULIA: Game[rules.NebState, Action, Event] = Game(
     rules=Rules(pending=rules.pending, resolve=rules.resolve, apply=rules.apply_event),
     text=Text(action=text.describe_action, event=text.describe_event, units=text.units,
               roller=text.roller),
-    odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds),
+    odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds,
+              reads="the damage of the hits that get through, before the target's defense "
+                    "caps it"),
     sight=Sight(battlefield=lambda state: state.grid, options=geometry.grid_options),
     explain=Explain(action=odds.explain_action),
     policy=Policy(rank=odds.rank_actions),

@@ -25,9 +25,11 @@ from tactica.battlefield.grid.tiles import TileGrid
 from tactica.dice import Dist
 from tactica.engine.kernels import (
     TWO64,
+    OptionReads,
     Uncovered,
     battle_arguments,
     battle_result,
+    option_table,
     starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
@@ -36,7 +38,8 @@ from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult, UnitStats
 from tactica.rulesets.nebulia import geometry, odds, rules
 
-__all__ = ["COVERED_RULINGS", "MAX_TILES", "NebuliaKernel", "compiled", "prepare"]
+__all__ = ["COVERED_RULINGS", "MAX_TILES", "OPTION_READS", "NebuliaKernel", "compiled",
+           "prepare"]
 
 #: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not covered).
 COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
@@ -53,6 +56,20 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "NEB-11": ("alternate", "random", "fixed"),
     "NEB-12": ("enemies", "any"),
     "NEB-13": ("no-squeeze", "free", "no-corner-cutting"),
+}
+
+#: How the tables read the ruling options (:func:`~tactica.engine.kernels.option_table`): for
+#: each key the compiled loop takes, the ruling and its value for every option the kernel
+#: plays (an option not listed: not covered, never read as another). NEB-3 and NEB-4 reach the
+#: sight tables through the reference's own geometry; NEB-6 also the armor pools.
+OPTION_READS: OptionReads = {
+    "block": ("NEB-5", {"all": 0, "foes": 1}),
+    "cover_on_die": ("NEB-6", {"die": 1, "characteristic": 0}),
+    "melee_sight": ("NEB-7", {"adjacent": 0, "adjacent-and-visible": 1}),
+    "alternate": ("NEB-9", {"alternate": 1, "igougo": 0}),
+    "first_rule": ("NEB-11", {"alternate": 0, "random": 1, "fixed": 2}),
+    "enemies_only": ("NEB-12", {"enemies": 1, "any": 0}),
+    "diagonal": ("NEB-13", {"no-squeeze": 0, "free": 1, "no-corner-cutting": 2}),
 }
 
 #: The largest map the kernel plays (its sight tables hold every offset of the map).
@@ -242,13 +259,7 @@ def _tables(state: rules.NebState, max_rounds: int) -> dict[str, Any]:
         "first": sides.index(state.first), "max_rounds": max_rounds, "pools": pools,
         "armor_pool": armor_pool, "score": score, "maxdice": maxdice, "maxdef": maxdef,
         "first_outcomes": first_outcomes,
-        "block": 0 if r["NEB-5"] == "all" else 1,
-        "diagonal": {"no-squeeze": 0, "free": 1, "no-corner-cutting": 2}[r["NEB-13"]],
-        "cover_on_die": int(r["NEB-6"] == "die"),
-        "melee_sight": int(r["NEB-7"] != "adjacent"),
-        "alternate": int(r["NEB-9"] == "alternate"),
-        "first_rule": {"alternate": 0, "random": 1, "fixed": 2}[r["NEB-11"]],
-        "enemies_only": int(r["NEB-12"] == "enemies"),
+        **option_table(r, OPTION_READS),
         "hit_slots": [f"unit {o.id!r}|to hit|".encode() for o in ops],
         "armor_slots": [f"unit {o.id!r}|armor|".encode() for o in ops],
     }

@@ -64,7 +64,10 @@ SKIRMISHERS: Game[state.SkiState, Action, Event] = Game(
     rules=Rules(pending=flow.pending, resolve=flow.resolve, apply=state.apply_event),
     text=Text(action=text.describe_action, event=text.describe_event, units=text.units,
               roller=text.roller),
-    odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds),
+    odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds,
+              reads="the attack's own process with the attacker's choices the report "
+                    "names (a throw where it is aimed), not the first option of each "
+                    "decision of the action"),
     sight=Sight(battlefield=lambda state: state.lattice, options=sight_options),
     explain=Explain(action=text.explain_action, option=text.describe_option),
     menu=Menu(layout=menu.action_menu),

@@ -34,9 +34,11 @@ from tactica.dice import Dist
 from tactica.engine.chance import Done, Roll, Step
 from tactica.engine.kernels import (
     TWO64,
+    OptionReads,
     Uncovered,
     battle_arguments,
     battle_result,
+    option_table,
     starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
@@ -45,13 +47,13 @@ from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult, UnitStats
 from tactica.rulesets.skirmishers import arcs, policy
 from tactica.rulesets.skirmishers.card import CELLS, D6, START_CELL
-from tactica.rulesets.skirmishers.fire import hit_roll, options
+from tactica.rulesets.skirmishers.fire import hit_roll
 from tactica.rulesets.skirmishers.geometry import blast_options
 from tactica.rulesets.skirmishers.movement import move_graph
 from tactica.rulesets.skirmishers.state import SkiState, setup_consulted
 from tactica.rulesets.skirmishers.text import card_text
 
-__all__ = ["COVERED_RULINGS", "SkirmishersKernel", "compiled", "prepare"]
+__all__ = ["COVERED_RULINGS", "OPTION_READS", "SkirmishersKernel", "compiled", "prepare"]
 
 #: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not
 #: covered). The rulings of explosives, melee, morale, advanced armor and movement fire are
@@ -101,6 +103,35 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "SKI-40": ("lost", "dead"),
     "SKI-41": ("targeted-dot", "before-window"),
     "SKI-42": ("lives", "fights"),
+}
+
+#: How the tables read the ruling options (:func:`~tactica.engine.kernels.option_table`): for
+#: each key the compiled loop takes, the ruling and its value for every option the kernel
+#: plays (an option not listed: not covered, never read as another).
+OPTION_READS: OptionReads = {
+    "as_written": ("SKI-3", {"spent-exceeds": 0, "as-written": 1}),
+    "block": ("SKI-4", {"cover": 0, "block": 1}),
+    "before_doubling": ("SKI-5", {"paid": 0, "before-doubling": 1}),
+    "d6_dots": ("SKI-6", {"one-dot": 0, "d6-dots": 1}),
+    "minus_one": ("SKI-10", {"steps": 0, "steps-minus-one": 1, "walkable": 0}),
+    "walkable": ("SKI-10", {"steps": 0, "steps-minus-one": 0, "walkable": 1}),
+    "add_levels": ("SKI-11", {"add": 1, "steps-only": 0}),
+    "counts": ("SKI-12", {"strict": 0, "tangent": 1}),
+    "prone_firer": ("SKI-14", {"prone": 0, "literal": 1}),
+    "floors_block": ("SKI-15", {"higher": 1, "floors-ignored": 0}),
+    "arc_entry": ("SKI-18", {"each-dot": 0, "arc-entry": 1}),
+    "fists_up": ("SKI-19", {"down": 0, "up": 1}),
+    "one_roll": ("SKI-22", {"own-roll": 0, "one-roll": 1}),
+    "crossed_lost": ("SKI-24", {"skip": 0, "lost": 1}),
+    "lifted": ("SKI-25", {"stays": 0, "lifted": 1}),
+    "each_round": ("SKI-26", {"once": 0, "each-round": 1}),
+    "one_combat": ("SKI-27", {"several": 0, "one": 1}),
+    "at_resolution": ("SKI-29", {"throw": 0, "resolution": 1}),
+    "removed": ("SKI-31", {"lie": 0, "removed": 1}),
+    "stays": ("SKI-33", {"lost": 0, "stays": 1}),
+    "prone_minus_one": ("SKI-38", {"no": 0, "minus-one": 1}),
+    "past_dead": ("SKI-40", {"lost": 0, "dead": 1}),
+    "before_window": ("SKI-41", {"targeted-dot": 0, "before-window": 1}),
 }
 
 _MAX_UNITS, _MAX_SIDES, _MAX_ITEMS, _MAX_SPOTS = 32, 8, 32, 16384
@@ -326,7 +357,7 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
     setup = state.setup
     pack = setup.pack
     r = state.rulings
-    opts = options(state)
+    flags = option_table(r, OPTION_READS)
     arr = lattice_arrays(lat)
     # the map alone: the troopers' poses are written by the kernel
     codes = arr.codes.copy()
@@ -335,7 +366,7 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
     levels = len(lat.level_names)
     if levels * cells > _MAX_SPOTS:
         raise Uncovered(f"a map of {lat.cols} x {lat.rows} dots on {levels} levels")
-    if opts["range_steps"] == "walk" and levels * cells > _MAX_WALK_SPOTS:
+    if flags["walkable"] and levels * cells > _MAX_WALK_SPOTS:
         raise Uncovered(f"SKI-10=walkable on a map of {lat.cols} x {lat.rows} dots on "
                          f"{levels} levels (the kernel keeps walkable ranges up to "
                          f"{_MAX_WALK_SPOTS} places)")
@@ -430,7 +461,6 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
             continue
         first_pools.append(_pool(Dist.uniform(standing),
                                  {s: state.sides.index(s) for s in state.sides}))
-    opts = options(state)
     blast_opts = blast_options(r)
     held = _Geometry(lat, width, qmin, pad, blast_opts["floors"], blast_opts["tangent"])
     stairs = [(spot_of(dot, 0) % cells, st.low, st.high) for dot, st in lat.stairs.items()]
@@ -458,31 +488,8 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         "p_hit": [float(x) for x in policy.P_HIT], "held": held, "stairs": stairs,
         "names": [pack.explosives[k].name if k in pack.explosives else k for k in items],
         "d6_pool": _pool(D6, {f: f for f in range(1, 7)}),
-        "d6_dots": int(r["SKI-6"] == "d6-dots"),
-        "one_roll": int(r["SKI-22"] == "one-roll"),
-        "at_resolution": int(r["SKI-29"] == "resolution"),
-        "stays": int(r["SKI-33"] == "stays"),
-        "before_window": int(r["SKI-41"] == "before-window"),
         "id_rank": [sorted(state.troopers).index(t.id) for t in troopers],
-        # the sight options (SKI-4, SKI-10, SKI-11, SKI-12, SKI-14, SKI-15)
-        "block": int(opts["intervening"] == "block"),  # ruling SKI-4
-        "minus_one": int(opts["range_steps"] == "minus-one"),  # ruling SKI-10
-        "add_levels": int(opts["range_levels"] == "add"),  # ruling SKI-11
-        "counts": int(opts["tangent"] == "counts"),  # ruling SKI-12
-        "prone_firer": int(opts["prone_low"] == "firer"),  # ruling SKI-14
-        "floors_block": int(opts["floors"] == "block"),  # ruling SKI-15
-        "as_written": int(r["SKI-3"] == "as-written"),
-        "before_doubling": int(r["SKI-5"] == "before-doubling"),
-        "fists_up": int(r["SKI-19"] == "up"),
-        "crossed_lost": int(r["SKI-24"] == "lost"),
-        "lifted": int(r["SKI-25"] == "lifted"),
-        "each_round": int(r["SKI-26"] == "each-round"),
-        "one_combat": int(r["SKI-27"] == "one"),
-        "removed": int(r["SKI-31"] == "removed"),
-        "prone_minus_one": int(r["SKI-38"] == "minus-one"),
-        "past_dead": int(r["SKI-40"] == "dead"),
-        "arc_entry": int(r["SKI-18"] == "arc-entry"),
-        "walkable": int(opts["range_steps"] == "walk"),  # ruling SKI-10
+        **flags,  # the ruling options (OPTION_READS)
         "consulted": _consulted_bits(state),
     }
     return tables, items

@@ -50,7 +50,9 @@ UNHEX: Game[UnhexState, Action, Event] = Game(
     setup=Setup(build=rules.scenario_setup, start=rules.new_state),
     rules=Rules(pending=rules.pending, resolve=rules.resolve, apply=apply_event),
     text=Text(action=text.describe_action, event=text.describe_event, units=legal.units),
-    odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds),
+    odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds,
+              reads="the attack roll with each side's best choice of dice and defence, "
+                    "not the first option of each decision"),
     sight=Sight(battlefield=lambda state: state.view.graph, options=sight_options,
                 report=sight_report),
     explain=Explain(action=odds.explain_action, option=text.describe_option),

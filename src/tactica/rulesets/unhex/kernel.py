@@ -25,8 +25,11 @@ from typing import Any
 from tactica.battlefield.zones.graph import ZoneGraph
 from tactica.engine.kernels import (
     NOT_BUILT,
+    OptionReads,
+    Uncovered,
     battle_arguments,
     battle_result,
+    option_table,
     starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
@@ -37,8 +40,8 @@ from tactica.rulesets.unhex.body import LOCATIONS, Marks
 from tactica.rulesets.unhex.rulings import SIGHT_RULINGS
 from tactica.rulesets.unhex.state import UnhexState, ZoneView
 
-__all__ = ["COVERED_RULINGS", "NOT_BUILT", "SETUP_CONSULTED", "UnhexKernel", "compiled",
-           "prepare"]
+__all__ = ["COVERED_RULINGS", "NOT_BUILT", "OPTION_READS", "SETUP_CONSULTED", "UnhexKernel",
+           "compiled", "prepare"]
 
 #: The rulings every battle consults as it is set up (:func:`~.rules.new_state`): the map's
 #: sight options (:func:`~.rulings.sight_options`) and the damage rules
@@ -77,6 +80,36 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "UNH-26": ("per-fight", "per-attack"),
     "UNH-27": ("break", "wounded-now", "fight-on"),
     "UNH-28": ("either", "both", "literal"),
+}
+
+#: How the tables read the ruling options (:func:`~tactica.engine.kernels.option_table`): for
+#: each key the compiled loop takes, the ruling and its value for every option the kernel
+#: plays (an option not listed: not covered, never read as another). UNH-4, UNH-11, UNH-12,
+#: UNH-13 and UNH-18 are the damage rules (:func:`~.state.damage_rules`: version, mark,
+#: excess, full_torso, refill).
+OPTION_READS: OptionReads = {
+    "r3_pcs_win_equal": ("UNH-3", {"holder": 0, "pcs-win-equal": 1}),
+    "r6": ("UNH-6", {"worst": 0, "max-damage": 1, "random": 2}),
+    "r7": ("UNH-7", {"policy": 0, "extra-action": 1, "set-dice": 2}),
+    "r14_reactor": ("UNH-14", {"actor": 0, "reactor": 1}),
+    "r15_reactor_first": ("UNH-15", {"actor-first": 0, "reactor-first": 1}),
+    "r16_wasted": ("UNH-16", {"at-stop": 0, "wasted": 1}),
+    "r17_any_hit": ("UNH-17", {"leg-or-out": 0, "any-hit": 1}),
+    "r19_all": ("UNH-19", {"all": 1, "stowed": 0}),
+    "r21_yes": ("UNH-21", {"no": 0, "yes": 1}),
+    "r24_yes": ("UNH-24", {"no": 0, "yes": 1}),
+    "r25_other_areas": ("UNH-25", {"any": 0, "other-areas": 1}),
+    "r26_per_attack": ("UNH-26", {"per-fight": 0, "per-attack": 1}),
+    "r27_break": ("UNH-27", {"break": 1, "wounded-now": 1, "fight-on": 0}),
+    "r27_now": ("UNH-27", {"break": 0, "wounded-now": 1, "fight-on": 0}),
+    "r20_by_roll": ("UNH-20", {"winner": 0, "by-roll": 1}),
+    "r22_any": ("UNH-22", {"n-or-all": 0, "any-up-to-n": 1}),
+    "r23_patient": ("UNH-23", {"treater": 0, "patient": 1}),
+    "version_later": ("UNH-4", {"first": 0, "later": 1}),
+    "mark_x": ("UNH-11", {"slash": 0, "x": 1}),
+    "excess_lost": ("UNH-12", {"torso": 0, "lost": 1}),
+    "torso_lost": ("UNH-13", {"escalate": 0, "lost": 1}),
+    "refill_once": ("UNH-18", {"again": 0, "once": 1}),
 }
 
 _MAX_CHARS, _MAX_AREAS, _MAX_ITEMS, _MAX_CARRY, _MAX_FIXTURES = 50, 100, 32, 8, 64
@@ -161,7 +194,11 @@ def prepare(scenario: Scenario) -> UnhexKernel | NotCovered:
     why = _uncovered(state, graph)
     if why is not None:
         return NotCovered(why)
-    engine = module.Kernel(_tables(state, graph, scenario.max_rounds))
+    try:
+        tables = _tables(state, graph, scenario.max_rounds)
+    except Uncovered as exc:
+        return NotCovered(str(exc))
+    engine = module.Kernel(tables)
     return UnhexKernel(engine, state)
 
 
@@ -258,7 +295,6 @@ def _tables(state: UnhexState, graph: ZoneGraph, max_rounds: int) -> dict[str, A
     objectives = [(sides.index(ob.side), -1 if ob.reach is None else where[ob.reach], ob.count,
                    -1 if ob.use is None else fixture_of[ob.use]) for ob in state.objectives]
     r = state.rulings
-    dmg = state.damage
     bits = {int(ruling.id.removeprefix("UNH-")): 1 << i
             for i, ruling in enumerate(r.declared())}
     return {
@@ -269,31 +305,8 @@ def _tables(state: UnhexState, graph: ZoneGraph, max_rounds: int) -> dict[str, A
         "exits": sorted(where[e] for e in state.exits),
         "items": items, "chars": chars, "nsides": len(sides),
         "side_pc": [int(s in state.pcs) for s in sides], "max_rounds": max_rounds,
-        "boxes": list(dmg.boxes),
-        "rulings": {
-            "r3_pcs_win_equal": int(r["UNH-3"] == "pcs-win-equal"),
-            "r6": {"worst": 0, "max-damage": 1, "random": 2}[r["UNH-6"]],
-            "r7": {"policy": 0, "extra-action": 1, "set-dice": 2}[r["UNH-7"]],
-            "r14_reactor": int(r["UNH-14"] == "reactor"),
-            "r15_reactor_first": int(r["UNH-15"] == "reactor-first"),
-            "r16_wasted": int(r["UNH-16"] == "wasted"),
-            "r17_any_hit": int(r["UNH-17"] == "any-hit"),
-            "r19_all": int(r["UNH-19"] == "all"),
-            "r21_yes": int(r["UNH-21"] == "yes"),
-            "r24_yes": int(r["UNH-24"] == "yes"),
-            "r25_other_areas": int(r["UNH-25"] == "other-areas"),
-            "r26_per_attack": int(r["UNH-26"] == "per-attack"),
-            "r27_break": int(r["UNH-27"] != "fight-on"),
-            "r27_now": int(r["UNH-27"] == "wounded-now"),
-            "r20_by_roll": int(r["UNH-20"] == "by-roll"),
-            "r22_any": int(r["UNH-22"] == "any-up-to-n"),
-            "r23_patient": int(r["UNH-23"] == "patient"),
-            "version_later": int(dmg.version == "later"),
-            "mark_x": int(dmg.mark == "x"),
-            "excess_lost": int(dmg.excess == "lost"),
-            "torso_lost": int(dmg.full_torso == "lost"),
-            "refill_once": int(dmg.refill == "once"),
-        },
+        "boxes": list(state.damage.boxes),
+        "rulings": option_table(r, OPTION_READS),
         "actor_slots": [f"unit {c.id!r}|".encode() for c in state.chars.values()],
         "label_slots": [f"{c.id}: {label}{suffix}|".encode() for c in state.chars.values()
                         for label in _LABELS for suffix in _REROLLS],
