@@ -205,7 +205,38 @@ def test_the_optional_rule_experience_is_played_by_the_kernel() -> None:
         _same(sc, {"red": policy, "blue": policy}, 3, 1)
 
 
-@pytest.mark.parametrize("rule", ["morale", "advanced-armor", "movement-fire"])
+def _advanced_armor(name: str) -> Scenario:
+    """An example under the optional rule advanced-armor, its troopers in every armor."""
+    sc = load_scenario(SCENARIOS[name])
+    data = dict(sc.data)
+    data["optional"] = ["advanced-armor"]
+    armors = ["heavy", "standard", "basic", "none"]
+    data["units"] = {uid: {**unit, "armor": armors[k % len(armors)]}
+                     for k, (uid, unit) in enumerate(sc.data["units"].items())}
+    return scenario_from_mapping(data, source="advanced-armor.yaml", base_dir=sc.base_dir)
+
+
+@pytest.mark.parametrize("rulings", [{"SKI-30": "middle"}, {"SKI-30": "top"},
+                                     {"SKI-30": "top", "SKI-25": "lifted"},
+                                     {"SKI-30": "middle", "SKI-25": "lifted",
+                                      "SKI-24": "lost", "SKI-40": "dead"}])
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_optional_rule_advanced_armor_is_played_by_the_kernel(
+        name: str, rulings: dict[str, str]) -> None:
+    """Advanced body armor (SKI-30): a lethal point on a protected cell only partly crosses it
+    the first time, and the armor is destroyed when every protected cell is crossed (SKI-25)."""
+    _module()
+    sc = _advanced_armor(name).with_rulings(rulings)
+    assert not isinstance(prepared_kernel(sc), NotCovered)
+    sides = sc.ruleset.sides_of(sc.new_state())
+    consulted: set[str] = set()
+    for policy in ("greedy", "random"):
+        for index in range(2 if name == "shot" else 1):
+            consulted |= _same(sc, dict.fromkeys(sides, policy), 30, index)
+    assert "SKI-30" in consulted
+
+
+@pytest.mark.parametrize("rule", ["morale", "movement-fire"])
 def test_the_other_optional_rules_fall_back(rule: str) -> None:
     _module()
     sc = _with_optional(rule)

@@ -145,6 +145,7 @@ cdef struct Unit:
     int side, spot, prone, out, dead, retreated, on_map
     int ap_spent, move_spent, activated, stopped, fought, threw, arc_made
     int card_ap, armor_cells, armor_ap, armor_left, experience_ap
+    int protected            # advanced body armor: the HP cells it protects (bit: cell index)
     int card_change[NCELLS]
     int card_mod[NCELLS]
     int nweap
@@ -193,7 +194,8 @@ cdef class Kernel:
     # of the setup, then each one's bit where the reference reads (consults) it
     cdef uint64_t cons, cons_setup
     cdef uint64_t c3, c5, c6, c18, c19, c21, c22, c24, c25, c26, c27, c29, c31, c33, c38
-    cdef uint64_t c40, c41
+    cdef uint64_t c40, c41, c30
+    cdef int advanced        # the optional rule advanced-armor
     # the exact arc tests asked so far, and the arcs' dots (rules, policy) made so far
     cdef uint64_t exact_keys[1 << EXACT_BITS]
     cdef uint8_t exact_vals[1 << EXACT_BITS]
@@ -376,6 +378,8 @@ cdef class Kernel:
         self.c26, self.c27, self.c29 = bits["SKI-26"], bits["SKI-27"], bits["SKI-29"]
         self.c31, self.c33, self.c38 = bits["SKI-31"], bits["SKI-33"], bits["SKI-38"]
         self.c40, self.c41 = bits["SKI-40"], bits["SKI-41"]
+        self.c30 = bits["SKI-30"]
+        self.advanced = t["advanced_armor"]
         self.arc_maps = <uint8_t *>malloc(2 * self.cells * (1 << ARC_BITS))
         if t["walkable"]:
             self.walk = <int16_t *>malloc(sizeof(int16_t) * self.nspots * self.nspots)
@@ -411,6 +415,7 @@ cdef class Kernel:
         x.armor_ap = d["armor_ap"]
         x.experience_ap = d["experience_ap"]
         x.armor_left = d["armor_left"]
+        x.protected = d["protected"]
         for i in range(10):
             x.card_change[i] = d["card_change"][i]
             x.card_mod[i] = d["card_mod"][i]
@@ -647,11 +652,24 @@ cdef class Kernel:
         if hp <= 0:
             return 0
         change = t.armor_ap
-        if self.lifted and t.armor_cells != 0 and t.armor_left == 0:  # ruling SKI-25
+        if self.lifted and self._armor_destroyed(t):  # ruling SKI-25
             change = 0
         change += t.experience_ap  # the optional rule experience (0 without it)
         v = t.card_ap + t.card_change[10 - hp] + change
         return v if v > 0 else 0
+
+    cdef inline bint _armor_destroyed(self, Unit *t) noexcept nogil:
+        """SkiState.armor_destroyed (SKI-25): no cell left, or under advanced armor every
+        protected cell crossed out."""
+        cdef int i
+        if t.armor_cells == 0:
+            return False
+        if self.advanced:
+            for i in range(NCELLS):
+                if (t.protected >> i) & 1 and t.marks[i] != CROSSED:
+                    return False
+            return True
+        return t.armor_left == 0
 
     cdef inline int _available(self, Unit *t) noexcept nogil:
         cdef int v = self._max_ap(t) - t.ap_spent
@@ -719,6 +737,8 @@ cdef class Kernel:
         cdef uint8_t cells[NCELLS]
         cdef int i, j, taken, armor_left, last = -1, dead = 0, before, hp, max_ap, n
         cdef int ap_spent = t.ap_spent
+        if self.advanced:
+            self.cons |= self.c30  # SkiState.protected reads SKI-30 for every hit
         for i in range(NCELLS):
             cells[i] = t.marks[i]
         taken = lethal if lethal < t.armor_left else t.armor_left
@@ -733,7 +753,10 @@ cdef class Kernel:
             if i >= NCELLS:
                 dead = 1
                 break
-            cells[i] = CROSSED
+            if (t.protected >> i) & 1 and cells[i] == OPEN:  # advanced armor: partly
+                cells[i] = PARTIAL
+            else:
+                cells[i] = CROSSED
             last = i
             i += 1
         if not dead and not (armor_left > 0 and bludgeoning > 0) and bludgeoning > 0:
@@ -759,7 +782,7 @@ cdef class Kernel:
         t.dead = t.dead or dead
         hp = self._hp(t)
         max_ap = self._max_ap(t)
-        if not t.dead and t.armor_cells != 0 and t.armor_left == 0 and t.armor_ap != 0:
+        if not t.dead and t.armor_ap != 0 and self._armor_destroyed(t):
             self.cons |= self.c25  # SkiState.ap_change of destroyed armor that changes the AP
         # Hit (a Damaged event): the statistics
         t.taken += before - hp
