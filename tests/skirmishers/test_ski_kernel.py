@@ -236,7 +236,52 @@ def test_the_optional_rule_advanced_armor_is_played_by_the_kernel(
     assert "SKI-30" in consulted
 
 
-@pytest.mark.parametrize("rule", ["morale", "movement-fire"])
+def _movement_fire(name: str) -> Scenario:
+    sc = load_scenario(SCENARIOS[name])
+    data = dict(sc.data)
+    data["optional"] = ["movement-fire"]
+    return scenario_from_mapping(data, source="movement-fire.yaml", base_dir=sc.base_dir)
+
+
+@pytest.mark.parametrize("rulings", [{"SKI-36": "counts"}, {"SKI-36": "apart"},
+                                     {"SKI-36": "apart", "SKI-27": "one", "SKI-3": "as-written"}])
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_optional_rule_movement_fire_is_played_by_the_kernel(
+        name: str, rulings: dict[str, str]) -> None:
+    """Movement fire: a moving trooper fires once (2 AP, +2), its target's side decides whether
+    it drops prone first; SKI-36 counts the 2 AP toward the 8 AP cap or not."""
+    _module()
+    sc = _movement_fire(name).with_rulings(rulings)
+    assert not isinstance(prepared_kernel(sc), NotCovered)
+    sides = sc.ruleset.sides_of(sc.new_state())
+    consulted: set[str] = set()
+    for policy in ("greedy", "random"):
+        for index in range(3 if name == "shot" else 1):
+            consulted |= _same(sc, dict.fromkeys(sides, policy), 36, index)
+    _same(sc, {sides[0]: "random", sides[1]: "greedy"}, 36, 1)
+    assert "SKI-36" in consulted
+
+
+#: Random battles (seed 36) in which troopers fire on the move: at targets that drop prone,
+#: stay standing, are hit, or are out of sight once prone.
+MOVEMENT_FIRE_BATTLES = [("corridor-ambush", 5), ("corridor-ambush", 11), ("street-fight", 2),
+                         ("street-fight", 4), ("street-fight", 5), ("shot", 5)]
+
+
+@pytest.mark.parametrize("option", ["counts", "apart"])
+@pytest.mark.parametrize(("name", "index"), MOVEMENT_FIRE_BATTLES)
+def test_battles_that_fire_on_the_move_are_the_reference_s(name: str, index: int,
+                                                           option: str) -> None:
+    _module()
+    sc = _movement_fire(name).with_rulings({"SKI-36": option})
+    sides = sc.ruleset.sides_of(sc.new_state())
+    _same(sc, dict.fromkeys(sides, "random"), 36, index)
+    # the greedy side answers "drop prone" (beyond 1 dot) to the random side's fire
+    _same(sc, {sides[0]: "random", sides[1]: "greedy"}, 36, index)
+    _same(sc, {sides[0]: "greedy", sides[1]: "random"}, 36, index)
+
+
+@pytest.mark.parametrize("rule", ["morale"])
 def test_the_other_optional_rules_fall_back(rule: str) -> None:
     _module()
     sc = _with_optional(rule)

@@ -47,6 +47,7 @@ DEF K_ARC = 6
 DEF K_MELEE = 7
 DEF K_END = 8
 DEF K_THROW = 9
+DEF K_MFIRE = 10   # the optional rule movement-fire: fire once while moving (2 AP, +2)
 DEF MAX_TOKENS = 64
 DEF MAX_MELEE = 64
 
@@ -196,6 +197,8 @@ cdef class Kernel:
     cdef uint64_t c3, c5, c6, c18, c19, c21, c22, c24, c25, c26, c27, c29, c31, c33, c38
     cdef uint64_t c40, c41, c30
     cdef int advanced        # the optional rule advanced-armor
+    cdef int mfire, mf_counts  # the optional rule movement-fire; SKI-36 counts
+    cdef uint64_t c36
     # the exact arc tests asked so far, and the arcs' dots (rules, policy) made so far
     cdef uint64_t exact_keys[1 << EXACT_BITS]
     cdef uint8_t exact_vals[1 << EXACT_BITS]
@@ -378,7 +381,8 @@ cdef class Kernel:
         self.c26, self.c27, self.c29 = bits["SKI-26"], bits["SKI-27"], bits["SKI-29"]
         self.c31, self.c33, self.c38 = bits["SKI-31"], bits["SKI-33"], bits["SKI-38"]
         self.c40, self.c41 = bits["SKI-40"], bits["SKI-41"]
-        self.c30 = bits["SKI-30"]
+        self.c30, self.c36 = bits["SKI-30"], bits["SKI-36"]
+        self.mfire, self.mf_counts = t["movement_fire"], t["mf_counts"]
         self.advanced = t["advanced_armor"]
         self.arc_maps = <uint8_t *>malloc(2 * self.cells * (1 << ARC_BITS))
         if t["walkable"]:
@@ -848,6 +852,44 @@ cdef class Kernel:
             start = self._roll(
                 f"2D6 start cell for the reaction-fire hit by {fid} on {tid}".encode(),
                 &self.start_pool)
+            self._hit(target, start, self.items[w].lethal, self.items[w].bludgeoning, f)
+        return 0
+
+    cdef int _fire_moving(self, int f, int target) except -1:
+        """movement._movement_fire: FireDeclared (2 AP, toward the cap under SKI-36
+        counts); a standing target's side decides whether it drops prone
+        (policy.choose_decision: beyond 1 dot; RandomPolicy); then fire.shot "movement" at
+        the target number + 2."""
+        cdef Unit *uf = &self.u[f]
+        cdef Unit *ut = &self.u[target]
+        cdef int side, drop, ok, tn, w, hit, start
+        self.cons |= self.c36  # state.apply_event of FireDeclared
+        uf.ap_spent += 2
+        if self.mf_counts:  # ruling SKI-36
+            uf.move_spent += 2
+        self._check_spent(f)
+        if not ut.prone:
+            side = ut.side
+            if self.policies[side] == GREEDY:
+                drop = self._distance(uf.spot, ut.spot) > 1
+            else:
+                drop = self._integers(side, 2) == 1  # (stay standing, drop prone)
+            if drop:  # PoseChanged(target, True, 0)
+                ut.prone = 1
+                self._put_pose(ut.spot, 1)
+                self._check_spent(target)
+        w = uf.active
+        tn = self._ranged_tn(f, target, w, &ok)
+        if not ok:
+            return 0
+        tn += 2
+        fid, tid = self.unit_ids[f], self.unit_ids[target]
+        hit = self._roll(f"2D6 to hit: {fid} fires on the move at {tid}".encode(),
+                         self._hit_pool(tn))
+        ut.shot_by |= (<uint32_t>1) << f  # ShotFired (state._shot)
+        if hit:
+            start = self._roll(f"2D6 start cell for the hit by {fid} on {tid}".encode(),
+                               &self.start_pool)
             self._hit(target, start, self.items[w].lethal, self.items[w].bludgeoning, f)
         return 0
 
@@ -1516,6 +1558,8 @@ cdef class Kernel:
                             n = self._add(n, K_TAKE, o, self.u[o].expl_item[i])
             for i in range(t.nweap):
                 n = self._add(n, K_DROP, t.weap[i], 0)
+            if self.mfire:
+                n = self._movement_fire(uid, n, budget)
         # arcs.arc_actions
         first_arc[0] = n
         if (self.items[t.active].firearm and not t.threw and not t.arc_made
@@ -1575,6 +1619,26 @@ cdef class Kernel:
                 return t.expl_n[i]
         return 0
 
+    cdef int _movement_fire(self, int uid, int n, int budget) noexcept nogil:
+        """movement.movement_fire_options: the enemies in action the active firearm can
+        reach, when 2 AP are left under the cap (SKI-36)."""
+        cdef Unit *t = &self.u[uid]
+        cdef int cap, e, ok
+        self.cons |= self.c36
+        if self.mf_counts:  # ruling SKI-36 counts: the movement budget
+            cap = budget
+        else:
+            cap = self._available(t) if not (t.fought or t.stopped) else 0
+        if not self.items[t.active].firearm or cap < 2:
+            return n
+        for e in range(self.nunits):
+            if not self._in_action(e) or self.u[e].side == t.side:
+                continue
+            self._ranged_tn(uid, e, t.active, &ok)
+            if ok:
+                n = self._add(n, K_MFIRE, e, 0)
+        return n
+
     cdef int _throws(self, int uid, int n) noexcept nogil:
         """explosives.throw_actions: every dot seen within the dots the AP pay for, in the
         lattice's order, then the stairwell throws."""
@@ -1622,7 +1686,7 @@ cdef class Kernel:
                      int narcs) except -1:
         """policy.rank_actions."""
         cdef Unit *me = &self.u[uid]
-        cdef int k, kind
+        cdef int k, kind, w, tn, ok
         if nmoves:
             self._move_values(uid, first_move, nmoves)
         self._arc_values_now(uid, first_arc, narcs)
@@ -1650,6 +1714,11 @@ cdef class Kernel:
                 self.act_v[k] = 0.0
             elif kind == K_THROW:
                 self.act_v[k] = self._throw_value(uid, me.active, self.act_a[k], self.act_b[k])
+            elif kind == K_MFIRE:
+                w = self._weapon_of(me)
+                tn = self._ranged_tn(uid, self.act_a[k], w, &ok) + 2
+                self.act_v[k] = (self._p(tn) if ok else 0.0) * _dmg_factor(
+                    self.items[w].lethal, self.items[w].bludgeoning) - 0.1
         return 0
 
     # -- policies ---------------------------------------------------------------------------------
@@ -2206,6 +2275,8 @@ cdef class Kernel:
             self._check_spent(uid)
         elif kind == K_THROW:
             return self._throw(uid, a, b)
+        elif kind == K_MFIRE:
+            self._fire_moving(uid, a)
         else:
             self.active = -1
         return None

@@ -12,8 +12,7 @@ test next to an edge, a blast's reach and shelter, a scatter, where a missed thr
 from) it asks of the reference's own functions, each answer kept (:class:`_Geometry`).
 
 It answers :class:`~tactica.engine.ruleset.NotCovered` for what the kernel does not play: a ruling
-option it does not know (:data:`COVERED_RULINGS`), an optional rule other than experience and
-advanced armor, a policy other than
+option it does not know (:data:`COVERED_RULINGS`), the optional rule morale, a policy other than
 greedy and random, a map or a fight larger than its arrays, a trooper out of the fight or
 with an explosive active from the start.
 """
@@ -132,6 +131,8 @@ OPTION_READS: OptionReads = {
     "before_window": ("SKI-41", {"targeted-dot": 0, "before-window": 1}),
     # the HP cells advanced body armor protects (read into the tables)
     "armor_top": ("SKI-30", {"middle": 0, "top": 1}),
+    # movement fire's AP toward the 8 AP cap
+    "mf_counts": ("SKI-36", {"counts": 1, "apart": 0}),
 }
 
 _MAX_UNITS, _MAX_SIDES, _MAX_ITEMS, _MAX_SPOTS = 32, 8, 32, 16384
@@ -140,7 +141,7 @@ _MAX_WALK_SPOTS = 4096
 #: The answers of the reference's geometry kept per kind of question (then cleared).
 _KEEP = 100_000
 #: The optional rules the kernel plays (any other: not covered).
-_OPTIONAL_RULES = frozenset({"experience", "advanced-armor"})
+_OPTIONAL_RULES = frozenset({"experience", "advanced-armor", "movement-fire"})
 
 
 def compiled() -> Any:
@@ -326,7 +327,7 @@ def prepare(scenario: Scenario) -> SkirmishersKernel | NotCovered:
 #: the kernel plays, or read from the setup on (:func:`.state.setup_consulted`).
 _LOOP_CONSULTED = ("SKI-3", "SKI-5", "SKI-6", "SKI-18", "SKI-19", "SKI-21", "SKI-22", "SKI-24",
                    "SKI-25", "SKI-26", "SKI-27", "SKI-29", "SKI-31", "SKI-33", "SKI-38",
-                   "SKI-40", "SKI-41", "SKI-30")
+                   "SKI-40", "SKI-41", "SKI-30", "SKI-36")
 
 
 def _consulted_bits(state: SkiState) -> dict[str, int]:
@@ -498,6 +499,7 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         "id_rank": [sorted(state.troopers).index(t.id) for t in troopers],
         **flags,  # the ruling options (OPTION_READS)
         "advanced_armor": int(state.option("advanced-armor")),
+        "movement_fire": int(state.option("movement-fire")),
         "consulted": _consulted_bits(state),
     }
     return tables, items
