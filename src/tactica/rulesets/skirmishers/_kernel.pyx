@@ -199,6 +199,15 @@ cdef class Kernel:
     cdef int advanced        # the optional rule advanced-armor
     cdef int mfire, mf_counts  # the optional rule movement-fire; SKI-36 counts
     cdef uint64_t c36
+    # the optional rule morale: SKI-17 retreat, SKI-32 out, SKI-42 fights; each side's squad
+    # (its morale target number, its leader or -1, the leader's leadership); the shaken sides
+    cdef int morale, retreat, count_out, leader_fights, shaken
+    cdef int sq_tn[MAX_SIDES]
+    cdef int sq_leader[MAX_SIDES]
+    cdef int sq_lead[MAX_SIDES]
+    cdef list morale_labels
+    cdef Pool *morale_pools
+    cdef uint64_t c17, c32, c42
     # the exact arc tests asked so far, and the arcs' dots (rules, policy) made so far
     cdef uint64_t exact_keys[1 << EXACT_BITS]
     cdef uint8_t exact_vals[1 << EXACT_BITS]
@@ -281,12 +290,14 @@ cdef class Kernel:
         self.narcmaps = 0
         self.hit_pools = NULL
         self.first_pools = NULL
+        self.morale_pools = NULL
 
     def __dealloc__(self):
         free(self.arc_maps)
         free(self.walk)
         free(self.hit_pools)
         free(self.first_pools)
+        free(self.morale_pools)
 
     def __init__(self, dict t):
         cdef int i, j, k
@@ -383,6 +394,18 @@ cdef class Kernel:
         self.c40, self.c41 = bits["SKI-40"], bits["SKI-41"]
         self.c30, self.c36 = bits["SKI-30"], bits["SKI-36"]
         self.mfire, self.mf_counts = t["movement_fire"], t["mf_counts"]
+        self.c17, self.c32, self.c42 = bits["SKI-17"], bits["SKI-32"], bits["SKI-42"]
+        self.morale, self.retreat = t["morale"], t["retreat"]
+        self.count_out, self.leader_fights = t["count_out"], t["leader_fights"]
+        self.shaken = 0
+        if len(t["squads"]) != self.nsides or len(t["morale_pools"]) != self.ntn:
+            raise ValueError("a squad per side and a morale pool per target number")
+        for i, (tn, leader, lead) in enumerate(t["squads"]):
+            self.sq_tn[i], self.sq_leader[i], self.sq_lead[i] = tn, leader, lead
+        self.morale_labels = t["morale_labels"]
+        self.morale_pools = <Pool *>malloc(sizeof(Pool) * self.ntn)
+        for i, p in enumerate(t["morale_pools"]):
+            _fill_pool(&self.morale_pools[i], p)
         self.advanced = t["advanced_armor"]
         self.arc_maps = <uint8_t *>malloc(2 * self.cells * (1 << ARC_BITS))
         if t["walkable"]:
@@ -1563,7 +1586,7 @@ cdef class Kernel:
         # arcs.arc_actions
         first_arc[0] = n
         if (self.items[t.active].firearm and not t.threw and not t.arc_made
-                and not t.stopped):
+                and not t.stopped and not (self.shaken >> t.side) & 1):
             ap = self._available(t)
             for k in range(3):
                 width = _ARC_WIDTH[k]
@@ -1647,6 +1670,8 @@ cdef class Kernel:
         cdef int mq = self._q(t.spot), mr = self._r(t.spot), ml = self._lvl(t.spot), mcell
         cdef int dq, dr
         if not self.items[item].explosive or self._ammo(t, item) <= 0 or t.stopped:
+            return n
+        if (self.shaken >> t.side) & 1:  # morale failed this turn
             return n
         if t.prone:
             self.cons |= self.c5  # explosives.throw_cost doubles the AP a dot
@@ -1751,11 +1776,12 @@ cdef class Kernel:
         return mask
 
     cdef int _begin(self, int round_, int side) except -1:
-        """flow._begin: TurnBegan, ArcsRemoved (morale: not covered)."""
+        """flow._begin: TurnBegan, ArcsRemoved, then morale (the optional rule)."""
         cdef int i
         self.round = round_
         self.side = side
         self.active = -1
+        self.shaken = 0
         for i in range(self.nunits):
             self.u[i].ap_spent = 0
             self.u[i].move_spent = 0
@@ -1767,6 +1793,40 @@ cdef class Kernel:
         for i in range(self.nunits):
             if self.u[i].side == side and self.u[i].has_arc:
                 self.u[i].has_arc = 0
+        if self.morale:
+            self._morale(side)
+        return 0
+
+    cdef int _morale(self, int side) except -1:
+        """flow._morale: once 4 or more of the squad count as dead (SKI-32), 2D6 against its
+        morale, plus one a dead beyond 4, less its leader's leadership (SKI-42); failed: the
+        squad is shaken (no arcs, no throws this turn) and under SKI-17 retreat leaves."""
+        cdef int dead = 0, i, tn, lead = 0, leader = self.sq_leader[side], holds
+        self.cons |= self.c32  # SkiState.dead_count
+        for i in range(self.nunits):
+            if self.u[i].side == side and (self.u[i].dead or (self.count_out and self.u[i].out)):
+                dead += 1
+        if dead < 4:
+            return 0
+        if leader >= 0:
+            self.cons |= self.c42  # flow.leadership
+            if (self._in_action(leader) if self.leader_fights else not self.u[leader].dead):
+                lead = self.sq_lead[side]
+        tn = self.sq_tn[side] + (dead - 4) - lead
+        i = tn - self.tn_low
+        if i < 0:
+            i = 0
+        if i >= self.ntn:
+            i = self.ntn - 1
+        holds = self._roll(self.morale_labels[side], &self.morale_pools[i])
+        if not holds:  # MoraleChecked (failed), then Retreated under SKI-17 retreat
+            self.shaken |= 1 << side
+            self.cons |= self.c17
+            if self.retreat:
+                for i in range(self.nunits):
+                    if self.u[i].side == side and self._in_action(i):
+                        self.u[i].retreated = 1
+                        self.u[i].has_arc = 0
         return 0
 
     cdef int _roll_first(self, int round_) except -1:

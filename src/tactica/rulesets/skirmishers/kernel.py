@@ -12,7 +12,7 @@ test next to an edge, a blast's reach and shelter, a scatter, where a missed thr
 from) it asks of the reference's own functions, each answer kept (:class:`_Geometry`).
 
 It answers :class:`~tactica.engine.ruleset.NotCovered` for what the kernel does not play: a ruling
-option it does not know (:data:`COVERED_RULINGS`), the optional rule morale, a policy other than
+option it does not know (:data:`COVERED_RULINGS`), a policy other than
 greedy and random, a map or a fight larger than its arrays, a trooper out of the fight or
 with an explosive active from the start.
 """
@@ -55,8 +55,7 @@ from tactica.rulesets.skirmishers.text import card_text
 __all__ = ["COVERED_RULINGS", "OPTION_READS", "SkirmishersKernel", "compiled", "prepare"]
 
 #: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not
-#: covered). The rulings of the optional rule morale are listed with every option: a battle
-#: under that rule is played by the reference (:data:`_OPTIONAL_RULES`).
+#: covered). It plays every optional rule (:data:`_OPTIONAL_RULES`).
 COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "SKI-1": ("first-unmarked",),
     "SKI-2": ("zero-then-dead",),
@@ -133,6 +132,10 @@ OPTION_READS: OptionReads = {
     "armor_top": ("SKI-30", {"middle": 0, "top": 1}),
     # movement fire's AP toward the 8 AP cap
     "mf_counts": ("SKI-36", {"counts": 1, "apart": 0}),
+    # morale: what failing does, who counts as dead, while the leader's leadership applies
+    "retreat": ("SKI-17", {"no-arcs-or-explosives": 0, "retreat": 1}),
+    "count_out": ("SKI-32", {"dead": 0, "out": 1}),
+    "leader_fights": ("SKI-42", {"lives": 0, "fights": 1}),
 }
 
 _MAX_UNITS, _MAX_SIDES, _MAX_ITEMS, _MAX_SPOTS = 32, 8, 32, 16384
@@ -141,7 +144,7 @@ _MAX_WALK_SPOTS = 4096
 #: The answers of the reference's geometry kept per kind of question (then cleared).
 _KEEP = 100_000
 #: The optional rules the kernel plays (any other: not covered).
-_OPTIONAL_RULES = frozenset({"experience", "advanced-armor", "movement-fire"})
+_OPTIONAL_RULES = frozenset({"experience", "advanced-armor", "movement-fire", "morale"})
 
 
 def compiled() -> Any:
@@ -327,7 +330,7 @@ def prepare(scenario: Scenario) -> SkirmishersKernel | NotCovered:
 #: the kernel plays, or read from the setup on (:func:`.state.setup_consulted`).
 _LOOP_CONSULTED = ("SKI-3", "SKI-5", "SKI-6", "SKI-18", "SKI-19", "SKI-21", "SKI-22", "SKI-24",
                    "SKI-25", "SKI-26", "SKI-27", "SKI-29", "SKI-31", "SKI-33", "SKI-38",
-                   "SKI-40", "SKI-41", "SKI-30", "SKI-36")
+                   "SKI-40", "SKI-41", "SKI-30", "SKI-36", "SKI-17", "SKI-32", "SKI-42")
 
 
 def _consulted_bits(state: SkiState) -> dict[str, int]:
@@ -460,6 +463,18 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         roll = hit_roll("", tn, _nothing)
         assert isinstance(roll, Roll)
         hit_pools.append(_pool(roll.dist, {"hit": 1, "miss": 0}))
+    # the morale checks' (fire.hit_roll's words "holds" and "fails"), per target number
+    morale_pools = []
+    for tn in range(_TN_LOW, _TN_HIGH):
+        roll = hit_roll("", tn, _nothing, words=("holds", "fails"))
+        assert isinstance(roll, Roll)
+        morale_pools.append(_pool(roll.dist, {"holds": 1, "fails": 0}))
+    order = list(state.troopers)
+    squads = []
+    for side in state.sides:
+        squad = setup.squads[side]
+        leader = order.index(squad.leader) if squad.leader in state.troopers else -1
+        squads.append((squad.skill.morale, leader, squad.leadership))
     start_pool = _pool(START_CELL, {c: c for c in CELLS})
     first_pools = []
     for mask in range(1 << len(state.sides)):
@@ -500,6 +515,8 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         **flags,  # the ruling options (OPTION_READS)
         "advanced_armor": int(state.option("advanced-armor")),
         "movement_fire": int(state.option("movement-fire")),
+        "morale": int(state.option("morale")), "squads": squads, "morale_pools": morale_pools,
+        "morale_labels": [f"2D6 morale check for {s}".encode() for s in state.sides],
         "consulted": _consulted_bits(state),
     }
     return tables, items
