@@ -478,7 +478,8 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
     tables: dict[str, Any] = {
         "names": bytes(names.data), "fighters": fighter_tables, "items": items,
         "nsides": len(sides), "max_rounds": max_rounds,
-        "surprise": -1 if state.surprise is None else sides.index(state.surprise), "grid": int(grid is not None),
+        "surprise": -1 if state.surprise is None else sides.index(state.surprise),
+        "grid": int(grid is not None),
         "width": grid.width if grid is not None else 0,
         "height": grid.height if grid is not None else 0,
         "min_clear": codes["min_clear"],

@@ -9,8 +9,9 @@ bonus track, the GM's initiative roll (its exact :class:`~tactica.dice.Dist`) an
 every keyed roll. It answers :class:`~tactica.engine.ruleset.NotCovered` for what the kernel does
 not play: a ruling option it does not know, a multi-target ability that rolls no hit die, a
 reach or an attack kind it does not know, more than :data:`_MAX_REACTION_LABELS` names of
-declared reactions (abilities of type ``reaction``), a reaction that uses a reaction, more characters, abilities, items, weapons, Shells, statuses or sides than its
-arrays hold, a policy other than greedy and random, or a missing compiled extension.
+declared reactions (abilities of type ``reaction``), a reaction that uses a reaction, more
+characters, abilities, items, weapons, Shells, statuses or sides than its arrays hold, a policy
+other than greedy and random, or a missing compiled extension.
 
 The loop also keeps the rulings each battle consulted, as a bit mask in the game's declaration
 order (:meth:`LastOdysseyKernel.play_consulted`): at each point where the reference reads a
