@@ -142,16 +142,38 @@ def test_a_ruling_option_the_kernel_does_not_know_falls_back(
     kt.assert_reference_played(simulate(sc, battles=3, seed=3, workers=1), 3, "ARC-12=turn")
 
 
-def test_surprise_falls_back() -> None:
-    _module()
-    sc = load_scenario(SCENARIOS["pistol-duel"])
+def _surprised(name: str, side: str, option: str) -> Scenario:
+    sc = load_scenario(SCENARIOS[name])
     data = dict(sc.data)
-    data["surprise"] = "jane"
+    data["surprise"] = side
     surprised = scenario_from_mapping(data, source="surprise.yaml", base_dir=sc.base_dir)
-    assert prepared_kernel(surprised) == NotCovered("surprise (ARC-18)")
+    return surprised.with_rulings({"ARC-18": option})
+
+
+SURPRISES = [("pistol-duel", "jane"), ("pistol-duel", "francis"), ("firefight", "red"),
+             ("firefight", "blue"), ("warehouse", "red")]
+
+
+@pytest.mark.parametrize("option", ["skip", "unaware"])
+@pytest.mark.parametrize(("name", "side"), SURPRISES)
+def test_the_kernel_plays_surprise_as_the_reference(name: str, side: str, option: str) -> None:
+    """ARC-18: the surprised sides skip round 1 or play it unaware (no evading); the kernel
+    plays it, battle for battle, and reads ARC-18 where the reference does."""
+    _module()
+    sc = _surprised(name, side, option)
+    assert not isinstance(prepared_kernel(sc), NotCovered)
+    _same(sc, 18, BATTLES[name])
+    got = kt.assert_consulted_by_kernel(sc, dict.fromkeys(ARC.sides_of(sc.new_state()),
+                                                          "random"), 3, 1)
+    assert "ARC-18" in got.consulted
+
+
+def test_surprise_is_played_by_the_kernel() -> None:
+    _module()
+    surprised = _surprised("pistol-duel", "jane", "skip")
     result, engine = simulated_battle(surprised, {"francis": "random", "jane": "random"},
                                       1, 0, 20_000)
-    assert not engine.is_kernel
+    assert engine.is_kernel
     assert result == play_battle(surprised, {"francis": "random", "jane": "random"}, 1, 0)
 
 

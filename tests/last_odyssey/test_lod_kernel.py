@@ -228,36 +228,88 @@ def test_the_kernel_plays_generated_battles_as_the_reference(k: int, tmp_path: P
 _REACTION_PACK = """
 abilities:
   riposte: {name: Riposte, type: reaction, trigger: missed-in-melee, reaction: knife}
+  spikes: {name: Spikes, type: reaction, trigger: hit-in-melee, reaction: prick}
+  prick: {name: Prick, type: self, hurt: 2}
+  thorns: {name: Thorns, type: reaction, trigger: attacked-in-melee, reaction: cattle-prod}
+  grudge: {name: Revenge, type: reaction, trigger: hit-in-melee, reaction: fists}
+  second-wind: {name: Second Wind, type: reaction, trigger: hit-in-melee, reaction: recover}
+  recover: {name: Recover, type: self, mp: 2, restore_mp: 3, once_per_battle: true}
 enemies:
   fencer:
-    {name: Fencer, kind: human, rank: normal, element: wind, hp: 8, shell: 0, mp: 0, init: 4,
+    {name: Fencer, kind: human, rank: normal, element: wind, hp: 14, shell: 0, mp: 0, init: 4,
      patk: 3, matk: 0, pdef: 1, mdef: 1, eva: 3, res: 1, pacc: 4, macc: 0, sacc: 0,
-     abilities: [knife, riposte]}
+     abilities: [knife, riposte, spikes]}
+  hedgehog:
+    {name: Hedgehog, kind: beast, rank: normal, element: earth, hp: 16, shell: 0, mp: 9,
+     init: 2, patk: 2, matk: 1, pdef: 2, mdef: 1, eva: 2, res: 1, pacc: 3, macc: 1, sacc: 0,
+     abilities: [fists, thorns, revenge, second-wind, grudge]}
+  pickpocket:
+    {name: Pickpocket, kind: human, rank: normal, element: shadow, hp: 10, shell: 0, mp: 4,
+     init: 6, patk: 2, matk: 0, pdef: 1, mdef: 1, eva: 4, res: 1, pacc: 4, macc: 0, sacc: 0,
+     abilities: [knife, steal, quick-fingers, riposte, thorns]}
 """
 
 
-def _with_reaction(folder: Path) -> Scenario:
+def _with_reaction(folder: Path, rows: dict[str, Any] | None = None,
+                   units: dict[str, Any] | None = None) -> Scenario:
     (folder / "fencers.yaml").write_text(_REACTION_PACK)
     data = {
         "game": "last-odyssey", "name": "Fencers", "content": ["fencers.yaml"],
-        "map": {"kind": "rows", "sides": {"a": {"front": ["Cop"]}, "b": {"front": ["F"]}}},
-        "units": {"Cop": {"enemy": "cop"}, "F": {"enemy": "fencer"}},
+        "map": {"kind": "rows", "sides": rows or {"a": {"front": ["Cop"]},
+                                                  "b": {"front": ["F"]}}},
+        "units": units or {"Cop": {"enemy": "cop"}, "F": {"enemy": "fencer"}},
     }
     return scenario_from_mapping(data, source="fencers.yaml", base_dir=folder)
 
 
-def test_a_declared_reaction_falls_back_to_the_reference_and_is_counted(
-        tmp_path: Path) -> None:
-    sc = _with_reaction(tmp_path)
+def _melee(folder: Path) -> Scenario:
+    """Two sides that meet in melee, each with declared reactions (every trigger, a reaction
+    that attacks, one that hurts the attacker, one that costs MP once per battle, one named
+    as Revenge's die is), beside Revenge and Quick Fingers."""
+    return _with_reaction(folder, {
+        "a": {"front": ["Fen", "Hog"], "back": ["Cop"]},
+        "b": {"front": ["Pick", "Hog2", "Fen2"]},
+    }, {"Fen": {"enemy": "fencer"}, "Hog": {"enemy": "hedgehog"}, "Cop": {"enemy": "cop"},
+        "Pick": {"enemy": "pickpocket"}, "Hog2": {"enemy": "hedgehog"},
+        "Fen2": {"enemy": "fencer"}})
+
+
+@pytest.mark.parametrize("option", ["free", "costed"])
+def test_the_kernel_plays_declared_reactions_as_the_reference(tmp_path: Path,
+                                                              option: str) -> None:
+    _module()
+    for sc in (_with_reaction(tmp_path), _melee(tmp_path)):
+        sc = sc.with_rulings({"LOD-15": option})
+        assert not isinstance(prepared_kernel(sc), NotCovered)
+        sides = sc.ruleset.sides_of(sc.new_state())
+        for policy in ("greedy", "random"):
+            for index in range(6):
+                _same(sc, dict.fromkeys(sides, policy), 15, index)
+        _same(sc, {sides[0]: "greedy", sides[1]: "random"}, 15, 0)
+
+
+def test_declared_reactions_are_played_by_the_kernel_and_counted(tmp_path: Path) -> None:
+    _module()
+    sc = _melee(tmp_path)
+    report = simulate(sc, battles=3, seed=1, workers=1, policies="random")
+    assert report.to_dict()["engine"] == {"kernel": 3, "reference": 0}
+    got = kt.assert_consulted_by_kernel(sc, {"a": "random", "b": "random"}, 1, 0)
+    assert "LOD-15" in got.consulted
+
+
+def test_a_reaction_that_uses_a_reaction_falls_back(tmp_path: Path) -> None:
+    _module()
+    (tmp_path / "loop.yaml").write_text(_REACTION_PACK.replace(
+        "reaction: prick}", "reaction: riposte}"))
+    data = {"game": "last-odyssey", "name": "Loop", "content": ["loop.yaml"],
+            "map": {"kind": "rows", "sides": {"a": {"front": ["Cop"]}, "b": {"front": ["F"]}}},
+            "units": {"Cop": {"enemy": "cop"}, "F": {"enemy": "fencer"}}}
+    sc = scenario_from_mapping(data, source="loop.yaml", base_dir=tmp_path)
     prepared = prepared_kernel(sc)
-    assert isinstance(prepared, NotCovered)
-    assert "Riposte" in prepared.reason or prepared.reason == kernel.NOT_BUILT
+    assert isinstance(prepared, NotCovered) and "Spikes" in prepared.reason
     result, engine = simulated_battle(sc, {"a": "random", "b": "random"}, 1, 0, 20_000)
     assert not engine.is_kernel
     assert result == play_battle(sc, {"a": "random", "b": "random"}, 1, 0)
-    report = simulate(sc, battles=3, seed=1, workers=1, policies="random")
-    assert report.to_dict()["engine"] == {"kernel": 0, "reference": 3}
-    assert "Riposte" in report.engine_line() or kernel.NOT_BUILT in report.engine_line()
 
 
 def test_a_policy_the_kernel_does_not_play_falls_back() -> None:

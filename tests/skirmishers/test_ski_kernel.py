@@ -3,11 +3,11 @@
 Every example scenario x both policies x seeds at the default rulings, then every other option
 of every ruling the kernel covers (each on its own, on the example where it most often
 matters) and mixes of all of them: the kernel's BattleResult equals the reference's
-(:func:`tactica.analysis.sim.play.play_battle`), with the optional rule experience too, and so
+(:func:`tactica.analysis.sim.play.play_battle`), under every optional rule too, and so
 do the rulings each battle consulted (``play_consulted``'s bit mask against the reference's
 recording): on every example under every ruling option, and on a brawl that reaches melee,
 bludgeoning past cell 0, destroyed armor and explosives scattering off the map. A battle the
-kernel does not cover (another optional rule, a policy it does not play) is played by the
+kernel does not cover (a ruling option it does not know, a policy it does not play) is played by the
 reference and counted as such. A
 reference battle costs about a tenth of a second, so the seeds are few and chosen to reach
 throws, scatter, blasts, melee, reaction fire and stairs; ``bench/battle.py`` and the
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tactica.analysis.sim.kernels import prepared_kernel, simulated_battle
+from tactica.analysis.sim.kernels import prepared_kernel
 from tactica.analysis.simulate import play_battle, simulate
 from tactica.engine.ruleset import NotCovered, example_scenarios, get_ruleset
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
@@ -205,17 +205,128 @@ def test_the_optional_rule_experience_is_played_by_the_kernel() -> None:
         _same(sc, {"red": policy, "blue": policy}, 3, 1)
 
 
-@pytest.mark.parametrize("rule", ["morale", "advanced-armor", "movement-fire"])
-def test_the_other_optional_rules_fall_back(rule: str) -> None:
+def _advanced_armor(name: str) -> Scenario:
+    """An example under the optional rule advanced-armor, its troopers in every armor."""
+    sc = load_scenario(SCENARIOS[name])
+    data = dict(sc.data)
+    data["optional"] = ["advanced-armor"]
+    armors = ["heavy", "standard", "basic", "none"]
+    data["units"] = {uid: {**unit, "armor": armors[k % len(armors)]}
+                     for k, (uid, unit) in enumerate(sc.data["units"].items())}
+    return scenario_from_mapping(data, source="advanced-armor.yaml", base_dir=sc.base_dir)
+
+
+@pytest.mark.parametrize("rulings", [{"SKI-30": "middle"}, {"SKI-30": "top"},
+                                     {"SKI-30": "top", "SKI-25": "lifted"},
+                                     {"SKI-30": "middle", "SKI-25": "lifted",
+                                      "SKI-24": "lost", "SKI-40": "dead"}])
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_optional_rule_advanced_armor_is_played_by_the_kernel(
+        name: str, rulings: dict[str, str]) -> None:
+    """Advanced body armor (SKI-30): a lethal point on a protected cell only partly crosses it
+    the first time, and the armor is destroyed when every protected cell is crossed (SKI-25)."""
     _module()
-    sc = _with_optional(rule)
-    found = prepared_kernel(sc)
-    assert found == NotCovered(f"the optional rule {rule}")
-    if rule != "morale":
-        return
-    result, engine = simulated_battle(sc, {"red": "random", "blue": "random"}, 1, 0, 20_000)
-    assert engine.reason == "the optional rule morale"
-    assert result == play_battle(sc, {"red": "random", "blue": "random"}, 1, 0)
+    sc = _advanced_armor(name).with_rulings(rulings)
+    assert not isinstance(prepared_kernel(sc), NotCovered)
+    sides = sc.ruleset.sides_of(sc.new_state())
+    consulted: set[str] = set()
+    for policy in ("greedy", "random"):
+        for index in range(2 if name == "shot" else 1):
+            consulted |= _same(sc, dict.fromkeys(sides, policy), 30, index)
+    assert "SKI-30" in consulted
+
+
+def _movement_fire(name: str) -> Scenario:
+    sc = load_scenario(SCENARIOS[name])
+    data = dict(sc.data)
+    data["optional"] = ["movement-fire"]
+    return scenario_from_mapping(data, source="movement-fire.yaml", base_dir=sc.base_dir)
+
+
+@pytest.mark.parametrize("rulings", [{"SKI-36": "counts"}, {"SKI-36": "apart"},
+                                     {"SKI-36": "apart", "SKI-27": "one", "SKI-3": "as-written"}])
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_optional_rule_movement_fire_is_played_by_the_kernel(
+        name: str, rulings: dict[str, str]) -> None:
+    """Movement fire: a moving trooper fires once (2 AP, +2), its target's side decides whether
+    it drops prone first; SKI-36 counts the 2 AP toward the 8 AP cap or not."""
+    _module()
+    sc = _movement_fire(name).with_rulings(rulings)
+    assert not isinstance(prepared_kernel(sc), NotCovered)
+    sides = sc.ruleset.sides_of(sc.new_state())
+    consulted: set[str] = set()
+    for policy in ("greedy", "random"):
+        for index in range(3 if name == "shot" else 1):
+            consulted |= _same(sc, dict.fromkeys(sides, policy), 36, index)
+    _same(sc, {sides[0]: "random", sides[1]: "greedy"}, 36, 1)
+    assert "SKI-36" in consulted
+
+
+#: Random battles (seed 36) in which troopers fire on the move: at targets that drop prone,
+#: stay standing, are hit, or are out of sight once prone.
+MOVEMENT_FIRE_BATTLES = [("corridor-ambush", 5), ("corridor-ambush", 11), ("street-fight", 2),
+                         ("street-fight", 4), ("street-fight", 5), ("shot", 5)]
+
+
+@pytest.mark.parametrize("option", ["counts", "apart"])
+@pytest.mark.parametrize(("name", "index"), MOVEMENT_FIRE_BATTLES)
+def test_battles_that_fire_on_the_move_are_the_reference_s(name: str, index: int,
+                                                           option: str) -> None:
+    _module()
+    sc = _movement_fire(name).with_rulings({"SKI-36": option})
+    sides = sc.ruleset.sides_of(sc.new_state())
+    _same(sc, dict.fromkeys(sides, "random"), 36, index)
+    # the greedy side answers "drop prone" (beyond 1 dot) to the random side's fire
+    _same(sc, {sides[0]: "random", sides[1]: "greedy"}, 36, index)
+    _same(sc, {sides[0]: "greedy", sides[1]: "random"}, 36, index)
+
+
+#: Six against six, badly hurt, in the open: squads lose four and check morale.
+FIELD: dict[str, Any] = {
+    "game": "skirmishers", "name": "Field", "max_rounds": 8, "optional": ["morale"],
+    "map": {"kind": "dots", "name": "Field",
+            "levels": {"ground": ". A . B . C . D . E . F\n . . . . . . . . . . . .\n"
+                                 ". . . . . . . . . . . .\n . G . H . I . J . K . L\n"}},
+    "squads": {"red": {"skill": "green", "leader": "A", "leadership": 3},
+               "blue": {"skill": "veteran"}},
+    "units": {u: {"side": "red" if u < "G" else "blue",
+                  "primary": "smg" if u in "ACEGIK" else "pistol",
+                  "marks": "XXXX......." if u in "ABGH" else "XXXXX......"}
+              for u in "ABCDEFGHIJKL"},
+}
+
+
+@pytest.mark.parametrize("rulings", [{}, {"SKI-32": "out"},
+                                     {"SKI-32": "out", "SKI-17": "retreat"},
+                                     {"SKI-32": "out", "SKI-42": "fights"}])
+def test_the_optional_rule_morale_is_played_by_the_kernel(rulings: dict[str, str]) -> None:
+    """Morale: once four of a squad count as dead (SKI-32) it rolls 2D6 at the start of its
+    turn against its morale less its leader's leadership (SKI-42); failing, it may not
+    establish arcs or throw that turn, or it leaves (SKI-17)."""
+    _module()
+    sc = load_scenario(SCENARIOS["street-fight"])
+    field = scenario_from_mapping(FIELD, source="field.yaml", base_dir=sc.base_dir)
+    field = field.with_rulings(rulings)
+    assert not isinstance(prepared_kernel(field), NotCovered)
+    seen: set[str] = set()
+    for policy in ("greedy", "random"):
+        for index in range(4):
+            seen |= _same(field, {"red": policy, "blue": policy}, 17, index)
+    _same(field, {"red": "greedy", "blue": "random"}, 17, 0)
+    assert "SKI-32" in seen
+    if rulings:
+        assert {"SKI-17", "SKI-42"} <= seen  # a check failed, the leader's squad checked
+
+
+def test_every_optional_rule_is_played_by_the_kernel() -> None:
+    _module()
+    sc = load_scenario(SCENARIOS["street-fight"])
+    data = dict(sc.data)
+    data["optional"] = ["experience", "morale", "advanced-armor", "movement-fire"]
+    every = scenario_from_mapping(data, source="every.yaml", base_dir=sc.base_dir)
+    assert not isinstance(prepared_kernel(every), NotCovered)
+    for policy in ("greedy", "random"):
+        _same(every, {"red": policy, "blue": policy}, 5, 0)
 
 
 def test_a_policy_the_kernel_does_not_play_falls_back() -> None:

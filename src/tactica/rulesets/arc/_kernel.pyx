@@ -247,7 +247,9 @@ cdef class Kernel:
     cdef bint busy
     # ruling options (kernel.py maps the names): 0 is the default
     cdef int r1, r2, r3, r4, r5, r6, r7, r8, r13, r16, r19, r20, r22, r23, r26, r31, r32
-    cdef int r12, r24
+    cdef int r12, r24, r18
+    # the side with surprise (ARC-18), or -1
+    cdef int surprise
     # the rulings this battle consulted: bit n - 1 for ARC-n (kernel.py maps them)
     cdef uint64_t cons
 
@@ -310,6 +312,8 @@ cdef class Kernel:
         self.r6, self.r7, self.r8, self.r13, self.r16 = r[5], r[6], r[7], r[8], r[9]
         self.r19, self.r20, self.r22, self.r23, self.r26 = r[10], r[11], r[12], r[13], r[14]
         self.r31, self.r32, self.r12, self.r24 = r[15], r[16], r[17], r[18]
+        self.r18 = r[19]
+        self.surprise = t["surprise"]
         if self.nf > MAXF or self.nsides > MAXS or self.N > MAXT:
             raise ValueError("scenario too large")
         for i in range(self.nf * self.nf):
@@ -619,6 +623,10 @@ cdef class Kernel:
 
     cdef inline bint _in_action(self, int u) noexcept:
         return self.f[u].conscious and not self.f[u].dead
+
+    cdef inline bint _aware(self, int u) noexcept:
+        """ArcState.is_aware: not of a surprised side in round 1 (ARC-18)."""
+        return self.surprise < 0 or self.round > 1 or self.f[u].side == self.surprise
 
     cdef inline int _active(self) noexcept:
         if self.nqueue > 0 and self.phase == PH_ROUND:
@@ -1163,7 +1171,7 @@ cdef class Kernel:
         cdef int left = F.rounds[wi - F.wbase]
         cdef uint64_t key
         cdef int h
-        if T.ap > 0:   # can_evade (no surprise) and AP to pay
+        if T.ap > 0 and self._aware(t):   # can_evade (aware) and AP to pay
             esides = self._check_die(t, SK_EVADE)
         if left >= 0 and left < w.maxhits and not self.r22:   # ruling ARC-22 (rof; one: none)
             cap = left
@@ -1223,7 +1231,7 @@ cdef class Kernel:
         cdef Fighter *T = &self.f[t]
         cdef Weapon *w = &self.weapons[wi]
         self._c_plan(u, t, w)
-        if self._in_action(t) and T.ap <= 0:
+        if self._in_action(t) and self._aware(t) and T.ap <= 0:
             self._c(19)
         if take_one and F.sk[w.skill] + self._aim_mod(w, aim) >= 20:
             self._c(3)
@@ -1387,9 +1395,9 @@ cdef class Kernel:
         cdef int ev_degree = 0, jammed = 0, hits, evaded, left, fired, t_ap, ev_face = 0
         cdef int cost = aim + w.attack_ap
         self._c_plan(u, t, w)
-        if not preset and (T.conscious and not T.dead) and T.ap <= 0:
+        if not preset and (T.conscious and not T.dead) and self._aware(t) and T.ap <= 0:
             self._c(19)   # can_evade
-        if not preset and (T.conscious and not T.dead) and (
+        if not preset and (T.conscious and not T.dead) and self._aware(t) and (
                 T.ap > 0 or (not self.r19 and T.debt < T.speed)):
             # can_evade (ruling ARC-19: next-round, or none); the Decide of the target's side
             evading = self._evades(t)
@@ -2045,7 +2053,8 @@ cdef class Kernel:
         return 0
 
     cdef void _round_began(self, int r) noexcept:
-        """RoundBegan (no surprise: everyone in action takes a turn)."""
+        """RoundBegan: everyone in action takes a turn, but the surprised sides in round 1
+        under ARC-18 skip (ArcState.takes_turn_in)."""
         cdef int i, u, left
         self.round = r
         self.phase = PH_ROUND
@@ -2059,6 +2068,10 @@ cdef class Kernel:
         for i in range(self.norder):
             u = self.order[i]
             if self._in_action(u):
+                if r == 1 and self.surprise >= 0:
+                    self._c(18)   # takes_turn_in
+                    if self.r18 == 0 and self.f[u].side != self.surprise:
+                        continue
                 self.queue[self.nqueue] = u
                 self.nqueue += 1
         self._settle()

@@ -10,7 +10,7 @@ useful aims (:func:`~tactica.rulesets.arc.attack.useful_aims`) and the roll labe
 greedy policy's attack values come from the reference's exact odds through :func:`_estimator`.
 
 It plays every option of every ruling. It answers :class:`~tactica.engine.ruleset.NotCovered`
-for what it does not play: a ruling or an option added later, surprise (ARC-18), a map above
+for what it does not play: a ruling or an option added later, a map above
 :data:`MAX_TILES` tiles, more fighters, weapons, armor dice or items than its arrays hold, a
 range that is not a whole number of millimetres, a policy other than greedy and random, or a
 missing compiled extension. A battle that reaches something it does not play (an unusual
@@ -71,7 +71,7 @@ COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "ARC-15": ("none",),
     "ARC-16": ("seed", "massive"),
     "ARC-17": ("listed",),
-    "ARC-18": ("skip", "unaware"),  # surprise itself is not covered: the same battles
+    "ARC-18": ("skip", "unaware"),
     "ARC-19": ("next-round", "none"),
     "ARC-20": ("own-turn", "until-turn-ends"),
     "ARC-21": ("rank",),
@@ -113,6 +113,7 @@ OPTION_READS: OptionReads = {
     "ARC-32": ("ARC-32", {"declared": 0, "each-shot": 1}),
     "ARC-12": ("ARC-12", {"round": 0, "turn": 1}),
     "ARC-24": ("ARC-24", {"end-of-round": 0, "at-once": 1}),
+    "ARC-18": ("ARC-18", {"skip": 0, "unaware": 1}),
     # not branched on by the loop: the sight lines a clear line needs, and the hits of an
     # attack that must take one (the greedy policy's estimate)
     "min_clear": ("ARC-29", {"one-line": 1, "two-lines": 2}),
@@ -128,7 +129,7 @@ _WOUND_DICE = (4, 6, 8, 10, 12)
 #: The rulings the battle loop branches on (the others are read here, into the tables).
 _BRANCHES = ("ARC-1", "ARC-2", "ARC-3", "ARC-4", "ARC-5", "ARC-6", "ARC-7", "ARC-8", "ARC-13",
              "ARC-16", "ARC-19", "ARC-20", "ARC-22", "ARC-23", "ARC-26", "ARC-31", "ARC-32",
-             "ARC-12", "ARC-24")
+             "ARC-12", "ARC-24", "ARC-18")
 
 
 def compiled() -> Any:
@@ -357,8 +358,6 @@ def _estimator(state: ArcState, weapons: list[Any]) -> Callable[..., tuple[float
 
 
 def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
-    if state.surprise is not None:
-        raise Uncovered("surprise (ARC-18)")
     fighters = list(state.fighters.values())
     sides = state.sides
     if len(fighters) > _MAX_FIGHTERS or len(sides) > _MAX_SIDES:
@@ -478,7 +477,9 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
         ranges[index[a] * n + index[b]] = ranges[index[b] * n + index[a]] = _mm(metres)
     tables: dict[str, Any] = {
         "names": bytes(names.data), "fighters": fighter_tables, "items": items,
-        "nsides": len(sides), "max_rounds": max_rounds, "grid": int(grid is not None),
+        "nsides": len(sides), "max_rounds": max_rounds,
+        "surprise": -1 if state.surprise is None else sides.index(state.surprise),
+        "grid": int(grid is not None),
         "width": grid.width if grid is not None else 0,
         "height": grid.height if grid is not None else 0,
         "min_clear": codes["min_clear"],

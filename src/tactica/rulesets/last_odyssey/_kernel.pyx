@@ -75,6 +75,14 @@ DEF L_REVENGE = 1
 DEF L_QUICK = 2
 DEF L_COIN = 3
 DEF L_STOLEN = 4
+# then one label per declared reaction's hit die (``hit die (<name>)``), up to NLAB in all
+DEF NLAB = 13
+
+# a declared reaction's trigger (content.TRIGGERS)
+DEF TR_NONE = 0
+DEF TR_MISSED = 1
+DEF TR_HIT = 2
+DEF TR_ATTACKED = 3
 
 # actions (records.py)
 DEF A_ABILITY = 0
@@ -118,6 +126,7 @@ cdef struct Ab:
     int heal, restore_mp, user_mp, hurt, shell, gain_ammo, steal, disarm
     uint32_t cure
     int user_dies, restores
+    int trigger, use, label  # a declared reaction: when, the ability it uses, its die's label
 
 
 cdef struct Fighter:
@@ -134,7 +143,7 @@ cdef struct Fighter:
     int body_armor_spent, downed, knocked_out, held_ko, fled
     int row                  # 0 front, 1 back (removed from the rows when downed or fled)
     int dealt, taken, moves
-    int cnt[5]               # keyed dice counts of this character's steps, by label
+    int cnt[NLAB]            # keyed dice counts of this character's steps, by label
 
 
 cdef struct Static:
@@ -290,6 +299,11 @@ cdef class Kernel:
             self.abs[i].cure = a["cure"]
             self.abs[i].user_dies = a["user_dies"]
             self.abs[i].restores = a["restores"]
+            self.abs[i].trigger = a["trigger"]
+            self.abs[i].use = a["use"]
+            self.abs[i].label = a["label"]
+            if self.abs[i].label >= NLAB or self.abs[i].use >= len(t["abilities"]):
+                raise ValueError("a declared reaction out of the kernel's tables")
             self.item_rank[i] = a["rank"]
         for i, fd in enumerate(t["fighters"]):
             s = &self.st[i]
@@ -341,7 +355,7 @@ cdef class Kernel:
             g0.downed = g0.knocked_out = g0.held_ko = g0.fled = 0
             g0.row = fd["row"]
             g0.dealt = g0.taken = g0.moves = 0
-            for k in range(5):
+            for k in range(NLAB):
                 g0.cnt[k] = 0
         for i in range(self.nel):
             for j in range(self.nel):
@@ -427,7 +441,7 @@ cdef class Kernel:
         self.slots = t["slots"]
         self.init_slot = t["init_slot"]
         for own in self.slots:
-            if len(own) != 5 or any(len(slot) > 900 for slot in own):
+            if not 5 <= len(own) <= NLAB or any(len(slot) > 900 for slot in own):
                 raise ValueError("dice key too long")
         if len(self.init_slot) > 900 or len(self.slots) != self.nf:
             raise ValueError("dice key too long")
@@ -957,35 +971,70 @@ cdef class Kernel:
 
     cdef int _reactions(self, int u, int a, int *took, Outcome *outs, int n) except -1:
         """resolve._reactions: Revenge and Quick Fingers of targets a melee attack missed
-        (LOD-15); kernel.py declines content with declared reactions."""
-        cdef int i, t, prod, cost, steal
-        cdef int one[1]
+        (LOD-15), then the reactions a content pack declares (_declared)."""
+        cdef int i, t
         for i in range(n):
             t = took[i]
             if (outs[i].gone or self.abs[a].reach != R_MELEE or self.f[t].side == self.f[u].side
                     or not self._standing(t) or not self._standing(u)):
                 continue
-            if outs[i].hit:
+            if not outs[i].hit:
+                self._missed(t, u)
+            self._declared(t, u, outs[i].hit)
+        return 0
+
+    cdef int _missed(self, int t, int u) except -1:
+        """resolve._reactions of a target a melee attack missed: Revenge, else Quick Fingers."""
+        cdef int prod, cost, steal
+        cdef int one[1]
+        one[0] = u
+        self.consulted |= self.c_react  # ruling LOD-15
+        if self.st[t].passives & P_REVENGE:
+            prod = self.st[t].revenge
+            if prod >= 0:
+                cost = self._mp_cost(t, prod) if self.costed else 0  # ruling LOD-15
+                if cost <= self.f[t].mp:
+                    self.f[t].mp -= cost
+                    if self.abs[prod].once:
+                        self.f[t].used_once |= (<uint64_t>1) << prod
+                    self._attack(t, prod, one, 1, -1, 0, False, L_REVENGE)
+                    return 0
+        if (self.st[t].passives & P_QUICK) and self.f[u].nitems > 0:
+            if not self.costed:  # ruling LOD-15 free
+                self._steal_from(t, u)
+                return 0
+            steal = self.st[t].steal
+            if steal >= 0:
+                self._attack(t, steal, one, 1, -1, 0, False, L_QUICK)
+        return 0
+
+    cdef int _declared(self, int t, int u, int hit) except -1:
+        """resolve._declared: the target's declared reactions (its abilities of type
+        ``reaction`` whose trigger holds, in its order) each use their ability on the
+        attacker, paying its MP under LOD-15 ``costed``, while both stand."""
+        cdef int j, r, use, cost, trig
+        cdef int one[1]
+        one[0] = u
+        for j in range(self.st[t].nab):
+            r = self.st[t].ab[j]
+            trig = self.abs[r].trigger
+            if trig == TR_NONE or not (trig == TR_ATTACKED
+                                       or trig == (TR_HIT if hit else TR_MISSED)):
                 continue
+            if not self._standing(t) or not self._standing(u):
+                return 0
             self.consulted |= self.c_react  # ruling LOD-15
-            one[0] = u
-            if self.st[t].passives & P_REVENGE:
-                prod = self.st[t].revenge
-                if prod >= 0:
-                    cost = self._mp_cost(t, prod) if self.costed else 0  # ruling LOD-15
-                    if cost <= self.f[t].mp:
-                        self.f[t].mp -= cost
-                        if self.abs[prod].once:
-                            self.f[t].used_once |= (<uint64_t>1) << prod
-                        self._attack(t, prod, one, 1, -1, 0, False, L_REVENGE)
-                        continue
-            if (self.st[t].passives & P_QUICK) and self.f[u].nitems > 0:
-                if not self.costed:  # ruling LOD-15 free
-                    self._steal_from(t, u)
-                    continue
-                steal = self.st[t].steal
-                if steal >= 0:
-                    self._attack(t, steal, one, 1, -1, 0, False, L_QUICK)
+            use = self.abs[r].use
+            cost = self._mp_cost(t, use) if self.costed else 0  # ruling LOD-15
+            if cost > self.f[t].mp:
+                continue
+            self.f[t].mp -= cost  # AbilityUsed
+            if self.abs[use].once:
+                self.f[t].used_once |= (<uint64_t>1) << use
+            if self.abs[use].attack != K_NONE:
+                self._attack(t, use, one, 1, -1, 0, False, self.abs[r].label)
+            else:
+                self._effects(t, use, u, -1)
         return 0
 
     # -- who may do what to whom (targeting.py) -----------------------------------------------

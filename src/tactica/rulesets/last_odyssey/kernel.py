@@ -7,10 +7,11 @@ statistics, weapons, Shells, statuses, items and passives, the element chart
 (:meth:`Pack.multiplier`), the status thresholds (:meth:`Figures.status_threshold_for`), the
 bonus track, the GM's initiative roll (its exact :class:`~tactica.dice.Dist`) and the keys of
 every keyed roll. It answers :class:`~tactica.engine.ruleset.NotCovered` for what the kernel does
-not play: a ruling option it does not know, a reaction ability declared by a content pack (type
-``reaction``), a multi-target ability that rolls no hit die, a reach or an attack kind it does
-not know, more characters, abilities, items, weapons, Shells, statuses or sides than its
-arrays hold, a policy other than greedy and random, or a missing compiled extension.
+not play: a ruling option it does not know, a multi-target ability that rolls no hit die, a
+reach or an attack kind it does not know, more than :data:`_MAX_REACTION_LABELS` names of
+declared reactions (abilities of type ``reaction``), a reaction that uses a reaction, more
+characters, abilities, items, weapons, Shells, statuses or sides than its arrays hold, a policy
+other than greedy and random, or a missing compiled extension.
 
 The loop also keeps the rulings each battle consulted, as a bit mask in the game's declaration
 order (:meth:`LastOdysseyKernel.play_consulted`): at each point where the reference reads a
@@ -104,6 +105,11 @@ _PASSIVES = {"body-armor": 1, "faithful": 2, "revenge": 4, "tactical-retreat": 8
 _IMMUNE, _ALWAYS = -100000, 100000
 _LABELS = ("hit die", "hit die (Revenge)", "hit die (Quick Fingers)", "coin call",
            "stolen item")
+#: The names of declared reactions whose hit die another label already keys (same key string).
+_NAMED_LABELS = {"Revenge": 1, "Quick Fingers": 2}
+#: The labels the kernel keeps for the hit dice of declared reactions (its NLAB - 5).
+_MAX_REACTION_LABELS = 8
+_TRIGGERS = {None: 0, "missed-in-melee": 1, "hit-in-melee": 2, "attacked-in-melee": 3}
 #: The statuses the rules read by name (a pack without one: that check never holds).
 _NAMED_STATUSES = ("burned", "confused", "petrified", "blinded", "frostbitten", "fatigued",
                    "paralyzed", "silenced", "poisoned")
@@ -198,6 +204,9 @@ class _Table:
         self.index: dict[tuple[str, str], int] = {}
         self.rows: list[dict[str, Any]] = []
         self.names: list[str] = []
+        #: The hit-die labels of declared reactions past _LABELS, by reaction name.
+        self.labels: dict[str, int] = dict(_NAMED_LABELS)
+        self.reaction_labels: list[str] = []
 
     def ability(self, name: str) -> int:
         """The index of ``pack.ability(name)`` (abilities first, as the reference looks up)."""
@@ -218,9 +227,15 @@ class _Table:
         found = self.index.get(key)
         if found is not None:
             return found
+        trigger, use, label = 0, -1, 0
         if a.type == "reaction":
-            raise Uncovered(f"the reaction ability {a.name!r} (declared reactions are played "
-                             "by the reference)")
+            # resolve._declared: the trigger, the ability used (looked up as w.ability does),
+            # the label of its hit die
+            assert a.reaction is not None and a.trigger in _TRIGGERS
+            if self.pack.ability(a.reaction).type == "reaction":
+                raise Uncovered(f"the reaction ability {a.name!r} that uses a reaction")
+            trigger, use = _TRIGGERS[a.trigger], self.ability(a.reaction)
+            label = self._label(a.name)
         if a.reach not in _REACH:
             raise Uncovered(f"the reach {a.reach!r} of {a.name!r}")
         if a.attack not in _ATTACK:
@@ -250,6 +265,7 @@ class _Table:
             "shell": a.shell, "gain_ammo": a.gain_ammo, "steal": int(a.steal),
             "disarm": int(a.disarm), "cure": cure, "user_dies": int(a.user_dies),
             "restores": int(a.restores), "rank": 0,
+            "trigger": trigger, "use": use, "label": label,
         }
         if len(self.rows) >= _MAX_ABILITIES:
             raise Uncovered(f"more than {_MAX_ABILITIES} abilities and items in one battle")
@@ -257,6 +273,17 @@ class _Table:
         self.rows.append(row)
         self.names.append(name)
         return self.index[key]
+
+    def _label(self, name: str) -> int:
+        """The keyed label of the hit die of the declared reaction ``name``."""
+        found = self.labels.get(name)
+        if found is None:
+            if len(self.reaction_labels) >= _MAX_REACTION_LABELS:
+                raise Uncovered(f"more than {_MAX_REACTION_LABELS} names of declared "
+                                "reactions")
+            found = self.labels[name] = len(_LABELS) + len(self.reaction_labels)
+            self.reaction_labels.append(f"hit die ({name})")
+        return found
 
     def ranked(self) -> list[dict[str, Any]]:
         """The rows, each with its id's place in sorted order (Dist.uniform sorts items)."""
@@ -295,6 +322,9 @@ def _tables(state: LodState) -> dict[str, Any]:
     statuses = {s: i for i, s in enumerate(status_names)}
     table = _Table(pack, elements, statuses)
     fighter_rows = [_fighter(state, f, fighters, table, elements, statuses) for f in fighters]
+    if any(len(f"unit {f.id!r}|{label}|".encode()) > 900 for f in fighters
+           for label in table.reaction_labels):
+        raise Uncovered("a declared reaction's name too long for the kernel's dice keys")
     chart = [_ratio(pack.multiplier(a, d)) for a in names for d in names]
     thr = []
     for s in status_names:
@@ -336,8 +366,8 @@ def _tables(state: LodState) -> dict[str, Any]:
         },
         "rulings": option_table(r, OPTION_READS),
         "consult": _consult_masks(r, len(fighters)),
-        "slots": [[f"unit {f.id!r}|{label}|".encode() for label in _LABELS]
-                  for f in fighters],
+        "slots": [[f"unit {f.id!r}|{label}|".encode()
+                   for label in (*_LABELS, *table.reaction_labels)] for f in fighters],
         "init_slot": f"{'initiative'!r}|GM's {n}d{sides_of_die}|".encode(),
     }
 

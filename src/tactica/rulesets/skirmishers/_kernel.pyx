@@ -47,6 +47,7 @@ DEF K_ARC = 6
 DEF K_MELEE = 7
 DEF K_END = 8
 DEF K_THROW = 9
+DEF K_MFIRE = 10   # the optional rule movement-fire: fire once while moving (2 AP, +2)
 DEF MAX_TOKENS = 64
 DEF MAX_MELEE = 64
 
@@ -145,6 +146,7 @@ cdef struct Unit:
     int side, spot, prone, out, dead, retreated, on_map
     int ap_spent, move_spent, activated, stopped, fought, threw, arc_made
     int card_ap, armor_cells, armor_ap, armor_left, experience_ap
+    int protected            # advanced body armor: the HP cells it protects (bit: cell index)
     int card_change[NCELLS]
     int card_mod[NCELLS]
     int nweap
@@ -193,7 +195,19 @@ cdef class Kernel:
     # of the setup, then each one's bit where the reference reads (consults) it
     cdef uint64_t cons, cons_setup
     cdef uint64_t c3, c5, c6, c18, c19, c21, c22, c24, c25, c26, c27, c29, c31, c33, c38
-    cdef uint64_t c40, c41
+    cdef uint64_t c40, c41, c30
+    cdef int advanced        # the optional rule advanced-armor
+    cdef int mfire, mf_counts  # the optional rule movement-fire; SKI-36 counts
+    cdef uint64_t c36
+    # the optional rule morale: SKI-17 retreat, SKI-32 out, SKI-42 fights; each side's squad
+    # (its morale target number, its leader or -1, the leader's leadership); the shaken sides
+    cdef int morale, retreat, count_out, leader_fights, shaken
+    cdef int sq_tn[MAX_SIDES]
+    cdef int sq_leader[MAX_SIDES]
+    cdef int sq_lead[MAX_SIDES]
+    cdef list morale_labels
+    cdef Pool *morale_pools
+    cdef uint64_t c17, c32, c42
     # the exact arc tests asked so far, and the arcs' dots (rules, policy) made so far
     cdef uint64_t exact_keys[1 << EXACT_BITS]
     cdef uint8_t exact_vals[1 << EXACT_BITS]
@@ -276,12 +290,14 @@ cdef class Kernel:
         self.narcmaps = 0
         self.hit_pools = NULL
         self.first_pools = NULL
+        self.morale_pools = NULL
 
     def __dealloc__(self):
         free(self.arc_maps)
         free(self.walk)
         free(self.hit_pools)
         free(self.first_pools)
+        free(self.morale_pools)
 
     def __init__(self, dict t):
         cdef int i, j, k
@@ -376,6 +392,21 @@ cdef class Kernel:
         self.c26, self.c27, self.c29 = bits["SKI-26"], bits["SKI-27"], bits["SKI-29"]
         self.c31, self.c33, self.c38 = bits["SKI-31"], bits["SKI-33"], bits["SKI-38"]
         self.c40, self.c41 = bits["SKI-40"], bits["SKI-41"]
+        self.c30, self.c36 = bits["SKI-30"], bits["SKI-36"]
+        self.mfire, self.mf_counts = t["movement_fire"], t["mf_counts"]
+        self.c17, self.c32, self.c42 = bits["SKI-17"], bits["SKI-32"], bits["SKI-42"]
+        self.morale, self.retreat = t["morale"], t["retreat"]
+        self.count_out, self.leader_fights = t["count_out"], t["leader_fights"]
+        self.shaken = 0
+        if len(t["squads"]) != self.nsides or len(t["morale_pools"]) != self.ntn:
+            raise ValueError("a squad per side and a morale pool per target number")
+        for i, (tn, leader, lead) in enumerate(t["squads"]):
+            self.sq_tn[i], self.sq_leader[i], self.sq_lead[i] = tn, leader, lead
+        self.morale_labels = t["morale_labels"]
+        self.morale_pools = <Pool *>malloc(sizeof(Pool) * self.ntn)
+        for i, p in enumerate(t["morale_pools"]):
+            _fill_pool(&self.morale_pools[i], p)
+        self.advanced = t["advanced_armor"]
         self.arc_maps = <uint8_t *>malloc(2 * self.cells * (1 << ARC_BITS))
         if t["walkable"]:
             self.walk = <int16_t *>malloc(sizeof(int16_t) * self.nspots * self.nspots)
@@ -411,6 +442,7 @@ cdef class Kernel:
         x.armor_ap = d["armor_ap"]
         x.experience_ap = d["experience_ap"]
         x.armor_left = d["armor_left"]
+        x.protected = d["protected"]
         for i in range(10):
             x.card_change[i] = d["card_change"][i]
             x.card_mod[i] = d["card_mod"][i]
@@ -647,11 +679,24 @@ cdef class Kernel:
         if hp <= 0:
             return 0
         change = t.armor_ap
-        if self.lifted and t.armor_cells != 0 and t.armor_left == 0:  # ruling SKI-25
+        if self.lifted and self._armor_destroyed(t):  # ruling SKI-25
             change = 0
         change += t.experience_ap  # the optional rule experience (0 without it)
         v = t.card_ap + t.card_change[10 - hp] + change
         return v if v > 0 else 0
+
+    cdef inline bint _armor_destroyed(self, Unit *t) noexcept nogil:
+        """SkiState.armor_destroyed (SKI-25): no cell left, or under advanced armor every
+        protected cell crossed out."""
+        cdef int i
+        if t.armor_cells == 0:
+            return False
+        if self.advanced:
+            for i in range(NCELLS):
+                if (t.protected >> i) & 1 and t.marks[i] != CROSSED:
+                    return False
+            return True
+        return t.armor_left == 0
 
     cdef inline int _available(self, Unit *t) noexcept nogil:
         cdef int v = self._max_ap(t) - t.ap_spent
@@ -719,6 +764,8 @@ cdef class Kernel:
         cdef uint8_t cells[NCELLS]
         cdef int i, j, taken, armor_left, last = -1, dead = 0, before, hp, max_ap, n
         cdef int ap_spent = t.ap_spent
+        if self.advanced:
+            self.cons |= self.c30  # SkiState.protected reads SKI-30 for every hit
         for i in range(NCELLS):
             cells[i] = t.marks[i]
         taken = lethal if lethal < t.armor_left else t.armor_left
@@ -733,7 +780,10 @@ cdef class Kernel:
             if i >= NCELLS:
                 dead = 1
                 break
-            cells[i] = CROSSED
+            if (t.protected >> i) & 1 and cells[i] == OPEN:  # advanced armor: partly
+                cells[i] = PARTIAL
+            else:
+                cells[i] = CROSSED
             last = i
             i += 1
         if not dead and not (armor_left > 0 and bludgeoning > 0) and bludgeoning > 0:
@@ -759,7 +809,7 @@ cdef class Kernel:
         t.dead = t.dead or dead
         hp = self._hp(t)
         max_ap = self._max_ap(t)
-        if not t.dead and t.armor_cells != 0 and t.armor_left == 0 and t.armor_ap != 0:
+        if not t.dead and t.armor_ap != 0 and self._armor_destroyed(t):
             self.cons |= self.c25  # SkiState.ap_change of destroyed armor that changes the AP
         # Hit (a Damaged event): the statistics
         t.taken += before - hp
@@ -825,6 +875,44 @@ cdef class Kernel:
             start = self._roll(
                 f"2D6 start cell for the reaction-fire hit by {fid} on {tid}".encode(),
                 &self.start_pool)
+            self._hit(target, start, self.items[w].lethal, self.items[w].bludgeoning, f)
+        return 0
+
+    cdef int _fire_moving(self, int f, int target) except -1:
+        """movement._movement_fire: FireDeclared (2 AP, toward the cap under SKI-36
+        counts); a standing target's side decides whether it drops prone
+        (policy.choose_decision: beyond 1 dot; RandomPolicy); then fire.shot "movement" at
+        the target number + 2."""
+        cdef Unit *uf = &self.u[f]
+        cdef Unit *ut = &self.u[target]
+        cdef int side, drop, ok, tn, w, hit, start
+        self.cons |= self.c36  # state.apply_event of FireDeclared
+        uf.ap_spent += 2
+        if self.mf_counts:  # ruling SKI-36
+            uf.move_spent += 2
+        self._check_spent(f)
+        if not ut.prone:
+            side = ut.side
+            if self.policies[side] == GREEDY:
+                drop = self._distance(uf.spot, ut.spot) > 1
+            else:
+                drop = self._integers(side, 2) == 1  # (stay standing, drop prone)
+            if drop:  # PoseChanged(target, True, 0)
+                ut.prone = 1
+                self._put_pose(ut.spot, 1)
+                self._check_spent(target)
+        w = uf.active
+        tn = self._ranged_tn(f, target, w, &ok)
+        if not ok:
+            return 0
+        tn += 2
+        fid, tid = self.unit_ids[f], self.unit_ids[target]
+        hit = self._roll(f"2D6 to hit: {fid} fires on the move at {tid}".encode(),
+                         self._hit_pool(tn))
+        ut.shot_by |= (<uint32_t>1) << f  # ShotFired (state._shot)
+        if hit:
+            start = self._roll(f"2D6 start cell for the hit by {fid} on {tid}".encode(),
+                               &self.start_pool)
             self._hit(target, start, self.items[w].lethal, self.items[w].bludgeoning, f)
         return 0
 
@@ -1493,10 +1581,12 @@ cdef class Kernel:
                             n = self._add(n, K_TAKE, o, self.u[o].expl_item[i])
             for i in range(t.nweap):
                 n = self._add(n, K_DROP, t.weap[i], 0)
+            if self.mfire:
+                n = self._movement_fire(uid, n, budget)
         # arcs.arc_actions
         first_arc[0] = n
         if (self.items[t.active].firearm and not t.threw and not t.arc_made
-                and not t.stopped):
+                and not t.stopped and not (self.shaken >> t.side) & 1):
             ap = self._available(t)
             for k in range(3):
                 width = _ARC_WIDTH[k]
@@ -1552,6 +1642,26 @@ cdef class Kernel:
                 return t.expl_n[i]
         return 0
 
+    cdef int _movement_fire(self, int uid, int n, int budget) noexcept nogil:
+        """movement.movement_fire_options: the enemies in action the active firearm can
+        reach, when 2 AP are left under the cap (SKI-36)."""
+        cdef Unit *t = &self.u[uid]
+        cdef int cap, e, ok
+        self.cons |= self.c36
+        if self.mf_counts:  # ruling SKI-36 counts: the movement budget
+            cap = budget
+        else:
+            cap = self._available(t) if not (t.fought or t.stopped) else 0
+        if not self.items[t.active].firearm or cap < 2:
+            return n
+        for e in range(self.nunits):
+            if not self._in_action(e) or self.u[e].side == t.side:
+                continue
+            self._ranged_tn(uid, e, t.active, &ok)
+            if ok:
+                n = self._add(n, K_MFIRE, e, 0)
+        return n
+
     cdef int _throws(self, int uid, int n) noexcept nogil:
         """explosives.throw_actions: every dot seen within the dots the AP pay for, in the
         lattice's order, then the stairwell throws."""
@@ -1560,6 +1670,8 @@ cdef class Kernel:
         cdef int mq = self._q(t.spot), mr = self._r(t.spot), ml = self._lvl(t.spot), mcell
         cdef int dq, dr
         if not self.items[item].explosive or self._ammo(t, item) <= 0 or t.stopped:
+            return n
+        if (self.shaken >> t.side) & 1:  # morale failed this turn
             return n
         if t.prone:
             self.cons |= self.c5  # explosives.throw_cost doubles the AP a dot
@@ -1599,7 +1711,7 @@ cdef class Kernel:
                      int narcs) except -1:
         """policy.rank_actions."""
         cdef Unit *me = &self.u[uid]
-        cdef int k, kind
+        cdef int k, kind, w, tn, ok
         if nmoves:
             self._move_values(uid, first_move, nmoves)
         self._arc_values_now(uid, first_arc, narcs)
@@ -1627,6 +1739,11 @@ cdef class Kernel:
                 self.act_v[k] = 0.0
             elif kind == K_THROW:
                 self.act_v[k] = self._throw_value(uid, me.active, self.act_a[k], self.act_b[k])
+            elif kind == K_MFIRE:
+                w = self._weapon_of(me)
+                tn = self._ranged_tn(uid, self.act_a[k], w, &ok) + 2
+                self.act_v[k] = (self._p(tn) if ok else 0.0) * _dmg_factor(
+                    self.items[w].lethal, self.items[w].bludgeoning) - 0.1
         return 0
 
     # -- policies ---------------------------------------------------------------------------------
@@ -1659,11 +1776,12 @@ cdef class Kernel:
         return mask
 
     cdef int _begin(self, int round_, int side) except -1:
-        """flow._begin: TurnBegan, ArcsRemoved (morale: not covered)."""
+        """flow._begin: TurnBegan, ArcsRemoved, then morale (the optional rule)."""
         cdef int i
         self.round = round_
         self.side = side
         self.active = -1
+        self.shaken = 0
         for i in range(self.nunits):
             self.u[i].ap_spent = 0
             self.u[i].move_spent = 0
@@ -1675,6 +1793,40 @@ cdef class Kernel:
         for i in range(self.nunits):
             if self.u[i].side == side and self.u[i].has_arc:
                 self.u[i].has_arc = 0
+        if self.morale:
+            self._morale(side)
+        return 0
+
+    cdef int _morale(self, int side) except -1:
+        """flow._morale: once 4 or more of the squad count as dead (SKI-32), 2D6 against its
+        morale, plus one a dead beyond 4, less its leader's leadership (SKI-42); failed: the
+        squad is shaken (no arcs, no throws this turn) and under SKI-17 retreat leaves."""
+        cdef int dead = 0, i, tn, lead = 0, leader = self.sq_leader[side], holds
+        self.cons |= self.c32  # SkiState.dead_count
+        for i in range(self.nunits):
+            if self.u[i].side == side and (self.u[i].dead or (self.count_out and self.u[i].out)):
+                dead += 1
+        if dead < 4:
+            return 0
+        if leader >= 0:
+            self.cons |= self.c42  # flow.leadership
+            if (self._in_action(leader) if self.leader_fights else not self.u[leader].dead):
+                lead = self.sq_lead[side]
+        tn = self.sq_tn[side] + (dead - 4) - lead
+        i = tn - self.tn_low
+        if i < 0:
+            i = 0
+        if i >= self.ntn:
+            i = self.ntn - 1
+        holds = self._roll(self.morale_labels[side], &self.morale_pools[i])
+        if not holds:  # MoraleChecked (failed), then Retreated under SKI-17 retreat
+            self.shaken |= 1 << side
+            self.cons |= self.c17
+            if self.retreat:
+                for i in range(self.nunits):
+                    if self.u[i].side == side and self._in_action(i):
+                        self.u[i].retreated = 1
+                        self.u[i].has_arc = 0
         return 0
 
     cdef int _roll_first(self, int round_) except -1:
@@ -2183,6 +2335,8 @@ cdef class Kernel:
             self._check_spent(uid)
         elif kind == K_THROW:
             return self._throw(uid, a, b)
+        elif kind == K_MFIRE:
+            self._fire_moving(uid, a)
         else:
             self.active = -1
         return None

@@ -12,8 +12,7 @@ test next to an edge, a blast's reach and shelter, a scatter, where a missed thr
 from) it asks of the reference's own functions, each answer kept (:class:`_Geometry`).
 
 It answers :class:`~tactica.engine.ruleset.NotCovered` for what the kernel does not play: a ruling
-option it does not know (:data:`COVERED_RULINGS`), an optional rule other than experience,
-a policy other than
+option it does not know (:data:`COVERED_RULINGS`), a policy other than
 greedy and random, a map or a fight larger than its arrays, a trooper out of the fight or
 with an explosive active from the start.
 """
@@ -46,7 +45,7 @@ from tactica.engine.ruleset import NotCovered
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult, UnitStats
 from tactica.rulesets.skirmishers import arcs, policy
-from tactica.rulesets.skirmishers.card import CELLS, D6, START_CELL
+from tactica.rulesets.skirmishers.card import CELLS, D6, START_CELL, protected_cells
 from tactica.rulesets.skirmishers.fire import hit_roll
 from tactica.rulesets.skirmishers.geometry import blast_options
 from tactica.rulesets.skirmishers.movement import move_graph
@@ -56,10 +55,7 @@ from tactica.rulesets.skirmishers.text import card_text
 __all__ = ["COVERED_RULINGS", "OPTION_READS", "SkirmishersKernel", "compiled", "prepare"]
 
 #: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not
-#: covered). The rulings of explosives, melee, morale, advanced armor and movement fire are
-#: listed with every option where the kernel leaves what they decide to the reference (a
-#: battle that throws, strikes in melee or fires on the move is played by the reference; the
-#: optional rules are not covered at all).
+#: covered). It plays every optional rule (:data:`_OPTIONAL_RULES`).
 COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "SKI-1": ("first-unmarked",),
     "SKI-2": ("zero-then-dead",),
@@ -132,6 +128,14 @@ OPTION_READS: OptionReads = {
     "prone_minus_one": ("SKI-38", {"no": 0, "minus-one": 1}),
     "past_dead": ("SKI-40", {"lost": 0, "dead": 1}),
     "before_window": ("SKI-41", {"targeted-dot": 0, "before-window": 1}),
+    # the HP cells advanced body armor protects (read into the tables)
+    "armor_top": ("SKI-30", {"middle": 0, "top": 1}),
+    # movement fire's AP toward the 8 AP cap
+    "mf_counts": ("SKI-36", {"counts": 1, "apart": 0}),
+    # morale: what failing does, who counts as dead, while the leader's leadership applies
+    "retreat": ("SKI-17", {"no-arcs-or-explosives": 0, "retreat": 1}),
+    "count_out": ("SKI-32", {"dead": 0, "out": 1}),
+    "leader_fights": ("SKI-42", {"lives": 0, "fights": 1}),
 }
 
 _MAX_UNITS, _MAX_SIDES, _MAX_ITEMS, _MAX_SPOTS = 32, 8, 32, 16384
@@ -140,7 +144,7 @@ _MAX_WALK_SPOTS = 4096
 #: The answers of the reference's geometry kept per kind of question (then cleared).
 _KEEP = 100_000
 #: The optional rules the kernel plays (any other: not covered).
-_OPTIONAL_RULES = frozenset({"experience"})
+_OPTIONAL_RULES = frozenset({"experience", "advanced-armor", "movement-fire", "morale"})
 
 
 def compiled() -> Any:
@@ -326,7 +330,7 @@ def prepare(scenario: Scenario) -> SkirmishersKernel | NotCovered:
 #: the kernel plays, or read from the setup on (:func:`.state.setup_consulted`).
 _LOOP_CONSULTED = ("SKI-3", "SKI-5", "SKI-6", "SKI-18", "SKI-19", "SKI-21", "SKI-22", "SKI-24",
                    "SKI-25", "SKI-26", "SKI-27", "SKI-29", "SKI-31", "SKI-33", "SKI-38",
-                   "SKI-40", "SKI-41")
+                   "SKI-40", "SKI-41", "SKI-30", "SKI-36", "SKI-17", "SKI-32", "SKI-42")
 
 
 def _consulted_bits(state: SkiState) -> dict[str, int]:
@@ -334,7 +338,11 @@ def _consulted_bits(state: SkiState) -> dict[str, int]:
     of the rulings the battle consults from its setup."""
     bit = {r.id: 1 << i for i, r in enumerate(state.rulings.declared())}
     out = {k: bit[k] for k in _LOOP_CONSULTED}
-    out["setup"] = sum(bit[k] for k in set(setup_consulted(state)))
+    setup = set(setup_consulted(state))
+    if state.option("advanced-armor") and any(t.armor.ap and t.armor.cells
+                                              for t in state.troopers.values()):
+        setup.add("SKI-30")  # setup_consulted's armor_destroyed reads it (SkiState.protected)
+    out["setup"] = sum(bit[k] for k in setup)
     return out
 
 
@@ -444,6 +452,9 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
             "active": item_ix[t.active], "fallback": item_ix[t.fallback],
             "marks": [".X/".index(c) for c in t.marks],
             "armor_left": t.armor_left, "arc": arc,
+            "protected": sum(1 << CELLS.index(c) for c in protected_cells(
+                t.armor.cells, "top" if flags["armor_top"] else "middle"))
+            if state.option("advanced-armor") else 0,
             "id_key": f"unit {t.id!r}", "id": t.id,
         })
     # the 2D6 rolls' exact samplers: to hit (per target number) and the start cell
@@ -452,6 +463,18 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         roll = hit_roll("", tn, _nothing)
         assert isinstance(roll, Roll)
         hit_pools.append(_pool(roll.dist, {"hit": 1, "miss": 0}))
+    # the morale checks' (fire.hit_roll's words "holds" and "fails"), per target number
+    morale_pools = []
+    for tn in range(_TN_LOW, _TN_HIGH):
+        roll = hit_roll("", tn, _nothing, words=("holds", "fails"))
+        assert isinstance(roll, Roll)
+        morale_pools.append(_pool(roll.dist, {"holds": 1, "fails": 0}))
+    order = list(state.troopers)
+    squads = []
+    for side in state.sides:
+        squad = setup.squads[side]
+        leader = order.index(squad.leader) if squad.leader in state.troopers else -1
+        squads.append((squad.skill.morale, leader, squad.leadership))
     start_pool = _pool(START_CELL, {c: c for c in CELLS})
     first_pools = []
     for mask in range(1 << len(state.sides)):
@@ -490,6 +513,10 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         "d6_pool": _pool(D6, {f: f for f in range(1, 7)}),
         "id_rank": [sorted(state.troopers).index(t.id) for t in troopers],
         **flags,  # the ruling options (OPTION_READS)
+        "advanced_armor": int(state.option("advanced-armor")),
+        "movement_fire": int(state.option("movement-fire")),
+        "morale": int(state.option("morale")), "squads": squads, "morale_pools": morale_pools,
+        "morale_labels": [f"2D6 morale check for {s}".encode() for s in state.sides],
         "consulted": _consulted_bits(state),
     }
     return tables, items
