@@ -40,7 +40,7 @@ from typing import Any
 
 from tactica.engine.errors import TacticaError
 
-__all__ = ["NOT_KEYED", "StateKeys", "declare_key", "declared_key"]
+__all__ = ["NOT_KEYED", "DeclaredKey", "StateKeys", "declare_key", "declared_key"]
 
 #: The metadata of a field the merge key leaves out: a figure kept for people (a tally of
 #: what happened) that never changes what the rules do next.
@@ -48,19 +48,24 @@ NOT_KEYED: Mapping[str, bool] = MappingProxyType({"tactica.engine.statekey.skip"
 
 _FRESH = "tactica.engine.copying.fresh"
 _SKIP = "tactica.engine.statekey.skip"
-_DECLARED: dict[type, Callable[[Any], Hashable]] = {}
+#: A game's own key: ``key(state, core)``, where ``core(value)`` keys any value by the core's
+#: rule (so a game changes only what it knows about).
+DeclaredKey = Callable[[Any, Callable[[Any], Hashable]], Hashable]
+_DECLARED: dict[type, DeclaredKey] = {}
 _PLAIN = (int, str, float, bool, type(None), Fraction, bytes, enum.Enum)
 _PLAIN_TYPES = frozenset({int, str, float, bool, type(None), Fraction, bytes})
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def declare_key(cls: type, key: Callable[[Any], Hashable]) -> None:
-    """Key the states of class ``cls`` (a game's state) with ``key`` instead of the core's
-    rule. ``key(a) == key(b)`` must imply that ``a`` and ``b`` play on the same way."""
+def declare_key(cls: type, key: DeclaredKey) -> None:
+    """Key the states of class ``cls`` (a game's state) with ``key(state, core)`` instead of
+    the core's rule; ``core(value)`` is the core's key of any value (the state with a field
+    that no longer matters set to a constant, for instance). ``key(a, core) == key(b, core)``
+    must imply that ``a`` and ``b`` play on the same way."""
     _DECLARED[cls] = key
 
 
-def declared_key(cls: type) -> Callable[[Any], Hashable] | None:
+def declared_key(cls: type) -> DeclaredKey | None:
     """The key a game declared for ``cls``, or ``None`` (the core's rule)."""
     return _DECLARED.get(cls)
 
@@ -84,8 +89,7 @@ class StateKeys:
         self.custom = _DECLARED.get(type(root))
         self.shared: set[int] = set()
         self.interned: dict[Hashable, Hashable] = {}
-        if self.custom is None:
-            self._collect(root, top=True)
+        self._collect(root, top=True)
 
     def _collect(self, value: Any, *, top: bool = False) -> None:
         """Note every object of ``root`` that is not a plain value (recursing into the
@@ -107,8 +111,11 @@ class StateKeys:
     def __call__(self, state: Any) -> Hashable:
         """The merge key of ``state`` (a state of the same fight as ``root``)."""
         if self.custom is not None:
-            return self.custom(state)
+            return self.custom(state, self._core)
         return self._key(state, type(state).__name__)
+
+    def _core(self, value: Any) -> Hashable:
+        return self._key(value, type(value).__name__)
 
     def _key(self, value: Any, where: str) -> Hashable:
         kind = type(value)
