@@ -75,6 +75,14 @@ def test_the_bar_is_exact_on_a_small_fight_and_follows_every_step(
     before = f"red {100 * float(exact_fight(load_scenario(scenario)).p('red')):.1f}%"
     assert before in shown["text"]  # the whole fight's exact chance, before anyone has shot
     assert page.locator("#chances .bar span[data-side='red']").count() == 1
+    # Red's operator stays (it cannot move): a new version of the fight, and of the bar.
+    page.click("button:text-is('A stays at 0,0')", timeout=TIMEOUT)
+    page.wait_for_function(
+        "v => { const c = document.querySelector('#chances');"
+        " return c && c.dataset.version && c.dataset.version !== String(v); }",
+        arg=first["version"], timeout=TIMEOUT)
+    first = server.state()
+    assert chances_shown(page, first["version"])["kind"] == "exact"
     # Red shoots (the attack's preview, then commit): the dice roll, blue answers, and the bar
     # follows the fight to its new version.
     page.click("#question button[title='A attacks B with rifle']", timeout=TIMEOUT)
