@@ -106,12 +106,10 @@ def test_cop_against_goblin_agrees_with_20000_battles() -> None:
     _check_against_battles(sc, "greedy", seed=5)
 
 
+#: The examples that fit the default budget but take a minute or more (docs/exact.md lists
+#: how far each game's search reaches).
 EXAMPLE_FIGHTS = [
     ("nebulia/duel.yaml", "greedy"),
-    ("nebulia/duel-cover.yaml", "greedy"),
-    ("arc/pistol-duel.yaml", "greedy"),
-    ("skirmishers/shot.yaml", "greedy"),
-    ("unhex/back-room.yaml", "greedy"),
 ]
 
 
@@ -120,11 +118,6 @@ EXAMPLE_FIGHTS = [
 @pytest.mark.parametrize(("example", "policy"), EXAMPLE_FIGHTS)
 def test_every_example_agrees_with_20000_battles(example: str, policy: str) -> None:
     _check_against_battles(load_scenario(EXAMPLES / example), policy, seed=3)
-
-
-def test_the_small_unhex_example_agrees_with_20000_battles() -> None:
-    sc = load_scenario(EXAMPLES / "unhex" / "back-room.yaml")
-    _check_against_battles(sc, "greedy", seed=4)
 
 
 # --------------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from tactica.dice import Dist
-from tactica.engine.chance import Decide, Done, Policy, Step, run_exact
+from tactica.engine.chance import Decide, Policy, Step, run_exact
 from tactica.engine.consulted import recording
 from tactica.engine.errors import TacticaError
 from tactica.engine.events import RoundStarted
@@ -65,7 +65,7 @@ DEFAULT_MAX_STATES = 100_000
 TRY_INSTEAD = "try a smaller map, fewer rounds, or `simulate --precision`"
 
 
-class BudgetExceeded(TacticaError):  # noqa: N818 - read as a sentence: "budget exceeded"
+class BudgetExceeded(TacticaError):
     """The exact search reached its budget of distinct states before the fight was done."""
 
     def __init__(self, states: int, budget: int) -> None:
@@ -81,7 +81,7 @@ class BudgetExceeded(TacticaError):  # noqa: N818 - read as a sentence: "budget 
 # Policies as distributions
 
 
-class _Draws(Exception):  # noqa: N818 - internal signal
+class _Draws(Exception):
     """A policy drew from its generator: its choice is random, and its distribution unknown."""
 
 

@@ -24,8 +24,15 @@ from tactica.analysis.exact import (
 from tactica.analysis.exact_views import comparison_tables, fight_plot, fight_tables
 from tactica.cli.app import app
 from tactica.cli.common import console, err_console, parse_rulings, print_json
-from tactica.cli.output import CsvOpt, DecimalsOpt, ExactOpt, MarkdownOpt, PlotOpt, save_plot
-from tactica.cli.output import show_tables
+from tactica.cli.output import (
+    CsvOpt,
+    DecimalsOpt,
+    ExactOpt,
+    MarkdownOpt,
+    PlotOpt,
+    save_plot,
+    show_tables,
+)
 from tactica.cli.simulate_cmd import _parse_policies
 from tactica.engine.errors import TacticaError
 from tactica.engine.scenario import load_scenario

@@ -120,7 +120,8 @@ class StateKeys:
     def _key(self, value: Any, where: str) -> Hashable:
         kind = type(value)
         if kind in _PLAIN_TYPES:
-            return value
+            plain: Hashable = value
+            return plain
         if id(value) in self.shared:
             return (_Same, id(value))
         if kind is tuple or kind is list:
@@ -155,7 +156,8 @@ class StateKeys:
                 f"the exact search cannot key a field of {where} (a {kind.__name__}): the "
                 "game may declare a key of its own (tactica.engine.statekey.declare_key)"
             ) from None
-        return value
+        hashable: Hashable = value
+        return hashable
 
 
 class _Same:
