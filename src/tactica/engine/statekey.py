@@ -38,6 +38,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from tactica.engine.caching import Cache
 from tactica.engine.errors import TacticaError
 
 __all__ = ["NOT_KEYED", "DeclaredKey", "StateKeys", "declare_key", "declared_key"]
@@ -54,7 +55,7 @@ DeclaredKey = Callable[[Any, Callable[[Any], Hashable]], Hashable]
 _DECLARED: dict[type, DeclaredKey] = {}
 _PLAIN = (int, str, float, bool, type(None), Fraction, bytes, enum.Enum)
 _PLAIN_TYPES = frozenset({int, str, float, bool, type(None), Fraction, bytes})
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_FIELDS = Cache[type, tuple[str, ...]]("statekey.fields", maxsize=1024)
 
 
 def declare_key(cls: type, key: DeclaredKey) -> None:
@@ -73,10 +74,9 @@ def declared_key(cls: type) -> DeclaredKey | None:
 def _keyed_fields(cls: type) -> tuple[str, ...]:
     names = _FIELDS.get(cls)
     if names is None:
-        names = tuple(f.name for f in dataclasses.fields(cls)
-                      if f.compare and not f.metadata.get(_FRESH)
-                      and not f.metadata.get(_SKIP))
-        _FIELDS[cls] = names
+        names = _FIELDS.put(cls, tuple(f.name for f in dataclasses.fields(cls)
+                                       if f.compare and not f.metadata.get(_FRESH)
+                                       and not f.metadata.get(_SKIP)))
     return names
 
 
