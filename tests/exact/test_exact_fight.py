@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from fractions import Fraction
@@ -247,3 +248,29 @@ def test_the_command_prints_json_csv_and_markdown(tmp_path: Path, capsys) -> Non
     assert json.loads(capsys.readouterr().out)["policies"]["red"] == "random"
     assert main(["exact", str(path), "--policy", "green=random"]) == 2
     assert "no side 'green'" in capsys.readouterr().err
+    pytest.importorskip("matplotlib")
+    assert main(["exact", str(path), "--plot", str(tmp_path / "stand.png")]) == 0
+    assert (tmp_path / "stand.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_ctrl_c_stops_a_long_search_at_once(tmp_path: Path) -> None:
+    # The firefight's search runs for minutes: once it has said how far it got (its progress
+    # on standard error), Ctrl-C stops it with one line and exit code 130.
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from tactica.cli import main; "
+         "sys.exit(main(sys.argv[1:]))", "exact", str(EXAMPLES / "nebulia" / "firefight.yaml"),
+         "--max-states", "10000000"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()
+        assert first.startswith("exact: ") and "states searched" in first
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1].startswith("interrupted: the exact search was stopped")
+    assert "Traceback" not in err

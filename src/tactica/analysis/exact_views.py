@@ -68,7 +68,9 @@ def comparison_tables(report: ExactComparison) -> list[Table]:
                       Column("exact", right=True)], [])
         for r in results:
             d = report.difference(i, r)
-            diff.rows.append([name(r), d, ("+" if d >= 0 else "") + _frac(d)])
+            text = _frac(d)
+            diff.rows.append([name(r), d, ("+" if d >= 0 and text[0].isdigit() else "")
+                              + text])
         out.append(diff)
     return out
 
