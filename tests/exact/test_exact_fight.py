@@ -111,6 +111,7 @@ def test_cop_against_goblin_agrees_with_20000_battles() -> None:
 #: how far each game's search reaches).
 EXAMPLE_FIGHTS = [
     ("nebulia/duel.yaml", "greedy"),
+    ("nebulia/duel-cover.yaml", "greedy"),
 ]
 
 
