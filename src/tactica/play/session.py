@@ -489,7 +489,11 @@ class PlaySession:
         from tactica.play.chances import chances_of
 
         ctl = self.controller
-        found = chances_of(ctl.scenario, self.battle, ctl.computer)
+        try:
+            found = chances_of(ctl.scenario, self.battle, ctl.computer)
+        except TacticaError as exc:  # a policy that cannot state its chances
+            self.terminal.say(f"  chances: {exc}")
+            return
         self.terminal.say("\n".join(f"  {line}" for line in found.lines()))
 
     def _status(self) -> None:
