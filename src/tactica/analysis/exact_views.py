@@ -12,7 +12,7 @@ from tactica.presentation.tables import Column, Table
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["comparison_tables", "fight_plot", "fight_tables"]
+__all__ = ["comparison_tables", "fight_plot", "fight_tables", "without_fractions"]
 
 
 #: The longest fraction a table shows in full (longer ones are in the JSON).
@@ -72,6 +72,17 @@ def comparison_tables(report: ExactComparison) -> list[Table]:
             diff.rows.append([name(r), d, ("+" if d >= 0 and text[0].isdigit() else "")
                               + text])
         out.append(diff)
+    return out
+
+
+def without_fractions(tables: list[Table]) -> list[Table]:
+    """The tables without their ``exact`` column (when every number is printed as a fraction
+    already: ``--exact``)."""
+    out = []
+    for t in tables:
+        keep = [i for i, c in enumerate(t.columns) if c.name != "exact"]
+        out.append(Table(t.title, [t.columns[i] for i in keep],
+                         [[row[i] for i in keep] for row in t.rows], list(t.notes)))
     return out
 
 

@@ -21,7 +21,12 @@ from tactica.analysis.exact import (
     exact_compare,
     exact_fight,
 )
-from tactica.analysis.exact_views import comparison_tables, fight_plot, fight_tables
+from tactica.analysis.exact_views import (
+    comparison_tables,
+    fight_plot,
+    fight_tables,
+    without_fractions,
+)
 from tactica.cli.app import app
 from tactica.cli.common import console, err_console, parse_rulings, print_json
 from tactica.cli.output import (
@@ -87,6 +92,8 @@ def exact_cmd(
     else:
         tables = fight_tables(report)
         notes = []
+    if exact:  # every chance is a fraction already
+        tables = without_fractions(tables)
     show_tables(tables, fmt, csv=csv, markdown=markdown, quiet=json_out)
     if json_out:
         print_json(report.to_dict())
