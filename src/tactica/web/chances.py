@@ -4,7 +4,9 @@ fight fits a budget of states, else estimated from seeded fights with 95% interv
 
 The position is copied under the fight's lock (at once) and the chances are worked out
 outside it, in a worker thread, so the rest of the page never waits for them; the answer of
-each version of the fight is remembered, and several tabs asking for it share one search."""
+each version of the fight is remembered, and several tabs asking for it share one search. A
+request for a version older than one asked for since is answered ``{"stale": true}`` at once
+(the page asks for the new one)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ class _Remembered:
         self.version = -1
         self.answer: dict[str, Any] | None = None
         self.lock = threading.Lock()
+        #: The newest version asked for: an older one still waiting is not worked out.
+        self.latest = -1
 
 
 def chances_endpoint(server: Any) -> Callable[[Request], Awaitable[Response]]:
@@ -41,15 +45,19 @@ def chances_endpoint(server: Any) -> Callable[[Request], Awaitable[Response]]:
     remembered = _Remembered()
 
     def position(ctl: FightController) -> tuple[int, Any, Any, dict[str, str], int]:
+        ctl.advance()  # what needs nobody first, as the page's state does
         battle = ctl.battle
         return (ctl.version, battle.ruleset, battle.ruleset.copy_state(battle.state),
                 policies_at_table(ctl.scenario, battle, ctl.computer), ctl.scenario.max_rounds)
 
     def work(version: int, ruleset: Any, state: Any, policies: dict[str, str],
              max_rounds: int) -> dict[str, Any]:
+        remembered.latest = max(remembered.latest, version)
         with remembered.lock:
             if remembered.version == version and remembered.answer is not None:
                 return remembered.answer
+            if version < remembered.latest:  # the fight has moved on: the page asks again
+                return {"version": version, "stale": True}
             found = chances_from(ruleset, state, policies, max_rounds=max_rounds,
                                  max_states=CHANCE_MAX_STATES, battles=WEB_BATTLES)
             answer = {**found.to_dict(), "version": version, "policies": policies}
