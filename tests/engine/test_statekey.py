@@ -99,3 +99,18 @@ def test_an_unhashable_field_is_refused_and_a_game_may_declare_its_key() -> None
         from tactica.engine import statekey
 
         statekey._DECLARED.pop(Odd)
+
+
+def test_arc_forgets_its_initiative_checks_once_the_order_is_set() -> None:
+    from pathlib import Path
+
+    from tactica.engine.scenario import load_scenario
+
+    sc = load_scenario(Path(__file__).parents[2] / "examples" / "arc" / "pistol-duel.yaml")
+    root = sc.new_state()
+    keys = StateKeys(root)
+    a, b = copy_state(root), copy_state(root)
+    a.checks, b.checks = (("Francis", 3, True, 1),), (("Francis", 4, True, 1),)
+    assert keys(a) != keys(b)  # while the order is set up, the checks decide it
+    a.phase = b.phase = "round"
+    assert keys(a) == keys(b)  # after that they are read no more
