@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tactica.analysis.simulate import SimulationReport
-    from tactica.api import compare, example, examples, load, odds, odds_of, simulate
+    from tactica.api import compare, exact, example, examples, load, odds, odds_of, simulate
     from tactica.dice import Dist, evaluate
     from tactica.engine.errors import (
         CapabilityError,
@@ -57,6 +57,7 @@ __all__ = [
     "__version__",
     "compare",
     "evaluate",
+    "exact",
     "example",
     "examples",
     "get_ruleset",
@@ -71,7 +72,8 @@ __all__ = [
 
 #: Where each public name lives (imported on first use by :func:`__getattr__`).
 _HOMES: dict[str, str] = {
-    **dict.fromkeys(("compare", "example", "examples", "load", "odds", "odds_of", "simulate"),
+    **dict.fromkeys(("compare", "exact", "example", "examples", "load", "odds", "odds_of",
+                     "simulate"),
                     "tactica.api"),
     **dict.fromkeys(("Dist", "evaluate"), "tactica.dice"),
     **dict.fromkeys(("CapabilityError", "ContentError", "DiceError", "IllegalActionError",

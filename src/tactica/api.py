@@ -20,6 +20,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tactica.analysis.exact import DEFAULT_MAX_STATES, ExactComparison, FightOdds
+from tactica.analysis.exact import exact_compare as _exact_compare
+from tactica.analysis.exact import exact_fight as _exact_fight
 from tactica.analysis.simulate import ComparisonReport, SimulationReport
 from tactica.analysis.simulate import compare as _compare
 from tactica.analysis.simulate import simulate as _simulate
@@ -28,7 +31,7 @@ from tactica.engine.odds import OddsReport
 from tactica.engine.ruleset import OddsValue, Ruleset, example_scenarios, odds_hooks, rulesets
 from tactica.engine.scenario import Scenario, load_scenario
 
-__all__ = ["compare", "example", "examples", "load", "odds", "odds_of", "simulate"]
+__all__ = ["compare", "exact", "example", "examples", "load", "odds", "odds_of", "simulate"]
 
 
 def examples() -> dict[str, Path]:
@@ -105,3 +108,21 @@ def compare(scenario: Scenario, spec: str, battles: int = 1000, *, seed: int = 1
     """
     return _compare(scenario, spec, battles=battles, seed=seed, policies=policies,
                     workers=workers)
+
+
+def exact(scenario: Scenario, *, policies: Mapping[str, str] | str | None = None,
+          compare: str | None = None,
+          max_states: int = DEFAULT_MAX_STATES) -> FightOdds | ExactComparison:
+    """The exact odds of the whole fight under ``policies`` (every state it can reach,
+    searched once, up to ``max_states``); with ``compare`` (``"NEB-6=die,characteristic"``)
+    each variant's exact odds and their exact differences.
+
+    >>> import tactica
+    >>> from fractions import Fraction
+    >>> odds = tactica.exact(tactica.load(tactica.example("cop-vs-goblin")))
+    >>> odds.p("police") + odds.p("goblins") + odds.p("unfinished") == 1
+    True
+    """
+    if compare is not None:
+        return _exact_compare(scenario, compare, policies=policies, max_states=max_states)
+    return _exact_fight(scenario, policies=policies, max_states=max_states)

@@ -51,6 +51,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "units, actions and dice by clicking (or typing the dice rolled); saved after "
               "every event, so --resume LOG continues it here or in tactica play. Open the URL "
               "it prints: its token lets only you in."),
+    "exact": ("tactica.cli.exact_cmd",
+              "The exact chance that each side wins the whole fight, of a draw and of an "
+              "unfinished fight, with the exact distributions of rounds and survivors, under "
+              "the policies given."),
     "matrix": ("tactica.cli.matrix_cmd",
                "Exact odds of every weapon of some profiles against every target profile, at "
                "chosen ranges and cover set through the game's own geometry; --plot draws a "

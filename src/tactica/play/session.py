@@ -77,13 +77,15 @@ HELP = """\
   map            the battlefield and who stands where;  status: every unit
   history [N]    the last N events
   dice ask|auto  type the dice rolled by hand (default) or let tactica roll them
+  chances [on|off]  each side's chance to win from here (exact when it fits, else
+                 estimated); 'on' shows it at every turn
   quit           stop here: the log keeps everything, --resume continues
 At a dice prompt type the faces as rolled ('37' for a d100, '2 5' for two dice, '=N' for
 the result itself) or press Enter to let tactica roll."""
 
 #: The words that start a command, for completion.
 COMMANDS = ("help", "actions", "list", "aim", "odds", "rulings", "suggest", "sight", "map",
-            "status", "history", "dice", "quit")
+            "status", "history", "dice", "chances", "quit")
 
 _LIST_ALL = 12
 _GROUP_LISTED = 3
@@ -109,6 +111,7 @@ class PlaySession:
         self.terminal = terminal
         self._shown_map = ""
         self._last_turn: tuple[str, str, int] | None = None
+        self._chances_on = False
 
     @classmethod
     def start(cls, scenario: Scenario, log: str | Path, terminal: Terminal, *,
@@ -210,6 +213,8 @@ class PlaySession:
         what = f": {req.prompt}" if req.prompt else ""
         n = len(req.texts)
         self.terminal.say(f"{req.side} to choose{what} ({n} action{'s' if n != 1 else ''})")
+        if self._chances_on:
+            self._chances()
         # the same unit's turn goes on when only the action it took came between
         turn = ((req.side, req.prompt.split(":")[0], self.controller.steps)
                 if ":" in req.prompt else None)
@@ -393,6 +398,14 @@ class PlaySession:
             self._map()
         elif cmd == "sight" and rest:
             self._sight(" ".join(text.split()[1:]))
+        elif cmd == "chances" and len(rest) <= 1 and all(
+                r.lower() in ("on", "off") for r in rest):
+            if rest:
+                self._chances_on = rest[0].lower() == "on"
+                self.terminal.say("  chances: shown at every turn" if self._chances_on
+                                  else "  chances: on request")
+            if not rest or self._chances_on:
+                self._chances()
         elif cmd == "dice" and len(rest) == 1 and rest[0].lower() in ("ask", "auto"):
             self.terminal.say("  dice: " + ("typed by hand" if rest[0].lower() == "ask" else
                                             "rolled by tactica, this one too"
@@ -512,6 +525,17 @@ class PlaySession:
             if all(k in norm(line) for k in keys):
                 lines.append(line)
         self.terminal.say("\n".join(lines) if lines else "  no ruling matches")
+
+    def _chances(self) -> None:
+        from tactica.play.chances import chances_of
+
+        ctl = self.controller
+        try:
+            found = chances_of(ctl.scenario, self.battle, ctl.computer)
+        except TacticaError as exc:  # a policy that cannot state its chances
+            self.terminal.say(f"  chances: {exc}")
+            return
+        self.terminal.say("\n".join(f"  {line}" for line in found.lines()))
 
     def _status(self) -> None:
         rs, state = self.battle.ruleset, self.battle.state

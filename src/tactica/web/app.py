@@ -12,6 +12,7 @@ Routes (JSON unless said):
   open question (aimed at a bearing: an aimable firing arc), its outcomes as bars (the preview
   shown before an attack is committed); a question that is no longer open answers
   ``{"stale": true}`` (a page's requests that crossed an answer are not errors);
+* ``GET /api/chances`` each side's chance to win from here (:mod:`tactica.web.chances`);
 * ``GET /favicon.ico`` the page's icon (also ``/static/favicon.svg``);
 * ``POST /api/action`` ``{"key", "index"}`` (and ``"bearing"``, degrees, to aim an action the
   question lists as aimable: a firing arc at any bearing), ``/api/roll`` ``{"key", "text"}``
@@ -59,6 +60,7 @@ from tactica.engine.errors import ScriptError, TacticaError
 from tactica.engine.validation import whole_number
 from tactica.play.controller import FightController, Note
 from tactica.play.queries import sight_of, svg_of
+from tactica.web.chances import chances_endpoint
 from tactica.web.guard import SECURITY_HEADERS, OwnerGuard
 from tactica.web.listen import Limits
 from tactica.web.snapshot import odds_between, preview, snapshot
@@ -383,6 +385,7 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
         Route("/api/map.svg", guarded(map_svg)),
         Route("/api/sight", guarded(sight)),
         Route("/api/preview", guarded(preview_of)),
+        Route("/api/chances", guarded(chances_endpoint(server))),
         Route("/favicon.ico", favicon),
         Route("/api/action", guarded(action), methods=["POST"]),
         Route("/api/roll", guarded(roll), methods=["POST"]),

@@ -8,8 +8,8 @@ field of a fighter is an immutable value, so copying a state copies a few small 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 from tactica.battlefield.grid.tiles import Tile, TileGrid
 from tactica.engine.copying import copy_state
 from tactica.engine.rulings import Rulings
+from tactica.engine.statekey import declare_key
 from tactica.rulesets.arc import records as r
 from tactica.rulesets.arc.checks import SKILL_ATTRIBUTES, CheckResult, Score
 from tactica.rulesets.arc.content import ArmorDie, Item, Weapon
@@ -455,3 +456,14 @@ def who(state: ArcState, uid: str) -> str:
     f = state.fighters.get(uid)
     name = f.profile.name if f is not None else ""
     return f"{name} ({uid})" if name and name != uid else uid
+
+
+def _merge_key(state: ArcState, core: Callable[[Any], Hashable]) -> Hashable:
+    """The exact search's key of a state: the initiative checks are read only while the
+    order is being set up, so after that two states that differ in them alone are one."""
+    if state.phase == "setup" or not state.checks:
+        return core(state)
+    return core(replace(state, checks=()))
+
+
+declare_key(ArcState, _merge_key)

@@ -541,6 +541,44 @@ function render(s) {
   if (s.notice && $("error").textContent === s.notice) showError("");  // said once is enough
   if (picked.length === 2 && sightVersion !== s.version) showSight();  // the fight moved on
   else refreshMap();
+  loadChances(s);
+}
+
+// -- the chance to win from here: a bar beside the turn, in the manner of a chess engine's
+// evaluation bar; exact when the rest of the fight fits the search, else "estimated" with
+// its 95% interval. Asked once per version of the fight, after the page has been drawn.
+
+let chancesAsked = -1;
+
+async function loadChances(s) {
+  if (s.version === chancesAsked) return;
+  chancesAsked = s.version;
+  let c;
+  try { c = await api("/api/chances"); } catch (e) { return; }
+  if (!state || c.version !== state.version) return;  // the fight moved on: asked again
+  renderChances(c);
+}
+
+function renderChances(c) {
+  const box = $("chances");
+  const bar = el("span", {class: "bar"});
+  const words = [];
+  for (const name of c.sides) {
+    const w = c.win[name];
+    const side = state.sides.find((x) => x.name === name);
+    const part = el("span", {"data-side": name, title: `${name} wins: ${pct(w.p)}`});
+    part.style.width = `${100 * w.p}%`;
+    if (side) part.style.background = side.colour;
+    bar.append(part);
+    words.push(w.ci95 ? `${name} ${pct(w.p)} (${pct(w.ci95[0])}-${pct(w.ci95[1])})`
+                      : `${name} ${pct(w.p)}`);
+  }
+  const label = c.exact ? "exact" : `estimated, 95% interval, ${c.battles} fights`;
+  box.replaceChildren(bar, el("span", {class: "what", text: `${words.join(" · ")} · ${label}`}));
+  box.dataset.version = String(c.version);
+  box.dataset.kind = c.label;
+  box.title = "chance to win from here" + (c.exact ? " (exact)" : " (estimated)");
+  box.hidden = false;
 }
 
 // -- a fight without a map: the characters and the ranges between them -----------------------

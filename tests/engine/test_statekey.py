@@ -1,0 +1,116 @@
+"""The merge keys of battle states: derived from their fields, conservative, and declarable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from tactica.engine.copying import FRESH, copy_state
+from tactica.engine.errors import TacticaError
+from tactica.engine.statekey import NOT_KEYED, StateKeys, declare_key, declared_key
+
+
+@dataclass(frozen=True)
+class Board:
+    width: int
+    walls: frozenset[tuple[int, int]]
+
+
+@dataclass
+class Unit:
+    place: tuple[int, int]
+    hp: int
+
+
+@dataclass
+class State:
+    board: Board
+    units: dict[str, Unit]
+    round: int = 0
+    ready: set[str] = field(default_factory=set)
+    memo: dict[str, Any] = field(default_factory=dict, compare=False)
+    fresh: dict[str, Any] = field(default_factory=dict, metadata=FRESH)
+    told: int = field(default=0, metadata=NOT_KEYED)
+
+
+def start() -> State:
+    return State(Board(10, frozenset({(1, 1)})), {"A": Unit((0, 0), 2), "B": Unit((5, 5), 2)})
+
+
+def test_equal_states_have_equal_keys_and_a_changed_field_another() -> None:
+    root = start()
+    keys = StateKeys(root)
+    a, b = copy_state(root), copy_state(root)
+    assert keys(a) == keys(b) and hash(keys(a)) == hash(keys(b))
+    b.units["B"].hp = 1
+    assert keys(a) != keys(b)
+    c = copy_state(root)
+    c.ready.add("A")
+    assert keys(c) != keys(a)
+
+
+def test_memos_and_figures_for_people_are_left_out() -> None:
+    root = start()
+    keys = StateKeys(root)
+    a, b = copy_state(root), copy_state(root)
+    b.memo["sight"] = [1, 2]      # compare=False: a memo of derived answers
+    b.fresh["x"] = object()       # FRESH: starts again in every copy
+    b.told = 7                    # NOT_KEYED: never changes what happens next
+    assert keys(a) == keys(b)
+
+
+def test_what_the_starting_state_shares_is_keyed_by_identity() -> None:
+    root = start()
+    keys = StateKeys(root)
+    a = copy_state(root)
+    assert a.board is root.board
+    key = keys(a)
+    assert any(isinstance(part, tuple) and part and part[0].__name__ == "_Same"
+               for part in key[1])  # type: ignore[index]
+    other = copy_state(root)
+    other.board = Board(10, frozenset({(1, 1)}))  # an equal board, but another object
+    assert keys(other) != key  # conservative: less merging, never a wrong one
+    moved = copy_state(root)
+    moved.board = Board(11, frozenset())
+    assert keys(moved) != keys(other)
+
+
+def test_an_unhashable_field_is_refused_and_a_game_may_declare_its_key() -> None:
+    @dataclass
+    class Odd:
+        stuff: Any
+
+    class Bag:
+        __hash__ = None  # type: ignore[assignment]
+
+    root = Odd(1)
+    with pytest.raises(TacticaError, match="cannot key a field of Odd"):
+        StateKeys(root)(Odd(Bag()))
+    declare_key(Odd, lambda state, core: core(state.stuff) if isinstance(state.stuff, int)
+                else "bag")
+    try:
+        assert declared_key(Odd) is not None
+        keys = StateKeys(root)
+        assert keys(Odd(Bag())) == keys(Odd(Bag())) == "bag"
+        assert keys(Odd(3)) == 3
+    finally:
+        from tactica.engine import statekey
+
+        statekey._DECLARED.pop(Odd)
+
+
+def test_arc_forgets_its_initiative_checks_once_the_order_is_set() -> None:
+    from pathlib import Path
+
+    from tactica.engine.scenario import load_scenario
+
+    sc = load_scenario(Path(__file__).parents[2] / "examples" / "arc" / "pistol-duel.yaml")
+    root = sc.new_state()
+    keys = StateKeys(root)
+    a, b = copy_state(root), copy_state(root)
+    a.checks, b.checks = (("Francis", 3, True, 1),), (("Francis", 4, True, 1),)
+    assert keys(a) != keys(b)  # while the order is set up, the checks decide it
+    a.phase = b.phase = "round"
+    assert keys(a) == keys(b)  # after that they are read no more
