@@ -246,9 +246,9 @@ def units(state: SkiState) -> tuple[UnitStatus, ...]:
     for t in state.troopers.values():
         where = str(state.place(t.id)) if t.id in state.lattice.troopers else None
         details: dict[str, str | int | bool] = {
-            # AP left this turn, the figure the acting trooper's prompt gives; then the card's.
-            "hp": t.hp, "ap": state.available(t), "max_ap": state.max_ap(t),
-            "armor": t.armor_left,
+            # The card's AP (the battle's statistics, which the kernels give too); the AP
+            # left this turn is a figure of the panel (figures.py).
+            "hp": t.hp, "ap": state.max_ap(t), "armor": t.armor_left,
             "card": card_text(t.marks), "weapon": t.active, "prone": t.prone,
             "arc_shots": t.arc.shots if t.arc else 0, "dead": t.dead,
         }
