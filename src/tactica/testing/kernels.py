@@ -261,8 +261,9 @@ class EngineReport(Protocol):
     """What a report of ``simulate`` says of who played its battles."""
 
     @property
-    def engine(self) -> dict[str, int]:
-        """Battles played by the kernel and by the reference."""
+    def engine(self) -> dict[str, Any]:
+        """Battles played by the kernel and by the reference, and the reference's battles per
+        reason."""
         ...
 
     def engine_line(self) -> str:
@@ -272,7 +273,8 @@ class EngineReport(Protocol):
 
 def assert_reference_played(report: EngineReport, battles: int, reason: str) -> None:
     """The reference played all ``battles`` of ``report`` and its one line says ``reason``."""
-    assert report.engine == {"kernel": 0, "reference": battles}, (
+    assert report.engine == {"kernel": 0, "reference": battles,
+                             "reasons": {reason: battles}}, (
         f"expected the reference to play all {battles} battles, got {report.engine}")
     line = f"engine: the reference played every battle ({reason})"
     assert report.engine_line() == line, f"{report.engine_line()!r}, expected {line!r}"
