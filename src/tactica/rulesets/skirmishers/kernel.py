@@ -54,10 +54,11 @@ from tactica.rulesets.skirmishers.text import card_text
 __all__ = ["COVERED_RULINGS", "SkirmishersKernel", "compiled", "prepare"]
 
 #: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not
-#: covered). The rulings of explosives, melee, morale, advanced armor and movement fire are
-#: listed with every option where the kernel leaves what they decide to the reference (a
-#: battle that throws, strikes in melee or fires on the move is played by the reference; the
-#: optional rules are not covered at all).
+#: covered). The kernel plays every option of the rulings of explosives (throws, scatter,
+#: blasts) and of melee. The rulings of the optional rules morale, advanced body armor and
+#: movement fire (SKI-17, SKI-30, SKI-32, SKI-36, SKI-42) are listed with every option because
+#: the kernel never reads them: those optional rules are not covered (:data:`_OPTIONAL_RULES`),
+#: so a battle under one of them is played by the reference.
 COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "SKI-1": ("first-unmarked",),
     "SKI-2": ("zero-then-dead",),
