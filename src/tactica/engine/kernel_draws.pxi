@@ -129,6 +129,11 @@ def blake2b_word(bytes data, uint64_t counter):
 DEF KEY_MAX = 1024   # prefix (<= 64) + slot (<= 900, checked by kernel.py) + count digits
 DEF MAX_POOL_OUTCOMES = 128
 
+# Raised by a kernel's ``Kernel(tables)`` when the scenario passes one of its fixed limits
+# (its module's ``LIMITS``): the message names the limit, ``prepare`` answers it as
+# NotCovered and the reference plays (engine.kernels.built_kernel).
+from tactica.engine.kernels import Uncovered as KernelLimit
+
 cdef struct Pool:
     int n              # outcomes
     uint64_t total

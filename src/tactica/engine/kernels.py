@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from tactica.engine.scenario import Scenario
 
 __all__ = ["NOT_BUILT", "POLICY_CODES", "TWO64", "Uncovered", "battle_arguments",
-           "battle_result", "compiled", "starting_state", "uncovered_ruling"]
+           "battle_result", "built_kernel", "compiled", "starting_state", "uncovered_ruling"]
 
 #: Why the reference plays when the extension was not built.
 NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
@@ -42,6 +42,16 @@ def compiled(package: str) -> ModuleType | None:
 class Uncovered(Exception):
     """Raised while a kernel's tables are built: the scenario needs what the kernel does not
     play (the message says what); ``prepare`` answers it as :class:`NotCovered`."""
+
+
+def built_kernel(module: ModuleType, tables: Mapping[str, Any]) -> Any:
+    """``module.Kernel(tables)``, or the :class:`NotCovered` reason when the scenario passes
+    one of the kernel's fixed limits (its module's ``LIMITS``; the compiled ``Kernel`` checks
+    every one of them before it writes anything and raises :class:`Uncovered` naming it)."""
+    try:
+        return module.Kernel(tables)
+    except Uncovered as exc:
+        return NotCovered(str(exc))
 
 
 def starting_state(module: ModuleType | None, scenario: Scenario,

@@ -254,6 +254,28 @@ def assert_reference_when_not_consulting(scenario: Scenario, policies: Mapping[s
 
 
 # --------------------------------------------------------------------------------------------
+# A kernel's limits: at a limit the kernel plays, one past it the reference plays and says why
+
+
+def assert_at_and_past_limit(at: Scenario, past: Scenario, reason: str,
+                             policies: Mapping[str, str], *, seed: int = 1,
+                             battles: int = 2) -> None:
+    """At a kernel's limit (``at``) the kernel plays ``battles`` battles equal to the
+    reference's; one past it (``past``) the kernel is not prepared, its reason is ``reason``
+    (which names the limit), and the reference plays the battle, counted with that reason."""
+    prepared = prepared_kernel(at)
+    for index in range(battles):
+        assert_same_battle(at, prepared, policies, seed, index, consulted=False)
+    beyond = prepared_kernel(past)
+    assert isinstance(beyond, NotCovered), f"the kernel was prepared past its limit ({reason})"
+    assert beyond.reason == reason, f"{beyond.reason!r}, expected {reason!r}"
+    result, engine = simulated_battle(past, policies, seed, 0, MAX_STEPS)
+    assert engine.reason == reason, f"{engine.reason!r}, expected {reason!r}"
+    want = play_battle(past, policies, seed, 0, max_steps=MAX_STEPS)
+    assert result == want, first_difference(result, want)
+
+
+# --------------------------------------------------------------------------------------------
 # Battles left to the reference, and the same numbers either way
 
 

@@ -51,6 +51,23 @@ DEF KEYCAP = 1 << 14
 DEF ARENA = 1 << 21
 DEF VALCAP = 1 << 15
 
+#: The kernel's fixed limits, by name: ``Kernel(tables)`` answers a scenario past one of them
+#: with KernelLimit naming it (kernel.py checks them first, with the same numbers), and a
+#: battle that reaches one on the way raises Uncovered (the reference plays it): a move of
+#: more squares than the layers, more distinct rolls than the keyed counts hold.
+LIMITS = {
+    "characters": MAXF,
+    "weapons": MAXW,               # of one character
+    "armor": MAXA,                 # armor dice of one character
+    "items": MAXI,                 # kinds of item one character carries
+    "sides": MAXS,
+    "aims": MAXAIMS,               # aims of one weapon
+    "hits": MAXHITS,               # hits of one attack (rate of fire)
+    "layers": MAXL,                # squares of one move
+    "squares": MAXT,               # squares of the map
+    "rolls": KEYCAP // 2,          # distinct keyed rolls of one battle
+}
+
 # what comes next (flow.pending)
 DEF P_FINISHED = 0
 DEF P_INIT_CHECK = 1
@@ -310,8 +327,26 @@ cdef class Kernel:
         self.r6, self.r7, self.r8, self.r13, self.r16 = r[5], r[6], r[7], r[8], r[9]
         self.r19, self.r20, self.r22, self.r23, self.r26 = r[10], r[11], r[12], r[13], r[14]
         self.r31, self.r32, self.r12, self.r24 = r[15], r[16], r[17], r[18]
-        if self.nf > MAXF or self.nsides > MAXS or self.N > MAXT:
-            raise ValueError("scenario too large")
+        if self.nf > MAXF:
+            raise KernelLimit(f"more than {MAXF} characters")
+        if self.nsides > MAXS:
+            raise KernelLimit(f"more than {MAXS} sides")
+        if self.N > MAXT:
+            raise KernelLimit(f"a map of more than {MAXT} squares")
+        for fd in t["fighters"]:
+            if len(fd["weapons"]) > MAXW:
+                raise KernelLimit(f"a character with more than {MAXW} weapons")
+            if len(fd["armor"]) > MAXA:
+                raise KernelLimit(f"a character with more than {MAXA} armor dice")
+            if len(fd["items"]) > MAXI or len(fd["actor_finish"]) > MAXI:
+                raise KernelLimit(f"a character carrying more than {MAXI} kinds of item")
+            for wd in fd["weapons"]:
+                if len(wd["aims"]) > MAXAIMS:
+                    raise KernelLimit(f"a weapon of more than {MAXAIMS} aims")
+                if len(wd["summed"]) > MAXHITS + 1:
+                    raise KernelLimit(f"a weapon of more than {MAXHITS} hits")
+        if len(t["items"]) > MAXF * MAXI:
+            raise KernelLimit(f"more than {MAXF * MAXI} items in one battle")
         for i in range(self.nf * self.nf):
             self.init_range[i] = t["ranges"][i]
         for i in range(self.N):

@@ -34,6 +34,7 @@ from tactica.engine.kernels import (
     Uncovered,
     battle_arguments,
     battle_result,
+    built_kernel,
     starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
@@ -188,7 +189,10 @@ def prepare(scenario: Scenario) -> ArcKernel | NotCovered:
     # the kernel's bit n - 1 is ARC-n; the mask's bit i is ruling number i as declared
     declared = [ruling.id for ruling in rulings.declared()]
     bits = tuple(declared.index(f"ARC-{n}") for n in range(1, len(declared) + 1))
-    return ArcKernel(module, module.Kernel(tables), state, bits)
+    engine = built_kernel(module, tables)
+    if isinstance(engine, NotCovered):
+        return engine
+    return ArcKernel(module, engine, state, bits)
 
 
 class _Names:

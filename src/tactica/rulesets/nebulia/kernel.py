@@ -28,6 +28,7 @@ from tactica.engine.kernels import (
     Uncovered,
     battle_arguments,
     battle_result,
+    built_kernel,
     starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
@@ -131,7 +132,9 @@ def prepare(scenario: Scenario) -> NebuliaKernel | NotCovered:
         tables = _tables(state, scenario.max_rounds)
     except Uncovered as exc:
         return NotCovered(str(exc))
-    engine = module.Kernel(tables)
+    engine = built_kernel(module, tables)
+    if isinstance(engine, NotCovered):
+        return engine
     from tactica.rulesets.nebulia.rulings import SETUP_CONSULTED
 
     mask = sum(1 << i for i, ruling in enumerate(rulings.declared())

@@ -65,6 +65,28 @@ DEF SIDE_LEFT = 2
 DEF SIDE_TOUCH = 4
 DEF SIDE_OWN = 8
 DEF SIDE_TARGET = 16
+DEF MAX_STAIRS = 64
+DEF MAX_RINGS = 8
+DEF MAX_HEAP = MAX_SPOTS * 8
+
+#: The kernel's fixed limits, by name: ``Kernel(tables)`` answers a scenario past one of them
+#: with KernelLimit naming it (the reference plays); the battle loop checks the buffers that
+#: grow during a battle (actions, explosives waiting, melee attacks waiting) before each write
+#: and leaves the battle to the reference when one is full.
+LIMITS = {
+    "troopers": MAX_UNITS,
+    "sides": MAX_SIDES,
+    "items": MAX_ITEMS,            # firearms, melee weapons and explosives of the pack
+    "places": MAX_SPOTS,           # padded lattice cells times levels
+    "cells": MAX_CELLS,            # padded lattice cells of one level
+    "rings": MAX_RINGS,            # blast rings of one explosive
+    "stairs": MAX_STAIRS,          # stairs of the map
+    "moves": MAX_HEAP - 1,         # steps of the map's move graph
+    "actions": MAX_ACTS - 1,       # legal actions of one trooper at once
+    "tokens": MAX_TOKENS,          # explosives thrown and waiting
+    "melee": MAX_MELEE,            # melee attacks declared and waiting
+    "outcomes": MAX_POOL_OUTCOMES,  # outcomes of one roll
+}
 
 cdef int[6][2] _DIRS = [[1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1], [1, -1]]
 cdef int[3] _ARC_WIDTH = [30, 60, 150]
@@ -291,8 +313,14 @@ cdef class Kernel:
         self.width, self.height, self.qmin = t["width"], t["height"], t["qmin"]
         self.pad, self.cells, self.levels = t["pad"], t["cells"], t["levels"]
         self.nspots = self.cells * self.levels
-        if self.nspots > MAX_SPOTS or self.cells > MAX_CELLS:
-            raise ValueError("map too large")
+        if self.nspots > MAX_SPOTS:
+            raise KernelLimit(f"a map of more than {MAX_SPOTS} places (dots and padding times "
+                              f"levels: {self.nspots})")
+        if self.cells > MAX_CELLS:
+            raise KernelLimit(f"a level of more than {MAX_CELLS} places (dots and padding: "
+                              f"{self.cells})")
+        if len(t["nb_spot"]) + 1 > MAX_HEAP:
+            raise KernelLimit(f"a move graph of more than {MAX_HEAP - 1} steps")
         self.base_codes = t["codes"]
         self.regions, self.stairs_low, self.stairs_high = (t["regions"], t["stairs_low"],
                                                            t["stairs_high"])
@@ -310,7 +338,7 @@ cdef class Kernel:
         items = t["items"]
         self.nitems = len(items)
         if self.nitems > MAX_ITEMS:
-            raise ValueError("too many items")
+            raise KernelLimit(f"more than {MAX_ITEMS} weapons and explosives in the pack")
         for i, it in enumerate(items):
             self.items[i].firearm = it["firearm"]
             self.items[i].melee = it["melee"]
@@ -322,8 +350,8 @@ cdef class Kernel:
             self.items[i].long = it["long"]
             self.items[i].bayonet = it["bayonet"]
             self.items[i].fists = it["fists"]
-            if len(it["rings"]) > 8:
-                raise ValueError("too many rings")
+            if len(it["rings"]) > MAX_RINGS:
+                raise KernelLimit(f"an explosive of more than {MAX_RINGS} blast rings")
             self.items[i].nrings = len(it["rings"])
             for j, v in enumerate(it["rings"]):
                 self.items[i].rings[j] = v
@@ -333,8 +361,10 @@ cdef class Kernel:
         units = t["units"]
         self.nunits = len(units)
         self.nsides = t["nsides"]
-        if self.nunits > MAX_UNITS or self.nsides > MAX_SIDES:
-            raise ValueError("too many troopers or sides")
+        if self.nunits > MAX_UNITS:
+            raise KernelLimit(f"more than {MAX_UNITS} troopers")
+        if self.nsides > MAX_SIDES:
+            raise KernelLimit(f"more than {MAX_SIDES} sides")
         self.unit_keys = []
         self.unit_ids = []
         self.init_arcs = []
@@ -383,8 +413,8 @@ cdef class Kernel:
                 self.walk[<int64_t>i * self.nspots] = -2
         self.dice = _Dice()
         self.nstairs = len(t["stairs"])
-        if self.nstairs > 64:
-            raise ValueError("too many stairs")
+        if self.nstairs > MAX_STAIRS:
+            raise KernelLimit(f"more than {MAX_STAIRS} stairs on the map")
         for i, (c, lo, hi) in enumerate(t["stairs"]):
             self.st_cell[i] = c
             self.st_low[i] = lo
@@ -414,6 +444,8 @@ cdef class Kernel:
         for i in range(10):
             x.card_change[i] = d["card_change"][i]
             x.card_mod[i] = d["card_mod"][i]
+        if len(d["weapons"]) > MAX_ITEMS or len(d["explosives"]) > MAX_ITEMS:
+            raise KernelLimit(f"a trooper carrying more than {MAX_ITEMS} weapons or explosives")
         x.nweap = len(d["weapons"])
         for i, w in enumerate(d["weapons"]):
             x.weap[i] = w
@@ -2133,6 +2165,8 @@ cdef class Kernel:
                 o.nweap = j
                 if o.active == b:
                     o.active = self.fists
+                if t.nweap >= MAX_ITEMS:
+                    return f"a trooper carrying more than {MAX_ITEMS} weapons"
                 t.weap[t.nweap] = b
                 t.nweap += 1
             t.ap_spent += 6
@@ -2191,7 +2225,7 @@ cdef class Kernel:
 cdef int _fill_pool(Pool *pool, object p) except -1:
     outcomes, cum, total = p
     if len(outcomes) > MAX_POOL_OUTCOMES:
-        raise ValueError("pool too large")
+        raise KernelLimit(f"a roll of more than {MAX_POOL_OUTCOMES} outcomes")
     pool.n = len(outcomes)
     pool.total = total
     for j in range(len(outcomes)):

@@ -37,6 +37,7 @@ from tactica.engine.kernels import (
     Uncovered,
     battle_arguments,
     battle_result,
+    built_kernel,
     starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
@@ -285,7 +286,9 @@ def prepare(scenario: Scenario) -> SkirmishersKernel | NotCovered:
         tables, items = _tables(state)
     except Uncovered as exc:
         return NotCovered(str(exc))
-    engine = module.Kernel(tables)
+    engine = built_kernel(module, tables)
+    if isinstance(engine, NotCovered):
+        return engine
     troopers = list(state.troopers.values())
     return SkirmishersKernel(engine, tuple(t.id for t in troopers), state.sides,
                              tuple(t.side for t in troopers), tuple(items))
@@ -335,7 +338,8 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
     width, height, qmin, cells = arr.width, arr.height, arr.qmin, arr.cells
     levels = len(lat.level_names)
     if levels * cells > _MAX_SPOTS:
-        raise Uncovered(f"a map of {lat.cols} x {lat.rows} dots on {levels} levels")
+        raise Uncovered(f"a map of {lat.cols} x {lat.rows} dots on {levels} levels (more "
+                        f"than {_MAX_SPOTS} places with the padding)")
     if opts["range_steps"] == "walk" and levels * cells > _MAX_WALK_SPOTS:
         raise Uncovered(f"SKI-10=walkable on a map of {lat.cols} x {lat.rows} dots on "
                          f"{levels} levels (the kernel keeps walkable ranges up to "
@@ -370,7 +374,8 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
                         *(k for k in pack.explosives
                           if k not in pack.weapons and k not in pack.melee)]
     if len(items) > _MAX_ITEMS:
-        raise Uncovered(f"a content pack of {len(items)} weapons and explosives")
+        raise Uncovered(f"a content pack of {len(items)} weapons and explosives (more than "
+                        f"{_MAX_ITEMS})")
     item_ix = {k: i for i, k in enumerate(items)}
     item_rows = []
     for k in items:
@@ -390,7 +395,8 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
             raise Uncovered(f"a content pack without the melee weapon {k!r}")
     troopers = list(state.troopers.values())
     if len(troopers) > _MAX_UNITS or len(state.sides) > _MAX_SIDES:
-        raise Uncovered(f"{len(troopers)} troopers on {len(state.sides)} sides")
+        raise Uncovered(f"{len(troopers)} troopers on {len(state.sides)} sides (more than "
+                        f"{_MAX_UNITS} troopers or {_MAX_SIDES} sides)")
     units = []
     for t in troopers:
         if t.active in pack.explosives:

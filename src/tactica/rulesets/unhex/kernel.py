@@ -27,6 +27,7 @@ from tactica.engine.kernels import (
     NOT_BUILT,
     battle_arguments,
     battle_result,
+    built_kernel,
     starting_state,
 )
 from tactica.engine.kernels import compiled as compiled_module
@@ -161,7 +162,9 @@ def prepare(scenario: Scenario) -> UnhexKernel | NotCovered:
     why = _uncovered(state, graph)
     if why is not None:
         return NotCovered(why)
-    engine = module.Kernel(_tables(state, graph, scenario.max_rounds))
+    engine = built_kernel(module, _tables(state, graph, scenario.max_rounds))
+    if isinstance(engine, NotCovered):
+        return engine
     return UnhexKernel(engine, state)
 
 

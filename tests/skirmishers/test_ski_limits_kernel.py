@@ -1,0 +1,92 @@
+"""Skirmishers' kernel at its fixed limits (``_kernel.LIMITS``, read from the compiled module):
+at a limit the kernel plays the reference's battles, one past it the reference plays and the
+engine line names the limit; the buffers a battle fills are checked before each write."""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+from typing import Any
+
+from tactica.analysis.simulate import simulate
+from tactica.cli import main
+from tactica.engine.scenario import Scenario, scenario_from_mapping
+from tactica.rulesets.skirmishers import kernel
+from tactica.testing import kernels as kt
+
+POLICIES = {"red": "greedy", "blue": "random"}
+
+
+def _limits() -> dict[str, int]:
+    limits: dict[str, int] = kt.built_kernel(kernel).LIMITS
+    return limits
+
+
+def _tower(stairs: int, max_rounds: int = 3) -> dict[str, Any]:
+    """Two troopers beside a two-floor tower of 13 x 5 dots with ``stairs`` stairs."""
+    dots = [[c, r] for r in range(5) for c in range(13)]
+    assert stairs <= len(dots)
+    return {
+        "game": "skirmishers", "name": f"{stairs} stairs", "max_rounds": max_rounds,
+        "map": {"kind": "dots", "levels": {"ground": "\n".join([
+            ". . . . . . . . . . . . . A",
+            " . . . . . . . . . . . . . .",
+            ". . . . . . . . . . . . . .",
+            " . . . . . . . . . . . . . .",
+            ". . . . . . . . . . . . . .",
+            " . . . . . . . . . . . . . B"]) + "\n"},
+            "buildings": [{"name": "Tower", "from": [0, 0], "to": [12, 4], "floors": 2,
+                           "stairs": dots[:stairs]}]},
+        "units": {"A": {"side": "red", "primary": "rifle"},
+                  "B": {"side": "blue", "primary": "rifle"}},
+    }
+
+
+def _scenario(data: dict[str, Any]) -> Scenario:
+    return scenario_from_mapping(data, source="limits.yaml", base_dir=Path("."))
+
+
+def test_the_stairs_limit() -> None:
+    most = _limits()["stairs"]
+    kt.assert_at_and_past_limit(_scenario(_tower(most)), _scenario(_tower(most + 1)),
+                                f"more than {most} stairs on the map", POLICIES)
+
+
+def test_65_stairs_are_simulated_by_the_reference_with_the_reason(
+        tmp_path: Path, capsys: Any) -> None:
+    import yaml
+
+    path = tmp_path / "stairs.yaml"
+    path.write_text(yaml.safe_dump(_tower(65, max_rounds=100)))
+    assert main(["simulate", str(path), "-n", "2", "-j", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "engine: the reference played every battle (more than 64 stairs on the map)" in out
+
+
+def _crowd(troopers: int) -> dict[str, Any]:
+    """``troopers`` troopers in two rows facing each other across a 20 x 8 field."""
+    ids = (string.ascii_uppercase + string.ascii_lowercase + string.digits)[:troopers]
+    rows = [["."] * 20 for _ in range(8)]
+    for k, uid in enumerate(ids):
+        rows[0 if k % 2 == 0 else 7][k // 2] = uid
+    text = "\n".join((" " if r % 2 else "") + " ".join(row) for r, row in enumerate(rows))
+    return {
+        "game": "skirmishers", "name": f"{troopers} troopers", "max_rounds": 1,
+        "map": {"kind": "dots", "levels": {"ground": text + "\n"}},
+        "units": {uid: {"side": "red" if k % 2 == 0 else "blue", "primary": "rifle"}
+                  for k, uid in enumerate(ids)},
+    }
+
+
+def test_the_troopers_limit() -> None:
+    most = _limits()["troopers"]
+    kt.assert_at_and_past_limit(
+        _scenario(_crowd(most)), _scenario(_crowd(most + 1)),
+        f"{most + 1} troopers on 2 sides (more than {most} troopers or "
+        f"{_limits()['sides']} sides)", POLICIES, battles=1)
+
+
+def test_a_simulation_past_a_limit_counts_the_reason() -> None:
+    most = _limits()["stairs"]
+    report = simulate(_scenario(_tower(most + 1)), battles=2, seed=1, workers=1)
+    kt.assert_reference_played(report, 2, f"more than {most} stairs on the map")
