@@ -123,6 +123,33 @@ def blake2b_word(bytes data, uint64_t counter):
     return _blake2b_word(<const uint8_t *>data, len(data), counter)
 
 
+class _KeyWords:
+    """The keyed words of one roll (engine.streams._Words), for a draw too wide for 64 bits."""
+
+    __slots__ = ("key", "count")
+
+    def __init__(self, bytes key):
+        self.key = key
+        self.count = 0
+
+    def random_raw(self):
+        word = _blake2b_word(<const uint8_t *>self.key, len(self.key), self.count)
+        self.count += 1
+        return word
+
+
+class KeyedRng:
+    """Stands for the generator a roll of the reference draws from (engine.streams'
+    _KeyedGenerator): a kernel draws a roll whose total weight needs more than 64 bits with
+    the reference's own exact sampler (Dist.sample: several words, Python's integers) on the
+    same key, so the roll is the reference's."""
+
+    __slots__ = ("bit_generator",)
+
+    def __init__(self, bytes key):
+        self.bit_generator = _KeyWords(key)
+
+
 # ---------------------------------------------------------------------------------------------
 # Exact draws: tactica.dice.sampling.uniform_below and Sampler.index, fed by keyed words.
 

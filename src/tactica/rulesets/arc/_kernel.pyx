@@ -18,6 +18,7 @@ reference then plays that battle from the start.
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
+from tactica.rulesets.arc.armor import wound_dist as _wound_dist
 
 include "tactica/engine/kernel_draws.pxi"
 
@@ -204,6 +205,8 @@ cdef class Kernel:
     cdef uint8_t[::1] smask, pmask
     # the greedy policy's attack values (policy.attack_value), by attack
     cdef object estimate
+    cdef dict wide              # table -> its Dist, for a total weight beyond 64 bits
+    cdef dict wide_index        # table -> {outcome: index}
     cdef uint64_t *vkeys
     cdef double *vexp
     cdef double *vout
@@ -386,6 +389,9 @@ cdef class Kernel:
             self.pmask = t["pmask"]
         self.tstart, self.tlen, self.ttotal = t["tstart"], t["tlen"], t["ttotal"]
         self.tcum, self.tout = t["tcum"], t["tout"]
+        self.wide = t["wide"]
+        self.wide_index = {table: {o: i for i, o in enumerate(d.outcomes)}
+                           for table, d in self.wide.items()}
         self.vtotal, self.vwounds = t["vtotal"], t["vwounds"]
         self.d20 = t["d20"]
         self.d10 = t["d10"]
@@ -524,6 +530,9 @@ cdef class Kernel:
         if n == 1:
             return 0
         total = self.ttotal[table]
+        if total == 0:  # a total weight of more than 64 bits: the reference's sampler
+            dist = self.wide[table]
+            return self.wide_index[table][dist.sample(KeyedRng(bytes(self.key[:self.kn])))]
         if total <= 1:
             return 0
         k = 0
@@ -2126,6 +2135,18 @@ cdef class Kernel:
                 self._lit(b"d")
                 self._int(_WDIE[j], False)
 
+    cdef int _wide_wound_roll(self, int u) except -999999:
+        """One roll of armor.wound_dist whose total weight needs more than 64 bits (or whose
+        sums pass the table): the reference's own distribution and exact sampler (Python's
+        integers) on the roll's key."""
+        cdef int j
+        self._lit(b"|")
+        self.key_count()
+        dice = []
+        for j in range(5):
+            dice.extend([_WDIE[j]] * self.f[u].wounds[j])
+        return int(_wound_dist(dice).sample(KeyedRng(bytes(self.key[:self.kn]))))
+
     cdef int _wound_roll(self, int u) except -999999:
         """One roll of armor.wound_dist (the dice summed exactly: dense, ascending)."""
         cdef uint64_t weights[1024]
@@ -2133,14 +2154,19 @@ cdef class Kernel:
         cdef uint64_t total = 1, cum, word, lo, hi, threshold
         cdef int lo_out = 0, span = 1, j, c, s, i, f, k, slot_n
         cdef Fighter *F = &self.f[u]
+        for j in range(4, -1, -1):   # a sum too wide for the table or for 64 bits
+            for c in range(F.wounds[j]):
+                s = _WDIE[j]
+                if span + s > 1024 or total > (<uint64_t>0xFFFFFFFFFFFFFFFF) // <uint64_t>s:
+                    return self._wide_wound_roll(u)
+                total *= s
+                span += s - 1
+        total = 1
+        span = 1
         weights[0] = 1
         for j in range(4, -1, -1):
             for c in range(F.wounds[j]):
                 s = _WDIE[j]
-                if span + s > 1024:
-                    raise Uncovered("wound dice too many to sum")
-                if total > (<uint64_t>0xFFFFFFFFFFFFFFFF) // <uint64_t>s:
-                    raise Uncovered("wound dice whose total needs more than 64 bits")
                 total *= s
                 for i in range(span + s - 1):
                     nxt[i] = 0

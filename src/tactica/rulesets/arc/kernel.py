@@ -226,22 +226,26 @@ class _Dists:
         self.vwounds: list[int] = []
         self.known: dict[int, int] = {}
         self.kept: list[Dist[Any]] = []
+        #: The distributions whose total weight needs more than 64 bits, by table: the kernel
+        #: draws them with the reference's own sampler (their total and weights are 0 here).
+        self.wide: dict[int, Dist[Any]] = {}
 
     def add(self, dist: Dist[Any]) -> int:
         found = self.known.get(id(dist))
         if found is not None:
             return found
-        if dist.total >= TWO64:
-            raise Uncovered("a roll whose total weight needs more than 64 bits")
+        wide = dist.total >= TWO64
         found = self.known[id(dist)] = len(self.start)
         self.kept.append(dist)
+        if wide:
+            self.wide[found] = dist
         self.start.append(len(self.cum))
         self.length.append(len(dist.outcomes))
-        self.total.append(dist.total)
+        self.total.append(0 if wide else dist.total)
         acc = 0
         for outcome, weight in zip(dist.outcomes, dist.weights, strict=True):
             acc += weight
-            self.cum.append(acc)
+            self.cum.append(0 if wide else acc)
             if isinstance(outcome, Volley):
                 self.out.append(0)
                 self.vtotal.append(outcome.total)
@@ -354,8 +358,8 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
         p = f.profile
         if len(p.weapons) > _MAX_WEAPONS or len(p.armor) > _MAX_ARMOR \
                 or len(f.items) > _MAX_ITEMS:
-            raise Uncovered(f"{f.id} carries more weapons, armor dice or items than the "
-                             "kernel holds")
+            raise Uncovered(f"{f.id} carries more than {_MAX_WEAPONS} weapons, "
+                            f"{_MAX_ARMOR} armor dice or {_MAX_ITEMS} kinds of item")
         if f.health != p.max_health or f.ap or f.debt or f.wounds or f.jammed:
             raise Uncovered(f"{f.id} starts hurt or spent")
         own = []
@@ -469,6 +473,7 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
     tables.update({
         "tstart": np.array(dists.start, np.int64), "tlen": np.array(dists.length, np.int64),
         "ttotal": np.array(dists.total, np.uint64), "tcum": np.array(dists.cum, np.uint64),
+        "wide": dists.wide,
         "tout": np.array(dists.out, np.int64), "vtotal": np.array(dists.vtotal, np.int64),
         "vwounds": np.array(dists.vwounds, np.int64),
     })

@@ -1,0 +1,66 @@
+"""Nebulia Operations' kernel at its fixed limits (``_kernel.LIMITS``, read from the compiled
+module): at a limit the kernel plays the reference's battles, one past it the reference plays
+and the engine line names the limit; the scenario bounds keep the map within the arrays."""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+from typing import Any
+
+from tactica.engine.scenario import Scenario, scenario_from_mapping
+from tactica.rulesets.nebulia import kernel
+from tactica.testing import kernels as kt
+
+POLICIES = {"red": "greedy", "blue": "random"}
+RIFLE = {"name": "rifle", "range": "ranged", "accuracy": 6, "dice": 1, "damage": 1}
+
+
+def _limits() -> dict[str, int]:
+    limits: dict[str, int] = kt.built_kernel(kernel).LIMITS
+    return limits
+
+
+def _scenario(data: dict[str, Any]) -> Scenario:
+    return scenario_from_mapping(data, source="limits.yaml", base_dir=Path("."))
+
+
+def _crowd(operators: int) -> dict[str, Any]:
+    """``operators`` operators in two lines across a 20 x 6 grid, two rounds."""
+    ids = (string.ascii_uppercase + string.ascii_lowercase + string.digits)[:operators]
+    rows = [["."] * 20 for _ in range(6)]
+    for k, uid in enumerate(ids):
+        rows[(k % 2) * 5 + (k // 40)][(k // 2) % 20] = uid
+    return {
+        "game": "nebulia-operations", "name": f"{operators} operators", "max_rounds": 2,
+        "map": {"kind": "grid", "tiles": "\n".join("".join(r) for r in rows) + "\n"},
+        "units": {uid: {"side": "red" if k % 2 == 0 else "blue", "defense": 2, "armor": 3,
+                        "move": 3, "weapons": [RIFLE]}
+                  for k, uid in enumerate(ids)},
+    }
+
+
+def test_the_operators_limit() -> None:
+    most = _limits()["operators"]
+    kt.assert_at_and_past_limit(
+        _scenario(_crowd(most)), _scenario(_crowd(most + 1)),
+        f"{most + 1} operators on 2 sides (the kernel plays up to {most} on "
+        f"{_limits()['sides']})", POLICIES, battles=1)
+
+
+def _armoury(weapons: int) -> dict[str, Any]:
+    data = _crowd(2)
+    data["units"]["A"]["weapons"] = [{**RIFLE, "name": f"rifle {k}"} for k in range(weapons)]
+    return data
+
+
+def test_the_weapons_limit() -> None:
+    most = _limits()["weapons"]
+    kt.assert_at_and_past_limit(_scenario(_armoury(most)), _scenario(_armoury(most + 1)),
+                                f"an operator with more than {most} weapons", POLICIES)
+
+
+def test_the_scenario_bounds_keep_the_map_within_the_kernel() -> None:
+    from tactica.rulesets.nebulia.kernel import MAX_TILES
+
+    assert MAX_TILES <= _limits()["tiles"]
