@@ -64,3 +64,28 @@ def test_the_scenario_bounds_keep_the_map_within_the_kernel() -> None:
     from tactica.rulesets.nebulia.kernel import MAX_TILES
 
     assert MAX_TILES <= _limits()["tiles"]
+
+
+def _pool(dice: int) -> dict[str, Any]:
+    data = _crowd(2)
+    data["max_rounds"] = 4
+    data["units"]["A"]["weapons"] = [{**RIFLE, "dice": dice}]
+    data["units"]["B"]["weapons"] = [{**RIFLE, "dice": dice, "accuracy": 3}]
+    return data
+
+
+def test_a_pool_whose_total_needs_more_than_64_bits_plays_on_the_kernel() -> None:
+    from tactica.analysis.sim.kernels import prepared_kernel
+    from tactica.engine.kernels import TWO64
+    from tactica.rulesets.nebulia import rules
+
+    sc = _scenario(_pool(20))
+    assert any(rules._pool_dist(20, target, 0).total >= TWO64 for target in range(1, 11))
+    tables = kernel._tables(sc.new_state(), sc.max_rounds)
+    to_hit = {w["tohit_pool"] for o in tables["ops"] for w in o["weapons"]}
+    assert to_hit & set(tables["wide"])  # a to-hit roll past 64 bits
+    prepared = prepared_kernel(sc)
+    assert not isinstance(prepared, kt.NotCovered), prepared.reason
+    for policies in (POLICIES, {"red": "random", "blue": "random"}):
+        for index in range(4):
+            kt.assert_same_battle(sc, prepared, policies, 3, index)

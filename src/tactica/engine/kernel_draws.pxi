@@ -180,6 +180,12 @@ cdef class _Dice:
         self.prefix_len = len(prefix)
         return 0
 
+    cdef object draw_wide(self, bytes slot, int k, object dist):
+        """One roll of ``dist`` (a Dist whose total weight needs more than 64 bits) keyed
+        ``prefix + slot + str(k)``, with the reference's own exact sampler on that key."""
+        key = bytes(self.key[:self.prefix_len]) + slot + str(k).encode()
+        return dist.sample(KeyedRng(key))
+
     cdef int draw(self, const uint8_t *slot, int slot_len, int k, Pool *pool) noexcept nogil:
         """One roll of ``pool`` keyed ``prefix + slot + str(k)`` (KeyedDice.roll)."""
         cdef int n = self.prefix_len, digits = 0, i

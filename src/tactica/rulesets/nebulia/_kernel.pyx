@@ -94,6 +94,7 @@ cdef class Kernel:
     cdef int64_t[::1] first_outcomes  # [standing mask, k] -> side (Dist.uniform's order)
     cdef int block, diagonal, cover_on_die, melee_sight, alternate, first_rule, enemies_only
     cdef list hit_slots, armor_slots  # bytes per op
+    cdef dict wide                    # pool -> its Dist, for a total weight beyond 64 bits
     # battle state
     cdef Op ops[MAX_OPS]
     cdef int occ[4096]
@@ -180,6 +181,7 @@ cdef class Kernel:
                 self.weapons[self.nweapons].tohit_pool = w["tohit_pool"]
                 self.nweapons += 1
         pools = t["pools"]
+        self.wide = t["wide"]
         self.npools = len(pools)
         self.pools = <Pool *>malloc(sizeof(Pool) * max(1, self.npools))
         for i, (outcomes, cum, total) in enumerate(pools):
@@ -546,7 +548,7 @@ cdef class Kernel:
     cdef int _attack(self, _Dice dice, int a, int t, int w) except -1:
         cdef Op *me = &self.ops[a]
         cdef Op *it = &self.ops[t]
-        cdef int clear, hits, saves = 0, damage, left, amount, cover
+        cdef int clear, hits, saves = 0, damage, left, amount, cover, pool
         cdef bytes slot
         clear = self._clear_lines(me.pos, it.pos, me.side, -1)
         cover = 2 <= clear < 4 and not self._near(me.pos, it.pos)
@@ -554,14 +556,21 @@ cdef class Kernel:
             hits = 0
         else:
             slot = self.hit_slots[a]
-            hits = dice.draw(<const uint8_t *>slot, len(slot), me.hit_count,
-                             &self.pools[self.weapons[w].tohit_pool])
+            pool = self.weapons[w].tohit_pool
+            if self.pools[pool].total == 0:  # more than 64 bits: the reference's sampler
+                hits = dice.draw_wide(slot, me.hit_count, self.wide[pool])
+            else:
+                hits = dice.draw(<const uint8_t *>slot, len(slot), me.hit_count,
+                                 &self.pools[pool])
             me.hit_count += 1
         if hits > 0:
             slot = self.armor_slots[a]
-            saves = dice.draw(<const uint8_t *>slot, len(slot), me.armor_count,
-                              &self.pools[self.armor_pool[
-                                  ((w * self.nops + t) * 2 + cover) * (self.maxdice + 1) + hits]])
+            pool = self.armor_pool[((w * self.nops + t) * 2 + cover) * (self.maxdice + 1) + hits]
+            if self.pools[pool].total == 0:
+                saves = dice.draw_wide(slot, me.armor_count, self.wide[pool])
+            else:
+                saves = dice.draw(<const uint8_t *>slot, len(slot), me.armor_count,
+                                  &self.pools[pool])
             me.armor_count += 1
         damage = (hits - saves) * self.weapons[w].damage
         if damage > 0:
