@@ -90,3 +90,33 @@ def test_a_simulation_past_a_limit_counts_the_reason() -> None:
     most = _limits()["stairs"]
     report = simulate(_scenario(_tower(most + 1)), battles=2, seed=1, workers=1)
     kt.assert_reference_played(report, 2, f"more than {most} stairs on the map")
+
+
+def _field(cols: int, rows: int) -> dict[str, Any]:
+    """Two troopers a side at the corners of a ``cols`` x ``rows`` open field."""
+    grid = [["."] * cols for _ in range(rows)]
+    grid[0][0], grid[2][1] = "A", "C"
+    grid[rows - 1][cols - 1], grid[rows - 3][cols - 2] = "B", "D"
+    text = "\n".join((" " if r % 2 else "") + " ".join(row) for r, row in enumerate(grid))
+    return {"game": "skirmishers", "name": "field", "max_rounds": 4,
+            "map": {"kind": "dots", "levels": {"ground": text + "\n"}},
+            "units": {"A": {"side": "red", "primary": "rifle"},
+                      "C": {"side": "red", "primary": "smg"},
+                      "B": {"side": "blue", "primary": "rifle"},
+                      "D": {"side": "blue", "primary": "smg"}}}
+
+
+def test_preparing_on_a_large_map_builds_no_line_of_sight_ahead() -> None:
+    from tactica.battlefield.dots import fast
+
+    kt.built_kernel(kernel)
+    sc = _scenario(_field(47, 43))  # a size no other test uses: its sight table is new
+    prepared = kernel.prepare(sc)
+    assert isinstance(prepared, kernel.SkirmishersKernel)
+    tables, _ = kernel._tables(sc.new_state())
+    table = tables["sight"]  # the shared table of the map's box (fast._table)
+    assert table is fast._table(tables["width"], tables["height"])
+    assert table.view is not None and table.view.start.size == 0  # nothing looked along yet
+    kt.assert_same_battle(sc, prepared, POLICIES, 1, 0)
+    grown = table.view.start.size
+    assert 0 < grown < (2 * 47 - 1) * (2 * 43 - 1)  # only the offsets the battle looked along

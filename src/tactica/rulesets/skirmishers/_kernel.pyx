@@ -19,6 +19,8 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int16_t
 from libc.stdlib cimport malloc, free
 from libc.math cimport atan2, fmod, copysign, sqrt, fabs, NAN, isnan
 
+import numpy as np
+
 include "tactica/engine/kernel_draws.pxi"
 
 DEF MAX_UNITS = 32
@@ -192,6 +194,7 @@ cdef class Kernel:
     cdef int span, theight, twidth
     cdef int64_t[::1] slot, start, length, near_start, near_length, rel
     cdef uint8_t[::1] flag
+    cdef object sight_table      # dots_fast._Table of the map's box, grown when needed
     cdef uint8_t[::1] has_dot
     cdef int64_t[::1] nb_start, nb_len, nb_spot, nb_ap
     cdef uint8_t kblocks[32]
@@ -325,9 +328,8 @@ cdef class Kernel:
         self.regions, self.stairs_low, self.stairs_high = (t["regions"], t["stairs_low"],
                                                            t["stairs_high"])
         self.span, self.theight, self.twidth = t["span"], t["theight"], t["twidth"]
-        self.slot, self.start, self.length = t["slot"], t["start"], t["length"]
-        self.near_start, self.near_length = t["near_start"], t["near_length"]
-        self.rel, self.flag = t["rel"], t["flag"]
+        self.sight_table = t["sight"]
+        self._read_sight(self.sight_table.lookup(np.zeros(0, np.int64)))
         self.has_dot = t["has_dot"]
         self.nb_start, self.nb_len = t["nb_start"], t["nb_len"]
         self.nb_spot, self.nb_ap = t["nb_spot"], t["nb_ap"]
@@ -502,6 +504,18 @@ cdef class Kernel:
         """DotLattice.distance: steps plus the difference in levels."""
         return self._steps(a, b) + abs(self._lvl(a) - self._lvl(b))
 
+    cdef void _grow_sight(self, int64_t offset):
+        """dots_fast's sight table of the map's box, grown by ``offset`` (every offset is
+        looked up when first needed, as the reference does, instead of all of them when the
+        kernel is prepared); the kernel then reads its new arrays."""
+        view = self.sight_table.lookup(np.array([offset], np.int64))
+        self._read_sight(view)
+
+    cdef void _read_sight(self, object view):
+        self.slot, self.start, self.length = view.slot, view.start, view.length
+        self.near_start, self.near_length = view.near_start, view.near_length
+        self.rel, self.flag = view.rel, view.flag
+
     cdef inline void _put_pose(self, int spot, int prone) noexcept nogil:
         self.codes[spot * 4 + 3] = PAD_CODE_PRONE if prone else PAD_CODE_STANDING
 
@@ -521,6 +535,12 @@ cdef class Kernel:
         cdef bint counted, every, under, same, joined
         if steps > 0:
             slot = self.slot[(dr + self.theight) * self.span + (dq + self.twidth)]
+            if slot < 0 or slot >= self.start.shape[0]:
+                # an offset this kernel has not looked along yet: the shared sight table
+                # grows by it (built lazily, as the reference builds it)
+                with gil:
+                    self._grow_sight((dr + self.theight) * self.span + (dq + self.twidth))
+                slot = self.slot[(dr + self.theight) * self.span + (dq + self.twidth)]
             for pass_ in range(2):
                 if pass_ == 0:
                     a = self.start[slot]

@@ -345,11 +345,9 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
                          f"{levels} levels (the kernel keeps walkable ranges up to "
                          f"{_MAX_WALK_SPOTS} places)")
     pad = (height - lat.rows) // 2
-    # the sight tables of every offset between two dots of the map (dots_fast._Table)
+    # the sight table of the map's box (dots_fast._Table, shared with the reference): the
+    # kernel grows it by each offset when a battle first looks along it
     table = _table(width, height)
-    dqs, drs = np.meshgrid(np.arange(-(width - 1), width), np.arange(-(lat.rows - 1), lat.rows))
-    ids = table.offset_ids(dqs.ravel().astype(np.int64), drs.ravel().astype(np.int64))
-    view = table.lookup(ids)
     # spots: level * cells + cell; the move graph (standing AP, in the reference's order)
     graph = move_graph(lat)
 
@@ -449,9 +447,7 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         "codes": codes, "regions": arr.regions.copy(), "stairs_low": arr.stairs_low.copy(),
         "stairs_high": arr.stairs_high.copy(),
         "span": table.span, "theight": table.height, "twidth": table.width,
-        "slot": view.slot.copy(), "start": view.start.copy(), "length": view.length.copy(),
-        "near_start": view.near_start.copy(), "near_length": view.near_length.copy(),
-        "rel": view.rel.copy(), "flag": view.flag.copy(),
+        "sight": table,
         "kind_blocks": [int(x) for x in dots_fast._BLOCKS],
         "kind_cover": [int(x) for x in dots_fast._COVER],
         "kind_solid": [int(x) for x in dots_fast._SOLID],
