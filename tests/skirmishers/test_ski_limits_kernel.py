@@ -4,12 +4,16 @@ engine line names the limit; the buffers a battle fills are checked before each 
 
 from __future__ import annotations
 
+import dataclasses
 import string
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tactica.analysis.simulate import simulate
 from tactica.cli import main
+from tactica.engine.ruleset import NotCovered
 from tactica.engine.scenario import Scenario, scenario_from_mapping
 from tactica.rulesets.skirmishers import kernel
 from tactica.testing import kernels as kt
@@ -120,3 +124,61 @@ def test_preparing_on_a_large_map_builds_no_line_of_sight_ahead() -> None:
     kt.assert_same_battle(sc, prepared, POLICIES, 1, 0)
     grown = table.view.start.size
     assert 0 < grown < (2 * 47 - 1) * (2 * 43 - 1)  # only the offsets the battle looked along
+
+
+#: Four troopers at arm's length on a small yard, with grenades: melee attacks and throws.
+YARD: dict[str, Any] = {
+    "game": "skirmishers", "name": "Yard", "max_rounds": 4,
+    "map": {"kind": "dots", "name": "Yard",
+            "levels": {"ground": ". . . . . .\n . A B . . .\n. C D . . .\n . . . . . .\n"}},
+    "units": {
+        "A": {"side": "red", "primary": "pistol", "melee": ["stun-baton"],
+              "active": "stun-baton"},
+        "B": {"side": "blue", "primary": "pistol", "melee": ["blackjack"],
+              "active": "blackjack"},
+        "C": {"side": "red", "primary": "smg", "active": "knife"},
+        "D": {"side": "blue", "primary": "smg", "melee": ["club"]},
+    }}
+
+
+def _plays(prepared: Any, buffer: str, most: int, policies: dict[str, str], index: int
+           ) -> Any:
+    prepared.engine.hold(buffer, most)
+    try:
+        return prepared.play(policies, 1, index, 20_000)
+    finally:
+        prepared.engine.hold(buffer, _limits()[buffer])
+
+
+@pytest.mark.parametrize(("buffer", "reason"), [
+    ("actions", "more than {} actions to choose from"),
+    ("tokens", "more than {} explosives waiting"),
+    ("melee", "more than {} melee attacks waiting"),
+])
+def test_each_buffer_is_checked_before_it_is_written(buffer: str, reason: str) -> None:
+    """The fewest entries a battle needs in the buffer: with that many the kernel plays the
+    reference's battle; with one fewer the write is refused and the reference plays."""
+    sc = _scenario(YARD)
+    prepared = kernel.prepare(sc)
+    assert isinstance(prepared, kernel.SkirmishersKernel)
+    tried = 0
+    for policies in ({"red": "greedy", "blue": "greedy"}, {"red": "random", "blue": "random"}):
+        for index in range(4):
+            want = kt.assert_same_battle(sc, prepared, policies, 1, index, consulted=False)
+            low, high = 0, _limits()[buffer]  # plays with high, not with low - 1
+            while low < high:
+                middle = (low + high) // 2
+                if isinstance(_plays(prepared, buffer, middle, policies, index), NotCovered):
+                    low = middle + 1
+                else:
+                    high = middle
+            fewest = low
+            assert _plays(prepared, buffer, fewest, policies, index) == \
+                dataclasses.replace(want, consulted=frozenset())
+            if fewest == 0:
+                continue
+            tried += 1
+            found = _plays(prepared, buffer, fewest - 1, policies, index)
+            assert isinstance(found, NotCovered)
+            assert found.reason == reason.format(fewest - 1)
+    assert tried  # some battle filled the buffer

@@ -224,6 +224,7 @@ cdef class Kernel:
     cdef uint8_t exact_vals[1 << EXACT_BITS]
     cdef int nexact
     cdef int overflow
+    cdef int act_cap, tk_cap, ml_cap   # what the buffers hold (their sizes; less in tests)
     cdef uint64_t arc_keys[1 << ARC_BITS]
     cdef uint8_t *arc_maps
     cdef int narcmaps
@@ -310,6 +311,7 @@ cdef class Kernel:
 
     def __init__(self, dict t):
         cdef int i, j, k
+        self.act_cap, self.tk_cap, self.ml_cap = MAX_ACTS - 1, MAX_TOKENS, MAX_MELEE
         self.tables = t
         self.busy = False
         self.cols, self.rows = t["cols"], t["rows"]
@@ -1495,7 +1497,7 @@ cdef class Kernel:
         return False
 
     cdef inline int _add(self, int n, int kind, int a, int b) noexcept nogil:
-        if n >= MAX_ACTS - 1:  # more actions than the arrays hold: the reference plays
+        if n >= self.act_cap:  # more actions than the arrays hold: the reference plays
             self.overflow = 1
             return n
         self.act_kind[n] = kind
@@ -1765,6 +1767,19 @@ cdef class Kernel:
 
     # -- the battle (sim.play._run, Battle.step) ------------------------------------------------
 
+    def hold(self, str buffer, int most):
+        """Let ``buffer`` ("actions", "tokens" or "melee") hold at most ``most`` entries (up
+        to its LIMITS size), for the tests that show each is checked before every write: a
+        battle that needs more is left to the reference, naming the number."""
+        if buffer not in ("actions", "tokens", "melee") or not 0 <= most <= LIMITS[buffer]:
+            raise ValueError(f"{buffer}: between 0 and its limit")
+        if buffer == "actions":
+            self.act_cap = most
+        elif buffer == "tokens":
+            self.tk_cap = most
+        else:
+            self.ml_cap = most
+
     def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
         """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per unit
         (survived, dealt, taken, moves, hp, max AP, armor, marks, weapon, prone, arc shots,
@@ -1844,7 +1859,7 @@ cdef class Kernel:
                 self.overflow = 0
                 n = self._actions(uid, &fm, &nm, &fa, &na)
                 if self.overflow:
-                    return f"more than {MAX_ACTS - 1} actions to choose from"
+                    return f"more than {self.act_cap} actions to choose from"
                 if policies[self.side] == GREEDY:
                     self._values(uid, n, fm, nm, fa, na)
                     k = self._greedy_pick(self.side, n)
@@ -1939,8 +1954,8 @@ cdef class Kernel:
         """explosives.throw_events and their events (ExplosiveThrown, WeaponChanged)."""
         cdef Unit *t = &self.u[uid]
         cdef int item = t.active, dots, plain, paid, base, tn, origin, i, back
-        if self.ntokens >= MAX_TOKENS:
-            return "too many explosives waiting"
+        if self.ntokens >= self.tk_cap:
+            return f"more than {self.tk_cap} explosives waiting"
         dots = 0 if stair else self._distance(t.spot, at)
         plain = self.items[item].stairwell_ap if stair else self.items[item].ap_per_dot * dots
         paid = plain * (2 if t.prone else 1)
@@ -2226,8 +2241,8 @@ cdef class Kernel:
             self._check_spent(uid)
         elif kind == K_MELEE:
             # MeleeDeclared: paid now, rolled when the target activates
-            if self.nmelee >= MAX_MELEE:
-                return "too many melee attacks waiting"
+            if self.nmelee >= self.ml_cap:
+                return f"more than {self.ml_cap} melee attacks waiting"
             self.ml_unit[self.nmelee] = uid
             self.ml_target[self.nmelee] = a
             self.ml_weapon[self.nmelee] = b
