@@ -72,3 +72,34 @@ def test_the_scenario_bounds_keep_characters_within_the_kernel() -> None:
     assert MAX_CHARACTERS <= limits["characters"]
     # the turn queue holds every character and each one's held turn
     assert 2 * limits["characters"] <= limits["queue"]
+
+
+def test_the_legal_actions_never_pass_the_bound_the_kernel_is_sized_by(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel holds ``max_options`` legal actions (kernel._options_bound, checked against
+    LIMITS["actions"] when prepared): no turn of the reference has more."""
+    from tactica.analysis.simulate import play_battle
+    from tactica.engine.ruleset import example_scenarios, get_ruleset
+    from tactica.engine.scenario import load_scenario
+    from tactica.rulesets.last_odyssey import flow
+
+    most = [0]
+    legal = flow.legal_actions
+
+    def counted(state: object, unit: str) -> tuple[object, ...]:
+        found = legal(state, unit)  # type: ignore[arg-type]
+        most[0] = max(most[0], len(found))
+        return found
+
+    monkeypatch.setattr(flow, "legal_actions", counted)
+    for path in example_scenarios(get_ruleset("last-odyssey")):
+        sc = load_scenario(path)
+        state = sc.new_state()
+        fighters = list(state.fighters.values())
+        bound = max(kernel._options_bound(state.pack, f, len(fighters)) for f in fighters)
+        assert bound <= _limits()["actions"]
+        sides = sc.ruleset.sides_of(state)
+        for policy in ("greedy", "random"):
+            most[0] = 0
+            play_battle(sc, dict.fromkeys(sides, policy), 1, 0)
+            assert 0 < most[0] <= bound, (path.stem, most[0], bound)

@@ -89,3 +89,32 @@ def test_a_pool_whose_total_needs_more_than_64_bits_plays_on_the_kernel() -> Non
     for policies in (POLICIES, {"red": "random", "blue": "random"}):
         for index in range(4):
             kt.assert_same_battle(sc, prepared, policies, 3, index)
+
+
+def test_the_legal_actions_never_pass_the_arrays_the_kernel_sizes(monkeypatch: Any) -> None:
+    """The kernel sizes its legal-action arrays when prepared: every tile for each operator's
+    move, every weapon against every operator, and End: no choice of the reference has
+    more."""
+    from tactica.analysis.simulate import play_battle
+    from tactica.engine.ruleset import example_scenarios, get_ruleset
+    from tactica.engine.scenario import load_scenario
+    from tactica.rulesets.nebulia import rules
+
+    most = [0]
+    choose = rules.ChooseAction
+
+    def counted(side: str, actions: tuple[Any, ...], prompt: str) -> Any:
+        most[0] = max(most[0], len(actions))
+        return choose(side, actions, prompt)
+
+    monkeypatch.setattr(rules, "ChooseAction", counted)
+    scenarios = [load_scenario(p) for p in example_scenarios(get_ruleset("nebulia-operations"))]
+    for sc in [*scenarios, _scenario(_crowd(_limits()["operators"]))]:
+        state = sc.new_state()
+        ops = list(state.ops.values())
+        size = (len(ops) * state.grid.width * state.grid.height
+                + sum(len(o.weapons) for o in ops) * len(ops) + 2)
+        for policy in ("greedy", "random"):
+            most[0] = 0
+            play_battle(sc, dict.fromkeys(state.sides, policy), 1, 0)
+            assert 0 < most[0] <= size, (sc.name, most[0], size)
