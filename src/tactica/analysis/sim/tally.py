@@ -20,7 +20,8 @@ from typing import Any
 
 from tactica.engine.stats import BattleResult
 
-__all__ = ["Z95", "BattleResult", "PairedTally", "Tally", "engine_entry", "paired_interval", "wilson"]
+__all__ = ["Z95", "BattleResult", "PairedTally", "Tally", "engine_entry", "paired_interval",
+           "wilson"]
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
