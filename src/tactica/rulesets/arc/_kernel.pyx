@@ -206,6 +206,7 @@ cdef class Kernel:
     # the greedy policy's attack values (policy.attack_value), by attack
     cdef object estimate
     cdef dict wide              # table -> its Dist, for a total weight beyond 64 bits
+    cdef int roll_cap           # distinct keyed rolls a battle holds (KEYCAP // 2; less in tests)
     cdef dict wide_index        # table -> {outcome: index}
     cdef uint64_t *vkeys
     cdef double *vexp
@@ -311,6 +312,7 @@ cdef class Kernel:
 
     def __init__(self, dict t):
         cdef int i, j, k
+        self.roll_cap = KEYCAP // 2
         self.tables = t
         self.busy = False
         self.names = t["names"]
@@ -2203,8 +2205,8 @@ cdef class Kernel:
         h = <int>(hv & (KEYCAP - 1))
         while True:
             if self.hlen[h] == 0:
-                if self.nused >= KEYCAP // 2 or self.arena_n + slot_n > ARENA:
-                    raise Uncovered("more distinct rolls in one battle than the kernel holds")
+                if self.nused >= self.roll_cap or self.arena_n + slot_n > ARENA:
+                    raise Uncovered(f"more than {self.roll_cap} distinct rolls in one battle")
                 self.hkeys[h] = hv
                 self.hoff[h] = self.arena_n
                 self.hlen[h] = slot_n
@@ -2240,6 +2242,14 @@ cdef class Kernel:
         self.nqueue = 0
 
     # -- the battle (sim.play._run, Battle.step) --------------------------------------------------
+
+    def hold(self, str buffer, int most):
+        """Let ``buffer`` ("rolls": the distinct keyed rolls of a battle) hold at most ``most``
+        entries (up to its LIMITS size), for the tests that show it is checked before it is
+        written: a battle that needs more is left to the reference, naming the number."""
+        if buffer != "rolls" or not 0 <= most <= LIMITS[buffer]:
+            raise ValueError(f"{buffer}: between 0 and its limit")
+        self.roll_cap = most
 
     def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
         """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per

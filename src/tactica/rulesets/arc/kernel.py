@@ -14,8 +14,10 @@ for what it does not play: a ruling or an option added later, surprise (ARC-18),
 :data:`MAX_TILES` tiles, more fighters, weapons, armor dice or items than its arrays hold, a
 range that is not a whole number of millimetres, a policy other than greedy and random, or a
 missing compiled extension. A battle that reaches something it does not play (an unusual
-number of distinct rolls, wound dice beyond 64 bits) is answered NotCovered too, and the
-reference plays it from the start.
+number of distinct rolls, more than 200 wound dice on one character) is answered NotCovered
+too, and the reference plays it from the start. A roll whose total weight needs more than 64
+bits (the automatic rifle's, the GPMG's, the HMG's, a long pile of wound dice) is drawn with
+the reference's own exact sampler on the same key.
 """
 
 from __future__ import annotations
