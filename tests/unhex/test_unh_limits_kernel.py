@@ -73,14 +73,14 @@ def test_a_turn_with_more_actions_than_the_list_holds_falls_back(
     prepared = kernel.prepare(sc)
     assert isinstance(prepared, UnhexKernel)
     # a list that holds every action of the battle's largest turn: the kernel plays it
-    prepared.engine.hold_actions(most)
+    prepared.engine.hold("actions", most)
     assert prepared.play(POLICIES, 1, 0, 20_000) == want
     # one action fewer: the list is checked before the write, and the reference plays
-    prepared.engine.hold_actions(most - 1)
+    prepared.engine.hold("actions", most - 1)
     found = prepared.play(POLICIES, 1, 0, 20_000)
     assert isinstance(found, NotCovered)
     assert found.reason == f"more than {most - 1} legal actions in one turn"
-    prepared.engine.hold_actions(_limits()["actions"])
+    prepared.engine.hold("actions", _limits()["actions"])
     assert prepared.play(POLICIES, 1, 0, 20_000) == want
 
 
@@ -88,9 +88,9 @@ def test_a_list_smaller_than_one_action_is_refused() -> None:
     prepared = kernel.prepare(_hub(2))
     assert isinstance(prepared, UnhexKernel)
     with pytest.raises(ValueError, match="legal actions"):
-        prepared.engine.hold_actions(0)
+        prepared.engine.hold("actions", 0)
     with pytest.raises(ValueError, match="legal actions"):
-        prepared.engine.hold_actions(_limits()["actions"] + 1)
+        prepared.engine.hold("actions", _limits()["actions"] + 1)
 
 
 def test_the_hub_battle_plays_on_the_kernel_as_the_reference() -> None:

@@ -2282,12 +2282,12 @@ cdef class Kernel:
 
     # -- the battle (sim.play._run, rules.pending) ----------------------------------------------
 
-    def hold_actions(self, int most):
-        """Hold at most ``most`` legal actions a turn (1 to LIMITS["actions"]), for the tests
-        that show the list is checked before every write: a turn with more leaves its battle
-        to the reference."""
-        if not 1 <= most <= MAXOPT:
-            raise ValueError(f"between 1 and {MAXOPT} legal actions")
+    def hold(self, str buffer, int most):
+        """Let ``buffer`` ("actions": the legal actions of one turn) hold at most ``most``
+        entries (1 to its LIMITS size), for the tests that show the list is checked before
+        every write: a turn with more leaves its battle to the reference, naming the number."""
+        if buffer != "actions" or not 1 <= most <= MAXOPT:
+            raise ValueError(f"{buffer}: between 1 and {MAXOPT} legal actions")
         self.opt_cap = most
 
     def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
