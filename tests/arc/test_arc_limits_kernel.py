@@ -55,3 +55,19 @@ def test_the_weapons_limit() -> None:
         _scenario(_armed(most)), _scenario(_armed(most + 1)),
         f"U0 carries more than {most} weapons, {_limits()['armor']} armor dice or "
         f"{_limits()['items']} kinds of item", {"red": "greedy", "blue": "random"})
+
+
+def _sides(sides: int) -> dict[str, Any]:
+    data = _crowd(sides)
+    data["units"] = {uid: {**unit, "side": f"s{k}"}
+                     for k, (uid, unit) in enumerate(data["units"].items())}
+    return data
+
+
+def test_the_sides_limit() -> None:
+    most = _limits()["sides"]
+    kt.assert_at_and_past_limit(
+        _scenario(_sides(most)), _scenario(_sides(most + 1)),
+        f"{most + 1} characters on {most + 1} sides (the kernel plays up to "
+        f"{_limits()['characters']} on {most})", {f"s{k}": "greedy" for k in range(most + 1)},
+        battles=1)

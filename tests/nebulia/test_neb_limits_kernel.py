@@ -118,3 +118,20 @@ def test_the_legal_actions_never_pass_the_arrays_the_kernel_sizes(monkeypatch: A
             most[0] = 0
             play_battle(sc, dict.fromkeys(state.sides, policy), 1, 0)
             assert 0 < most[0] <= size, (sc.name, most[0], size)
+
+
+def _sides(sides: int) -> dict[str, Any]:
+    """One operator per side, ``sides`` sides, along the top and bottom rows."""
+    data = _crowd(sides)
+    data["units"] = {uid: {**unit, "side": f"s{k}"}
+                     for k, (uid, unit) in enumerate(data["units"].items())}
+    return data
+
+
+def test_the_sides_limit() -> None:
+    most = _limits()["sides"]
+    policies = {f"s{k}": "greedy" for k in range(most + 1)}
+    kt.assert_at_and_past_limit(
+        _scenario(_sides(most)), _scenario(_sides(most + 1)),
+        f"{most + 1} operators on {most + 1} sides (the kernel plays up to "
+        f"{_limits()['operators']} on {most})", policies, battles=1)

@@ -182,3 +182,18 @@ def test_each_buffer_is_checked_before_it_is_written(buffer: str, reason: str) -
             assert isinstance(found, NotCovered)
             assert found.reason == reason.format(fewest - 1)
     assert tried  # some battle filled the buffer
+
+
+def test_the_sides_limit() -> None:
+    most = _limits()["sides"]
+
+    def sides(n: int) -> dict[str, Any]:
+        data = _crowd(n)
+        data["units"] = {uid: {**unit, "side": f"s{k}"}
+                         for k, (uid, unit) in enumerate(data["units"].items())}
+        return data
+
+    kt.assert_at_and_past_limit(
+        _scenario(sides(most)), _scenario(sides(most + 1)),
+        f"{most + 1} troopers on {most + 1} sides (more than {_limits()['troopers']} troopers "
+        f"or {most} sides)", {f"s{k}": "greedy" for k in range(most + 1)}, battles=1)

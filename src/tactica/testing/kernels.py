@@ -262,10 +262,13 @@ def assert_at_and_past_limit(at: Scenario, past: Scenario, reason: str,
                              battles: int = 2) -> None:
     """At a kernel's limit (``at``) the kernel plays ``battles`` battles equal to the
     reference's; one past it (``past``) the kernel is not prepared, its reason is ``reason``
-    (which names the limit), and the reference plays the battle, counted with that reason."""
+    (which names the limit), and the reference plays the battle, counted with that reason.
+    ``policies`` may name sides of ``past`` that ``at`` does not have."""
     prepared = prepared_kernel(at)
+    sides = set(at.ruleset.sides_of(at.new_state()))
     for index in range(battles):
-        assert_same_battle(at, prepared, policies, seed, index, consulted=False)
+        assert_same_battle(at, prepared, {s: p for s, p in policies.items() if s in sides},
+                           seed, index, consulted=False)
     beyond = prepared_kernel(past)
     assert isinstance(beyond, NotCovered), f"the kernel was prepared past its limit ({reason})"
     assert beyond.reason == reason, f"{beyond.reason!r}, expected {reason!r}"
