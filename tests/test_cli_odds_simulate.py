@@ -226,3 +226,15 @@ def test_validate_a_map_file_and_a_missing_file(capsys: pytest.CaptureFixture[st
     missing = tmp_path / "nope.yaml"
     code, _, err = run(capsys, "validate", str(missing))
     assert code == 2 and err.strip() == f"error: {missing}: no such file"
+
+
+def test_simulate_json_says_why_the_reference_played(capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    reason = "the policy 'first-option' (the kernel plays greedy and random)"
+    data = run_json(capsys, "simulate", DUEL, "--battles", "3", "--seed", "2", "--workers", "1",
+                    "--policy", "red=first-option", "--policy", "blue=random")
+    assert data["engine"] == {"kernel": 0, "reference": 3, "reasons": {reason: 3}}
+    compared = run_json(capsys, "simulate", DUEL, "--battles", "2", "--seed", "2",
+                        "--workers", "1", "--policy", "red=first-option",
+                        "--policy", "blue=random", "--compare", "NEB-3=chebyshev,manhattan")
+    assert compared["engine"] == {"kernel": 0, "reference": 4, "reasons": {reason: 4}}

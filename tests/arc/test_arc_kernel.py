@@ -205,7 +205,8 @@ def test_tactica_kernels_0_forces_the_reference() -> None:
     sc = _scenario("pistol-duel", "defaults")
     _, on, off = kt.assert_same_without_kernels(
         lambda: simulate(sc, battles=16, seed=4, workers=1, policies="random").to_dict())
-    assert on == {"kernel": 16, "reference": 0} and off == {"kernel": 0, "reference": 16}
+    assert on == {"kernel": 16, "reference": 0, "reasons": {}}
+    assert off == {"kernel": 0, "reference": 16, "reasons": {"TACTICA_KERNELS=0": 16}}
 
 
 # -- beyond the examples: generated grids and ranges, three sides, the whole pack -------------

@@ -197,7 +197,7 @@ def test_numbers_that_change_without_kernels_are_named(
 
 
 class _Report:
-    def __init__(self, engine: dict[str, int], line: str) -> None:
+    def __init__(self, engine: dict[str, Any], line: str) -> None:
         self.engine = engine
         self.line = line
 
@@ -207,12 +207,16 @@ class _Report:
 
 def test_a_report_the_kernel_played_in_part_is_refused() -> None:
     line = "engine: the reference played every battle (NEB-9=igougo)"
-    kt.assert_reference_played(_Report({"kernel": 0, "reference": 4}, line), 4, "NEB-9=igougo")
+    why = {"NEB-9=igougo": 4}
+    kt.assert_reference_played(_Report({"kernel": 0, "reference": 4, "reasons": why}, line), 4,
+                               "NEB-9=igougo")
     with pytest.raises(AssertionError, match="reference to play all 4 battles"):
-        kt.assert_reference_played(_Report({"kernel": 1, "reference": 3}, line), 4,
-                                   "NEB-9=igougo")
+        kt.assert_reference_played(
+            _Report({"kernel": 1, "reference": 3, "reasons": {"NEB-9=igougo": 3}}, line), 4,
+            "NEB-9=igougo")
     with pytest.raises(AssertionError, match="expected"):
-        kt.assert_reference_played(_Report({"kernel": 0, "reference": 4}, line), 4, "NEB-1=x")
+        kt.assert_reference_played(_Report({"kernel": 0, "reference": 4, "reasons": why}, line),
+                                   4, "NEB-1=x")
 
 
 def test_without_the_extension_the_kernel_module_is_given_back() -> None:

@@ -98,7 +98,7 @@ def test_a_ruling_no_battle_reads_is_counted_so_on_the_kernel() -> None:
     sc = load_scenario(SCENARIOS["cop-vs-goblin"])  # nobody strikes first
     report = compare(sc, "LOD-24=initiative,listed", battles=12, seed=1, workers=1)
     assert report.consulted(1) == 0
-    assert report.to_dict()["engine"] == {"kernel": 24, "reference": 0}
+    assert report.to_dict()["engine"] == {"kernel": 24, "reference": 0, "reasons": {}}
     read = compare(sc, "LOD-1=base,die-only", battles=12, seed=1, workers=1)
     assert read.consulted(1) == 12
 
@@ -310,6 +310,10 @@ def test_a_reaction_that_uses_a_reaction_falls_back(tmp_path: Path) -> None:
     result, engine = simulated_battle(sc, {"a": "random", "b": "random"}, 1, 0, 20_000)
     assert not engine.is_kernel
     assert result == play_battle(sc, {"a": "random", "b": "random"}, 1, 0)
+    report = simulate(sc, battles=3, seed=1, workers=1, policies="random")
+    assert report.to_dict()["engine"] == {"kernel": 0, "reference": 3,
+                                          "reasons": {prepared.reason: 3}}
+    assert "Spikes" in report.engine_line()
 
 
 def test_a_policy_the_kernel_does_not_play_falls_back() -> None:
@@ -344,7 +348,8 @@ def test_tactica_kernels_0_forces_the_reference_with_the_same_numbers() -> None:
     sc = _scenario("cop-vs-goblin", "defaults")
     _, on, off = kt.assert_same_without_kernels(
         lambda: simulate(sc, battles=20, seed=4, workers=1).to_dict())
-    assert on == {"kernel": 20, "reference": 0} and off == {"kernel": 0, "reference": 20}
+    assert on == {"kernel": 20, "reference": 0, "reasons": {}}
+    assert off == {"kernel": 0, "reference": 20, "reasons": {"TACTICA_KERNELS=0": 20}}
 
 
 def test_the_same_json_with_and_without_kernels_on_two_workers(
@@ -366,8 +371,9 @@ def test_the_same_json_with_and_without_kernels_on_two_workers(
     reference = run("-j", "1")
     monkeypatch.delenv("TACTICA_KERNELS")
     two = run("-j", "2")
-    assert reference.pop("engine") == {"kernel": 0, "reference": 6}
-    assert two.pop("engine") == {"kernel": 6, "reference": 0}
+    assert reference.pop("engine") == {"kernel": 0, "reference": 6,
+                                        "reasons": {"TACTICA_KERNELS=0": 6}}
+    assert two.pop("engine") == {"kernel": 6, "reference": 0, "reasons": {}}
     assert two == reference
 
 

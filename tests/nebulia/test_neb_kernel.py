@@ -161,7 +161,8 @@ def test_a_map_beyond_the_kernel_falls_back_to_the_reference_and_is_counted() ->
     assert not engine.is_kernel
     assert result == play_battle(sc, {"red": "random", "blue": "random"}, 1, 0)
     report = simulate(sc, battles=2, seed=1, workers=1, policies="random")
-    assert report.to_dict()["engine"] == {"kernel": 0, "reference": 2}
+    assert report.to_dict()["engine"] == {"kernel": 0, "reference": 2,
+                                          "reasons": {prepared.reason: 2}}
     assert "40 x 30" in report.engine_line() or kernel.NOT_BUILT in report.engine_line()
 
 
@@ -185,7 +186,8 @@ def test_tactica_kernels_0_forces_the_reference() -> None:
     sc = _scenario("duel-cover", "defaults")
     _, on, off = kt.assert_same_without_kernels(
         lambda: simulate(sc, battles=20, seed=4, workers=1).to_dict())
-    assert on == {"kernel": 20, "reference": 0} and off == {"kernel": 0, "reference": 20}
+    assert on == {"kernel": 20, "reference": 0, "reasons": {}}
+    assert off == {"kernel": 0, "reference": 20, "reasons": {"TACTICA_KERNELS=0": 20}}
 
 
 # -- the same numbers with and without kernels, on every executor -------------------------------
@@ -220,14 +222,15 @@ def test_the_same_json_with_and_without_kernels_on_one_or_two_workers_and_dask(
             n = int(argv[3]) * variants
             monkeypatch.setenv("TACTICA_KERNELS", "0")
             reference = _json(capsys, *argv, "--json", "-j", "1")
-            assert reference.pop("engine") == {"kernel": 0, "reference": n}
+            assert reference.pop("engine") == {"kernel": 0, "reference": n,
+                                                "reasons": {"TACTICA_KERNELS=0": n}}
             monkeypatch.delenv("TACTICA_KERNELS")
             one = _json(capsys, *argv, "--json", "-j", "1")
             two = _json(capsys, *argv, "--json", "-j", "2")
             on_dask = _json(capsys, *argv, "--json", "--executor", "dask", "--scheduler",
                             cluster.scheduler_address)
             for got in (one, two, on_dask):
-                assert got.pop("engine") == {"kernel": n, "reference": 0}
+                assert got.pop("engine") == {"kernel": n, "reference": 0, "reasons": {}}
                 assert got == reference
 
 

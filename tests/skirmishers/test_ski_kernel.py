@@ -337,7 +337,7 @@ def test_a_policy_the_kernel_does_not_play_falls_back() -> None:
     found = prepared.play({"red": "first-option", "blue": "greedy"}, 1, 0, 20_000)
     assert isinstance(found, NotCovered) and "first-option" in found.reason
     report = simulate(sc, battles=2, seed=1, workers=1, policies="first-option")
-    assert report.engine == {"kernel": 0, "reference": 2}
+    assert report.engine == {"kernel": 0, "reference": 2, "reasons": {found.reason: 2}}
 
 
 def test_without_the_extension_the_reference_plays_and_says_why() -> None:
@@ -368,11 +368,12 @@ def test_the_same_json_with_and_without_kernels_on_one_or_two_workers(
             "random", "--json")
     monkeypatch.setenv("TACTICA_KERNELS", "0")
     reference = _json(capsys, *argv, "-j", "1")
-    assert reference.pop("engine") == {"kernel": 0, "reference": 12}
+    assert reference.pop("engine") == {"kernel": 0, "reference": 12,
+                                        "reasons": {"TACTICA_KERNELS=0": 12}}
     monkeypatch.delenv("TACTICA_KERNELS")
     for workers in ("1", "2"):
         got = _json(capsys, *argv, "-j", workers)
-        assert got.pop("engine") == {"kernel": 12, "reference": 0}
+        assert got.pop("engine") == {"kernel": 12, "reference": 0, "reasons": {}}
         assert got == reference, workers
 
 

@@ -156,7 +156,8 @@ def test_a_map_with_more_doors_falls_back_to_the_reference_and_is_counted() -> N
     assert not engine.is_kernel
     assert result == play_battle(sc, policies, 1, 0)
     report = simulate(sc, battles=2, seed=1, workers=1, policies="random")
-    assert report.to_dict()["engine"] == {"kernel": 0, "reference": 2}
+    assert report.to_dict()["engine"] == {"kernel": 0, "reference": 2,
+                                          "reasons": {prepared.reason: 2}}
     assert prepared.reason in report.engine_line()
 
 
@@ -194,7 +195,8 @@ def test_tactica_kernels_0_forces_the_reference() -> None:
     sc = _scenario("nightclub-fight", "defaults")
     _, on, off = kt.assert_same_without_kernels(
         lambda: simulate(sc, battles=12, seed=4, workers=1, policies="random").to_dict())
-    assert on == {"kernel": 12, "reference": 0} and off == {"kernel": 0, "reference": 12}
+    assert on == {"kernel": 12, "reference": 0, "reasons": {}}
+    assert off == {"kernel": 0, "reference": 12, "reasons": {"TACTICA_KERNELS=0": 12}}
 
 
 # -- beyond the examples: generated zone maps, wounded characters, shields, ammunition -------

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from tactica.analysis.paired import PairedDifference, paired_difference
 from tactica.analysis.sim.play import DEFAULT_MAX_STEPS
-from tactica.analysis.sim.tally import wilson
+from tactica.analysis.sim.tally import engine_entry, wilson
 from tactica.analysis.simulate import Progress, _policies_for, _run
 from tactica.engine.errors import TacticaError
 from tactica.engine.rulings import Ruling
@@ -129,7 +129,7 @@ class EffectsReport:
     effects: tuple[Effect, ...]
     never: tuple[Ruling, ...]
     unplayable: tuple[tuple[str, str], ...]
-    engine: Mapping[str, int]
+    engine: Mapping[str, Any]
     engine_text: str
     interrupted: bool = False
     #: The run to a precision: ``target``, ``max_battles``, ``widest``, ``reached``
@@ -443,6 +443,6 @@ def effects(
         scenario=scenario.name, seed=seed, battles=n, sides=sides, policies=chosen,
         baseline=dict(scenario.rulings), baseline_rates=rates_base, effects=tuple(ranked),
         never=never, unplayable=tuple(unplayable),
-        engine={"kernel": kernel, "reference": reference, "taken": taken},
+        engine={**engine_entry(kernel, reference, reasons), "taken": taken},
         engine_text=text, interrupted=run.interrupted, precision=run.precision,
         reversals=tuple(reversals))

@@ -28,7 +28,7 @@ from typing import Any
 from tactica.analysis.paired import PairedDifference, consulted_note, paired_difference
 from tactica.analysis.sim.executors import Job, Plan, make_executor
 from tactica.analysis.sim.play import DEFAULT_MAX_STEPS, logged_battle, play_battle
-from tactica.analysis.sim.tally import BattleResult, PairedTally, Tally, wilson
+from tactica.analysis.sim.tally import BattleResult, PairedTally, Tally, engine_entry, wilson
 from tactica.analysis.sim.variants import CompareSpec, Variant, describe, parse_compare, variants_of
 from tactica.engine.errors import TacticaError
 from tactica.engine.policies import default_policy, make_policy
@@ -99,8 +99,9 @@ class SimulationReport:
         return units
 
     @property
-    def engine(self) -> dict[str, int]:
-        """Battles played by the compiled kernel and by the reference."""
+    def engine(self) -> dict[str, Any]:
+        """Battles played by the compiled kernel and by the reference, and why the reference
+        played (battles per reason)."""
         return self.tally.engine()
 
     def engine_line(self) -> str:
@@ -218,21 +219,22 @@ class ComparisonReport:
         return out
 
     @property
-    def engine(self) -> dict[str, int]:
-        """Battles played by the compiled kernel and by the reference, over every variant."""
-        return {"kernel": sum(r.tally.kernel for r in self.reports),
-                "reference": sum(r.tally.reference for r in self.reports)}
+    def engine(self) -> dict[str, Any]:
+        """Battles played by the compiled kernel and by the reference over every variant, and
+        why the reference played (battles per reason)."""
+        reasons: dict[str, int] = {}
+        for r in self.reports:
+            for reason, k in r.tally.not_covered.items():
+                reasons[reason] = reasons.get(reason, 0) + k
+        return engine_entry(sum(r.tally.kernel for r in self.reports),
+                            sum(r.tally.reference for r in self.reports), reasons)
 
     def engine_line(self) -> str:
         """Who played the battles of every variant, in one line."""
         from tactica.analysis.sim.kernels import engine_line
 
-        reasons: dict[str, int] = {}
-        for r in self.reports:
-            for reason, k in r.tally.not_covered.items():
-                reasons[reason] = reasons.get(reason, 0) + k
         e = self.engine
-        return engine_line(e["kernel"], e["reference"], reasons)
+        return engine_line(e["kernel"], e["reference"], e["reasons"])
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the variants' figures and the paired differences against the first."""

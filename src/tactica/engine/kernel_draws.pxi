@@ -123,11 +123,43 @@ def blake2b_word(bytes data, uint64_t counter):
     return _blake2b_word(<const uint8_t *>data, len(data), counter)
 
 
+class _KeyWords:
+    """The keyed words of one roll (engine.streams._Words), for a draw too wide for 64 bits."""
+
+    __slots__ = ("key", "count")
+
+    def __init__(self, bytes key):
+        self.key = key
+        self.count = 0
+
+    def random_raw(self):
+        word = _blake2b_word(<const uint8_t *>self.key, len(self.key), self.count)
+        self.count += 1
+        return word
+
+
+class KeyedRng:
+    """Stands for the generator a roll of the reference draws from (engine.streams'
+    _KeyedGenerator): a kernel draws a roll whose total weight needs more than 64 bits with
+    the reference's own exact sampler (Dist.sample: several words, Python's integers) on the
+    same key, so the roll is the reference's."""
+
+    __slots__ = ("bit_generator",)
+
+    def __init__(self, bytes key):
+        self.bit_generator = _KeyWords(key)
+
+
 # ---------------------------------------------------------------------------------------------
 # Exact draws: tactica.dice.sampling.uniform_below and Sampler.index, fed by keyed words.
 
 DEF KEY_MAX = 1024   # prefix (<= 64) + slot (<= 900, checked by kernel.py) + count digits
 DEF MAX_POOL_OUTCOMES = 128
+
+# Raised by a kernel's ``Kernel(tables)`` when the scenario passes one of its fixed limits
+# (its module's ``LIMITS``): the message names the limit, ``prepare`` answers it as
+# NotCovered and the reference plays (engine.kernels.built_kernel).
+from tactica.engine.kernels import Uncovered as KernelLimit
 
 cdef struct Pool:
     int n              # outcomes
@@ -147,6 +179,12 @@ cdef class _Dice:
         memcpy(self.key, <const uint8_t *>prefix, len(prefix))
         self.prefix_len = len(prefix)
         return 0
+
+    cdef object draw_wide(self, bytes slot, int k, object dist):
+        """One roll of ``dist`` (a Dist whose total weight needs more than 64 bits) keyed
+        ``prefix + slot + str(k)``, with the reference's own exact sampler on that key."""
+        key = bytes(self.key[:self.prefix_len]) + slot + str(k).encode()
+        return dist.sample(KeyedRng(key))
 
     cdef int draw(self, const uint8_t *slot, int slot_len, int k, Pool *pool) noexcept nogil:
         """One roll of ``pool`` keyed ``prefix + slot + str(k)`` (KeyedDice.roll)."""

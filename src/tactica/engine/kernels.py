@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from tactica.engine.scenario import Scenario
 
 __all__ = ["NOT_BUILT", "POLICY_CODES", "TWO64", "OptionReads", "Uncovered",
-           "battle_arguments", "battle_result", "check_option_reads", "compiled", "option_codes",
-           "option_table", "starting_state", "uncovered_ruling"]
+           "battle_arguments", "battle_result", "built_kernel", "check_option_reads", "compiled",
+           "option_codes", "option_table", "starting_state", "uncovered_ruling"]
 
 #: Why the reference plays when the extension was not built.
 NOT_BUILT = "the compiled kernel is not built: reinstall with a C compiler (pip install -e .)"
@@ -43,6 +43,16 @@ def compiled(package: str) -> ModuleType | None:
 class Uncovered(Exception):
     """Raised while a kernel's tables are built: the scenario needs what the kernel does not
     play (the message says what); ``prepare`` answers it as :class:`NotCovered`."""
+
+
+def built_kernel(module: ModuleType, tables: Mapping[str, Any]) -> Any:
+    """``module.Kernel(tables)``, or the :class:`NotCovered` reason when the scenario passes
+    one of the kernel's fixed limits (its module's ``LIMITS``; the compiled ``Kernel`` checks
+    every one of them before it writes anything and raises :class:`Uncovered` naming it)."""
+    try:
+        return module.Kernel(tables)
+    except Uncovered as exc:
+        return NotCovered(str(exc))
 
 
 def starting_state(module: ModuleType | None, scenario: Scenario,

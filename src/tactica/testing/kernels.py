@@ -274,6 +274,31 @@ def assert_reference_when_not_consulting(scenario: Scenario, policies: Mapping[s
 
 
 # --------------------------------------------------------------------------------------------
+# A kernel's limits: at a limit the kernel plays, one past it the reference plays and says why
+
+
+def assert_at_and_past_limit(at: Scenario, past: Scenario, reason: str,
+                             policies: Mapping[str, str], *, seed: int = 1,
+                             battles: int = 2) -> None:
+    """At a kernel's limit (``at``) the kernel plays ``battles`` battles equal to the
+    reference's; one past it (``past``) the kernel is not prepared, its reason is ``reason``
+    (which names the limit), and the reference plays the battle, counted with that reason.
+    ``policies`` may name sides of ``past`` that ``at`` does not have."""
+    prepared = prepared_kernel(at)
+    sides = set(at.ruleset.sides_of(at.new_state()))
+    for index in range(battles):
+        assert_same_battle(at, prepared, {s: p for s, p in policies.items() if s in sides},
+                           seed, index, consulted=False)
+    beyond = prepared_kernel(past)
+    assert isinstance(beyond, NotCovered), f"the kernel was prepared past its limit ({reason})"
+    assert beyond.reason == reason, f"{beyond.reason!r}, expected {reason!r}"
+    result, engine = simulated_battle(past, policies, seed, 0, MAX_STEPS)
+    assert engine.reason == reason, f"{engine.reason!r}, expected {reason!r}"
+    want = play_battle(past, policies, seed, 0, max_steps=MAX_STEPS)
+    assert result == want, first_difference(result, want)
+
+
+# --------------------------------------------------------------------------------------------
 # Battles left to the reference, and the same numbers either way
 
 
@@ -281,8 +306,9 @@ class EngineReport(Protocol):
     """What a report of ``simulate`` says of who played its battles."""
 
     @property
-    def engine(self) -> dict[str, int]:
-        """Battles played by the kernel and by the reference."""
+    def engine(self) -> dict[str, Any]:
+        """Battles played by the kernel and by the reference, and the reference's battles per
+        reason."""
         ...
 
     def engine_line(self) -> str:
@@ -292,7 +318,8 @@ class EngineReport(Protocol):
 
 def assert_reference_played(report: EngineReport, battles: int, reason: str) -> None:
     """The reference played all ``battles`` of ``report`` and its one line says ``reason``."""
-    assert report.engine == {"kernel": 0, "reference": battles}, (
+    assert report.engine == {"kernel": 0, "reference": battles,
+                             "reasons": {reason: battles}}, (
         f"expected the reference to play all {battles} battles, got {report.engine}")
     line = f"engine: the reference played every battle ({reason})"
     assert report.engine_line() == line, f"{report.engine_line()!r}, expected {line!r}"

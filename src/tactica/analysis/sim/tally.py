@@ -14,13 +14,14 @@ difference and its interval under common random numbers.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tactica.engine.stats import BattleResult
 
-__all__ = ["Z95", "BattleResult", "PairedTally", "Tally", "paired_interval", "wilson"]
+__all__ = ["Z95", "BattleResult", "PairedTally", "Tally", "engine_entry", "paired_interval",
+           "wilson"]
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -95,9 +96,10 @@ class Tally:
             self.reference += 1
             self.not_covered[reason] = self.not_covered.get(reason, 0) + 1
 
-    def engine(self) -> dict[str, int]:
-        """Battles played by each engine: ``{"kernel": N, "reference": M}``."""
-        return {"kernel": self.kernel, "reference": self.reference}
+    def engine(self) -> dict[str, Any]:
+        """Battles played by each engine, and why the reference played:
+        ``{"kernel": N, "reference": M, "reasons": {reason: battles}}``."""
+        return engine_entry(self.kernel, self.reference, self.not_covered)
 
     def add(self, r: BattleResult) -> None:
         """Count one battle."""
@@ -284,3 +286,14 @@ def _indicators(r: BattleResult, outcomes: Sequence[str]) -> dict[str, int]:
     if DRAW in out:
         out[DRAW] = int(r.finished and r.winner is None)
     return out
+
+
+def engine_entry(kernel: int, reference: int, reasons: Mapping[str, int]) -> dict[str, Any]:
+    """The ``engine`` entry of a command's JSON: battles played by the compiled kernel and by
+    the reference, and the reference's battles per reason (most battles first).
+
+    >>> engine_entry(8, 2, {"the policy 'first-option'": 2})
+    {'kernel': 8, 'reference': 2, 'reasons': {"the policy 'first-option'": 2}}
+    """
+    ranked = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+    return {"kernel": kernel, "reference": reference, "reasons": dict(ranked)}

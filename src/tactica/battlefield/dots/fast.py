@@ -177,8 +177,13 @@ class _Table:
         self.length: list[int] = []
         self.near_start: list[int] = []
         self.near_length: list[int] = []
-        self.rel = np.zeros(0, dtype=np.int64)
-        self.flag = np.zeros(0, dtype=np.uint8)
+        # the arrays grow by doubling (each growth copies at most once what it holds): the
+        # views are their filled part, so a view handed out earlier stays valid
+        self._offsets = np.zeros((4, 64), dtype=np.int64)  # start, length, near start, near length
+        self._rel = np.zeros(1024, dtype=np.int64)
+        self._flag = np.zeros(1024, dtype=np.uint8)
+        self.rel = self._rel[:0]
+        self.flag = self._flag[:0]
         self.view: _View | None = None
 
     def offset_ids(self, dq: IntArray, dr: IntArray) -> IntArray:
@@ -216,13 +221,25 @@ class _Table:
             self.near_length.append(len(near))
             rel.extend(e[0] for e in near)
             flag.extend(e[1] for e in near)
-        self.rel = np.concatenate([self.rel, np.array(rel, dtype=np.int64)])
-        self.flag = np.concatenate([self.flag, np.array(flag, dtype=np.uint8)])
-        self.view = _View(
-            self.slot, np.array(self.start, dtype=np.int64),
-            np.array(self.length, dtype=np.int64), np.array(self.near_start, dtype=np.int64),
-            np.array(self.near_length, dtype=np.int64), self.rel, self.flag,
-        )
+        used, added = base + len(rel), len(rel)
+        if used > self._rel.size:
+            size = max(used, 2 * self._rel.size)
+            self._rel = np.concatenate([self._rel[:base], np.zeros(size - base, np.int64)])
+            self._flag = np.concatenate([self._flag[:base], np.zeros(size - base, np.uint8)])
+        if added:
+            self._rel[base:used] = rel
+            self._flag[base:used] = flag
+        self.rel, self.flag = self._rel[:used], self._flag[:used]
+        n, done = len(self.start), self.view.start.size if self.view is not None else 0
+        if n > self._offsets.shape[1]:
+            grown = np.zeros((4, max(n, 2 * self._offsets.shape[1])), dtype=np.int64)
+            grown[:, :done] = self._offsets[:, :done]
+            self._offsets = grown
+        for row, values in enumerate((self.start, self.length, self.near_start,
+                                      self.near_length)):
+            self._offsets[row, done:n] = values[done:n]
+        self.view = _View(self.slot, self._offsets[0, :n], self._offsets[1, :n],
+                          self._offsets[2, :n], self._offsets[3, :n], self.rel, self.flag)
 
 
 _TABLES: Cache[tuple[int, int], _Table] = Cache("dots.sight-tables", maxsize=64)

@@ -18,6 +18,7 @@ reference then plays that battle from the start.
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
+from tactica.rulesets.arc.armor import wound_dist as _wound_dist
 
 include "tactica/engine/kernel_draws.pxi"
 
@@ -50,6 +51,23 @@ DEF MAXT = 1024      # grid tiles
 DEF KEYCAP = 1 << 14
 DEF ARENA = 1 << 21
 DEF VALCAP = 1 << 15
+
+#: The kernel's fixed limits, by name: ``Kernel(tables)`` answers a scenario past one of them
+#: with KernelLimit naming it (kernel.py checks them first, with the same numbers), and a
+#: battle that reaches one on the way raises Uncovered (the reference plays it): a move of
+#: more squares than the layers, more distinct rolls than the keyed counts hold.
+LIMITS = {
+    "characters": MAXF,
+    "weapons": MAXW,               # of one character
+    "armor": MAXA,                 # armor dice of one character
+    "items": MAXI,                 # kinds of item one character carries
+    "sides": MAXS,
+    "aims": MAXAIMS,               # aims of one weapon
+    "hits": MAXHITS,               # hits of one attack (rate of fire)
+    "layers": MAXL,                # squares of one move
+    "squares": MAXT,               # squares of the map
+    "rolls": KEYCAP // 2,          # distinct keyed rolls of one battle
+}
 
 # what comes next (flow.pending)
 DEF P_FINISHED = 0
@@ -187,6 +205,9 @@ cdef class Kernel:
     cdef uint8_t[::1] smask, pmask
     # the greedy policy's attack values (policy.attack_value), by attack
     cdef object estimate
+    cdef dict wide              # table -> its Dist, for a total weight beyond 64 bits
+    cdef int roll_cap           # distinct keyed rolls a battle holds (KEYCAP // 2; less in tests)
+    cdef dict wide_index        # table -> {outcome: index}
     cdef uint64_t *vkeys
     cdef double *vexp
     cdef double *vout
@@ -293,6 +314,7 @@ cdef class Kernel:
 
     def __init__(self, dict t):
         cdef int i, j, k
+        self.roll_cap = KEYCAP // 2
         self.tables = t
         self.busy = False
         self.names = t["names"]
@@ -314,8 +336,26 @@ cdef class Kernel:
         self.r31, self.r32, self.r12, self.r24 = r[15], r[16], r[17], r[18]
         self.r18 = r[19]
         self.surprise = t["surprise"]
-        if self.nf > MAXF or self.nsides > MAXS or self.N > MAXT:
-            raise ValueError("scenario too large")
+        if self.nf > MAXF:
+            raise KernelLimit(f"more than {MAXF} characters")
+        if self.nsides > MAXS:
+            raise KernelLimit(f"more than {MAXS} sides")
+        if self.N > MAXT:
+            raise KernelLimit(f"a map of more than {MAXT} squares")
+        for fd in t["fighters"]:
+            if len(fd["weapons"]) > MAXW:
+                raise KernelLimit(f"a character with more than {MAXW} weapons")
+            if len(fd["armor"]) > MAXA:
+                raise KernelLimit(f"a character with more than {MAXA} armor dice")
+            if len(fd["items"]) > MAXI or len(fd["actor_finish"]) > MAXI:
+                raise KernelLimit(f"a character carrying more than {MAXI} kinds of item")
+            for wd in fd["weapons"]:
+                if len(wd["aims"]) > MAXAIMS:
+                    raise KernelLimit(f"a weapon of more than {MAXAIMS} aims")
+                if len(wd["summed"]) > MAXHITS + 1:
+                    raise KernelLimit(f"a weapon of more than {MAXHITS} hits")
+        if len(t["items"]) > MAXF * MAXI:
+            raise KernelLimit(f"more than {MAXF * MAXI} items in one battle")
         for i in range(self.nf * self.nf):
             self.init_range[i] = t["ranges"][i]
         for i in range(self.N):
@@ -355,6 +395,9 @@ cdef class Kernel:
             self.pmask = t["pmask"]
         self.tstart, self.tlen, self.ttotal = t["tstart"], t["tlen"], t["ttotal"]
         self.tcum, self.tout = t["tcum"], t["tout"]
+        self.wide = t["wide"]
+        self.wide_index = {table: {o: i for i, o in enumerate(d.outcomes)}
+                           for table, d in self.wide.items()}
         self.vtotal, self.vwounds = t["vtotal"], t["vwounds"]
         self.d20 = t["d20"]
         self.d10 = t["d10"]
@@ -493,6 +536,9 @@ cdef class Kernel:
         if n == 1:
             return 0
         total = self.ttotal[table]
+        if total == 0:  # a total weight of more than 64 bits: the reference's sampler
+            dist = self.wide[table]
+            return self.wide_index[table][dist.sample(KeyedRng(bytes(self.key[:self.kn])))]
         if total <= 1:
             return 0
         k = 0
@@ -2104,6 +2150,18 @@ cdef class Kernel:
                 self._lit(b"d")
                 self._int(_WDIE[j], False)
 
+    cdef int _wide_wound_roll(self, int u) except -999999:
+        """One roll of armor.wound_dist whose total weight needs more than 64 bits (or whose
+        sums pass the table): the reference's own distribution and exact sampler (Python's
+        integers) on the roll's key."""
+        cdef int j
+        self._lit(b"|")
+        self.key_count()
+        dice = []
+        for j in range(5):
+            dice.extend([_WDIE[j]] * self.f[u].wounds[j])
+        return int(_wound_dist(dice).sample(KeyedRng(bytes(self.key[:self.kn]))))
+
     cdef int _wound_roll(self, int u) except -999999:
         """One roll of armor.wound_dist (the dice summed exactly: dense, ascending)."""
         cdef uint64_t weights[1024]
@@ -2111,14 +2169,19 @@ cdef class Kernel:
         cdef uint64_t total = 1, cum, word, lo, hi, threshold
         cdef int lo_out = 0, span = 1, j, c, s, i, f, k, slot_n
         cdef Fighter *F = &self.f[u]
+        for j in range(4, -1, -1):   # a sum too wide for the table or for 64 bits
+            for c in range(F.wounds[j]):
+                s = _WDIE[j]
+                if span + s > 1024 or total > (<uint64_t>0xFFFFFFFFFFFFFFFF) // <uint64_t>s:
+                    return self._wide_wound_roll(u)
+                total *= s
+                span += s - 1
+        total = 1
+        span = 1
         weights[0] = 1
         for j in range(4, -1, -1):
             for c in range(F.wounds[j]):
                 s = _WDIE[j]
-                if span + s > 1024:
-                    raise Uncovered("wound dice too many to sum")
-                if total > (<uint64_t>0xFFFFFFFFFFFFFFFF) // <uint64_t>s:
-                    raise Uncovered("wound dice whose total needs more than 64 bits")
                 total *= s
                 for i in range(span + s - 1):
                     nxt[i] = 0
@@ -2155,8 +2218,8 @@ cdef class Kernel:
         h = <int>(hv & (KEYCAP - 1))
         while True:
             if self.hlen[h] == 0:
-                if self.nused >= KEYCAP // 2 or self.arena_n + slot_n > ARENA:
-                    raise Uncovered("more distinct rolls in one battle than the kernel holds")
+                if self.nused >= self.roll_cap or self.arena_n + slot_n > ARENA:
+                    raise Uncovered(f"more than {self.roll_cap} distinct rolls in one battle")
                 self.hkeys[h] = hv
                 self.hoff[h] = self.arena_n
                 self.hlen[h] = slot_n
@@ -2192,6 +2255,14 @@ cdef class Kernel:
         self.nqueue = 0
 
     # -- the battle (sim.play._run, Battle.step) --------------------------------------------------
+
+    def hold(self, str buffer, int most):
+        """Let ``buffer`` ("rolls": the distinct keyed rolls of a battle) hold at most ``most``
+        entries (up to its LIMITS size), for the tests that show it is checked before it is
+        written: a battle that needs more is left to the reference, naming the number."""
+        if buffer != "rolls" or not 0 <= most <= LIMITS[buffer]:
+            raise ValueError(f"{buffer}: between 0 and its limit")
+        self.roll_cap = most
 
     def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
         """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per

@@ -14,8 +14,10 @@ for what it does not play: a ruling or an option added later, a map above
 :data:`MAX_TILES` tiles, more fighters, weapons, armor dice or items than its arrays hold, a
 range that is not a whole number of millimetres, a policy other than greedy and random, or a
 missing compiled extension. A battle that reaches something it does not play (an unusual
-number of distinct rolls, wound dice beyond 64 bits) is answered NotCovered too, and the
-reference plays it from the start.
+number of distinct rolls, more than 200 wound dice on one character) is answered NotCovered
+too, and the reference plays it from the start. A roll whose total weight needs more than 64
+bits (the automatic rifle's, the GPMG's, the HMG's, a long pile of wound dice) is drawn with
+the reference's own exact sampler on the same key.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from tactica.engine.kernels import (
     Uncovered,
     battle_arguments,
     battle_result,
+    built_kernel,
     option_table,
     starting_state,
 )
@@ -221,7 +224,10 @@ def prepare(scenario: Scenario) -> ArcKernel | NotCovered:
     # the kernel's bit n - 1 is ARC-n; the mask's bit i is ruling number i as declared
     declared = [ruling.id for ruling in rulings.declared()]
     bits = tuple(declared.index(f"ARC-{n}") for n in range(1, len(declared) + 1))
-    return ArcKernel(module, module.Kernel(tables), state, bits)
+    engine = built_kernel(module, tables)
+    if isinstance(engine, NotCovered):
+        return engine
+    return ArcKernel(module, engine, state, bits)
 
 
 class _Names:
@@ -255,22 +261,26 @@ class _Dists:
         self.vwounds: list[int] = []
         self.known: dict[int, int] = {}
         self.kept: list[Dist[Any]] = []
+        #: The distributions whose total weight needs more than 64 bits, by table: the kernel
+        #: draws them with the reference's own sampler (their total and weights are 0 here).
+        self.wide: dict[int, Dist[Any]] = {}
 
     def add(self, dist: Dist[Any]) -> int:
         found = self.known.get(id(dist))
         if found is not None:
             return found
-        if dist.total >= TWO64:
-            raise Uncovered("a roll whose total weight needs more than 64 bits")
+        wide = dist.total >= TWO64
         found = self.known[id(dist)] = len(self.start)
         self.kept.append(dist)
+        if wide:
+            self.wide[found] = dist
         self.start.append(len(self.cum))
         self.length.append(len(dist.outcomes))
-        self.total.append(dist.total)
+        self.total.append(0 if wide else dist.total)
         acc = 0
         for outcome, weight in zip(dist.outcomes, dist.weights, strict=True):
             acc += weight
-            self.cum.append(acc)
+            self.cum.append(0 if wide else acc)
             if isinstance(outcome, Volley):
                 self.out.append(0)
                 self.vtotal.append(outcome.total)
@@ -383,8 +393,8 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
         p = f.profile
         if len(p.weapons) > _MAX_WEAPONS or len(p.armor) > _MAX_ARMOR \
                 or len(f.items) > _MAX_ITEMS:
-            raise Uncovered(f"{f.id} carries more weapons, armor dice or items than the "
-                             "kernel holds")
+            raise Uncovered(f"{f.id} carries more than {_MAX_WEAPONS} weapons, "
+                            f"{_MAX_ARMOR} armor dice or {_MAX_ITEMS} kinds of item")
         if f.health != p.max_health or f.ap or f.debt or f.wounds or f.jammed:
             raise Uncovered(f"{f.id} starts hurt or spent")
         own = []
@@ -500,6 +510,7 @@ def _tables(state: ArcState, max_rounds: int) -> dict[str, Any]:
     tables.update({
         "tstart": np.array(dists.start, np.int64), "tlen": np.array(dists.length, np.int64),
         "ttotal": np.array(dists.total, np.uint64), "tcum": np.array(dists.cum, np.uint64),
+        "wide": dists.wide,
         "tout": np.array(dists.out, np.int64), "vtotal": np.array(dists.vtotal, np.int64),
         "vwounds": np.array(dists.vwounds, np.int64),
     })

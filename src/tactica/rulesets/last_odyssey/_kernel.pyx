@@ -28,6 +28,31 @@ DEF MAXEL = 16       # elements, colorless included
 DEF MAXQ = 256       # turns in a phase's queue
 DEF MAXOPT = 4096    # legal actions at once (kernel.py checks the bound)
 DEF MAXS = 8         # sides
+DEF MAXST = 32       # statuses
+DEF MAXTRACK = 32    # steps of the bonus track
+DEF MAXSLOT = 900    # characters of one dice key's slot
+
+#: The kernel's fixed limits, by name: ``Kernel(tables)`` answers a scenario past one of them
+#: with KernelLimit naming it (the reference plays). The buffers a battle fills are sized from
+#: bounds checked here: legal actions (``max_options``, kernel._options_bound), the turn
+#: queue (each character once, and once more for a held turn: 2 x characters), held turns
+#: (one per character and phase) and Shells (one per element).
+LIMITS = {
+    "characters": MAXF,
+    "sides": MAXS,
+    "abilities": MAXA,             # of one character
+    "battle abilities": MAXAB,     # abilities and items of a battle
+    "items": MAXI,                 # carried by one character
+    "weapons": MAXW,               # of one character
+    "shells": MAXSH,               # of one character at once
+    "elements": MAXEL,
+    "statuses": MAXST,
+    "track": MAXTRACK,             # steps of the bonus track
+    "actions": MAXOPT,             # legal actions at once
+    "queue": MAXQ,                 # turns in a phase's queue
+    "outcomes": MAX_POOL_OUTCOMES,  # totals of the GM's initiative roll
+    "slot": MAXSLOT,
+}
 
 # content.STATS order
 DEF PATK = 0
@@ -260,9 +285,20 @@ cdef class Kernel:
         self.nsides = t["nsides"]
         self.nab = len(t["abilities"])
         self.nel = t["nel"]
-        if (self.nf > MAXF or self.nsides > MAXS or self.nab > MAXAB or self.nel > MAXEL
-                or t["max_options"] > MAXOPT):
-            raise ValueError("too many characters, sides, abilities or elements")
+        if 2 * MAXF > MAXQ:  # the turn queue: every character, and each one's held turn
+            raise KernelLimit("a turn queue shorter than twice the characters")
+        if self.nf > MAXF:
+            raise KernelLimit(f"more than {MAXF} characters")
+        if self.nsides > MAXS:
+            raise KernelLimit(f"more than {MAXS} sides")
+        if self.nab > MAXAB:
+            raise KernelLimit(f"more than {MAXAB} abilities and items in one battle")
+        if self.nel > MAXEL or self.nel > MAXSH:
+            raise KernelLimit(f"more than {MAXEL} elements")
+        if t["max_options"] > MAXOPT:
+            raise KernelLimit(f"more than {MAXOPT} legal actions at once")
+        if len(t["status_el"]) > MAXST:
+            raise KernelLimit(f"more than {MAXST} statuses")
         self.max_rounds = t["max_rounds"]
         self.first_strike = t["first_strike"]
         for i, a in enumerate(t["abilities"]):
@@ -273,7 +309,7 @@ cdef class Kernel:
             self.abs[i].element = a["element"]
             self.abs[i].nel = len(a["elements"])
             if self.abs[i].nel > MAXEL:
-                raise ValueError("too many elements")
+                raise KernelLimit(f"an ability of more than {MAXEL} elements")
             for j, e in enumerate(a["elements"]):
                 self.abs[i].els[j] = e
             self.abs[i].mnum, self.abs[i].mden = a["mult"]
@@ -310,8 +346,14 @@ cdef class Kernel:
             for k in range(NST):
                 s.base[k] = fd["base"][k]
             s.nweap = len(fd["weapons"])
-            if s.nweap > MAXW or len(fd["abilities"]) > MAXA or len(fd["items"]) > MAXI:
-                raise ValueError("too many weapons, abilities or items")
+            if s.nweap > MAXW:
+                raise KernelLimit(f"a character with more than {MAXW} weapons")
+            if len(fd["abilities"]) > MAXA:
+                raise KernelLimit(f"a character with more than {MAXA} abilities")
+            if len(fd["items"]) > MAXI:
+                raise KernelLimit(f"a character carrying more than {MAXI} items")
+            if len(fd["guards"]) > MAXF:
+                raise KernelLimit(f"a character guarding more than {MAXF} others")
             for j, w in enumerate(fd["weapons"]):
                 for k in range(NST):
                     s.wbonus[j][k] = w[k]
@@ -337,7 +379,11 @@ cdef class Kernel:
             g0.shell_cap = fd["shell_cap"]
             g0.nsh = len(fd["shells"])
             if g0.nsh > MAXSH:
-                raise ValueError("too many Shells")
+                raise KernelLimit(f"a character with more than {MAXSH} Shells")
+            if len({e for e, _ in fd["shells"]}) != g0.nsh:
+                # a Shell gained keeps one per element: at most one per element, so at most
+                # the pack's elements (MAXEL, checked above), fit the Shells' arrays
+                raise KernelLimit("a character with two Shells of one element")
             for j, (e, amount) in enumerate(fd["shells"]):
                 g0.sh_el[j] = e
                 g0.sh_amt[j] = amount
@@ -367,8 +413,8 @@ cdef class Kernel:
             for j in range(self.nel):
                 self.thr[i * MAXEL + j] = t["thr"][i][j]
         self.ntrack = len(t["track"])
-        if self.ntrack > 32:
-            raise ValueError("bonus track too long")
+        if self.ntrack > MAXTRACK:
+            raise KernelLimit(f"a bonus track of more than {MAXTRACK} steps")
         for i, v in enumerate(t["track"]):
             self.track_vals[i] = v
             self.track_first[i] = t["track"].index(v)
@@ -392,7 +438,8 @@ cdef class Kernel:
         self.boost_num, self.boost_den = fig["boost"]
         outcomes, cum, total = fig["init_pool"]
         if len(outcomes) > MAX_POOL_OUTCOMES:
-            raise ValueError("initiative roll too large")
+            raise KernelLimit(f"a GM initiative roll of more than {MAX_POOL_OUTCOMES} totals "
+                              f"({len(outcomes)})")
         self.init_pool.n = len(outcomes)
         self.init_pool.total = total
         for j in range(len(outcomes)):
@@ -441,10 +488,12 @@ cdef class Kernel:
         self.slots = t["slots"]
         self.init_slot = t["init_slot"]
         for own in self.slots:
-            if not 5 <= len(own) <= NLAB or any(len(slot) > 900 for slot in own):
-                raise ValueError("dice key too long")
-        if len(self.init_slot) > 900 or len(self.slots) != self.nf:
-            raise ValueError("dice key too long")
+            if not 5 <= len(own) <= NLAB:
+                raise KernelLimit(f"a character with more than {NLAB - 5} reactions")
+            if any(len(slot) > MAXSLOT for slot in own):
+                raise KernelLimit(f"a dice key of more than {MAXSLOT} characters")
+        if len(self.init_slot) > MAXSLOT or len(self.slots) != self.nf:
+            raise KernelLimit(f"a dice key of more than {MAXSLOT} characters")
 
     def set_trace(self, trace):
         """Record every action chosen (for tests): a list, or None."""

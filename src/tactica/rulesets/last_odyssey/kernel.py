@@ -33,6 +33,7 @@ from tactica.engine.kernels import (
     Uncovered,
     battle_arguments,
     battle_result,
+    built_kernel,
     option_table,
     starting_state,
 )
@@ -183,7 +184,9 @@ def prepare(scenario: Scenario) -> LastOdysseyKernel | NotCovered:
         tables = _tables(state)
     except Uncovered as exc:
         return NotCovered(str(exc))
-    engine = module.Kernel(tables)
+    engine = built_kernel(module, tables)
+    if isinstance(engine, NotCovered):
+        return engine
     fighters = list(state.fighters.values())
     return LastOdysseyKernel(engine, tuple(f.id for f in fighters), state.sides,
                              tuple(f.side for f in fighters), tuple(state.pack.statuses))

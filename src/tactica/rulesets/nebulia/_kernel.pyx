@@ -23,6 +23,21 @@ include "tactica/engine/kernel_draws.pxi"
 DEF MAX_OPS = 32
 DEF MAX_WEAPONS = 8
 DEF MAX_SIDES = 8
+DEF MAX_TILES = 4096
+DEF MAX_SLOT = 900
+
+#: The kernel's fixed limits, by name: ``Kernel(tables)`` answers a scenario past one of them
+#: with KernelLimit naming it (the reference plays). The legal actions of a battle are held in
+#: arrays sized when it is prepared (every tile for each operator's move, every weapon against
+#: every operator, Pass and End), so no battle writes past them.
+LIMITS = {
+    "operators": MAX_OPS,
+    "weapons": MAX_WEAPONS,        # of one operator
+    "sides": MAX_SIDES,
+    "tiles": MAX_TILES,
+    "outcomes": MAX_POOL_OUTCOMES,  # outcomes of one dice pool
+    "slot": MAX_SLOT,              # characters of one dice key's slot
+}
 
 cdef struct Weapon:
     int melee, dice, accuracy, damage
@@ -79,6 +94,7 @@ cdef class Kernel:
     cdef int64_t[::1] first_outcomes  # [standing mask, k] -> side (Dist.uniform's order)
     cdef int block, diagonal, cover_on_die, melee_sight, alternate, first_rule, enemies_only
     cdef list hit_slots, armor_slots  # bytes per op
+    cdef dict wide                    # pool -> its Dist, for a total weight beyond 64 bits
     # battle state
     cdef Op ops[MAX_OPS]
     cdef int occ[4096]
@@ -117,8 +133,8 @@ cdef class Kernel:
         self.W = t["width"]
         self.H = t["height"]
         self.N = self.W * self.H
-        if self.N > 4096:
-            raise ValueError("map too large")
+        if self.N > MAX_TILES:
+            raise KernelLimit(f"a map of more than {MAX_TILES} tiles")
         self.wall = t["wall"]
         self.near = t["near"]
         self.sstart, self.slen = t["sstart"], t["slen"]
@@ -129,8 +145,16 @@ cdef class Kernel:
         ops = t["ops"]
         self.nops = len(ops)
         self.nsides = t["nsides"]
-        if self.nops > MAX_OPS or self.nsides > MAX_SIDES:
-            raise ValueError("too many operators or sides")
+        if self.nops > MAX_OPS:
+            raise KernelLimit(f"more than {MAX_OPS} operators")
+        if self.nsides > MAX_SIDES:
+            raise KernelLimit(f"more than {MAX_SIDES} sides")
+        for o in ops:
+            if len(o["weapons"]) > MAX_WEAPONS:
+                raise KernelLimit(f"an operator with more than {MAX_WEAPONS} weapons")
+        for outcomes, cum, total in t["pools"]:
+            if len(outcomes) > MAX_POOL_OUTCOMES:
+                raise KernelLimit(f"a dice pool of more than {MAX_POOL_OUTCOMES} outcomes")
         self.first = t["first"]
         self.max_rounds = t["max_rounds"]
         self.nweapons = 0
@@ -145,7 +169,7 @@ cdef class Kernel:
             self.init_ops[i].ready = 0
             self.init_ops[i].nweap = len(o["weapons"])
             if self.init_ops[i].nweap > MAX_WEAPONS:
-                raise ValueError("too many weapons")
+                raise KernelLimit(f"an operator with more than {MAX_WEAPONS} weapons")
             self.init_ops[i].wbase = self.nweapons
             self.init_ops[i].dealt = self.init_ops[i].taken = self.init_ops[i].moves = 0
             self.init_ops[i].hit_count = self.init_ops[i].armor_count = 0
@@ -157,11 +181,12 @@ cdef class Kernel:
                 self.weapons[self.nweapons].tohit_pool = w["tohit_pool"]
                 self.nweapons += 1
         pools = t["pools"]
+        self.wide = t["wide"]
         self.npools = len(pools)
         self.pools = <Pool *>malloc(sizeof(Pool) * max(1, self.npools))
         for i, (outcomes, cum, total) in enumerate(pools):
             if len(outcomes) > MAX_POOL_OUTCOMES:
-                raise ValueError("pool too large")
+                raise KernelLimit(f"a dice pool of more than {MAX_POOL_OUTCOMES} outcomes")
             self.pools[i].n = len(outcomes)
             self.pools[i].total = total
             for j in range(len(outcomes)):
@@ -182,8 +207,8 @@ cdef class Kernel:
         self.hit_slots = t["hit_slots"]
         self.armor_slots = t["armor_slots"]
         for slot in self.hit_slots + self.armor_slots:
-            if len(slot) > 900:
-                raise ValueError("dice key too long")
+            if len(slot) > MAX_SLOT:
+                raise KernelLimit(f"a dice key of more than {MAX_SLOT} characters")
         nopt = self.nops * self.N + self.nweapons * self.nops + 2
         self.opt_op = <int *>malloc(sizeof(int) * nopt)
         self.opt_tile = <int *>malloc(sizeof(int) * nopt)
@@ -523,7 +548,7 @@ cdef class Kernel:
     cdef int _attack(self, _Dice dice, int a, int t, int w) except -1:
         cdef Op *me = &self.ops[a]
         cdef Op *it = &self.ops[t]
-        cdef int clear, hits, saves = 0, damage, left, amount, cover
+        cdef int clear, hits, saves = 0, damage, left, amount, cover, pool
         cdef bytes slot
         clear = self._clear_lines(me.pos, it.pos, me.side, -1)
         cover = 2 <= clear < 4 and not self._near(me.pos, it.pos)
@@ -531,14 +556,21 @@ cdef class Kernel:
             hits = 0
         else:
             slot = self.hit_slots[a]
-            hits = dice.draw(<const uint8_t *>slot, len(slot), me.hit_count,
-                             &self.pools[self.weapons[w].tohit_pool])
+            pool = self.weapons[w].tohit_pool
+            if self.pools[pool].total == 0:  # more than 64 bits: the reference's sampler
+                hits = dice.draw_wide(slot, me.hit_count, self.wide[pool])
+            else:
+                hits = dice.draw(<const uint8_t *>slot, len(slot), me.hit_count,
+                                 &self.pools[pool])
             me.hit_count += 1
         if hits > 0:
             slot = self.armor_slots[a]
-            saves = dice.draw(<const uint8_t *>slot, len(slot), me.armor_count,
-                              &self.pools[self.armor_pool[
-                                  ((w * self.nops + t) * 2 + cover) * (self.maxdice + 1) + hits]])
+            pool = self.armor_pool[((w * self.nops + t) * 2 + cover) * (self.maxdice + 1) + hits]
+            if self.pools[pool].total == 0:
+                saves = dice.draw_wide(slot, me.armor_count, self.wide[pool])
+            else:
+                saves = dice.draw(<const uint8_t *>slot, len(slot), me.armor_count,
+                                  &self.pools[pool])
             me.armor_count += 1
         damage = (hits - saves) * self.weapons[w].damage
         if damage > 0:

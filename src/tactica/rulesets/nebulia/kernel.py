@@ -29,6 +29,7 @@ from tactica.engine.kernels import (
     Uncovered,
     battle_arguments,
     battle_result,
+    built_kernel,
     option_table,
     starting_state,
 )
@@ -148,7 +149,9 @@ def prepare(scenario: Scenario) -> NebuliaKernel | NotCovered:
         tables = _tables(state, scenario.max_rounds)
     except Uncovered as exc:
         return NotCovered(str(exc))
-    engine = module.Kernel(tables)
+    engine = built_kernel(module, tables)
+    if isinstance(engine, NotCovered):
+        return engine
     from tactica.rulesets.nebulia.rulings import SETUP_CONSULTED
 
     mask = sum(1 << i for i, ruling in enumerate(rulings.declared())
@@ -198,6 +201,8 @@ def _tables(state: rules.NebState, max_rounds: int) -> dict[str, Any]:
     sides = state.sides
     pools: list[tuple[list[int], list[int], int]] = []
     pool_index: dict[tuple[int, int, int], int] = {}
+    #: The pools whose total weight needs more than 64 bits (many dice), by table.
+    wide: dict[int, Dist[int]] = {}
 
     def pool(n: int, target: int, modifier: int) -> int:
         """rules.d10_pool's distribution (rules._pool_dist), as its exact sampler's table."""
@@ -205,13 +210,18 @@ def _tables(state: rules.NebState, max_rounds: int) -> dict[str, Any]:
         found = pool_index.get(key)
         if found is None:
             dist: Dist[int] = rules._pool_dist(n, target, modifier)
-            if dist.total >= TWO64 or len(dist.outcomes) > _MAX_POOL:
-                raise Uncovered(f"a pool of {n} dice (one draw needs more than 64 bits)")
+            if len(dist.outcomes) > _MAX_POOL:
+                raise Uncovered(f"a pool of {n} dice (more than {_MAX_POOL} outcomes)")
+            found = pool_index[key] = len(pools)
+            if dist.total >= TWO64:
+                # drawn with the reference's own sampler (total and weights 0 here)
+                wide[found] = dist
+                pools.append((list(dist.outcomes), [0] * len(dist.outcomes), 0))
+                return found
             cum, acc = [], 0
             for weight in dist.weights:
                 acc += weight
                 cum.append(acc)
-            found = pool_index[key] = len(pools)
             pools.append((list(dist.outcomes), cum, dist.total))
         return found
 
@@ -257,6 +267,7 @@ def _tables(state: rules.NebState, max_rounds: int) -> dict[str, Any]:
     tables: dict[str, Any] = {
         "width": w, "height": h, "wall": wall, "ops": op_tables, "nsides": len(sides),
         "first": sides.index(state.first), "max_rounds": max_rounds, "pools": pools,
+        "wide": wide,
         "armor_pool": armor_pool, "score": score, "maxdice": maxdice, "maxdef": maxdef,
         "first_outcomes": first_outcomes,
         **option_table(r, OPTION_READS),

@@ -19,6 +19,8 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int16_t
 from libc.stdlib cimport malloc, free
 from libc.math cimport atan2, fmod, copysign, sqrt, fabs, NAN, isnan
 
+import numpy as np
+
 include "tactica/engine/kernel_draws.pxi"
 
 DEF MAX_UNITS = 32
@@ -66,6 +68,28 @@ DEF SIDE_LEFT = 2
 DEF SIDE_TOUCH = 4
 DEF SIDE_OWN = 8
 DEF SIDE_TARGET = 16
+DEF MAX_STAIRS = 64
+DEF MAX_RINGS = 8
+DEF MAX_HEAP = MAX_SPOTS * 8
+
+#: The kernel's fixed limits, by name: ``Kernel(tables)`` answers a scenario past one of them
+#: with KernelLimit naming it (the reference plays); the battle loop checks the buffers that
+#: grow during a battle (actions, explosives waiting, melee attacks waiting) before each write
+#: and leaves the battle to the reference when one is full.
+LIMITS = {
+    "troopers": MAX_UNITS,
+    "sides": MAX_SIDES,
+    "items": MAX_ITEMS,            # firearms, melee weapons and explosives of the pack
+    "places": MAX_SPOTS,           # padded lattice cells times levels
+    "cells": MAX_CELLS,            # padded lattice cells of one level
+    "rings": MAX_RINGS,            # blast rings of one explosive
+    "stairs": MAX_STAIRS,          # stairs of the map
+    "moves": MAX_HEAP - 1,         # steps of the map's move graph
+    "actions": MAX_ACTS - 1,       # legal actions of one trooper at once
+    "tokens": MAX_TOKENS,          # explosives thrown and waiting
+    "melee": MAX_MELEE,            # melee attacks declared and waiting
+    "outcomes": MAX_POOL_OUTCOMES,  # outcomes of one roll
+}
 
 cdef int[6][2] _DIRS = [[1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1], [1, -1]]
 cdef int[3] _ARC_WIDTH = [30, 60, 150]
@@ -172,6 +196,7 @@ cdef class Kernel:
     cdef int span, theight, twidth
     cdef int64_t[::1] slot, start, length, near_start, near_length, rel
     cdef uint8_t[::1] flag
+    cdef object sight_table      # dots_fast._Table of the map's box, grown when needed
     cdef uint8_t[::1] has_dot
     cdef int64_t[::1] nb_start, nb_len, nb_spot, nb_ap
     cdef uint8_t kblocks[32]
@@ -213,6 +238,7 @@ cdef class Kernel:
     cdef uint8_t exact_vals[1 << EXACT_BITS]
     cdef int nexact
     cdef int overflow
+    cdef int act_cap, tk_cap, ml_cap   # what the buffers hold (their sizes; less in tests)
     cdef uint64_t arc_keys[1 << ARC_BITS]
     cdef uint8_t *arc_maps
     cdef int narcmaps
@@ -301,21 +327,27 @@ cdef class Kernel:
 
     def __init__(self, dict t):
         cdef int i, j, k
+        self.act_cap, self.tk_cap, self.ml_cap = MAX_ACTS - 1, MAX_TOKENS, MAX_MELEE
         self.tables = t
         self.busy = False
         self.cols, self.rows = t["cols"], t["rows"]
         self.width, self.height, self.qmin = t["width"], t["height"], t["qmin"]
         self.pad, self.cells, self.levels = t["pad"], t["cells"], t["levels"]
         self.nspots = self.cells * self.levels
-        if self.nspots > MAX_SPOTS or self.cells > MAX_CELLS:
-            raise ValueError("map too large")
+        if self.nspots > MAX_SPOTS:
+            raise KernelLimit(f"a map of more than {MAX_SPOTS} places (dots and padding times "
+                              f"levels: {self.nspots})")
+        if self.cells > MAX_CELLS:
+            raise KernelLimit(f"a level of more than {MAX_CELLS} places (dots and padding: "
+                              f"{self.cells})")
+        if len(t["nb_spot"]) + 1 > MAX_HEAP:
+            raise KernelLimit(f"a move graph of more than {MAX_HEAP - 1} steps")
         self.base_codes = t["codes"]
         self.regions, self.stairs_low, self.stairs_high = (t["regions"], t["stairs_low"],
                                                            t["stairs_high"])
         self.span, self.theight, self.twidth = t["span"], t["theight"], t["twidth"]
-        self.slot, self.start, self.length = t["slot"], t["start"], t["length"]
-        self.near_start, self.near_length = t["near_start"], t["near_length"]
-        self.rel, self.flag = t["rel"], t["flag"]
+        self.sight_table = t["sight"]
+        self._read_sight(self.sight_table.lookup(np.zeros(0, np.int64)))
         self.has_dot = t["has_dot"]
         self.nb_start, self.nb_len = t["nb_start"], t["nb_len"]
         self.nb_spot, self.nb_ap = t["nb_spot"], t["nb_ap"]
@@ -326,7 +358,7 @@ cdef class Kernel:
         items = t["items"]
         self.nitems = len(items)
         if self.nitems > MAX_ITEMS:
-            raise ValueError("too many items")
+            raise KernelLimit(f"more than {MAX_ITEMS} weapons and explosives in the pack")
         for i, it in enumerate(items):
             self.items[i].firearm = it["firearm"]
             self.items[i].melee = it["melee"]
@@ -338,8 +370,8 @@ cdef class Kernel:
             self.items[i].long = it["long"]
             self.items[i].bayonet = it["bayonet"]
             self.items[i].fists = it["fists"]
-            if len(it["rings"]) > 8:
-                raise ValueError("too many rings")
+            if len(it["rings"]) > MAX_RINGS:
+                raise KernelLimit(f"an explosive of more than {MAX_RINGS} blast rings")
             self.items[i].nrings = len(it["rings"])
             for j, v in enumerate(it["rings"]):
                 self.items[i].rings[j] = v
@@ -349,8 +381,10 @@ cdef class Kernel:
         units = t["units"]
         self.nunits = len(units)
         self.nsides = t["nsides"]
-        if self.nunits > MAX_UNITS or self.nsides > MAX_SIDES:
-            raise ValueError("too many troopers or sides")
+        if self.nunits > MAX_UNITS:
+            raise KernelLimit(f"more than {MAX_UNITS} troopers")
+        if self.nsides > MAX_SIDES:
+            raise KernelLimit(f"more than {MAX_SIDES} sides")
         self.unit_keys = []
         self.unit_ids = []
         self.init_arcs = []
@@ -414,8 +448,8 @@ cdef class Kernel:
                 self.walk[<int64_t>i * self.nspots] = -2
         self.dice = _Dice()
         self.nstairs = len(t["stairs"])
-        if self.nstairs > 64:
-            raise ValueError("too many stairs")
+        if self.nstairs > MAX_STAIRS:
+            raise KernelLimit(f"more than {MAX_STAIRS} stairs on the map")
         for i, (c, lo, hi) in enumerate(t["stairs"]):
             self.st_cell[i] = c
             self.st_low[i] = lo
@@ -446,6 +480,8 @@ cdef class Kernel:
         for i in range(10):
             x.card_change[i] = d["card_change"][i]
             x.card_mod[i] = d["card_mod"][i]
+        if len(d["weapons"]) > MAX_ITEMS or len(d["explosives"]) > MAX_ITEMS:
+            raise KernelLimit(f"a trooper carrying more than {MAX_ITEMS} weapons or explosives")
         x.nweap = len(d["weapons"])
         for i, w in enumerate(d["weapons"]):
             x.weap[i] = w
@@ -502,6 +538,18 @@ cdef class Kernel:
         """DotLattice.distance: steps plus the difference in levels."""
         return self._steps(a, b) + abs(self._lvl(a) - self._lvl(b))
 
+    cdef void _grow_sight(self, int64_t offset):
+        """dots_fast's sight table of the map's box, grown by ``offset`` (every offset is
+        looked up when first needed, as the reference does, instead of all of them when the
+        kernel is prepared); the kernel then reads its new arrays."""
+        view = self.sight_table.lookup(np.array([offset], np.int64))
+        self._read_sight(view)
+
+    cdef void _read_sight(self, object view):
+        self.slot, self.start, self.length = view.slot, view.start, view.length
+        self.near_start, self.near_length = view.near_start, view.near_length
+        self.rel, self.flag = view.rel, view.flag
+
     cdef inline void _put_pose(self, int spot, int prone) noexcept nogil:
         self.codes[spot * 4 + 3] = PAD_CODE_PRONE if prone else PAD_CODE_STANDING
 
@@ -521,6 +569,12 @@ cdef class Kernel:
         cdef bint counted, every, under, same, joined
         if steps > 0:
             slot = self.slot[(dr + self.theight) * self.span + (dq + self.twidth)]
+            if slot < 0 or slot >= self.start.shape[0]:
+                # an offset this kernel has not looked along yet: the shared sight table
+                # grows by it (built lazily, as the reference builds it)
+                with gil:
+                    self._grow_sight((dr + self.theight) * self.span + (dq + self.twidth))
+                slot = self.slot[(dr + self.theight) * self.span + (dq + self.twidth)]
             for pass_ in range(2):
                 if pass_ == 0:
                     a = self.start[slot]
@@ -1531,7 +1585,7 @@ cdef class Kernel:
         return False
 
     cdef inline int _add(self, int n, int kind, int a, int b) noexcept nogil:
-        if n >= MAX_ACTS - 1:  # more actions than the arrays hold: the reference plays
+        if n >= self.act_cap:  # more actions than the arrays hold: the reference plays
             self.overflow = 1
             return n
         self.act_kind[n] = kind
@@ -1865,6 +1919,19 @@ cdef class Kernel:
 
     # -- the battle (sim.play._run, Battle.step) ------------------------------------------------
 
+    def hold(self, str buffer, int most):
+        """Let ``buffer`` ("actions", "tokens" or "melee") hold at most ``most`` entries (up
+        to its LIMITS size), for the tests that show each is checked before every write: a
+        battle that needs more is left to the reference, naming the number."""
+        if buffer not in ("actions", "tokens", "melee") or not 0 <= most <= LIMITS[buffer]:
+            raise ValueError(f"{buffer}: between 0 and its limit")
+        if buffer == "actions":
+            self.act_cap = most
+        elif buffer == "tokens":
+            self.tk_cap = most
+        else:
+            self.ml_cap = most
+
     def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
         """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per unit
         (survived, dealt, taken, moves, hp, max AP, armor, marks, weapon, prone, arc shots,
@@ -1944,7 +2011,7 @@ cdef class Kernel:
                 self.overflow = 0
                 n = self._actions(uid, &fm, &nm, &fa, &na)
                 if self.overflow:
-                    return f"more than {MAX_ACTS - 1} actions to choose from"
+                    return f"more than {self.act_cap} actions to choose from"
                 if policies[self.side] == GREEDY:
                     self._values(uid, n, fm, nm, fa, na)
                     k = self._greedy_pick(self.side, n)
@@ -2039,8 +2106,8 @@ cdef class Kernel:
         """explosives.throw_events and their events (ExplosiveThrown, WeaponChanged)."""
         cdef Unit *t = &self.u[uid]
         cdef int item = t.active, dots, plain, paid, base, tn, origin, i, back
-        if self.ntokens >= MAX_TOKENS:
-            return "too many explosives waiting"
+        if self.ntokens >= self.tk_cap:
+            return f"more than {self.tk_cap} explosives waiting"
         dots = 0 if stair else self._distance(t.spot, at)
         plain = self.items[item].stairwell_ap if stair else self.items[item].ap_per_dot * dots
         paid = plain * (2 if t.prone else 1)
@@ -2285,6 +2352,8 @@ cdef class Kernel:
                 o.nweap = j
                 if o.active == b:
                     o.active = self.fists
+                if t.nweap >= MAX_ITEMS:
+                    return f"a trooper carrying more than {MAX_ITEMS} weapons"
                 t.weap[t.nweap] = b
                 t.nweap += 1
             t.ap_spent += 6
@@ -2324,8 +2393,8 @@ cdef class Kernel:
             self._check_spent(uid)
         elif kind == K_MELEE:
             # MeleeDeclared: paid now, rolled when the target activates
-            if self.nmelee >= MAX_MELEE:
-                return "too many melee attacks waiting"
+            if self.nmelee >= self.ml_cap:
+                return f"more than {self.ml_cap} melee attacks waiting"
             self.ml_unit[self.nmelee] = uid
             self.ml_target[self.nmelee] = a
             self.ml_weapon[self.nmelee] = b
@@ -2345,7 +2414,7 @@ cdef class Kernel:
 cdef int _fill_pool(Pool *pool, object p) except -1:
     outcomes, cum, total = p
     if len(outcomes) > MAX_POOL_OUTCOMES:
-        raise ValueError("pool too large")
+        raise KernelLimit(f"a roll of more than {MAX_POOL_OUTCOMES} outcomes")
     pool.n = len(outcomes)
     pool.total = total
     for j in range(len(outcomes)):

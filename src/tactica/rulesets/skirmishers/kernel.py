@@ -37,6 +37,7 @@ from tactica.engine.kernels import (
     Uncovered,
     battle_arguments,
     battle_result,
+    built_kernel,
     option_table,
     starting_state,
 )
@@ -55,7 +56,8 @@ from tactica.rulesets.skirmishers.text import card_text
 __all__ = ["COVERED_RULINGS", "OPTION_READS", "SkirmishersKernel", "compiled", "prepare"]
 
 #: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not
-#: covered). It plays every optional rule (:data:`_OPTIONAL_RULES`).
+#: covered). The kernel plays every option of the rulings of explosives (throws, scatter,
+#: blasts) and of melee, and every optional rule (:data:`_OPTIONAL_RULES`).
 COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
     "SKI-1": ("first-unmarked",),
     "SKI-2": ("zero-then-dead",),
@@ -319,7 +321,9 @@ def prepare(scenario: Scenario) -> SkirmishersKernel | NotCovered:
         tables, items = _tables(state)
     except Uncovered as exc:
         return NotCovered(str(exc))
-    engine = module.Kernel(tables)
+    engine = built_kernel(module, tables)
+    if isinstance(engine, NotCovered):
+        return engine
     troopers = list(state.troopers.values())
     return SkirmishersKernel(engine, tuple(t.id for t in troopers), state.sides,
                              tuple(t.side for t in troopers), tuple(items))
@@ -373,17 +377,16 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
     width, height, qmin, cells = arr.width, arr.height, arr.qmin, arr.cells
     levels = len(lat.level_names)
     if levels * cells > _MAX_SPOTS:
-        raise Uncovered(f"a map of {lat.cols} x {lat.rows} dots on {levels} levels")
+        raise Uncovered(f"a map of {lat.cols} x {lat.rows} dots on {levels} levels (more "
+                        f"than {_MAX_SPOTS} places with the padding)")
     if flags["walkable"] and levels * cells > _MAX_WALK_SPOTS:
         raise Uncovered(f"SKI-10=walkable on a map of {lat.cols} x {lat.rows} dots on "
                          f"{levels} levels (the kernel keeps walkable ranges up to "
                          f"{_MAX_WALK_SPOTS} places)")
     pad = (height - lat.rows) // 2
-    # the sight tables of every offset between two dots of the map (dots_fast._Table)
+    # the sight table of the map's box (dots_fast._Table, shared with the reference): the
+    # kernel grows it by each offset when a battle first looks along it
     table = _table(width, height)
-    dqs, drs = np.meshgrid(np.arange(-(width - 1), width), np.arange(-(lat.rows - 1), lat.rows))
-    ids = table.offset_ids(dqs.ravel().astype(np.int64), drs.ravel().astype(np.int64))
-    view = table.lookup(ids)
     # spots: level * cells + cell; the move graph (standing AP, in the reference's order)
     graph = move_graph(lat)
 
@@ -408,7 +411,8 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
                         *(k for k in pack.explosives
                           if k not in pack.weapons and k not in pack.melee)]
     if len(items) > _MAX_ITEMS:
-        raise Uncovered(f"a content pack of {len(items)} weapons and explosives")
+        raise Uncovered(f"a content pack of {len(items)} weapons and explosives (more than "
+                        f"{_MAX_ITEMS})")
     item_ix = {k: i for i, k in enumerate(items)}
     item_rows = []
     for k in items:
@@ -428,7 +432,8 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
             raise Uncovered(f"a content pack without the melee weapon {k!r}")
     troopers = list(state.troopers.values())
     if len(troopers) > _MAX_UNITS or len(state.sides) > _MAX_SIDES:
-        raise Uncovered(f"{len(troopers)} troopers on {len(state.sides)} sides")
+        raise Uncovered(f"{len(troopers)} troopers on {len(state.sides)} sides (more than "
+                        f"{_MAX_UNITS} troopers or {_MAX_SIDES} sides)")
     units = []
     for t in troopers:
         if t.active in pack.explosives:
@@ -495,9 +500,7 @@ def _tables(state: SkiState) -> tuple[dict[str, Any], list[str]]:
         "codes": codes, "regions": arr.regions.copy(), "stairs_low": arr.stairs_low.copy(),
         "stairs_high": arr.stairs_high.copy(),
         "span": table.span, "theight": table.height, "twidth": table.width,
-        "slot": view.slot.copy(), "start": view.start.copy(), "length": view.length.copy(),
-        "near_start": view.near_start.copy(), "near_length": view.near_length.copy(),
-        "rel": view.rel.copy(), "flag": view.flag.copy(),
+        "sight": table,
         "kind_blocks": [int(x) for x in dots_fast._BLOCKS],
         "kind_cover": [int(x) for x in dots_fast._COVER],
         "kind_solid": [int(x) for x in dots_fast._SOLID],

@@ -92,7 +92,33 @@ DEF O_DEFENDED = 1
 DEF O_HIT = 2
 
 DEF NOT_COVERED = -1000
-DEF MAXWAYS = 8192     # ways of _fills, plans of _aid_plans and _hardenings (7,378 at most)
+DEF MAXWAYS = 8192     # ways of _fills (each one ordered choice of up to 6 of the 6
+                       # locations, so at most 6 + 30 + 120 + 360 + 720 + 720 = 1956), plans
+                       # of _aid_plans and _hardenings (7,378 at most)
+DEF MAXSIDES = 8
+DEF MAXSLOT = 400      # characters of one dice key's slot
+
+#: The kernel's fixed limits, by name: ``Kernel(tables)`` answers a scenario past one of them
+#: with KernelLimit naming it (the reference plays). The buffers a battle fills are checked
+#: before every write, and a battle that would pass one is left to the reference with the
+#: limit named: the legal actions of one turn (``actions``), the items on the floor of one
+#: area (``floor``) and the items one arrangement picks from (``pool``). The ways of marking
+#: a wound are at most 1,956 (one per ordered choice of the six locations), and the plans
+#: of first aid and hardenings at most 7,378: ``ways`` holds both.
+LIMITS = {
+    "characters": MAXC,
+    "areas": MAXA,
+    "sides": MAXSIDES,
+    "items": MAXIT,                # kinds of item the characters carry
+    "carried": MAXCARRY,           # items one character carries
+    "floor": MAXFLOOR,             # items on the floor of one area
+    "pool": MAXPOOL,               # items an arrangement picks from
+    "actions": MAXOPT,             # legal actions of one turn
+    "views": MAXVIEWS,             # combinations of open doors
+    "fixtures": MAXFIX,            # fixtures, and objectives
+    "ways": MAXWAYS,               # ways of marking a wound on the body's boxes
+    "slot": MAXSLOT,
+}
 
 cdef double[6] _WEIGHTS = [3.0, 1.5, 1.5, 2.0, 1.0, 1.0]        # policy._WEIGHTS
 cdef double[6] _BOX_WEIGHTS = [2.0, 1.0, 1.0, 1.0, 0.6, 0.6]    # values.BOX_WEIGHTS
@@ -355,6 +381,8 @@ cdef class Kernel:
     cdef int aid_level[MAXC]
     cdef double aid_value[MAXC]
     cdef object fail_reason
+    cdef int opt_cap             # the legal actions the list holds (MAXOPT; less in tests)
+    cdef bint opt_full           # a legal action found no room in the list
     cdef public object trace     # a list: every action chosen, with greedy's values (tests)
     cdef Body aid_body           # the patient's body of the first aid under way
     cdef int aid_rule22, aid_rule23
@@ -428,10 +456,10 @@ cdef class Kernel:
         self.busy = False
         self.nA = t["nareas"]
         if self.nA > MAXA:
-            raise ValueError("too many areas")
+            raise KernelLimit(f"more than {MAXA} areas")
         n = self.nA
         if len(t["views"]) > MAXVIEWS:
-            raise ValueError("too many doors")
+            raise KernelLimit(f"more than {MAXVIEWS} combinations of open doors")
         for v in t["views"]:
             self._load_view(v)
         self.view_init = t["view"]
@@ -445,7 +473,7 @@ cdef class Kernel:
             self.nexits += 1
         fixtures, objectives = t["fixtures"], t["objectives"]
         if len(fixtures) > MAXFIX or len(objectives) > MAXFIX:
-            raise ValueError("too many fixtures or objectives")
+            raise KernelLimit(f"more than {MAXFIX} fixtures or objectives")
         self.nfix = len(fixtures)
         for i, (area, name) in enumerate(fixtures):
             self.fix_area[i] = area
@@ -459,7 +487,7 @@ cdef class Kernel:
         items = t["items"]
         self.nitems = len(items)
         if self.nitems > MAXIT:
-            raise ValueError("too many items")
+            raise KernelLimit(f"more than {MAXIT} kinds of item")
         for i, (kind, hands, ammo) in enumerate(items):
             self.ikind[i] = kind
             self.ihands[i] = hands
@@ -467,8 +495,12 @@ cdef class Kernel:
         chars = t["chars"]
         self.nc = len(chars)
         self.nsides = t["nsides"]
-        if self.nc > MAXC or self.nsides > 8:
-            raise ValueError("too many characters or sides")
+        if self.nc > MAXC:
+            raise KernelLimit(f"more than {MAXC} characters")
+        if self.nsides > MAXSIDES:
+            raise KernelLimit(f"more than {MAXSIDES} sides")
+        if any(k < 0 or k >= 64 for k in t["ruling_bits"]):
+            raise KernelLimit("a ruling numbered beyond 63")
         for i in range(self.nsides):
             self.side_pc[i] = t["side_pc"][i]
         self.max_rounds = t["max_rounds"]
@@ -486,7 +518,7 @@ cdef class Kernel:
                 self.init[i].body.x[j] = ch["marks"][j][1]
                 self.init[i].body.perm[j] = ch["marks"][j][2]
             if len(ch["items"]) > MAXCARRY:
-                raise ValueError("too many items carried")
+                raise KernelLimit(f"a character carrying more than {MAXCARRY} items")
             self.init[i].nitems = len(ch["items"])
             for j, it in enumerate(ch["items"]):
                 self.init[i].items[j] = it
@@ -532,13 +564,14 @@ cdef class Kernel:
         self.actor_slots = t["actor_slots"]
         self.label_slots = t["label_slots"]
         for s in self.actor_slots + self.label_slots:
-            if len(s) > 400:
-                raise ValueError("dice key too long")
+            if len(s) > MAXSLOT:
+                raise KernelLimit(f"a dice key of more than {MAXSLOT} characters")
         self.counts = <int *>calloc(self.nc * self.nc * NKIND * NVAR, sizeof(int))
         self.htables = <HitTable *>calloc(self.nc * 2, sizeof(HitTable))
         self.estimates = <CachedEstimate *>calloc(self.nc * self.nc * 4, sizeof(CachedEstimate))
         self.losses = <double **>calloc(100 * 100 * 2, sizeof(double *))
         self.vercount = 0
+        self.opt_cap = MAXOPT
         self.opt_kind = <int *>malloc(sizeof(int) * MAXOPT)
         self.opt_u = <int *>malloc(sizeof(int) * MAXOPT)
         self.opt_a = <int *>malloc(sizeof(int) * MAXOPT)
@@ -1513,6 +1546,9 @@ cdef class Kernel:
     # -- legal actions (legal.legal_actions) ----------------------------------------------------
 
     cdef inline void _opt(self, int *n, int kind, int u, int a, int b) noexcept nogil:
+        if n[0] >= self.opt_cap:  # the list is full: _legal leaves the battle to the reference
+            self.opt_full = True
+            return
         self.opt_kind[n[0]] = kind
         self.opt_u[n[0]] = u
         self.opt_a[n[0]] = a
@@ -1527,14 +1563,14 @@ cdef class Kernel:
         cdef int ones[MAXPOOL]
         cdef int twos[MAXPOOL]
         cdef bint right_ok, left_ok, found
+        self.opt_full = False
         for i in range(self.nc):
             if self.c[i].side != side or not self._in_fight(i):
                 continue
             if self.c[i].actions <= 0:  # dropping items in hand takes no action
                 self._drops(&n, i)
-                if n > MAXOPT - 400:
-                    self.fail_reason = "too many legal actions in one turn"
-                    return NOT_COVERED
+                if self.opt_full:
+                    break
                 continue
             area = self.c[i].area
             self._read(19)             # legal.arrangements: its key
@@ -1601,10 +1637,12 @@ cdef class Kernel:
             if self.is_exit[area]:
                 self._opt(&n, A_RETREAT, i, -1, -1)
             self._drops(&n, i)
-            if n > MAXOPT - 400:
-                self.fail_reason = "too many legal actions in one turn"
-                return NOT_COVERED
+            if self.opt_full:
+                break
         self._opt(&n, A_END, -1, -1, -1)
+        if self.opt_full:
+            self.fail_reason = f"more than {self.opt_cap} legal actions in one turn"
+            return NOT_COVERED
         return n
 
     cdef inline void _drops(self, int *n, int i) noexcept nogil:
@@ -2258,6 +2296,14 @@ cdef class Kernel:
         return sides[top[0]]
 
     # -- the battle (sim.play._run, rules.pending) ----------------------------------------------
+
+    def hold(self, str buffer, int most):
+        """Let ``buffer`` ("actions": the legal actions of one turn) hold at most ``most``
+        entries (1 to its LIMITS size), for the tests that show the list is checked before
+        every write: a turn with more leaves its battle to the reference, naming the number."""
+        if buffer != "actions" or not 1 <= most <= MAXOPT:
+            raise ValueError(f"{buffer}: between 1 and {MAXOPT} legal actions")
+        self.opt_cap = most
 
     def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
         """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per

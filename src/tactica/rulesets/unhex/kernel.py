@@ -29,6 +29,7 @@ from tactica.engine.kernels import (
     Uncovered,
     battle_arguments,
     battle_result,
+    built_kernel,
     option_table,
     starting_state,
 )
@@ -198,7 +199,9 @@ def prepare(scenario: Scenario) -> UnhexKernel | NotCovered:
         tables = _tables(state, graph, scenario.max_rounds)
     except Uncovered as exc:
         return NotCovered(str(exc))
-    engine = module.Kernel(tables)
+    engine = built_kernel(module, tables)
+    if isinstance(engine, NotCovered):
+        return engine
     return UnhexKernel(engine, state)
 
 

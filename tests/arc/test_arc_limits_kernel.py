@@ -1,0 +1,73 @@
+"""Arc's kernel at its fixed limits (``_kernel.LIMITS``, read from the compiled module): at a
+limit the kernel plays the reference's battles, one past it the reference plays and the
+engine line names the limit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tactica.engine.scenario import Scenario, scenario_from_mapping
+from tactica.rulesets.arc import kernel
+from tactica.testing import kernels as kt
+
+RIFLE = {"name": "rifle", "damage": "3d6", "type": "ballistic", "spread": 4, "rof": 3,
+         "accuracy": [0, 0]}
+
+
+def _limits() -> dict[str, int]:
+    limits: dict[str, int] = kt.built_kernel(kernel).LIMITS
+    return limits
+
+
+def _scenario(data: dict[str, Any]) -> Scenario:
+    return scenario_from_mapping(data, source="limits.yaml", base_dir=Path("."))
+
+
+def _crowd(characters: int) -> dict[str, Any]:
+    """``characters`` riflemen of two sides, no map (everyone reaches everyone), one round."""
+    return {
+        "game": "arc", "name": f"{characters} characters", "max_rounds": 1,
+        "units": {f"U{k}": {"side": "red" if k % 2 == 0 else "blue",
+                            "skills": {"guns": 14, "evade": 12}, "health": 16,
+                            "weapons": [RIFLE]}
+                  for k in range(characters)},
+    }
+
+
+def test_the_characters_limit() -> None:
+    most = _limits()["characters"]
+    kt.assert_at_and_past_limit(
+        _scenario(_crowd(most)), _scenario(_crowd(most + 1)),
+        f"{most + 1} characters on 2 sides (the kernel plays up to {most} on "
+        f"{_limits()['sides']})", {"red": "greedy", "blue": "random"}, battles=1)
+
+
+def _armed(weapons: int) -> dict[str, Any]:
+    data = _crowd(2)
+    data["units"]["U0"]["weapons"] = [{**RIFLE, "name": f"rifle {k}"} for k in range(weapons)]
+    return data
+
+
+def test_the_weapons_limit() -> None:
+    most = _limits()["weapons"]
+    kt.assert_at_and_past_limit(
+        _scenario(_armed(most)), _scenario(_armed(most + 1)),
+        f"U0 carries more than {most} weapons, {_limits()['armor']} armor dice or "
+        f"{_limits()['items']} kinds of item", {"red": "greedy", "blue": "random"})
+
+
+def _sides(sides: int) -> dict[str, Any]:
+    data = _crowd(sides)
+    data["units"] = {uid: {**unit, "side": f"s{k}"}
+                     for k, (uid, unit) in enumerate(data["units"].items())}
+    return data
+
+
+def test_the_sides_limit() -> None:
+    most = _limits()["sides"]
+    kt.assert_at_and_past_limit(
+        _scenario(_sides(most)), _scenario(_sides(most + 1)),
+        f"{most + 1} characters on {most + 1} sides (the kernel plays up to "
+        f"{_limits()['characters']} on {most})", {f"s{k}": "greedy" for k in range(most + 1)},
+        battles=1)
