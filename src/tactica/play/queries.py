@@ -37,7 +37,7 @@ __all__ = [
 def _battlefield(battle: Battle[Any]) -> Battlefield | None:
     if not battle.ruleset.meta.has(Capability.SIGHT):
         return None
-    return sight_hooks(battle.ruleset).battlefield_of(battle.state)
+    return sight_hooks(battle.ruleset).battlefield(battle.state)
 
 
 def has_map(battle: Battle[Any]) -> bool:

@@ -298,7 +298,7 @@ def odds_between(ctl: FightController, source: str, target: str) -> list[dict[st
     if rs.meta.has(Capability.ODDS):
         hooks = odds_hooks(rs)
         try:
-            choices = hooks.odds_choices(state, source)
+            choices = hooks.choices(state, source)
         except TacticaError:
             choices = ()
         for choice in choices:
