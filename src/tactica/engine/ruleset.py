@@ -451,6 +451,12 @@ _RULESETS: dict[str, Ruleset] = {}
 _ALIASES: dict[str, str] = {}
 
 
+def _is_game(ruleset: object) -> bool:
+    from tactica.engine.game import Game
+
+    return isinstance(ruleset, Game)
+
+
 def _contract_problems(ruleset: object) -> list[str]:
     from tactica.engine.game import Game
 
@@ -484,7 +490,7 @@ def register(ruleset: Any) -> Ruleset:
     contract; a game that does not fit is refused with a TacticaError naming every problem."""
     problems = _contract_problems(ruleset)
     if problems:
-        name = repr(ruleset) if hasattr(ruleset, "module") else type(ruleset).__name__
+        name = repr(ruleset) if _is_game(ruleset) else type(ruleset).__name__
         raise TacticaError(f"cannot register game {name}: " + "; ".join(problems))
     meta: RulesetMeta = ruleset.meta
     for alias in (meta.name, *meta.aliases):
