@@ -414,7 +414,7 @@ class Game(Generic[S, A, E]):
         return self.rules.pending(state)
 
     # The core hands a game only its own actions and events (the legal ones it listed, the
-    # events its processes emit): the hooks take any, the parts the game's own types.
+    # events its processes emit): these methods take any, the parts the game's own types.
 
     def resolve(self, state: S, action: Action) -> Step:
         return self.rules.resolve(state, cast(A, action))

@@ -1,4 +1,4 @@
-"""An optional hook of a game: its actions laid out for people, grouped by kind with what each
+"""An optional part of a game (``Menu``): its actions laid out for people, grouped by kind with what each
 costs, in the order a player reads them (the nearest destinations first), and a hint when
 something a player looks for (a shot) is not offered directly.
 

@@ -10,7 +10,7 @@ A scenario is YAML::
       B: {side: blue, profile: trooper}
 
 The common fields are checked here; the ``units`` (and any other field of the game) are checked
-by the game through its ``build_setup`` hook. A game played without a map (its meta says
+by the game through its ``Setup`` part's ``build``. A game played without a map (its meta says
 ``battlefield=None``) has scenarios without ``map:``. Every problem of the file is reported at
 once, each naming the file, the field and what was expected.
 """
