@@ -1,6 +1,6 @@
 """An optional part of a game (``Menu``): its actions laid out for people, grouped by kind
-with what each costs, in the order a player reads them (the nearest destinations first), and a hint when
-something a player looks for (a shot) is not offered directly.
+with what each costs, in the order a player reads them (the nearest destinations first), and a
+hint when something a player looks for (a shot) is not offered directly.
 
 A game that has it gives ``action_menu(state, actions)``; front ends without it group the
 descriptions by their words (:func:`tactica.play.words.group_actions`). The menu changes no
