@@ -53,7 +53,7 @@ def test_the_guides_minimal_game_is_short_and_declares_odds_only() -> None:
     lines = guide_code().splitlines()
     assert len(lines) < 120
     game = guide_game()
-    assert game.meta.provides == {Capability.SETUP, Capability.ODDS}
+    assert game.meta.provides == {Capability.ODDS}
     assert [p.name for p in example_scenarios(game)] == ["noon.yaml"]
 
 

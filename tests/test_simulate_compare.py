@@ -54,7 +54,7 @@ def _examples() -> list[Path]:
 @pytest.mark.parametrize("policy", ["default", "random"])
 def test_a_simulated_battle_is_the_logged_battle(path: Path, policy: str) -> None:
     sc = load_scenario(path)
-    if policy == "default":  # greedy, or first-option for a game without a policy part
+    if policy == "default":  # greedy, or first-option for a game without a valuation part
         policy = default_policy(sc.ruleset)
     sides = sc.ruleset.sides_of(sc.new_state())
     policies = dict.fromkeys(sides, policy)

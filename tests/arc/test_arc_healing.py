@@ -277,7 +277,7 @@ def test_play_words_for_paying_with_speed_and_carrying_over_and_the_computers_ch
         "Sam uses a Medkit on Foo, paying the AP missing with speed"
     assert ARC.describe_action(state, carry) == \
         "Sam begins a Medkit on Foo, finishing it next turn"
-    assert any("1 from speed" in line for line in ARC.explain.explain_action(state, speed))
+    assert any("1 from speed" in line for line in ARC.explain.action(state, speed))
     legal = battle.legal_actions()
     values = rank_actions(state, legal)
     best = legal[max(range(len(legal)), key=values.__getitem__)]

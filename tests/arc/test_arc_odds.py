@@ -107,7 +107,7 @@ def test_the_exact_odds_agree_with_seeded_sampling(arc5: str) -> None:
 def test_odds_choices_list_every_weapon_on_every_enemy_in_reach() -> None:
     state = duel(gunner("red", weapons=[RIFLE, "pistol-concealable"]),
                  ranges=[{"between": ["Foo", "Bar"], "metres": 20}]).new_state()
-    choices = ARC.odds.odds_choices(state, "Foo")
+    choices = ARC.odds.choices(state, "Foo")
     assert [(c.means, c.targets) for c in choices] == [("rifle", ("Bar",))]
     with pytest.raises(IllegalActionError, match="does not reach"):
         ARC.odds.odds_action(state, "Foo", ("Bar",), "Pistol, concealable")

@@ -1,6 +1,6 @@
 """The policies a game offers are named for what they do.
 
-A game without a policy part (Toy Duel) has no values to rank actions by: its computer takes
+A game without a valuation part (Toy Duel) has no values to rank actions by: its computer takes
 the first option, and says so (``first-option``), where a game with one plays ``greedy``.
 """
 
@@ -30,7 +30,7 @@ def test_a_game_without_a_policy_part_offers_first_option_and_random() -> None:
     assert policy_names(TOY_DUEL) == ("first-option", "random")
     assert default_policy(TOY_DUEL) == "first-option"
     assert isinstance(make_policy("first-option", TOY_DUEL), FirstOptionPolicy)
-    with pytest.raises(TacticaError, match=r"Toy Duel declares no policy part, so it has no "
+    with pytest.raises(TacticaError, match=r"Toy Duel has no valuation part, so it has no "
                                            r"'greedy' policy \(its policies: first-option, "
                                            r"random\)"):
         make_policy("greedy", TOY_DUEL)

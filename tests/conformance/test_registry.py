@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import pytest
 from toy_games import TOY_DUEL, TOY_ROWS
 
 from tactica.engine.errors import TacticaError
-from tactica.engine.ruleset import Capability, RulesetMeta, register, rulesets
+from tactica.engine.ruleset import RulesetMeta, register, rulesets
 
 RULESETS = {rs.meta.name: rs for rs in rulesets()}
 
@@ -38,10 +39,10 @@ def test_a_game_shipped_as_its_own_package_is_found_through_its_entry_point(
         import sys
         sys.path.insert(0, {here!r})
         from dataclasses import replace
-        from toy_games import ToyDuel
+        from toy_games import ToyDuel, duel_game
         class Sixth(ToyDuel):
             meta = replace(ToyDuel.meta, name="sixth-game", title="Sixth game")
-        GAME = Sixth()
+        GAME = duel_game(Sixth(), __name__)
     '''))
     info = tmp_path / "sixth_game-1.0.dist-info"
     info.mkdir()
@@ -55,10 +56,9 @@ def test_a_game_shipped_as_its_own_package_is_found_through_its_entry_point(
     assert "sixth-game" in found and "nebulia-operations" in found
 
 
-def test_a_game_that_does_not_fit_its_declaration_is_refused() -> None:
+def test_a_class_with_hook_methods_is_refused_for_a_game_declaration() -> None:
     class Half:
-        meta = RulesetMeta("half", "Half a game", None, (),
-                           provides=frozenset({Capability.ODDS}))
+        meta = RulesetMeta("half", "Half a game", None, ())
 
         def pending(self, state: Any) -> Any:
             return None
@@ -66,11 +66,15 @@ def test_a_game_that_does_not_fit_its_declaration_is_refused() -> None:
     with pytest.raises(TacticaError) as info:
         register(Half())
     message = str(info.value)
-    assert "cannot register game Half" in message
-    assert "lacks initial_state" in message and "'odds' hooks but lacks odds_choices" in message
+    assert message.startswith("cannot register game Half: it is a Half, not a "
+                              "tactica.engine.game.Game")
 
-    class Undeclared(type(TOY_DUEL)):  # type: ignore[misc]
-        meta = RulesetMeta("undeclared", "Undeclared", None, ())
 
-    with pytest.raises(TacticaError, match=r"does not declare Capability\.SETUP"):
-        register(Undeclared())
+def test_a_declaration_with_bad_metadata_is_refused_naming_each_problem() -> None:
+    bad = replace(TOY_DUEL, meta=replace(TOY_DUEL.meta, name="Toy Duel",
+                                         rulings=TOY_DUEL.meta.rulings * 2))
+    with pytest.raises(TacticaError) as info:
+        register(bad)
+    message = str(info.value)
+    assert "must be lower-case without spaces" in message
+    assert "ruling TOYD-1 is declared twice" in message

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from toy_games import TOY_DUEL, TOY_ROWS, DuelState, ToyDuel
+from toy_games import TOY_DUEL, TOY_ROWS, DuelState, ToyDuel, duel_game
 
 from tactica.engine.ruleset import RulesetMeta
 from tactica.testing import CHECKS, ConformanceError, check_game
@@ -31,8 +31,11 @@ class SharedCopy(ToyDuel):
         return replace(state, braced=set(state.braced))
 
 
+SHARED_COPY = duel_game(SharedCopy(), __name__)
+
+
 def test_a_state_copy_that_forgets_a_field_is_named(tmp_path: Path) -> None:
-    game = SharedCopy()
+    game = SHARED_COPY
     with pytest.raises(ConformanceError) as info:
         check_game(game, scenarios=gunfight_of(game, tmp_path), workdir=tmp_path,
                    checks={"replay", "state copies", "re-resolve"})
@@ -51,8 +54,11 @@ class Unfair(ToyDuel):
         return ()  # nobody: the odds table is empty and no sight pair exists
 
 
+UNFAIR = duel_game(Unfair(), __name__)
+
+
 def test_every_failing_check_is_reported_with_its_scenario(tmp_path: Path) -> None:
-    game = Unfair()
+    game = UNFAIR
     with pytest.raises(ConformanceError) as info:
         check_game(game, scenarios=gunfight_of(game, tmp_path), workdir=tmp_path,
                    checks={"start", "map", "sight", "odds"})

@@ -3,10 +3,10 @@
 * **Toy Rows** (``toy-rows``) is played on the rows map kind. Each side's fighters take turns
   in scenario order; a fighter strikes a foe with one d6 (4+ hits; a fighter in the back row
   needs 5+ and can only be struck by a ranged blow) for 1 damage, or steps to its other row.
-  It declares every capability.
+  It sets every optional part but matchups and a kernel.
 * **Toy Duel** (``toy-duel``) has no map. Two gunslingers fire 2d6 at a number in turn; a hit
   deals 1d3. A fighter may instead *brace*, raising its target number against the next shot.
-  It declares setup and odds only, so it has no sight and no explanations, and its computer
+  Its only optional part is odds, so it has no sight and no explanations, and its computer
   players take the first option of every decision inside an action.
 
 Both emit the core's events (round started, damaged, out of action), so statistics, odds
@@ -29,10 +29,10 @@ from tactica.engine import events
 from tactica.engine.chance import Decide, Done, Emit, Observe, Roll, Step, emit_all, run_exact
 from tactica.engine.errors import IllegalActionError, ScenarioError
 from tactica.engine.events import Action, Event, record
+from tactica.engine.game import Explain, Game, Odds, Rules, Setup, Sight, Text, Valuation
 from tactica.engine.odds import OddsReport, damage_dealt
 from tactica.engine.ruleset import (
     Automatic,
-    Capability,
     ChooseAction,
     Finished,
     OddsChoice,
@@ -44,7 +44,7 @@ from tactica.engine.ruleset import (
 )
 from tactica.engine.rulings import Ruling, Rulings
 
-__all__ = ["TOY_DUEL", "TOY_ROWS", "ToyDuel", "ToyRows"]
+__all__ = ["TOY_DUEL", "TOY_ROWS", "ToyDuel", "ToyRows", "duel_game"]
 
 
 # ============================================================================================
@@ -126,7 +126,6 @@ class ToyRows:
         title="Toy Rows",
         battlefield="rows",
         rulings=TOY_ROWS_RULINGS,
-        provides=frozenset(Capability) - {Capability.MATCHUP, Capability.KERNEL},
         summary="a d6 for each blow, rows decide who reaches whom",
         examples="toys",
     )
@@ -285,7 +284,21 @@ class ToyRows:
         return decision.options[0]
 
 
-TOY_ROWS = ToyRows()
+_ROWS = ToyRows()
+
+TOY_ROWS: Game[RowsState, Action, Event] = Game(
+    meta=ToyRows.meta,
+    module=__name__,
+    setup=Setup(build=_ROWS.build_setup, start=_ROWS.initial_state),
+    rules=Rules(pending=_ROWS.pending, resolve=_ROWS.resolve, apply=_ROWS.apply_event,
+                copy=_ROWS.copy_state, sides=_ROWS.sides_of),
+    text=Text(units=_ROWS.units, action=_ROWS.describe_action, event=_ROWS.describe_event),
+    odds=Odds(choices=_ROWS.odds_choices, action=_ROWS.odds_action, report=_ROWS.odds),
+    sight=Sight(battlefield=_ROWS.battlefield_of, options=_ROWS.sight_options,
+                report=_ROWS.sight_report),
+    explain=Explain(action=_ROWS.explain_action, option=_ROWS.describe_option),
+    valuation=Valuation(rank=_ROWS.rank_actions, decide=_ROWS.choose_decision),
+)
 
 
 # ============================================================================================
@@ -357,7 +370,6 @@ class ToyDuel:
             "one": "+1 to the target number of the next shot",
             "two": "+2",
         }),),
-        provides=frozenset({Capability.SETUP, Capability.ODDS}),
         odds_options=(OddsOption("braced", "the target has braced"),),
         summary="two gunslingers, 2d6 at a number, no map",
         examples="toys",
@@ -474,4 +486,18 @@ class ToyDuel:
             reasons=(f"2d6 at {self._need(work, action.target)} or more",))
 
 
-TOY_DUEL = ToyDuel()
+def duel_game(duel: ToyDuel, module: str = __name__) -> Game[DuelState, Action, Event]:
+    """``duel``'s functions as a game (the toy duel, or a variant of it a test writes);
+    ``module`` is where the game is declared, for pickling and for its examples."""
+    return Game(
+        meta=duel.meta,
+        module=module,
+        setup=Setup(build=duel.build_setup, start=duel.initial_state),
+        rules=Rules(pending=duel.pending, resolve=duel.resolve, apply=duel.apply_event,
+                    copy=duel.copy_state, sides=duel.sides_of),
+        text=Text(units=duel.units, action=duel.describe_action, event=duel.describe_event),
+        odds=Odds(choices=duel.odds_choices, action=duel.odds_action, report=duel.odds),
+    )
+
+
+TOY_DUEL = duel_game(ToyDuel())

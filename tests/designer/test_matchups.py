@@ -21,7 +21,7 @@ WITH_MATCHUPS = [rs for rs in rulesets() if rs.meta.has(Capability.MATCHUP)]
 def test_every_matchup_game_lists_profiles_and_builds_a_valid_scenario(game: object) -> None:
     rs = get_ruleset(game.meta.name)  # type: ignore[attr-defined]
     hooks = matchup_hooks(rs)
-    names = hooks.matchup_profiles([])
+    names = hooks.profiles([])
     assert len(names) >= 2
     m = hooks.matchup((names[0], names[1]), range=None, cover=None,
                       rulings=Rulings(rs.meta.rulings, {}), content=[])

@@ -18,8 +18,8 @@ from tactica.engine.ruleset import (
     get_ruleset,
     kernel_hooks,
     odds_hooks,
-    policy_hooks,
     sight_hooks,
+    valuation_hooks,
 )
 from tactica.rulesets.nebulia.records import Attack
 
@@ -32,7 +32,7 @@ def test_capabilities_follow_from_the_parts_set() -> None:
     without = replace(neb, kernel=None)
     assert without.meta.provides == frozenset(Capability) - {Capability.KERNEL}
     assert kernel_hooks(without) is None and kernel_hooks(neb) is neb.kernel
-    assert odds_hooks(neb) is neb.odds and policy_hooks(neb) is neb.policy
+    assert odds_hooks(neb) is neb.odds and valuation_hooks(neb) is neb.valuation
     assert example_scenarios(neb) and all(p.parent.name == "examples"
                                           for p in example_scenarios(neb))
 
@@ -41,12 +41,12 @@ def test_a_missing_part_is_refused_by_name() -> None:
     game = get_ruleset("nebulia")
     bare = Game(meta=game.meta, module=game.module, setup=game.setup, rules=game.rules,
                 text=game.text)
-    assert bare.meta.provides == {Capability.SETUP}  # the core parts: setup always
+    assert bare.meta.provides == frozenset()  # the core parts are no capability
     with pytest.raises(CapabilityError, match="has no odds"):
         odds_hooks(bare)
     with pytest.raises(CapabilityError, match="sight"):
         sight_hooks(bare)
-    assert policy_hooks(bare) is None
+    assert valuation_hooks(bare) is None
 
 
 def test_a_scenario_and_its_game_pickle_by_name() -> None:
@@ -59,7 +59,7 @@ def test_the_odds_action_defaults_to_the_named_choice() -> None:
     sc = tactica.load(EXAMPLES / "nebulia" / "duel.yaml")
     hooks = odds_hooks(sc.ruleset)
     state = sc.new_state()
-    choice = hooks.odds_choices(state, "A")[0]
+    choice = hooks.choices(state, "A")[0]
     assert hooks.odds_action(state, "A", choice.targets, choice.means) == choice.action
     assert isinstance(choice.action, Attack)
 

@@ -158,7 +158,7 @@ def run_scenario_text(text: str, *, steps: int = 40, seed: int = 0) -> str:
     if rs.meta.has(Capability.ODDS):
         hooks = odds_hooks(rs)
         for unit in list(rs.units(state))[:3]:
-            for choice in hooks.odds_choices(state, unit.id)[:2]:
+            for choice in hooks.choices(state, unit.id)[:2]:
                 hooks.odds(state, choice.action)
     rng = np.random.default_rng(seed)
     battle = Battle(rs, state)

@@ -110,7 +110,7 @@ def test_greedy_never_flees_and_values_attacks_over_ending_the_turn() -> None:
     b = to_turn(battle(sc), "Goblin")
     rs = sc.ruleset
     actions = b.legal_actions()
-    values = dict(zip(actions, rs.policy.rank_actions(b.state, actions), strict=True))
+    values = dict(zip(actions, rs.valuation.rank(b.state, actions), strict=True))
     best = max(values, key=values.__getitem__)
     assert isinstance(best, UseAbility)
     for b in greedy_battles("goblins.yaml", 20):

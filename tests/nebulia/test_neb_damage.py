@@ -66,7 +66,7 @@ def test_defense_zero_is_out_of_action_and_removed_from_the_map() -> None:
     # B no longer blocks A's sight of C; nobody may target or move B.
     blue_moves = battle.legal_actions()
     assert blue_moves and all(m.unit == "C" for m in blue_moves)
-    ops = NEBULIA.odds.odds_choices(state, "A")
+    ops = NEBULIA.odds.choices(state, "A")
     assert [c.action for c in ops] == [Attack("A", "rifle", "C")]
 
 

@@ -18,9 +18,9 @@ from tactica.dice import Dist, die
 from tactica.engine.chance import Decide, Done, Emit, Roll, Step
 from tactica.engine.errors import TacticaError
 from tactica.engine.events import record
+from tactica.engine.game import Explain, Game, Rules, Setup, Text
 from tactica.engine.ruleset import (
     Automatic,
-    Capability,
     ChooseAction,
     Finished,
     Pending,
@@ -107,8 +107,7 @@ _ONE = die(6).map(lambda f: int(f >= 4))
 class Standoff:
     """The test game."""
 
-    meta: ClassVar[RulesetMeta] = RulesetMeta("toy-standoff", "Standoff", "rows", (),
-                                              provides=frozenset({Capability.EXPLAIN}))
+    meta: ClassVar[RulesetMeta] = RulesetMeta("toy-standoff", "Standoff", "rows", ())
 
     def initial_state(self, scenario: Any) -> StandoffState:
         return StandoffState()
@@ -176,12 +175,30 @@ class Standoff:
         return tuple(UnitStatus(s, s, hp > 0, None, {"hp": hp}) for s, hp in state.hp.items())
 
 
+def _built_in_code(data: Any, **where: Any) -> None:
+    return None  # a Standoff scenario is built in code (below), never from a file
+
+
+_STANDOFF = Standoff()
+STANDOFF: Game[StandoffState, Any, Any] = Game(
+    meta=Standoff.meta,
+    module=__name__,
+    setup=Setup(build=_built_in_code, start=_STANDOFF.initial_state),
+    rules=Rules(pending=_STANDOFF.pending, resolve=_STANDOFF.resolve,
+                apply=_STANDOFF.apply_event, copy=_STANDOFF.copy_state,
+                sides=_STANDOFF.sides_of),
+    text=Text(units=_STANDOFF.units, action=_STANDOFF.describe_action,
+              event=_STANDOFF.describe_event),
+    explain=Explain(action=_STANDOFF.explain_action, option=_STANDOFF.describe_option),
+)
+
+
 def standoff(tmp_path: Path) -> Scenario:
     """A Standoff scenario (built in code; its source names a file in ``tmp_path``)."""
     try:
         ruleset = get_ruleset("toy-standoff")
     except TacticaError:
-        ruleset = register(Standoff())
+        ruleset = register(STANDOFF)
     rows = Rows((Side("a", ("a",), ()), Side("b", ("b",), ())))
     return Scenario(name="Standoff", ruleset=ruleset, rulings=Rulings(()), battlefield=rows,
                     setup=None, source=str(tmp_path / "standoff.yaml"),

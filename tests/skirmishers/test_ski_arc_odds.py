@@ -58,7 +58,7 @@ def test_an_arcs_value_is_the_matrixs_every_shot_at_the_target() -> None:
     take(b, r.Activate("A"))
     state = b.state
     arc = arc_odds(b, r.EstablishArc("A", 30, None, "4,0"))
-    (choice,) = [c for c in SKIRMISHERS.odds.odds_choices(state, "A")
+    (choice,) = [c for c in SKIRMISHERS.odds.choices(state, "A")
                  if isinstance(c.action, r.Shoot)]
     options, name, ap = attack_action(state, choice)
     matrix = SKIRMISHERS.odds.odds(state, choice.action, **options)

@@ -96,7 +96,7 @@ def test_simulation_is_reproducible_by_seed(capsys: pytest.CaptureFixture[str]) 
     assert first["battles"] == 3
 
 
-def test_greedy_answers_inside_a_battle_through_the_policy_hooks() -> None:
+def test_greedy_answers_inside_a_battle_through_the_valuation_part() -> None:
     b = ready("A . . . B\n . . . . .", A=trooper("red"), B=trooper("blue", arc=60,
                                                                      bearing=180))
     policy = GreedyPolicy(SKIRMISHERS)

@@ -137,7 +137,7 @@ class _Adapter:
     def choose(self, decision, state, rng):  # type: ignore[no-untyped-def]
         if decision.context.get("kind") == "react":
             return self.reaction
-        return UNHEX.policy.choose_decision(self.state, decision, rng)
+        return UNHEX.valuation.decide(self.state, decision, rng)
 
 
 def _sampled(state: UnhexState, attack: Attack, reaction: Reaction, n: int,

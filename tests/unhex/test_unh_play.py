@@ -106,7 +106,7 @@ def test_a_step_cut_in_the_middle_resumes_from_its_recorded_rolls() -> None:
 
 def test_options_read_as_words() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Bar")})
-    words = [UNHEX.explain.describe_option(b.state, None, o) for o in (  # type: ignore[arg-type]
+    words = [UNHEX.explain.option(b.state, None, o) for o in (  # type: ignore[arg-type]
         Reaction("none"), Reaction("counterattack", "knife"),
         Assignment(7, "right leg", "units"),
         FirstAidPlan(3, 1, (("head", 2), ("torso", 1))),
@@ -115,7 +115,7 @@ def test_options_read_as_words() -> None:
                      "7 damage (units die), right leg (tens die)",
                      "3 boxes over 2 locations: erase head 2, torso 1",
                      "2 on the left leg", "pcs then npcs"]
-    assert UNHEX.sight.battlefield_of(b.state).name == "Nightclub"
+    assert UNHEX.sight.battlefield(b.state).name == "Nightclub"
 
 
 def test_first_aid_offers_every_plan_grouped_by_reading_and_applies_the_one_chosen(

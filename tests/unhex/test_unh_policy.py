@@ -40,7 +40,7 @@ def decision(step: Step, rolls: Sequence[Any] = (), choices: Sequence[Any] = ())
 
 
 def choose(b: Any, d: Decide[Any]) -> Any:
-    return UNHEX.policy.choose_decision(b.state, d, None)
+    return UNHEX.valuation.decide(b.state, d, None)
 
 
 def test_a_target_whose_turn_is_over_defends() -> None:
@@ -154,10 +154,10 @@ def test_action_values_prefer_attacking_arming_and_closing_in() -> None:
                "C": pc("Entrance", items=["knife"], hold=[]), "D": pc("Entrance", level=70)})
     p = b.pending
     assert isinstance(p, ChooseAction)
-    values = dict(zip(p.actions, UNHEX.policy.rank_actions(b.state, p.actions), strict=True))
+    values = dict(zip(p.actions, UNHEX.valuation.rank(b.state, p.actions), strict=True))
     assert values[Attack("A", "pistol", "B")] > values[EndTurn("pcs")]
     assert values[Arrange("C", "knife", None)] > values[EndTurn("pcs")]
     assert values[Move("D", "Dance Floor")] > values[Move("D", "Pool Tables")]
     # Unarmed, C keeps away from the knife.
     assert values[Move("C", "Dance Floor")] < values[Move("C", "Pool Tables")]
-    assert UNHEX.policy.rank_actions(b.state, [EndTurn("pcs")]) == [0.0]
+    assert UNHEX.valuation.rank(b.state, [EndTurn("pcs")]) == [0.0]

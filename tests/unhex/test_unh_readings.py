@@ -229,7 +229,7 @@ def test_unh_27_wounded_npcs_retreat_where_they_can_and_surrender_when_attacked(
     b = _broken("break")
     assert b.state.broken == frozenset({"B"})
     greedy = GreedyPolicy(UNHEX)
-    ranks = dict(zip(b.legal_actions(), UNHEX.policy.rank_actions(b.state, b.legal_actions()),
+    ranks = dict(zip(b.legal_actions(), UNHEX.valuation.rank(b.state, b.legal_actions()),
                      strict=True))
     assert max(ranks, key=ranks.__getitem__) == Retreat("B")
     act(b, EndTurn("npcs"))
@@ -243,7 +243,7 @@ def test_unh_27_wounded_npcs_retreat_where_they_can_and_surrender_when_attacked(
         {"kind": "react", "attack": Attack("A", "pistol", "C")})
     assert greedy.choose(decision_c, b.state, np.random.default_rng(0)) == Reaction("none")
     b = _broken("fight-on")
-    ranks = dict(zip(b.legal_actions(), UNHEX.policy.rank_actions(b.state, b.legal_actions()),
+    ranks = dict(zip(b.legal_actions(), UNHEX.valuation.rank(b.state, b.legal_actions()),
                      strict=True))
     assert max(ranks, key=ranks.__getitem__) != Retreat("B")
 

@@ -20,7 +20,7 @@ def attack_rows(ruleset: Ruleset, state: Any, attacker: str | None,
     saying how to narrow the table, raised before any of them is worked out."""
     hooks = odds_hooks(ruleset)
     units = [attacker] if attacker else [u.id for u in ruleset.units(state) if u.in_action]
-    choices = [choice for uid in units for choice in hooks.odds_choices(state, uid)
+    choices = [choice for uid in units for choice in hooks.choices(state, uid)
                if target is None or target in choice.targets]
     if limit is not None and len(choices) > limit:
         raise TacticaError(

@@ -1,13 +1,13 @@
 """Matchup matrices: every weapon or ability of some profiles against some targets, at chosen
 ranges and cover, in exact odds, without a scenario file.
 
-Each cell asks the game, through its matchup hooks (:class:`tactica.engine.ruleset.MatchupHooks`),
+Each cell asks the game, through its matchups part (:class:`tactica.engine.game.Matchups`),
 for a tiny scenario with the two units placed at that range and cover by the game's own geometry,
 validates it like a scenario file, and asks the game's odds of every action the attacker has on
 the target there. A range or cover the game has no use for is computed once and shown as ``-``.
 
 A cell values one *attack action*, not one die roll, where the game says what an action is
-(:class:`ActionHooks`: a firing arc's every shot at the target, a melee attack, a
+(``Matchups.attack``: a firing arc's every shot at the target, a melee attack, a
 throw), with its AP where the game spends AP, so that ``expected_damage_per_ap`` compares a
 three-shot SMG arc with a one-shot rifle arc fairly; ``per_roll=True`` asks for a single roll.
 
@@ -21,10 +21,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from tactica.engine.errors import IllegalActionError, TacticaError
-from tactica.engine.game import Matchups
 from tactica.engine.ruleset import (
     MatchupProfile,
     OddsChoice,
@@ -41,24 +40,12 @@ from tactica.presentation.tables import Column, Kind, NumberFormat, Table, data_
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["VALUES", "ActionHooks", "Matrix", "MatrixCell", "matchup_matrix", "matchup_targets",
+__all__ = ["VALUES", "Matrix", "MatrixCell", "matchup_matrix", "matchup_targets",
            "parse_numbers", "scenario_profiles"]
 
 #: What a matrix can show in its cells, with headings.
 VALUES = {"p_out_of_action": "P(out of action)", "expected_damage": "expected damage",
           "p_hit": "P(hit)", "expected_damage_per_ap": "expected damage per AP"}
-
-
-@runtime_checkable
-class ActionHooks(Protocol):
-    """A game that says what one attack action is (optional; ``tactica matrix``)."""
-
-    def attack_action(self, state: Any, choice: OddsChoice
-                      ) -> tuple[dict[str, OddsValue], str, int | None]:
-        """The odds options that make ``choice`` one whole attack action (a firing arc's
-        shots, a rate of fire), the action's name for people, and its AP (``None``: the game
-        spends no AP on it)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -247,7 +234,7 @@ def matchup_matrix(
     odds = odds_hooks(ruleset)
     in_force = Rulings(ruleset.meta.rulings, chosen, where="--rulings")
     units = scenario_profiles(scenario) if scenario is not None else {}
-    known = hooks.matchup_profiles(content)
+    known = hooks.profiles(content)
     attack = _attack_of(ruleset)
     distinct = matchup_targets(ruleset, content)
 
@@ -305,7 +292,7 @@ def matchup_matrix(
                                                f"{t_label}", base_dir=Path.cwd())
                     state = sc.new_state()
                     states[key] = (state, m.attacker, m.target)
-                    for choice in odds.odds_choices(state, m.attacker):
+                    for choice in odds.choices(state, m.attacker):
                         if choice.targets != (m.target,) or (means and choice.means not in
                                                              means):
                             continue
@@ -363,21 +350,15 @@ def matchup_matrix(
 
 
 def matchup_targets(ruleset: Ruleset, content: Sequence[Path]) -> tuple[str, ...]:
-    """The game's distinct target profiles (``matchup_targets``, optional), or its profiles."""
-    hooks = matchup_hooks(ruleset)
-    if isinstance(hooks, Matchups):
-        return hooks.matchup_targets(content)
-    return hooks.matchup_profiles(content)
+    """The game's distinct target profiles (``Matchups.targets``, optional), or its profiles."""
+    return matchup_hooks(ruleset).matchup_targets(content)
 
 
 def _attack_of(ruleset: Ruleset) -> Callable[[Any, OddsChoice],
                                               tuple[dict[str, OddsValue], str, int | None]] | None:
-    """What one whole attack action of the game is (its matchups part's ``attack``, or a
-    class-written game's ``attack_action``); ``None``: a single roll."""
-    hooks = matchup_hooks(ruleset)
-    if isinstance(hooks, Matchups):
-        return hooks.attack
-    return ruleset.attack_action if isinstance(ruleset, ActionHooks) else None
+    """What one whole attack action of the game is (its matchups part's ``attack``);
+    ``None``: a single roll."""
+    return matchup_hooks(ruleset).attack
 
 
 def _impossible(cells: list[MatrixCell], states: Mapping[tuple[str, str, int | None,

@@ -126,7 +126,7 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
     state = scenario.new_state()
     sections: list[Section] = []
     if scenario.battlefield is not None:
-        field = (sight_hooks(rs).battlefield_of(state) if rs.meta.has(Capability.SIGHT)
+        field = (sight_hooks(rs).battlefield(state) if rs.meta.has(Capability.SIGHT)
                  else None) or scenario.battlefield
         sections.append(("Map", [_map(to_svg(field))]))
     units = Table("units", [Column("unit"), Column("side"), Column("where"),

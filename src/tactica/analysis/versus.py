@@ -1,7 +1,7 @@
 """Squad matchups: N troopers of one kind against M of another, played as whole battles.
 
 ``tactica versus GAME --red 4xsmg --blue 4xrifle --range 10`` asks the game for a fight
-between the two squads built through its own geometry (:class:`SquadHooks`: where each trooper
+between the two squads built through its own geometry (its ``Matchups.squads``: where each trooper
 stands, how far apart the squads are), plays it with seeded dice both ways round (the red
 squad moving first, then the blue squad moving first, from the other end of the field; in a
 game whose own initiative roll orders the turns the second run lists blue first and sets it at
@@ -17,8 +17,8 @@ Agresti and Caffo do for two proportions) says whether the difference is clear.
 
 A squad is written ``4xsmg`` (four of a profile), ``2xsmg+2xrifle`` (a mix) or just ``rifle``
 (one); the profiles are the game's matchup profiles (``tactica matrix`` lists them). The games
-that set up squads say so by providing :class:`SquadHooks`; ``tactica versus`` refuses the
-others with a clear error.
+that set up squads say so by giving their ``Matchups`` part ``squads``; ``tactica versus``
+refuses the others with a clear error.
 """
 
 from __future__ import annotations
@@ -28,12 +28,12 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from tactica.analysis.simulate import SimulationReport, simulate, wilson
 from tactica.engine.errors import TacticaError
 from tactica.engine.game import Matchups
-from tactica.engine.ruleset import Capability, MatchupProfile, Ruleset, get_ruleset, matchup_hooks
+from tactica.engine.ruleset import Capability, Ruleset, get_ruleset, matchup_hooks
 from tactica.engine.rulings import Rulings
 from tactica.engine.scenario import Scenario, scenario_from_mapping
 from tactica.presentation.tables import Column, NumberFormat, Table
@@ -41,7 +41,7 @@ from tactica.presentation.tables import Column, NumberFormat, Table
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["SIDES", "Squad", "SquadHooks", "VersusPoint", "VersusReport", "parse_squad",
+__all__ = ["SIDES", "Squad", "VersusPoint", "VersusReport", "parse_squad",
            "squad_games", "squad_scenario", "versus"]
 
 #: The two sides of a squad matchup, in the order the command names them.
@@ -50,21 +50,6 @@ SIDES = ("red", "blue")
 MAX_COUNT = 50
 
 _COUNTED = re.compile(r"^\s*(\d+)\s*[x×*]\s*(\S.*?)\s*$")
-
-
-@runtime_checkable
-class SquadHooks(Protocol):
-    """A game that can set up two squads against each other (optional; ``tactica versus``)."""
-
-    def squad_matchup(self, squads: Mapping[str, Sequence[MatchupProfile]], *,
-                      range: int | None, rulings: Rulings, content: Sequence[Path]
-                      ) -> tuple[dict[str, Any], int | None, tuple[str, ...]]:
-        """A scenario mapping in which each side of ``squads`` (two, in order) fields its
-        profiles, the first side moving first; ``range`` in the game's own measure (``None``:
-        the game's default). Returns the scenario, the range that took effect (``None``: no
-        meaning in the game) and notes for people; a TacticaError for a profile or range the
-        game cannot set up."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -103,18 +88,16 @@ def squad_games() -> list[str]:
     return [r.meta.name for r in rulesets() if _squads(r) is not None]
 
 
-def _squads(ruleset: Ruleset) -> SquadHooks | None:
-    """The game's squad matchups: its matchups part's ``squads`` (or, for a game written as a
-    class, its ``squad_matchup`` hook); ``None`` when it has none."""
+def _squads(ruleset: Ruleset) -> Matchups | None:
+    """The game's matchups part when it sets up squads (its ``squads``); ``None`` when it
+    has none."""
     if not ruleset.meta.has(Capability.MATCHUP):
         return None
     hooks = matchup_hooks(ruleset)
-    if isinstance(hooks, Matchups):
-        return hooks if hooks.squads is not None else None
-    return hooks if isinstance(hooks, SquadHooks) else None
+    return hooks if hooks.squads is not None else None
 
 
-def _hooks(ruleset: Ruleset) -> SquadHooks:
+def _hooks(ruleset: Ruleset) -> Matchups:
     found = _squads(ruleset)
     if found is None:
         have = ", ".join(squad_games()) or "none"

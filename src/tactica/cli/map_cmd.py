@@ -36,7 +36,7 @@ def battlefield_from_file(path: Path) -> Battlefield:
             raise MapError(f"{path}: {rs.meta.title} is played without a map: there is "
                            "nothing to draw")
         if rs.meta.has(Capability.SIGHT):
-            now = sight_hooks(rs).battlefield_of(scenario.new_state())
+            now = sight_hooks(rs).battlefield(scenario.new_state())
             if now is not None:
                 return now
         return scenario.battlefield

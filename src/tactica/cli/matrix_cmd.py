@@ -75,7 +75,7 @@ def matrix(
         targets = everyone
     else:
         ruleset = get_ruleset(source, where="GAME")
-        everyone = list(matchup_hooks(ruleset).matchup_profiles(list(content or [])))
+        everyone = list(matchup_hooks(ruleset).profiles(list(content or [])))
         targets = list(matchup_targets(ruleset, [p.resolve() for p in content or []]))
     options = parse_game_options(ruleset.meta, ctx.args)
     hooks = matchup_hooks(ruleset)

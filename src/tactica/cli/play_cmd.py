@@ -60,7 +60,7 @@ def default_log_path(scenario: Path) -> Path:
 
 def parse_computer(values: list[str] | None) -> dict[str, str | None]:
     """``["red", "blue=random"]`` -> ``{"red": None, "blue": "random"}`` (``None``: the
-    game's default policy, ``greedy`` for a game with a policy part)."""
+    game's default policy, ``greedy`` for a game with a valuation part)."""
     out: dict[str, str | None] = {}
     for item in values or []:
         side, sep, name = item.partition("=")

@@ -58,7 +58,7 @@ def _report(file: Path, source: str, target: str,
     hooks = sight_hooks(scenario.ruleset)
     state = scenario.new_state()
     report = hooks.sight_report(state, source, target, **options)
-    return hooks.battlefield_of(state), report
+    return hooks.battlefield(state), report
 
 
 @app.command("sight")
@@ -91,7 +91,7 @@ def sight_command(
         sc = sc.with_rulings(parse_rulings(rulings))
         hooks = sight_hooks(sc.ruleset)
         state = sc.new_state()
-        battlefield = hooks.battlefield_of(state)
+        battlefield = hooks.battlefield(state)
         report = hooks.sight_report(state, source, target, **options)
     else:
         battlefield, report = _report(file, source, target, options)

@@ -189,7 +189,7 @@ def simulate_cmd(
     scenario: Annotated[Path, typer.Argument(help="A scenario file.")],
     battles: Annotated[int | None, typer.Option("--battles", "-n", min=1, max=10_000_000, help="How many battles (default 1000; per variant with --compare).")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed: the same seed gives the same numbers.")] = 0,
-    policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="greedy, random or first-option (default: the game's own, greedy where it has a policy part; tactica games --json lists them), or SIDE=NAME (repeatable).")] = None,
+    policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="greedy, random or first-option (default: the game's own, greedy where it has a valuation part; tactica games --json lists them), or SIDE=NAME (repeatable).")] = None,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
     compare_spec: Annotated[str | None, typer.Option("--compare", "-c", help="Compare variants on the same battles: RULING=A,B (ABC-6=die,characteristic) or a field PATH=A,B (units.A.defense=2,3).")] = None,
     precision: Annotated[float | None, typer.Option("--precision", help="Play until every interval's half width is at most this (e.g. 0.01), up to --max-battles.")] = None,

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import zip_longest
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
@@ -57,8 +57,11 @@ from tactica.engine.recorded import (
     same_record,
     shown,
 )
-from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending, Rules
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending
 from tactica.engine.validation import quote
+
+if TYPE_CHECKING:
+    from tactica.engine.game import Game
 
 __all__ = [
     "Battle",
@@ -147,7 +150,7 @@ class Battle(Generic[S]):
 
     def __init__(
         self,
-        ruleset: Rules[S],
+        ruleset: Game[S, Any, Any],
         state: S,
         *,
         log: Sequence[Entry] | None = None,
@@ -355,7 +358,7 @@ class Battle(Generic[S]):
     @classmethod
     def replay(
         cls,
-        ruleset: Rules[S],
+        ruleset: Game[S, Any, Any],
         initial_state: S,
         log: Sequence[Entry],
         *,

@@ -11,17 +11,20 @@ A :class:`Game` is assembled from a required core and optional parts::
         odds=Odds(choices=odds_choices, action=odds_action, report=attack_odds),
     )
 
-* the core: :class:`Setup` (a scenario's game part and a new battle from it), :class:`Rules`
-  (what happens next, the chance process of an action, the one place a state changes) and
-  :class:`Text` (lines for people, and the units as they stand);
-* the optional parts: :class:`Odds`, :class:`Sight`, :class:`Policy`, :class:`Explain`,
-  :class:`Matchups` (``tactica matrix``), :class:`Kernel` (a compiled simulation kernel) and
-  :class:`Menu` (the actions laid out for people).
+* the core, which every game has: :class:`Setup` (a scenario's game part and a new battle
+  from it), :class:`Rules` (what happens next, the chance process of an action, the one place
+  a state changes) and :class:`Text` (lines for people, and the units as they stand);
+* the optional parts: :class:`Odds`, :class:`Sight`, :class:`Valuation` (what the ``greedy``
+  policy plays by), :class:`Explain`, :class:`Matchups` (``tactica matrix``), :class:`Kernel`
+  (a compiled simulation kernel) and :class:`Menu` (the actions laid out for people).
 
-Its capabilities follow from which parts are set (``meta.provides`` is filled in from them),
-so there is no list to keep in step with the hooks. Each part is itself the hooks object the
-core asks for (:func:`tactica.engine.ruleset.odds_hooks` answers with the game's :class:`Odds`), and
-the game answers the :class:`tactica.engine.ruleset.Rules` hooks by delegating to its core parts.
+What a game can do follows from which optional parts are set (``meta.provides`` is filled in
+from them: :class:`tactica.engine.ruleset.Capability` lists them), so there is no list to keep
+in step with the code. The core reaches an optional part through
+:func:`tactica.engine.ruleset.odds_hooks` and its siblings, which answer with the part itself or
+say that the game has none; it calls the core parts through the few methods of :class:`Game`
+that :class:`tactica.engine.ruleset.RulesetProtocol` names (``pending``, ``resolve``,
+``apply_event``...), which delegate to them. A game writes none of these methods.
 
 A part's fields are functions of the game's own types: ``Game[NebState, Action, Event]``
 checks that each one takes the game's state. Where the core can do the work, a part's field has
@@ -72,11 +75,11 @@ __all__ = [
     "Matchups",
     "Menu",
     "Odds",
-    "Policy",
     "Rules",
     "Setup",
     "Sight",
     "Text",
+    "Valuation",
     "lazy",
     "record_text",
 ]
@@ -121,11 +124,6 @@ class Setup(Generic[S]):
 
     build: BuildSetup
     start: Callable[[Scenario], S]
-
-    def build_setup(self, data: Mapping[str, Any], *, source: str,
-                    battlefield: Battlefield | None, rulings: Rulings, base_dir: Path) -> object:
-        return self.build(data, source=source, battlefield=battlefield, rulings=rulings,
-                          base_dir=base_dir)
 
 
 @dataclass(frozen=True)
@@ -176,7 +174,7 @@ class Text(Generic[S, A, E]):
 
 
 # --------------------------------------------------------------------------------------------
-# The optional parts (each is the hooks object the core asks for)
+# The optional parts (``game.odds`` and the like; ``None`` when the game has none)
 
 
 class OddsReportOf(Protocol[S_in, A_in]):
@@ -201,9 +199,6 @@ class Odds(Generic[S, A]):
     #: for people; ``None``: the core's reading, which the conformance sweep compares exactly.
     reads: str | None = None
     game: Game[Any, Any, Any] | None = field(default=None, compare=False, repr=False)
-
-    def odds_choices(self, state: S, unit: str) -> tuple[OddsChoice, ...]:
-        return self.choices(state, unit)
 
     def odds_action(self, state: S, unit: str, targets: tuple[str, ...],
                     means: str | None) -> A:
@@ -238,9 +233,6 @@ class Sight(Generic[S]):
     report: Callable[..., SightReport] | None = None
     rulings: Callable[[S], Rulings] = field(default=lambda state: state.rulings)
 
-    def battlefield_of(self, state: S) -> Battlefield | None:
-        return self.battlefield(state)
-
     def sight_options(self, rulings: Rulings) -> dict[str, SightOption]:
         return dict(self.options(rulings))
 
@@ -262,20 +254,14 @@ def _first_option(state: Any, decision: Decide[Any], rng: np.random.Generator | 
 
 
 @dataclass(frozen=True)
-class Policy(Generic[S, A]):
-    """The computer's values: how good each action looks to the side taking it (``rank``),
-    and the answer to a decision inside an action (``decide``: its first option unless
-    the game says otherwise)."""
+class Valuation(Generic[S, A]):
+    """The computer's values, what the ``greedy`` policy plays by: how good each action
+    looks to the side taking it (``rank``), and the answer to a decision inside an action
+    (``decide``: its first option unless the game says otherwise). A *policy* is who decides
+    for a side (:class:`tactica.engine.chance.Policy`); this part is what a game tells it."""
 
     rank: Callable[[S, Sequence[A]], list[float]]
     decide: Callable[[S, Decide[Any], np.random.Generator | None], object] = _first_option
-
-    def rank_actions(self, state: S, actions: Sequence[A]) -> list[float]:
-        return self.rank(state, actions)
-
-    def choose_decision(self, state: S, decision: Decide[Any],
-                        rng: np.random.Generator | None) -> object:
-        return self.decide(state, decision, rng)
 
 
 def _option_text(state: Any, decision: Decide[Any], option: object) -> str:
@@ -289,12 +275,6 @@ class Explain(Generic[S, A]):
 
     action: Callable[[S, A], list[str]]
     option: Callable[[S, Decide[Any], object], str] = _option_text
-
-    def explain_action(self, state: S, action: A) -> list[str]:
-        return self.action(state, action)
-
-    def describe_option(self, state: S, decision: Decide[Any], option: object) -> str:
-        return self.option(state, decision, option)
 
 
 class MatchupOf(Protocol):
@@ -334,9 +314,6 @@ class Matchups:
     #: The ranges of a matrix that names none, in the game's measure (``None``: the
     #: game's own default range).
     ranges: tuple[int | None, ...] = (None,)
-
-    def matchup_profiles(self, content: Sequence[Path]) -> tuple[str, ...]:
-        return self.profiles(content)
 
     def matchup_targets(self, content: Sequence[Path]) -> tuple[str, ...]:
         return (self.targets or self.profiles)(content)
@@ -381,20 +358,16 @@ class Menu(Generic[S, A]):
 
     layout: Callable[[S, Sequence[A]], ActionMenu]
 
-    def action_menu(self, state: S, actions: Sequence[A]) -> ActionMenu:
-        return self.layout(state, actions)
-
 
 # --------------------------------------------------------------------------------------------
 # The game
 
 
 _PARTS = {
-    Capability.SETUP: "setup",
     Capability.ODDS: "odds",
     Capability.SIGHT: "sight",
     Capability.EXPLAIN: "explain",
-    Capability.POLICY: "policy",
+    Capability.VALUATION: "valuation",
     Capability.MATCHUP: "matchups",
     Capability.KERNEL: "kernel",
 }
@@ -413,7 +386,7 @@ class Game(Generic[S, A, E]):
     text: Text[S, A, E]
     odds: Odds[S, A] | None = None
     sight: Sight[S] | None = None
-    policy: Policy[S, A] | None = None
+    valuation: Valuation[S, A] | None = None
     explain: Explain[S, A] | None = None
     matchups: Matchups | None = None
     kernel: Kernel | None = None
@@ -432,7 +405,7 @@ class Game(Generic[S, A, E]):
         found: object | None = getattr(self, _PARTS[capability])
         return found
 
-    # -- the Rules hooks, answered by the core parts ----------------------------------------
+    # -- what the core calls (RulesetProtocol), answered by the core parts -----------------
 
     def initial_state(self, scenario: Scenario) -> S:
         return self.setup.start(scenario)
@@ -441,7 +414,7 @@ class Game(Generic[S, A, E]):
         return self.rules.pending(state)
 
     # The core hands a game only its own actions and events (the legal ones it listed, the
-    # events its processes emit): the hooks take any, the parts the game's own types.
+    # events its processes emit): these methods take any, the parts the game's own types.
 
     def resolve(self, state: S, action: Action) -> Step:
         return self.rules.resolve(state, cast(A, action))

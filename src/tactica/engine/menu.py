@@ -1,6 +1,6 @@
-"""An optional hook of a game: its actions laid out for people, grouped by kind with what each
-costs, in the order a player reads them (the nearest destinations first), and a hint when
-something a player looks for (a shot) is not offered directly.
+"""An optional part of a game (``Menu``): its actions laid out for people, grouped by kind
+with what each costs, in the order a player reads them (the nearest destinations first), and a
+hint when something a player looks for (a shot) is not offered directly.
 
 A game that has it gives ``action_menu(state, actions)``; front ends without it group the
 descriptions by their words (:func:`tactica.play.words.group_actions`). The menu changes no
@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["ActionMenu", "MenuHooks", "MenuItem", "menu_of"]
+if TYPE_CHECKING:
+    from tactica.engine.ruleset import Ruleset
+
+__all__ = ["ActionMenu", "MenuItem", "menu_of"]
 
 
 @dataclass(frozen=True)
@@ -52,20 +55,7 @@ class ActionMenu:
             yield run[0].group, run[0].sub, run
 
 
-@runtime_checkable
-class MenuHooks(Protocol):
-    """A game that lays its actions out for people."""
-
-    def action_menu(self, state: Any, actions: Sequence[Any]) -> ActionMenu:
-        """Every action of ``actions`` once, grouped and ordered for people."""
-        ...
-
-
-def menu_of(ruleset: object, state: Any, actions: Sequence[Any]) -> ActionMenu | None:
-    """The game's menu of ``actions``, or ``None`` if the game lays out none."""
-    from tactica.engine.game import Game
-
-    hooks = ruleset.menu if isinstance(ruleset, Game) else ruleset
-    if not isinstance(hooks, MenuHooks):
-        return None
-    return hooks.action_menu(state, actions)
+def menu_of(ruleset: Ruleset, state: Any, actions: Sequence[Any]) -> ActionMenu | None:
+    """The game's menu of ``actions`` (its ``Menu`` part), or ``None`` if it lays out none."""
+    part = ruleset.menu
+    return None if part is None else part.layout(state, actions)

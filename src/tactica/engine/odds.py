@@ -1,6 +1,6 @@
 """Exact outcome distributions of one action, with the reasons behind them.
 
-A game's ``odds`` hook builds an :class:`OddsReport` from the same chance process the battle
+A game's ``Odds`` part builds an :class:`OddsReport` from the same chance process the battle
 uses, run through the exact driver; the command line and ``play`` print it as tables or JSON
 whatever the game. :func:`outcome_report` is the report of any action a game has no special
 odds for: every outcome, as the events it would write, with its exact chance.

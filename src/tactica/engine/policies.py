@@ -2,12 +2,12 @@
 
 Every policy is a :class:`tactica.engine.chance.Policy`: it answers every decision of its side, the
 choice of the next action (a decision labelled ``"action"``) and any decision inside an action
-(a reaction, a die assignment). Policies see a game only through its declared policy hooks
-(:class:`tactica.engine.ruleset.PolicyHooks`): ``rank_actions`` for the actions and
-``choose_decision`` for decisions inside an action.
+(a reaction, a die assignment). Policies see a game only through its valuation part
+(:class:`tactica.engine.game.Valuation`): ``rank`` for the actions and ``decide`` for decisions
+inside an action.
 
 The policies a game offers follow from what it declares (:func:`policy_names`): ``greedy``
-needs the game's policy part; a game without one offers ``first-option`` (what its computer
+needs the game's valuation part; a game without one offers ``first-option`` (what its computer
 does: the first option of every decision) and ``random``. :func:`default_policy` is the one a
 command uses when none is named, and reports name the policy that actually played.
 """
@@ -15,13 +15,16 @@ command uses when none is named, and reports name the policy that actually playe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tactica.engine.chance import Decide, Policy
 from tactica.engine.errors import ScriptError, TacticaError
-from tactica.engine.ruleset import PolicyHooks, Ruleset, policy_hooks
+from tactica.engine.ruleset import Ruleset, valuation_hooks
+
+if TYPE_CHECKING:
+    from tactica.engine.game import Valuation
 
 __all__ = [
     "POLICIES",
@@ -36,11 +39,11 @@ __all__ = [
 ]
 
 
-def _inner(hooks: PolicyHooks[Any] | None, decision: Decide[Any], state: Any,
+def _inner(hooks: Valuation[Any, Any] | None, decision: Decide[Any], state: Any,
            rng: np.random.Generator | None) -> Any:
     if hooks is None or state is None:
         return decision.options[0]
-    return hooks.choose_decision(state, decision, rng)
+    return hooks.decide(state, decision, rng)
 
 
 class RandomPolicy:
@@ -58,7 +61,7 @@ class RandomPolicy:
 
 
 class FirstOptionPolicy:
-    """The first option of every decision: the computer of a game that declares no policy
+    """The first option of every decision: the computer of a game that has no valuation
     part (it has no values to rank its actions by)."""
 
     name = "first-option"
@@ -77,8 +80,7 @@ class GreedyPolicy:
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
-        # Looked up once: a check against a runtime protocol costs tens of microseconds.
-        self.hooks = policy_hooks(ruleset)
+        self.hooks = valuation_hooks(ruleset)
 
     def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
         options = decision.options
@@ -87,7 +89,7 @@ class GreedyPolicy:
             return _inner(hooks, decision, state, rng)
         if hooks is None or state is None:
             return options[0]
-        values = hooks.rank_actions(state, options)
+        values = hooks.rank(state, options)
         best = max(values)
         top = [o for o, v in zip(options, values, strict=True) if v >= best - 1e-12]
         if len(top) > 1 and rng is not None:
@@ -128,8 +130,8 @@ POLICIES: Mapping[str, Callable[[Ruleset], Policy]] = {
 
 def policy_names(ruleset: Ruleset) -> tuple[str, ...]:
     """The policies ``ruleset`` offers, its default first: ``greedy`` only for a game with a
-    policy part."""
-    if policy_hooks(ruleset) is not None:
+    valuation part."""
+    if valuation_hooks(ruleset) is not None:
         return ("greedy", "random", "first-option")
     return ("first-option", "random")
 
@@ -149,7 +151,7 @@ def resolve_policy(name: str | None, ruleset: Ruleset) -> str:
     if name not in offered:
         known = ", ".join(offered)
         if name in POLICIES:
-            raise TacticaError(f"{ruleset.meta.title} declares no policy part, so it has no "
+            raise TacticaError(f"{ruleset.meta.title} has no valuation part, so it has no "
                                f"{name!r} policy (its policies: {known})")
         raise TacticaError(f"unknown policy {name!r} (expected one of {known})")
     return name

@@ -1,12 +1,13 @@
-"""The contract between the core and a game: declared metadata and typed hooks.
+"""The core's side of the contract with a game: what a game declares, what happens next, and
+the registry.
 
-A game (a *ruleset*) is one object with a :class:`RulesetMeta` and the hooks of the protocols
-below. The core never asks which game is running and never probes a game for a hook: it calls
-the :class:`Rules` hooks every game has, and reaches the optional ones only through
-:func:`setup_hooks`, :func:`odds_hooks`, :func:`sight_hooks`, :func:`explain_hooks`,
-:func:`policy_hooks`, :func:`matchup_hooks` and :func:`kernel_hooks`, which answer from what
-the game *declares* in ``meta.provides`` (and say plainly when it does not). :func:`register`
-checks a game against its declaration and refuses it with a message naming what is missing.
+A game is one :class:`tactica.engine.game.Game` value (its :class:`RulesetMeta` and its parts;
+see that module). The core never asks which game is running and never probes a game: it calls
+what every game has (:class:`RulesetProtocol`, answered by a Game from its core parts), and
+reaches an optional part only through :func:`odds_hooks`, :func:`sight_hooks`,
+:func:`explain_hooks`, :func:`valuation_hooks`, :func:`matchup_hooks` and :func:`kernel_hooks`,
+which answer with the part, or say plainly when the game has none. :func:`register` checks a
+game's declaration and refuses it with a message naming each problem.
 
 Games are plug-ins: the built-in ones and any other package's are found through the Python
 entry point group ``tactica.rulesets`` (see :func:`rulesets`), so a sixth game is one package
@@ -14,14 +15,13 @@ that touches no core file. See ``docs/adding-a-game.md``.
 
 The shape of a battle, as the core sees it:
 
-* :meth:`Rules.pending` says what happens next: a side chooses an action
+* ``pending`` (the ``Rules`` part's) says what happens next: a side chooses an action
   (:class:`ChooseAction`), something happens by itself (:class:`Automatic`: initiative, the end
   of a round, explosives, wound dice), or the battle is over (:class:`Finished`).
-* :meth:`Rules.resolve` turns a chosen action into a chance process (:mod:`tactica.engine.chance`)
-that
-  emits events; the core appends them to the log and applies them with
-  :meth:`Rules.apply_event`, the only place where a battle's state changes. A process reads the
-  effect of the events it has emitted so far with :class:`tactica.engine.chance.Observe`.
+* ``resolve`` turns a chosen action into a chance process (:mod:`tactica.engine.chance`) that
+  emits events; the core appends them to the log and applies them with ``apply``, the only
+  place where a battle's state changes. A process reads the effect of the events it has
+  emitted so far with :class:`tactica.engine.chance.Observe`.
 """
 
 from __future__ import annotations
@@ -32,50 +32,39 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar, runtime_checkable
 
-import numpy as np
-
-from tactica.battlefield.base import Battlefield, SightOption, SightReport
-from tactica.engine.chance import Decide, Step
+from tactica.engine.chance import Step
 from tactica.engine.errors import CapabilityError, TacticaError
 from tactica.engine.events import Action, Event
-from tactica.engine.odds import OddsReport
 from tactica.engine.plugins import broken_plugins, discover
 from tactica.engine.rulings import Ruling, Rulings
 
 if TYPE_CHECKING:
+    from tactica.engine.game import Explain, Game, Kernel, Matchups, Odds, Sight, Valuation
     from tactica.engine.scenario import Scenario
     from tactica.engine.stats import BattleResult
 
 __all__ = [
     "ENTRY_POINT_GROUP",
-    "HOOKS",
     "Aiming",
     "Automatic",
     "Capability",
     "ChooseAction",
-    "ExplainHooks",
     "Finished",
-    "KernelHooks",
     "Matchup",
-    "MatchupHooks",
     "MatchupProfile",
     "NotCovered",
     "OddsChoice",
-    "OddsHooks",
     "OddsOption",
     "OddsValue",
     "Pending",
-    "PolicyHooks",
     "PreparedKernel",
-    "Rules",
     "Ruleset",
     "RulesetMeta",
+    "RulesetProtocol",
     "Ruling",
     "Rulings",
-    "SetupHooks",
-    "SightHooks",
     "UnitStatus",
     "builtin_packs",
     "example_scenarios",
@@ -84,12 +73,11 @@ __all__ = [
     "kernel_hooks",
     "matchup_hooks",
     "odds_hooks",
-    "policy_hooks",
     "register",
     "rulesets",
-    "setup_hooks",
     "sight_hooks",
     "unregister",
+    "valuation_hooks",
 ]
 
 S = TypeVar("S")
@@ -100,38 +88,26 @@ ENTRY_POINT_GROUP = "tactica.rulesets"
 
 
 class Capability(enum.StrEnum):
-    """The optional parts of the contract a game may provide (declared in its meta)."""
+    """The optional parts a game may set (its ``meta.provides``, filled in from the parts of
+    its :class:`~tactica.engine.game.Game`). The core parts, ``setup``, ``rules`` and ``text``,
+    are not capabilities: every game has them."""
 
-    SETUP = "setup"
-    """Build the game's part of a scenario (units, content): :class:`SetupHooks`."""
     ODDS = "odds"
-    """Exact odds of any action: :class:`OddsHooks`."""
+    """Exact odds of any action: the ``Odds`` part."""
     SIGHT = "sight"
-    """Sight and cover between units during a fight: :class:`SightHooks`."""
+    """Sight and cover between units during a fight: the ``Sight`` part."""
     EXPLAIN = "explain"
-    """Explanations for people (why the dice are what they are): :class:`ExplainHooks`."""
-    POLICY = "policy"
-    """Values for the computer's choices: :class:`PolicyHooks`."""
+    """Explanations for people (why the dice are what they are): the ``Explain`` part."""
+    VALUATION = "valuation"
+    """Values for the computer's choices (what the ``greedy`` policy plays by): the
+    ``Valuation`` part."""
     MATCHUP = "matchup"
     """One unit against another at a chosen range and cover, without a scenario file:
-    :class:`MatchupHooks` (``tactica matrix``, matchup sweeps)."""
+    the ``Matchups`` part (``tactica matrix``, matchup sweeps)."""
     KERNEL = "kernel"
-    """A compiled simulation kernel that plays the reference's battles faster:
-    :class:`KernelHooks` (used by simulation whenever it covers a battle)."""
+    """A compiled simulation kernel that plays the reference's battles faster: the
+    ``Kernel`` part (used by simulation whenever it covers a battle)."""
 
-
-#: The hooks each capability requires (checked by :func:`register`).
-HOOKS: Mapping[Capability | None, tuple[str, ...]] = {
-    None: ("initial_state", "pending", "resolve", "apply_event", "copy_state",
-           "describe_action", "describe_event", "sides_of", "units"),
-    Capability.SETUP: ("build_setup",),
-    Capability.ODDS: ("odds_choices", "odds_action", "odds"),
-    Capability.SIGHT: ("battlefield_of", "sight_options", "sight_report"),
-    Capability.EXPLAIN: ("explain_action", "describe_option"),
-    Capability.POLICY: ("rank_actions", "choose_decision"),
-    Capability.MATCHUP: ("matchup_profiles", "matchup"),
-    Capability.KERNEL: ("prepare_kernel",),
-}
 
 #: The value of a game-specific odds option (``--defend`` is ``True``, ``--aim 2`` is ``"2"``).
 OddsValue = bool | str
@@ -270,7 +246,7 @@ class OddsChoice:
 
 
 #: Who takes part in a matchup: a profile name of the content packs (what
-#: :meth:`MatchupHooks.matchup_profiles` lists), or one unit's entry as a scenario's ``units:``
+#: ``Matchups.profiles`` lists), or one unit's entry as a scenario's ``units:``
 #: mapping writes it (``{"side": "red", "profile": "trooper", "armor": 4, "at": [2, 3]}``); the
 #: game ignores whatever places the unit (its side, where it stands) and keeps the rest.
 MatchupProfile = str | Mapping[str, Any]
@@ -316,12 +292,17 @@ class Matchup:
 
 
 # --------------------------------------------------------------------------------------------
-# The protocols
+# What the core calls
 
 
 @runtime_checkable
-class Rules(Protocol[S]):
-    """The hooks every game has. ``S`` is the game's own (mutable, copyable) state type."""
+class RulesetProtocol(Protocol[S]):
+    """What the core calls on a registered game, whatever its types: a
+    :class:`tactica.engine.game.Game` answers each method from its parts (``pending`` from
+    ``rules.pending``, ``initial_state`` from ``setup.start``, ``describe_event`` from
+    ``text.event``), so a game never writes these; they are the core's side of the contract,
+    not a second way to declare a game. ``S`` is the game's own (mutable, copyable) state type.
+    """
 
     @property
     def meta(self) -> RulesetMeta:
@@ -329,146 +310,41 @@ class Rules(Protocol[S]):
         ...
 
     def initial_state(self, scenario: Scenario) -> S:
-        """A new battle state from a validated scenario."""
+        """A new battle state from a validated scenario (``Setup.start``)."""
         ...
 
     def pending(self, state: S) -> Pending:
-        """What happens next in ``state``."""
+        """What happens next in ``state`` (``Rules.pending``)."""
         ...
 
     def resolve(self, state: S, action: Action) -> Step:
-        """The chance process of ``action`` in ``state``; it emits events and ends in Done.
-
-        Must not change ``state``; may assume ``action`` is legal.
+        """The chance process of ``action`` in ``state``; it emits events and ends in Done
+        (``Rules.resolve``). Must not change ``state``; may assume ``action`` is legal.
         """
         ...
 
     def apply_event(self, state: S, event: Event) -> None:
-        """Change ``state`` by one event: the only mutation of a battle."""
+        """Change ``state`` by one event: the only mutation of a battle (``Rules.apply``)."""
         ...
 
     def copy_state(self, state: S) -> S:
-        """An independent copy of ``state``."""
+        """An independent copy of ``state`` (``Rules.copy``)."""
         ...
 
     def describe_action(self, state: S, action: Action) -> str:
-        """One line for people (``A moves to 3,4``)."""
+        """One line for people (``A moves to 3,4``; ``Text.action``)."""
         ...
 
     def describe_event(self, state: S, event: Event) -> str:
-        """One line for people."""
+        """One line for people (``Text.event``)."""
         ...
 
     def sides_of(self, state: S) -> tuple[str, ...]:
-        """The sides of the battle, in order."""
+        """The sides of the battle, in order (``Rules.sides``)."""
         ...
 
     def units(self, state: S) -> tuple[UnitStatus, ...]:
-        """Every unit of the battle, in scenario order, as it stands now."""
-        ...
-
-
-@runtime_checkable
-class SetupHooks(Protocol):
-    """Building the game's part of a scenario."""
-
-    def build_setup(self, data: Mapping[str, Any], *, source: str,
-                    battlefield: Battlefield | None, rulings: Rulings, base_dir: Path) -> object:
-        """The game's setup from the scenario's fields (``data``), or a ScenarioError listing
-        every problem; ``battlefield`` is ``None`` for a game played without a map."""
-        ...
-
-
-@runtime_checkable
-class OddsHooks(Protocol[S_in]):
-    """Exact odds of any action."""
-
-    def odds_choices(self, state: S_in, unit: str) -> tuple[OddsChoice, ...]:
-        """Every action of ``unit`` whose odds make sense, from where it stands now (turn
-        order ignored): what ``odds --table`` lists."""
-        ...
-
-    def odds_action(self, state: S_in, unit: str, targets: tuple[str, ...],
-                    means: str | None) -> Action:
-        """The action of ``unit`` on ``targets`` by ``means`` (``None``: the game's default);
-        an IllegalActionError says why there is none."""
-        ...
-
-    def odds(self, state: S_in, action: Action, **options: OddsValue) -> OddsReport:
-        """The exact outcome of ``action`` (options: the game's declared odds options)."""
-        ...
-
-
-@runtime_checkable
-class SightHooks(Protocol[S_in]):
-    """Sight and cover between units during a fight."""
-
-    def battlefield_of(self, state: S_in) -> Battlefield | None:
-        """The battlefield as it stands now (units where they are); ``None`` for a scenario
-        played without a map in a game whose map is optional."""
-        ...
-
-    def sight_options(self, rulings: Rulings) -> Mapping[str, SightOption]:
-        """The battlefield's sight options under these rulings."""
-        ...
-
-    def sight_report(self, state: S_in, source: str, target: str,
-                     **options: SightOption) -> SightReport:
-        """Sight and cover between two units (or places) now, under the rulings in force;
-        ``options`` override the rulings' sight options."""
-        ...
-
-
-@runtime_checkable
-class ExplainHooks(Protocol[S_in]):
-    """Explanations for people."""
-
-    def explain_action(self, state: S_in, action: Action) -> list[str]:
-        """Why an action's dice are what they are (sight, cover, what each die needs)."""
-        ...
-
-    def describe_option(self, state: S_in, decision: Decide[Any], option: object) -> str:
-        """One option of a decision inside an action, in words."""
-        ...
-
-
-@runtime_checkable
-class PolicyHooks(Protocol[S_in]):
-    """What the computer needs to choose well."""
-
-    def rank_actions(self, state: S_in, actions: Sequence[Action]) -> list[float]:
-        """How good each action looks for the side taking it (higher is better)."""
-        ...
-
-    def choose_decision(self, state: S_in, decision: Decide[Any],
-                        rng: np.random.Generator | None) -> object:
-        """The computer's answer to a decision inside an action."""
-        ...
-
-
-@runtime_checkable
-class MatchupHooks(Protocol):
-    """One unit against another without a scenario file: what ``tactica matrix`` asks."""
-
-    def matchup_profiles(self, content: Sequence[Path]) -> tuple[str, ...]:
-        """The profiles of the built-in packs and of ``content`` (absolute paths)."""
-        ...
-
-    def matchup(self, profiles: tuple[MatchupProfile, MatchupProfile], *, range: int | None,
-                cover: int | None, rulings: Rulings, content: Sequence[Path]) -> Matchup:
-        """A scenario in which a unit of ``profiles[0]`` stands ready to attack a unit of
-        ``profiles[1]`` (on another side), built through the game's own geometry:
-
-        * ``range``: the distance between the two in the game's own measure (tiles under the
-          rulings' metric, areas, inches); ``None``: the game's natural default (the closest
-          range at which its ranged weapons work, or none for a game without range);
-        * ``cover``: the cover the target stands in, ``0`` none, ``1`` the game's ordinary
-          cover, higher numbers heavier cover where the game has levels; ``None``: no cover;
-        * ``rulings``: the rulings in force; ``content``: packs added to the built-in ones.
-
-        A parameter the game has no use for is ignored and reported as ``None`` in the
-        :class:`Matchup`, with a note; a value it cannot set up (a cover level it does not
-        have, an unknown profile) is a TacticaError naming what it has."""
+        """Every unit of the battle, in scenario order, as it stands now (``Text.units``)."""
         ...
 
 
@@ -510,99 +386,62 @@ class ConsultingKernel(Protocol):
         ...
 
 
-@runtime_checkable
-class KernelHooks(Protocol):
-    """A compiled simulation kernel (see ``docs/simulation.md``): bulk simulation only; the
-    Python rules stay the reference, and an equivalence test keeps the two in step."""
-
-    def prepare_kernel(self, scenario: Scenario) -> PreparedKernel | NotCovered:
-        """Tables built once for ``scenario`` (from the reference's own geometry, content and
-        odds), or :class:`NotCovered` when the kernel cannot play its battles."""
-        ...
-
-
-#: A registered game, whatever its state type.
-Ruleset = Rules[Any]
-
-def _declared(ruleset: object) -> Any:
-    """The game as a :class:`tactica.engine.game.Game` declaration, or ``None`` (a game written as a
-    class with hook methods)."""
-    from tactica.engine.game import Game
-
-    return ruleset if isinstance(ruleset, Game) else None
-
-
-def _hooks(ruleset: Ruleset, capability: Capability) -> Any:
-    game = _declared(ruleset)
-    return ruleset if game is None else game.part(capability)
+#: A registered game, whatever its types: a :class:`tactica.engine.game.Game`.
+if TYPE_CHECKING:
+    Ruleset: TypeAlias = Game[Any, Any, Any]
+else:  # annotations only; at run time the registry holds Game values
+    Ruleset = RulesetProtocol[Any]
 
 
 def _require(ruleset: Ruleset, capability: Capability, what: str) -> None:
     if capability not in ruleset.meta.provides:
         has = ", ".join(sorted(c.value for c in ruleset.meta.provides)) or "none"
         raise CapabilityError(
-            f"{ruleset.meta.title} has no {what} (its optional capabilities: {has})"
+            f"{ruleset.meta.title} has no {what} (its optional parts: {has})"
         )
 
 
-def setup_hooks(ruleset: Ruleset) -> SetupHooks:
-    """The game's setup hooks, or a CapabilityError."""
-    _require(ruleset, Capability.SETUP, "scenario setup")
-    hooks = _hooks(ruleset, Capability.SETUP)
-    assert isinstance(hooks, SetupHooks)
-    return hooks
-
-
-def odds_hooks(ruleset: Ruleset) -> OddsHooks[Any]:
-    """The game's odds hooks, or a CapabilityError ("X has no odds")."""
+def odds_hooks(ruleset: Ruleset) -> Odds[Any, Any]:
+    """The game's :class:`~tactica.engine.game.Odds` part, or a CapabilityError ("X has no
+    odds")."""
     _require(ruleset, Capability.ODDS, "odds")
-    hooks = _hooks(ruleset, Capability.ODDS)
-    assert isinstance(hooks, OddsHooks)
-    return hooks
+    assert ruleset.odds is not None
+    return ruleset.odds
 
 
-def sight_hooks(ruleset: Ruleset) -> SightHooks[Any]:
-    """The game's sight hooks, or a CapabilityError (a game without a map has none)."""
+def sight_hooks(ruleset: Ruleset) -> Sight[Any]:
+    """The game's :class:`~tactica.engine.game.Sight` part, or a CapabilityError (a game
+    without a map has none)."""
     _require(ruleset, Capability.SIGHT, "sight (it is played without a map)"
              if ruleset.meta.battlefield is None else "sight questions during a fight")
-    hooks = _hooks(ruleset, Capability.SIGHT)
-    assert isinstance(hooks, SightHooks)
-    return hooks
+    assert ruleset.sight is not None
+    return ruleset.sight
 
 
-def explain_hooks(ruleset: Ruleset) -> ExplainHooks[Any] | None:
-    """The game's explanations, or ``None`` if it declares none (people then see less)."""
-    if Capability.EXPLAIN not in ruleset.meta.provides:
-        return None
-    hooks = _hooks(ruleset, Capability.EXPLAIN)
-    assert isinstance(hooks, ExplainHooks)
-    return hooks
+def explain_hooks(ruleset: Ruleset) -> Explain[Any, Any] | None:
+    """The game's :class:`~tactica.engine.game.Explain` part, or ``None`` if it has none
+    (people then see less)."""
+    return ruleset.explain
 
 
-def policy_hooks(ruleset: Ruleset) -> PolicyHooks[Any] | None:
-    """The game's policy hooks, or ``None`` (the computer then takes the first option)."""
-    if Capability.POLICY not in ruleset.meta.provides:
-        return None
-    hooks = _hooks(ruleset, Capability.POLICY)
-    assert isinstance(hooks, PolicyHooks)
-    return hooks
+def valuation_hooks(ruleset: Ruleset) -> Valuation[Any, Any] | None:
+    """The game's :class:`~tactica.engine.game.Valuation` part, or ``None`` (the computer
+    then takes the first option)."""
+    return ruleset.valuation
 
 
-def matchup_hooks(ruleset: Ruleset) -> MatchupHooks:
-    """The game's matchup hooks, or a CapabilityError ("X has no matchups")."""
-    _require(ruleset, Capability.MATCHUP, "matchups (the 'matchup' hooks of tactica matrix)")
-    hooks = _hooks(ruleset, Capability.MATCHUP)
-    assert isinstance(hooks, MatchupHooks)
-    return hooks
+def matchup_hooks(ruleset: Ruleset) -> Matchups:
+    """The game's :class:`~tactica.engine.game.Matchups` part, or a CapabilityError ("X has
+    no matchups")."""
+    _require(ruleset, Capability.MATCHUP, "matchups (the 'matchups' part of tactica matrix)")
+    assert ruleset.matchups is not None
+    return ruleset.matchups
 
 
-def kernel_hooks(ruleset: Ruleset) -> KernelHooks | None:
-    """The game's simulation kernel hooks, or ``None`` (the reference plays every battle)."""
-    if Capability.KERNEL not in ruleset.meta.provides:
-        return None
-    hooks = _hooks(ruleset, Capability.KERNEL)
-    assert isinstance(hooks, KernelHooks)
-    return hooks
+def kernel_hooks(ruleset: Ruleset) -> Kernel | None:
+    """The game's :class:`~tactica.engine.game.Kernel` part, or ``None`` (the reference plays
+    every battle)."""
+    return ruleset.kernel
 
 
 # --------------------------------------------------------------------------------------------
@@ -612,32 +451,19 @@ _RULESETS: dict[str, Ruleset] = {}
 _ALIASES: dict[str, str] = {}
 
 
-def _missing(ruleset: object, names: tuple[str, ...]) -> list[str]:
-    # Registration is the one place that looks at what an object has: it checks a game against
-    # its declaration, so that nothing later needs to.
-    cls = type(ruleset)
-    return [n for n in names if not callable(getattr(cls, n, None))]
+def _is_game(ruleset: object) -> bool:
+    from tactica.engine.game import Game
+
+    return isinstance(ruleset, Game)
 
 
 def _contract_problems(ruleset: object) -> list[str]:
-    if _declared(ruleset) is not None:
-        return _meta_problems(ruleset.meta)  # type: ignore[attr-defined]
-    meta = getattr(type(ruleset), "meta", None)
-    if not isinstance(meta, RulesetMeta):
-        return ["it has no class attribute 'meta' holding a RulesetMeta"]
-    problems: list[str] = []
-    for capability, names in HOOKS.items():
-        declared = capability is None or capability in meta.provides
-        missing = _missing(ruleset, names)
-        label = "core" if capability is None else f"'{capability.value}'"
-        if declared and missing:
-            problems.append(f"it declares the {label} hooks but lacks {', '.join(missing)}")
-        elif not declared and not missing:
-            problems.append(
-                f"it has every {label} hook ({', '.join(names)}) but does not declare "
-                f"Capability.{capability.name if capability else ''} in meta.provides"
-            )
-    return problems + _meta_problems(meta)
+    from tactica.engine.game import Game
+
+    if not isinstance(ruleset, Game):
+        return [f"it is a {type(ruleset).__name__}, not a tactica.engine.game.Game (a game is "
+                "declared as one Game value: see docs/adding-a-game.md)"]
+    return _meta_problems(ruleset.meta)
 
 
 def _meta_problems(meta: RulesetMeta) -> list[str]:
@@ -664,7 +490,7 @@ def register(ruleset: Any) -> Ruleset:
     contract; a game that does not fit is refused with a TacticaError naming every problem."""
     problems = _contract_problems(ruleset)
     if problems:
-        name = repr(ruleset) if _declared(ruleset) is not None else type(ruleset).__name__
+        name = repr(ruleset) if _is_game(ruleset) else type(ruleset).__name__
         raise TacticaError(f"cannot register game {name}: " + "; ".join(problems))
     meta: RulesetMeta = ruleset.meta
     for alias in (meta.name, *meta.aliases):
@@ -738,8 +564,7 @@ def builtin_packs(ruleset: Ruleset) -> tuple[Path, ...]:
 
 
 def _module_file(ruleset: Ruleset) -> str | None:
-    game = _declared(ruleset)
-    module = sys.modules.get(game.module if game is not None else type(ruleset).__module__)
+    module = sys.modules.get(ruleset.module)
     where: str | None = getattr(module, "__file__", None)
     return where
 

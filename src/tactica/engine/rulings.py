@@ -40,6 +40,14 @@ class Ruling:
 class Rulings(Mapping[str, str]):
     """The ruling choices in force for one battle: every ruling of the game, defaults filled in.
 
+    Reading a choice (``rulings["X-1"]``) is not a plain lookup: it also notes the ruling in
+    the innermost open frame of :mod:`tactica.engine.consulted`, a module-global stack that a
+    recorded simulation (:func:`~tactica.engine.consulted.recording`) and a cache computing an
+    answer open and close. That is how ``simulate --compare``, ``sweep`` and ``effects`` know
+    which battles a ruling could have changed, without every rule passing a recorder along.
+    With no frame open (odds, ``play``, most tests) the note is a no-op. :meth:`peek` reads a
+    choice without noting it, for a rule that reads ahead and consults where it decides.
+
     >>> r = Ruling("X-1", "q?", "a", {"a": "first", "b": "second"})
     >>> Rulings((r,), {"X-1": "b"})["X-1"]
     'b'
@@ -69,7 +77,7 @@ class Rulings(Mapping[str, str]):
 
     def __getitem__(self, key: str) -> str:
         value = self._values[key]
-        consult(key)  # a battle being recorded counts the read (tactica.engine.consulted)
+        consult(key)  # noted in tactica.engine.consulted's open frame, if any (see the class)
         return value
 
     def peek(self, key: str) -> str:

@@ -10,7 +10,7 @@ A scenario is YAML::
       B: {side: blue, profile: trooper}
 
 The common fields are checked here; the ``units`` (and any other field of the game) are checked
-by the game through its ``build_setup`` hook. A game played without a map (its meta says
+by the game through its ``Setup`` part's ``build``. A game played without a map (its meta says
 ``battlefield=None``) has scenarios without ``map:``. Every problem of the file is reported at
 once, each naming the file, the field and what was expected.
 """
@@ -28,7 +28,7 @@ from tactica.engine.content import ContentReading, reading_content
 from tactica.engine.errors import RulingError, ScenarioError, TacticaError, join_problems
 from tactica.engine.limits import MAX_ROUNDS, MAX_SEED, MAX_UNITS
 from tactica.engine.maps import map_from_mapping
-from tactica.engine.ruleset import Ruleset, get_ruleset, setup_hooks
+from tactica.engine.ruleset import Ruleset, get_ruleset
 from tactica.engine.rulings import Rulings
 from tactica.engine.validation import load_yaml, quote
 
@@ -190,7 +190,7 @@ def scenario_from_mapping(
     if ruleset is not None and rulings is not None and map_ok and not too_many:
         try:
             with reading_content(base_dir or Path("."), content_folders) as reading:
-                setup = setup_hooks(ruleset).build_setup(
+                setup = ruleset.setup.build(
                     data,
                     source=source,
                     battlefield=battlefield,

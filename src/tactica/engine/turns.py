@@ -1,6 +1,6 @@
 """Turn order and the end of a battle: the building blocks every game's flow is made of.
 
-A game's ``pending`` hook says what happens next; the pieces here are the parts that read the
+A game's ``Rules.pending`` says what happens next; the pieces here are the parts that read the
 same in every game, so that a game writes only what is its own:
 
 * :func:`last_side_standing`: the battle is over when at most one side has anyone in action;

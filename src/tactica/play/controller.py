@@ -530,7 +530,7 @@ class FightController:
         """An option of a decision in words."""
         hooks = explain_hooks(self.battle.ruleset)
         if hooks is not None:
-            return hooks.describe_option(self.battle.state, decision, option)
+            return hooks.option(self.battle.state, decision, option)
         return str(option)
 
     def explain(self, action: Any) -> list[str]:
@@ -539,7 +539,7 @@ class FightController:
         if hooks is None:
             return []
         try:
-            return hooks.explain_action(self.battle.state, action)
+            return hooks.action(self.battle.state, action)
         except TacticaError:
             return []
 

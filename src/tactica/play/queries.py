@@ -14,7 +14,6 @@ from typing import Any
 from tactica.battlefield.base import Battlefield, SightReport
 from tactica.engine.battle import Battle
 from tactica.engine.errors import TacticaError
-from tactica.engine.game import Game
 from tactica.engine.maps import to_svg
 from tactica.engine.odds import OddsReport, outcome_report
 from tactica.engine.ruleset import Capability, OddsValue, UnitStatus, odds_hooks, sight_hooks
@@ -37,7 +36,7 @@ __all__ = [
 def _battlefield(battle: Battle[Any]) -> Battlefield | None:
     if not battle.ruleset.meta.has(Capability.SIGHT):
         return None
-    return sight_hooks(battle.ruleset).battlefield_of(battle.state)
+    return sight_hooks(battle.ruleset).battlefield(battle.state)
 
 
 def has_map(battle: Battle[Any]) -> bool:
@@ -84,7 +83,7 @@ def units_shown(battle: Battle[Any]) -> tuple[UnitStatus, ...]:
     of the details they name and after the others."""
     units = battle.ruleset.units(battle.state)
     ruleset = battle.ruleset
-    hook = ruleset.text.figures if isinstance(ruleset, Game) else None
+    hook = ruleset.text.figures
     if hook is None:
         return units
     try:

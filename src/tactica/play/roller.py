@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tactica.engine.battle import Battle
-from tactica.engine.game import Game
 from tactica.engine.ruleset import UnitStatus
 
 __all__ = ["TABLE", "Roller", "named_roller", "roller_of"]
@@ -79,7 +78,7 @@ def roller_of(battle: Battle[Any], label: str, action: Any, acting: str | None) 
     units = ruleset.units(state)
     sides = tuple(ruleset.sides_of(state))
     by_id = {u.id: u.side for u in units}
-    hook = ruleset.text.roller if isinstance(ruleset, Game) else None
+    hook = ruleset.text.roller
     said = hook(state, label, action) if hook is not None else None
     if said is not None:
         if said in by_id:

@@ -48,8 +48,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tactica.engine.errors import TacticaError
+from tactica.engine.game import Game
 from tactica.engine.ruleset import (
-    Rules,
     Ruleset,
     example_scenarios,
     get_ruleset,
@@ -153,7 +153,7 @@ def _declaration(game: Ruleset) -> None:
         assert ruling.default in ruling.options, f"{ruling.id}: the default is no option"
         assert next(iter(ruling.options)) == ruling.default, \
             f"{ruling.id}: the default must be the first option"
-    assert isinstance(game, Rules), "the game lacks a core hook"
+    assert isinstance(game, Game), "the game is not declared as a tactica.engine.game.Game"
 
 
 def _has_examples(game: Ruleset, paths: Sequence[Path]) -> None:

@@ -311,7 +311,7 @@ class BattleChecks:
         hooks = odds_hooks(self.game)
         state = self.scenario(path).new_state()
         choices = [c for u in self.game.units(state) if u.in_action
-                   for c in hooks.odds_choices(state, u.id)][:2]
+                   for c in hooks.choices(state, u.id)][:2]
         for n, choice in enumerate(choices):
             report = hooks.odds(state, choice.action)
             for key, value in report.numbers.items():
@@ -347,7 +347,7 @@ class BattleChecks:
         hooks = odds_hooks(self.game)
         state = self.scenario(path).new_state()
         choices = [c for u in self.game.units(state) if u.in_action
-                   for c in hooks.odds_choices(state, u.id)][:CLAIMS]
+                   for c in hooks.choices(state, u.id)][:CLAIMS]
         reads = getattr(hooks, "reads", None)
         problems = []
         for n, choice in enumerate(choices):

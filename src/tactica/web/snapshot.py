@@ -13,7 +13,6 @@ from fractions import Fraction
 from typing import Any
 
 from tactica.engine.errors import TacticaError
-from tactica.engine.game import Game
 from tactica.engine.odds import OddsReport
 from tactica.engine.ruleset import Capability, odds_hooks
 from tactica.play.answer import answer_example, chances_line, dice_words, success_chance
@@ -148,7 +147,7 @@ def ranges_of(ctl: FightController) -> list[dict[str, str]]:
     """The ranges between the characters of a fight without a map, when the game tells them
     (its text part's optional ``ranges``: ``(a, b, distance in words)``)."""
     ruleset = ctl.battle.ruleset
-    hook = ruleset.text.ranges if isinstance(ruleset, Game) else None
+    hook = ruleset.text.ranges
     if hook is None:
         return []
     try:
@@ -161,7 +160,7 @@ def marks_of(ctl: FightController, actions: Sequence[Any]) -> dict[str, Any]:
     """What the game draws on the map for the open ``actions`` (its text part's optional
     ``marks``: templates, moves' costs; plain JSON), or nothing."""
     ruleset = ctl.battle.ruleset
-    hook = ruleset.text.marks if isinstance(ruleset, Game) else None
+    hook = ruleset.text.marks
     if hook is None or not has_map(ctl.battle):
         return {}
     try:
@@ -188,7 +187,7 @@ def terrain_of(ctl: FightController) -> dict[str, str]:
     """Ground the map does not draw but a move pays for (Arc's rough squares), by place, in
     words, when the game tells it (its text part's optional ``terrain``)."""
     ruleset = ctl.battle.ruleset
-    hook = ruleset.text.terrain if isinstance(ruleset, Game) else None
+    hook = ruleset.text.terrain
     if hook is None:
         return {}
     try:
@@ -298,7 +297,7 @@ def odds_between(ctl: FightController, source: str, target: str) -> list[dict[st
     if rs.meta.has(Capability.ODDS):
         hooks = odds_hooks(rs)
         try:
-            choices = hooks.odds_choices(state, source)
+            choices = hooks.choices(state, source)
         except TacticaError:
             choices = ()
         for choice in choices:

@@ -1,6 +1,6 @@
 """Compiled simulation kernels: the fast path beside the reference, never instead of it.
 
-A game may declare a kernel (:class:`~tactica.engine.ruleset.KernelHooks`): typed Cython over plain
+A game may declare a kernel (:class:`~tactica.engine.game.Kernel`): typed Cython over plain
 data that plays the *same* battles as the Python rules, for bulk simulation only. For each
 scenario (a variant of a comparison is a scenario of its own) the kernel is prepared once per
 process; then every battle it covers is played by it, and every other battle (a ruling option,

@@ -20,11 +20,11 @@ from tactica.engine.game import (
     Matchups,
     Menu,
     Odds,
-    Policy,
     Rules,
     Setup,
     Sight,
     Text,
+    Valuation,
 )
 from tactica.engine.ruleset import OddsOption, RulesetMeta
 from tactica.rulesets.arc import actions, flow, matchup, menu, odds, policy, setup, text
@@ -65,7 +65,7 @@ ARC: Game[ArcState, Action, Event] = Game(
                 report=text.sight_report),
     explain=Explain(action=text.explain_action, option=text.describe_option),
     menu=Menu(layout=menu.action_menu),
-    policy=Policy(rank=policy.rank_actions, decide=policy.choose_decision),
+    valuation=Valuation(rank=policy.rank_actions, decide=policy.choose_decision),
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
                       squads=matchup.squad_matchup, attack=odds.attack_action),
     kernel=Kernel("tactica.rulesets.arc.kernel"),

@@ -59,7 +59,7 @@ from tactica.rulesets.arc.state import ArcState, Fighter, Profile
 if TYPE_CHECKING:
     from tactica.engine.scenario import Scenario
 
-__all__ = ["Setup", "UnitModel", "build_setup", "new_state", "start"]
+__all__ = ["ArcSetup", "UnitModel", "build_setup", "new_state", "start"]
 
 _COMMON = {"game", "name", "description", "rulings", "map", "max_rounds", "seed"}
 
@@ -87,7 +87,7 @@ class SetupModel(BaseModel):
 
 
 @dataclass(frozen=True, eq=False)
-class Setup:
+class ArcSetup:
     """The validated Arc part of a scenario."""
 
     profiles: tuple[Profile, ...]
@@ -255,7 +255,7 @@ def _tile(text: str) -> Tile:
 
 
 def build_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlefield | None,
-                base_dir: Path, rulings: Rulings | None = None) -> Setup:
+                base_dir: Path, rulings: Rulings | None = None) -> ArcSetup:
     """Validate the Arc part of a scenario; every problem is reported at once."""
     game_part = {k: v for k, v in data.items() if k in SetupModel.model_fields}
     problems = [f"{source}: {k}: unknown field (Arc scenarios have "
@@ -322,11 +322,11 @@ def build_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlefiel
         raise ScenarioError("\n".join(problems))
     if grid is not None:
         grid = grid.with_sides({p.id: p.side for p in profiles})
-    return Setup(tuple(profiles), tuple(items), sides, pack, ranges, frozenset(rough),
+    return ArcSetup(tuple(profiles), tuple(items), sides, pack, ranges, frozenset(rough),
                  model.surprise, grid)
 
 
-def new_state(setup: Setup, rulings: Rulings, max_rounds: int) -> ArcState:
+def new_state(setup: ArcSetup, rulings: Rulings, max_rounds: int) -> ArcState:
     """A fresh battle: everyone at full health with its armor, guns loaded to the full (a die
     capacity is rolled as the battle starts, ARC-23), round 0, before initiative."""
     items = dict(setup.items)
@@ -344,7 +344,7 @@ def new_state(setup: Setup, rulings: Rulings, max_rounds: int) -> ArcState:
 
 def start(scenario: Scenario) -> ArcState:
     """A fresh battle of ``scenario`` (see :func:`new_state`)."""
-    assert isinstance(scenario.setup, Setup)
+    assert isinstance(scenario.setup, ArcSetup)
     return new_state(scenario.setup, scenario.rulings, scenario.max_rounds)
 
 

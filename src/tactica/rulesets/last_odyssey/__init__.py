@@ -14,11 +14,11 @@ from tactica.engine.game import (
     Kernel,
     Matchups,
     Odds,
-    Policy,
     Rules,
     Setup,
     Sight,
     Text,
+    Valuation,
 )
 from tactica.engine.ruleset import OddsOption, RulesetMeta
 from tactica.rulesets.last_odyssey import flow, matchup, melee, odds, policy, resolve, setup, text
@@ -56,7 +56,7 @@ LAST_ODYSSEY: Game[LodState, Action, Event] = Game(
     sight=Sight(battlefield=lambda state: state.rows, options=lambda rulings: {},
                 report=melee.sight_report),
     explain=Explain(action=text.explain_action, option=text.describe_option),
-    policy=Policy(rank=policy.rank_actions, decide=policy.choose_decision),
+    valuation=Valuation(rank=policy.rank_actions, decide=policy.choose_decision),
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
                       squads=matchup.squad_matchup, attack=odds.attack_action),
     kernel=Kernel("tactica.rulesets.last_odyssey.kernel"),

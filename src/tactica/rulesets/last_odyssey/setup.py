@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_CHARACTERS",
-    "Setup",
+    "LastOdysseySetup",
     "UnitSetup",
     "build_setup",
     "new_state",
@@ -88,7 +88,7 @@ class UnitSetup:
 
 
 @dataclass(frozen=True, eq=False)
-class Setup:
+class LastOdysseySetup:
     """The validated Last Odyssey part of a scenario."""
 
     units: tuple[UnitSetup, ...]
@@ -137,7 +137,7 @@ def _unit_problems(where: str, unit: UnitModel, pack: Pack) -> list[str]:
 
 
 def build_setup(data: Mapping[str, Any], *, source: str, battlefield: Rows,
-                base_dir: Path) -> Setup:
+                base_dir: Path) -> LastOdysseySetup:
     """Validate the units of a scenario against the content packs and the rows map."""
     game_part = {k: v for k, v in data.items() if k in SetupModel.model_fields}
     problems = [f"{source}: {k}: unknown field"
@@ -177,7 +177,7 @@ def build_setup(data: Mapping[str, Any], *, source: str, battlefield: Rows,
                         f"({', '.join(sides)})")
     if problems:
         raise ScenarioError(join_problems(problems))
-    return Setup(tuple(units), sides, model.first_strike, pack)
+    return LastOdysseySetup(tuple(units), sides, model.first_strike, pack)
 
 
 def _fighter(u: UnitSetup, pack: Pack, rulings: Rulings) -> Fighter:
@@ -218,7 +218,7 @@ def _fighter(u: UnitSetup, pack: Pack, rulings: Rulings) -> Fighter:
     return replace(f, **changes)
 
 
-def new_state(setup: Setup, rows: Rows, rulings: Rulings, max_rounds: int) -> LodState:
+def new_state(setup: LastOdysseySetup, rows: Rows, rulings: Rulings, max_rounds: int) -> LodState:
     """A fresh battle state: everyone at full HP and MP, round 0, before initiative."""
     fighters = {u.id: _fighter(u, setup.pack, rulings) for u in setup.units}
     return LodState(setup.pack, rulings, rows, fighters, setup.sides, max_rounds,
@@ -226,7 +226,7 @@ def new_state(setup: Setup, rows: Rows, rulings: Rulings, max_rounds: int) -> Lo
 
 
 def scenario_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlefield | None,
-                   rulings: Rulings, base_dir: Path) -> Setup:
+                   rulings: Rulings, base_dir: Path) -> LastOdysseySetup:
     """The game's part of a scenario, on rows of at most :data:`MAX_CHARACTERS`."""
     if not isinstance(battlefield, Rows):
         raise ScenarioError(f"{source}: map: Last Odyssey is played on rows")
@@ -240,5 +240,5 @@ def scenario_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlef
 def start(scenario: Scenario) -> LodState:
     """A fresh battle of ``scenario`` (see :func:`new_state`)."""
     rows = scenario.battlefield
-    assert isinstance(rows, Rows) and isinstance(scenario.setup, Setup)
+    assert isinstance(rows, Rows) and isinstance(scenario.setup, LastOdysseySetup)
     return new_state(scenario.setup, rows, scenario.rulings, scenario.max_rounds)

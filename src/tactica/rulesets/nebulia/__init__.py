@@ -13,11 +13,11 @@ from tactica.engine.game import (
     Kernel,
     Matchups,
     Odds,
-    Policy,
     Rules,
     Setup,
     Sight,
     Text,
+    Valuation,
 )
 from tactica.engine.ruleset import RulesetMeta
 from tactica.rulesets.nebulia import content, geometry, matchup, odds, rules, text
@@ -49,7 +49,7 @@ NEBULIA: Game[rules.NebState, Action, Event] = Game(
                     "caps it"),
     sight=Sight(battlefield=lambda state: state.grid, options=geometry.grid_options),
     explain=Explain(action=odds.explain_action),
-    policy=Policy(rank=odds.rank_actions),
+    valuation=Valuation(rank=odds.rank_actions),
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
                       squads=matchup.squad_matchup, targets=matchup.matchup_targets,
                       attack=odds.attack_action),

@@ -28,7 +28,7 @@ __all__ = [
     "MAX_GRID_SIDE",
     "PACKS",
     "ContentPack",
-    "Setup",
+    "NebuliaSetup",
     "UnitSetup",
     "Weapon",
     "build_setup",
@@ -157,7 +157,7 @@ class UnitSetup:
 
 
 @dataclass(frozen=True)
-class Setup:
+class NebuliaSetup:
     """The validated Nebulia part of a scenario: units in order, sides in order."""
 
     units: tuple[UnitSetup, ...]
@@ -171,7 +171,7 @@ MAX_GRID_SIDE = 64
 
 
 def scenario_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlefield | None,
-                   rulings: Rulings, base_dir: Path) -> Setup:
+                   rulings: Rulings, base_dir: Path) -> NebuliaSetup:
     """The game's part of a scenario, on a grid of at most :data:`MAX_GRID_SIDE` tiles."""
     if not isinstance(battlefield, TileGrid):
         raise ScenarioError(f"{source}: map: Nebulia Operations is played on a grid map")
@@ -193,7 +193,7 @@ def build_setup(
     occupants: Mapping[str, tuple[int, int]],
     is_open: Any,
     base_dir: Path,
-) -> Setup:
+) -> NebuliaSetup:
     """Validate the units of a scenario against the content packs and the map."""
     game_part = {k: v for k, v in data.items() if k in SetupModel.model_fields}
     extra = sorted(
@@ -321,4 +321,4 @@ def build_setup(
         problems.append(f"{source}: first: {model.first!r} is not a side ({', '.join(sides)})")
     if problems:
         raise ScenarioError("\n".join(problems))
-    return Setup(tuple(units), sides, first, pack)
+    return NebuliaSetup(tuple(units), sides, first, pack)

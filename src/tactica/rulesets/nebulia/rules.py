@@ -25,7 +25,7 @@ from tactica.engine.consulted import consult_all
 from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Pending, Rulings
 from tactica.engine.turns import last_side_standing, next_in_order, rotation, round_limit
 from tactica.rulesets.nebulia import geometry
-from tactica.rulesets.nebulia.content import Setup, Weapon
+from tactica.rulesets.nebulia.content import NebuliaSetup, Weapon
 from tactica.rulesets.nebulia.records import (
     ActivationEnded,
     Attack,
@@ -418,7 +418,7 @@ def new_state(scenario: Scenario) -> NebState:
     consult_all(SETUP_CONSULTED)
     setup = scenario.setup
     grid = scenario.battlefield
-    assert isinstance(setup, Setup) and isinstance(grid, TileGrid)
+    assert isinstance(setup, NebuliaSetup) and isinstance(grid, TileGrid)
     ops = {
         u.id: Operator(u.id, u.side, u.defense - u.defense_lost, u.defense, u.armor,
                        u.move, u.weapons, u.at)

@@ -22,11 +22,11 @@ from tactica.engine.game import (
     Matchups,
     Menu,
     Odds,
-    Policy,
     Rules,
     Setup,
     Sight,
     Text,
+    Valuation,
 )
 from tactica.engine.ruleset import OddsOption, RulesetMeta
 from tactica.rulesets.skirmishers import (
@@ -85,7 +85,7 @@ SKIRMISHERS: Game[state.SkiState, Action, Event] = Game(
     sight=Sight(battlefield=lambda state: state.lattice, options=sight_options),
     explain=Explain(action=text.explain_action, option=text.describe_option),
     menu=Menu(layout=menu.action_menu),
-    policy=Policy(rank=policy.rank_actions, decide=policy.choose_decision),
+    valuation=Valuation(rank=policy.rank_actions, decide=policy.choose_decision),
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
                       squads=matchup.squad_matchup,
                       targets=matchup.matchup_targets, attack=odds.attack_action),

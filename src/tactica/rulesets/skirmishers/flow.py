@@ -191,7 +191,7 @@ def resolve(state: SkiState, action: Any) -> Step:
     raise TypeError(f"not a Skirmishers action: {action!r}")
 
 
-def new_state(sc_setup: setup.Setup, lattice: DotLattice, rulings: Rulings,
+def new_state(sc_setup: setup.SkirmishersSetup, lattice: DotLattice, rulings: Rulings,
               max_rounds: int) -> SkiState:
     """A fresh battle state: the troopers placed on the map as the scenario sets them."""
     placed = lattice
@@ -221,5 +221,5 @@ def new_state(sc_setup: setup.Setup, lattice: DotLattice, rulings: Rulings,
 def start(scenario: Scenario) -> SkiState:
     """A fresh battle of ``scenario`` (see :func:`new_state`)."""
     lattice = scenario.battlefield
-    assert isinstance(lattice, DotLattice) and isinstance(scenario.setup, setup.Setup)
+    assert isinstance(lattice, DotLattice) and isinstance(scenario.setup, setup.SkirmishersSetup)
     return new_state(scenario.setup, lattice, scenario.rulings, scenario.max_rounds)

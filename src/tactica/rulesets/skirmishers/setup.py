@@ -47,7 +47,7 @@ from tactica.rulesets.skirmishers.content import (
 __all__ = [
     "MAX_DOTS_SIDE",
     "OPTIONAL_RULES",
-    "Setup",
+    "SkirmishersSetup",
     "Squad",
     "UnitSetup",
     "build_setup",
@@ -136,7 +136,7 @@ class Squad:
 
 
 @dataclass(frozen=True)
-class Setup:
+class SkirmishersSetup:
     """The validated Skirmishers part of a scenario."""
 
     units: tuple[UnitSetup, ...]
@@ -241,7 +241,7 @@ def _unit(uid: str, unit: UnitModel, pack: ContentPack, lattice: DotLattice, whe
 
 
 def build_setup(data: Mapping[str, Any], *, source: str, lattice: DotLattice,
-                base_dir: Path) -> Setup:
+                base_dir: Path) -> SkirmishersSetup:
     """Validate the troopers of a scenario against the content packs and the map."""
     problems = [f"{source}: {k}: unknown field" for k in sorted(
         set(data) - _COMMON - set(SetupFields.model_fields) - {"units"})]
@@ -318,11 +318,12 @@ def build_setup(data: Mapping[str, Any], *, source: str, lattice: DotLattice,
         problems.append(f"{source}: first: {model.first!r} is not a side ({', '.join(sides)})")
     if problems:
         raise ScenarioError("\n".join(problems))
-    return Setup(tuple(units), sides, pack, frozenset(model.optional), squads, model.first)
+    return SkirmishersSetup(tuple(units), sides, pack, frozenset(model.optional), squads,
+                            model.first)
 
 
 def scenario_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlefield | None,
-                   rulings: Rulings, base_dir: Path) -> Setup:
+                   rulings: Rulings, base_dir: Path) -> SkirmishersSetup:
     """The game's part of a scenario, on a lattice of at most :data:`MAX_DOTS_SIDE` dots."""
     if not isinstance(battlefield, DotLattice):
         raise ScenarioError(f"{source}: map: Skirmishers is played on a dots map")

@@ -19,7 +19,7 @@ from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.card import CROSSED, current_hp, protected_cells
 from tactica.rulesets.skirmishers.content import Armor, Card, Experience
 from tactica.rulesets.skirmishers.geometry import SIGHT_RULINGS
-from tactica.rulesets.skirmishers.setup import Setup
+from tactica.rulesets.skirmishers.setup import SkirmishersSetup
 
 __all__ = [
     "Arc",
@@ -119,7 +119,7 @@ class SkiState:
 
     lattice: DotLattice
     troopers: dict[str, Soldier]
-    setup: Setup
+    setup: SkirmishersSetup
     rulings: Rulings
     max_rounds: int
     round: int = 0

@@ -15,11 +15,11 @@ from tactica.engine.game import (
     Kernel,
     Matchups,
     Odds,
-    Policy,
     Rules,
     Setup,
     Sight,
     Text,
+    Valuation,
 )
 from tactica.engine.ruleset import OddsOption, RulesetMeta
 from tactica.rulesets.unhex import legal, matchup, odds, policy, rules, text
@@ -57,7 +57,7 @@ UNHEX: Game[UnhexState, Action, Event] = Game(
     sight=Sight(battlefield=lambda state: state.view.graph, options=sight_options,
                 report=sight_report),
     explain=Explain(action=odds.explain_action, option=text.describe_option),
-    policy=Policy(rank=policy.rank_actions, decide=policy.decide),
+    valuation=Valuation(rank=policy.rank_actions, decide=policy.decide),
     matchups=Matchups(profiles=matchup.matchup_profiles, build=matchup.matchup,
                       squads=matchup.squad_matchup, targets=matchup.matchup_targets,
                       ranges=matchup.MATRIX_RANGES),

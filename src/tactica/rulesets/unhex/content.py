@@ -29,7 +29,7 @@ __all__ = [
     "ContentPack",
     "Item",
     "Objective",
-    "Setup",
+    "UnhexSetup",
     "UnitSetup",
     "build_setup",
     "builtin_pack",
@@ -222,7 +222,7 @@ class Objective:
 
 
 @dataclass(frozen=True)
-class Setup:
+class UnhexSetup:
     """The validated Unhex part of a scenario."""
 
     units: tuple[UnitSetup, ...]
@@ -330,7 +330,7 @@ def _unit(uid: str, unit: UnitModel, pack: ContentPack, areas: Sequence[str], so
 
 def build_setup(data: Mapping[str, Any], *, source: str, areas: Sequence[str],
                 base_dir: Path, slots_rule: str = "all",
-                boxes: tuple[int, ...] = BOXES) -> Setup:
+                boxes: tuple[int, ...] = BOXES) -> UnhexSetup:
     """Validate the characters of a scenario against the content packs and the map."""
     common = {"game", "name", "description", "rulings", "map", "max_rounds", "seed", "units"}
     game_part = {k: v for k, v in data.items() if k in SetupModel.model_fields}
@@ -381,6 +381,6 @@ def build_setup(data: Mapping[str, Any], *, source: str, areas: Sequence[str],
             problems.append(f"{source}: objectives[{i}].use: no fixture {ob.use!r}")
     if problems:
         raise ScenarioError("\n".join(problems))
-    return Setup(tuple(units), sides, frozenset(model.pcs), frozenset(model.exits),
+    return UnhexSetup(tuple(units), sides, frozenset(model.pcs), frozenset(model.exits),
                  tuple(Objective(o.side, o.reach, o.count, o.use) for o in model.objectives),
                  pack, fixtures)

@@ -466,7 +466,7 @@ MAX_CHARACTERS = 50
 
 
 def scenario_setup(data: Mapping[str, Any], *, source: str, battlefield: Battlefield | None,
-                   rulings: Rulings, base_dir: Path) -> content.Setup:
+                   rulings: Rulings, base_dir: Path) -> content.UnhexSetup:
     """The game's part of a scenario, on a zone map of at most :data:`MAX_AREAS` areas with
     at most :data:`MAX_CHARACTERS` characters."""
     if not isinstance(battlefield, ZoneGraph):
@@ -488,7 +488,7 @@ def new_state(scenario: Scenario) -> UnhexState:
     """A new fight: each character as the scenario sets it, in its area."""
     setup = scenario.setup
     graph = scenario.battlefield
-    assert isinstance(setup, content.Setup) and isinstance(graph, ZoneGraph)
+    assert isinstance(setup, content.UnhexSetup) and isinstance(graph, ZoneGraph)
     dmg = damage_rules(scenario.rulings)
     chars = {}
     for u in setup.units:
