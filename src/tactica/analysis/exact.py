@@ -38,7 +38,13 @@ from tactica.engine.consulted import recording
 from tactica.engine.errors import TacticaError
 from tactica.engine.events import RoundStarted
 from tactica.engine.policies import GreedyPolicy, default_policy, resolve_policy
-from tactica.engine.ruleset import Automatic, ChooseAction, Finished, Ruleset, policy_hooks
+from tactica.engine.ruleset import (
+    Automatic,
+    ChooseAction,
+    Finished,
+    Ruleset,
+    valuation_hooks,
+)
 from tactica.engine.scenario import Scenario
 from tactica.engine.statekey import StateKeys
 from tactica.engine.turns import round_limit
@@ -108,7 +114,7 @@ class ExactPolicy:
         self.name = name
         self.ruleset = ruleset
         self._greedy = GreedyPolicy(ruleset) if name == "greedy" else None
-        self._hooks = policy_hooks(ruleset) if name == "greedy" else None
+        self._hooks = valuation_hooks(ruleset) if name == "greedy" else None
 
     def distribution(self, decision: Decide[Any], state: Any) -> Dist[Any]:
         """The chance of each option of ``decision`` in ``state``."""
@@ -121,7 +127,7 @@ class ExactPolicy:
             hooks = self._hooks
             if hooks is None or state is None:
                 return Dist.constant(options[0])
-            values = hooks.rank_actions(state, options)
+            values = hooks.rank(state, options)
             best = max(values)
             # The greedy policy's own tie rule: every action within 1e-12 of the best, one
             # of them drawn uniformly (GreedyPolicy.choose).

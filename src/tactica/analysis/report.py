@@ -86,7 +86,7 @@ def _weapons(rs: Any, state: Any, uid: str) -> str:
     if not rs.meta.has(Capability.ODDS):
         return "-"
     try:
-        means = dict.fromkeys(c.means for c in odds_hooks(rs).odds_choices(state, uid))
+        means = dict.fromkeys(c.means for c in odds_hooks(rs).choices(state, uid))
     except TacticaError:
         return "-"
     return ", ".join(str(m) for m in means) or "-"

@@ -32,7 +32,7 @@ def cover_effects(ruleset: Ruleset, rulings: Mapping[str, str]
         return None
     try:
         hooks = matchup_hooks(ruleset)
-        attackers = list(hooks.matchup_profiles([]))
+        attackers = list(hooks.profiles([]))
         targets = list(matchup_targets(ruleset, []))
         m = matchup_matrix(ruleset, attackers, targets, covers=[0, 1], rulings=dict(rulings))
     except TacticaError:
