@@ -31,6 +31,7 @@ from tactica.engine.errors import IllegalActionError, ScenarioError
 from tactica.engine.events import Action, Event, record
 from tactica.engine.game import Explain, Game, Odds, Rules, Setup, Sight, Text, Valuation
 from tactica.engine.odds import OddsReport, damage_dealt
+from tactica.engine.odds_why import with_why
 from tactica.engine.ruleset import (
     Automatic,
     ChooseAction,
@@ -250,10 +251,12 @@ class ToyRows:
         assert isinstance(action, Strike)
         outcomes = run_exact(self.resolve(state, action), events=True, world=self,
                              state=state)
-        return OddsReport.from_outcomes(
+        report = OddsReport.from_outcomes(
             outcomes, attacker=action.unit, target=action.target,
             action=self.describe_action(state, action), hit=lambda o: damage_dealt(o) > 0,
             reasons=(f"needs {_need(state, action.unit)}+ on a d6",))
+        return with_why(report, _why(report, f"a blow does 1 damage and {action.target} has "
+                                             f"{state.hp[action.target]} HP"))
 
     # -- sight and explanations
     def battlefield_of(self, state: RowsState) -> Rows:
@@ -480,10 +483,17 @@ class ToyDuel:
         if options.get("braced"):
             work.braced.add(action.target)
         outcomes = run_exact(self.resolve(work, action), events=True)
-        return OddsReport.from_outcomes(
+        report = OddsReport.from_outcomes(
             outcomes, attacker=action.unit, target=action.target,
             action=self.describe_action(state, action), hit=lambda o: damage_dealt(o) > 0,
             reasons=(f"2d6 at {self._need(work, action.target)} or more",))
+        return with_why(report, _why(report, f"a shot does 1 damage and {action.target} has "
+                                             f"{work.hp[action.target]} HP"))
+
+
+def _why(report: OddsReport, damage: str) -> dict[str, str]:
+    """The toy games' reasons for a zero or a certainty: what one attack can do."""
+    return {name: damage for name, value in report.numbers.items() if value in (0, 1)}
 
 
 def duel_game(duel: ToyDuel, module: str = __name__) -> Game[DuelState, Action, Event]:

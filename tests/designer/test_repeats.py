@@ -32,7 +32,7 @@ def test_distinct_ranges_build_distinct_fields(game: str) -> None:
     ruleset = get_ruleset(game)
     hooks = matchup_hooks(ruleset)
     rulings = Rulings(ruleset.meta.rulings, {}, where="test")
-    profiles = GAMES[game] or tuple(hooks.matchup_profiles([])[:2])
+    profiles = GAMES[game] or tuple(hooks.profiles([])[:2])
     fields: dict[Any, int | None] = {}
     squads: dict[Any, int | None] = {}
     for rng in RANGES:
