@@ -25,7 +25,7 @@ from tactica.cli import main
 from tactica.engine.chance import Decide, Done
 from tactica.engine.errors import TacticaError
 from tactica.engine.policies import ScriptedPolicy
-from tactica.engine.ruleset import policy_hooks
+from tactica.engine.ruleset import valuation_hooks
 from tactica.engine.scenario import load_scenario, scenario_from_mapping
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,9 +165,9 @@ def test_greedy_ties_are_shared_equally_and_random_is_uniform() -> None:
         state, pending = battle.state, battle.pending
     decision = Decide(pending.side, "action", pending.actions, Done)
     greedy = exact_policy("greedy", sc.ruleset).distribution(decision, state)
-    hooks = policy_hooks(sc.ruleset)
+    hooks = valuation_hooks(sc.ruleset)
     assert hooks is not None
-    values = hooks.rank_actions(state, pending.actions)
+    values = hooks.rank(state, pending.actions)
     best = max(values)
     top = [a for a, v in zip(pending.actions, values, strict=True) if v >= best - 1e-12]
     assert set(greedy.outcomes) == set(top)
