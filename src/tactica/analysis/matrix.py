@@ -224,6 +224,7 @@ def matchup_matrix(
     means: Sequence[str] = (),
     options: Mapping[str, OddsValue] | None = None,
     per_roll: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Matrix:
     """Exact odds of every weapon of ``attackers`` on every one of ``targets`` at each range
     and cover (see the module's docstring).
@@ -232,7 +233,8 @@ def matchup_matrix(
     profiles then come from (by unit id). ``attackers`` and ``targets`` are profile names, or
     mappings of a label to a profile (a name or a unit's entry). ``means`` keeps only those
     weapons or abilities; ``options`` are the game's odds options (``defend=True``);
-    ``per_roll`` values a single roll even where the game says what an attack action is.
+    ``per_roll`` values a single roll even where the game says what an attack action is;
+    ``progress(done, planned)`` is told the matchups worked out.
     """
     scenario: Scenario | None = None
     if isinstance(game, Scenario):
@@ -276,10 +278,14 @@ def matchup_matrix(
     notes: dict[str, None] = {}
     done: set[tuple[str, str, int | None, int | None]] = set()
     states: dict[tuple[str, str, int | None, int | None], tuple[Any, str, str]] = {}
+    planned, step = len(atk) * len(tgt) * len(covers) * len(ranges), 0
     for a_label, a_prof in atk.items():
         for t_label, t_prof in tgt.items():
             for cover in covers:
                 for rng in ranges:
+                    if progress is not None:
+                        progress(step, planned)
+                    step += 1
                     try:
                         m = hooks.matchup((a_prof, t_prof), range=rng, cover=cover,
                                           rulings=in_force, content=content)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -92,11 +92,12 @@ def _rulings_table(scenario: Scenario) -> Table:
 
 def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
                     workers: int | None = 1, fmt: NumberFormat | None = None,
-                    plots: bool = True, effects: int = 0) -> str:
+                    plots: bool = True, effects: int = 0,
+                    progress: Callable[[int, int], None] | None = None) -> str:
     """The HTML page of a scenario (see the module's docstring); ``battles=0`` leaves the
     simulation out, ``plots=False`` the pictures that need matplotlib; ``effects`` battles
     add a section on the effect of every ruling's other readings
-    (:mod:`tactica.analysis.effects`)."""
+    (:mod:`tactica.analysis.effects`); ``progress`` is told the simulation's battles done."""
     from tactica.analysis.attacks import attack_rows
     from tactica.analysis.views import attack_table, simulation_tables
 
@@ -141,7 +142,10 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
                     f"{report.action}. Bars: P(damage); line: P(at least that much)."))
         sections.append(("Exact odds", odds_html))
     if battles > 0:
-        sim = simulate(scenario, battles=battles, seed=seed, workers=workers)
+        sim = simulate(scenario, battles=battles, seed=seed, workers=workers,
+                       progress=progress)
+        if sim.interrupted:  # Ctrl-C: no page of a part of the battles
+            raise KeyboardInterrupt
         content = _tables(simulation_tables(sim), fmt)
         if plots:
             from tactica.analysis.plots import win_rate_plot
@@ -154,6 +158,8 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
         from tactica.analysis.effects import effects as every_effect
 
         found = every_effect(scenario, battles=effects, seed=seed, workers=workers)
+        if found.interrupted:
+            raise KeyboardInterrupt
         content = _tables([found.table()], fmt)
         if plots and found.effects:
             content.append(_figure(_svg(found.plot()),

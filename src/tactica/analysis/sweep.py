@@ -290,6 +290,8 @@ def _simulate_group(scenarios: Sequence[Scenario], spec: SweepSpec, labels: Sequ
                executor=spec.executor or "process", scheduler=None,
                max_steps=DEFAULT_MAX_STEPS, consulted=ruling is not None,
                rulings=[ruling] * len(scenarios))
+    if run.interrupted:  # Ctrl-C: the sweep stops, not only this group's run
+        raise KeyboardInterrupt
     out: list[list[dict[str, Any]]] = []
     for v, tally in enumerate(run.tallies):
         n = tally.battles

@@ -27,6 +27,7 @@ from tactica.cli.output import (
     save_plot,
     show_tables,
 )
+from tactica.cli.progress import progress_shown
 from tactica.engine.errors import TacticaError
 from tactica.engine.game import Matchups
 from tactica.engine.ruleset import get_ruleset, matchup_hooks
@@ -82,12 +83,13 @@ def matrix(
         list(hooks.ranges) if isinstance(hooks, Matchups) else [None]) if ranges is None \
         else list(parse_numbers(ranges, what="--range"))
     covers: list[int | None] = list(parse_numbers(cover, what="--cover"))
-    result = matchup_matrix(
-        scenario if scenario is not None else ruleset,
-        _names(attacker) or everyone, _names(target) or targets,
-        ranges=range_list, covers=covers, rulings=parse_rulings(rulings),
-        content=[p.resolve() for p in content or []], means=_names(weapon), options=options,
-        per_roll=per_roll)
+    with progress_shown("matrix", unit="matchups") as progress:
+        result = matchup_matrix(
+            scenario if scenario is not None else ruleset,
+            _names(attacker) or everyone, _names(target) or targets,
+            ranges=range_list, covers=covers, rulings=parse_rulings(rulings),
+            content=[p.resolve() for p in content or []], means=_names(weapon),
+            options=options, per_roll=per_roll, progress=progress)
     notes = result.notes
     if value is None:
         value = "p_out_of_action"

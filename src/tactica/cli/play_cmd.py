@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from tactica.analysis import ctrl_c
 from tactica.cli.app import app
 from tactica.cli.common import console, err_console, parse_rulings
 from tactica.engine.errors import TacticaError
@@ -119,4 +120,5 @@ def play(
         err_console.print(f"interrupted: the fight is saved in {path}; continue it with "
                           f"tactica play --resume {path}", markup=False, highlight=False,
                           soft_wrap=True)
-        raise typer.Exit(130) from None
+        ctrl_c.mark_reported()
+        raise typer.Exit(ctrl_c.EXIT_CODE) from None

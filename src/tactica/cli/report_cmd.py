@@ -11,6 +11,7 @@ from tactica.analysis.report import scenario_report, sweep_report, write_report
 from tactica.cli.app import app
 from tactica.cli.common import err_console, parse_rulings
 from tactica.cli.output import DecimalsOpt, ExactOpt
+from tactica.cli.progress import progress_shown
 from tactica.engine.errors import TacticaError
 from tactica.engine.scenario import load_scenario
 from tactica.presentation.tables import NumberFormat
@@ -43,7 +44,8 @@ def report(
         sc = load_scenario(source)
         if rulings:
             sc = sc.with_rulings(parse_rulings(rulings))
-        text = scenario_report(sc, battles=battles, seed=seed, workers=workers, fmt=fmt,
-                               effects=effects)
+        with progress_shown("report") as progress:
+            text = scenario_report(sc, battles=battles, seed=seed, workers=workers, fmt=fmt,
+                                   effects=effects, progress=progress)
     write_report(text, output)
     err_console.print(f"report written to {output}")
