@@ -25,6 +25,12 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from tactica.engine.errors import IllegalActionError, TacticaError
 from tactica.engine.game import Matchups
+from tactica.engine.limits import (
+    MAX_INT_DIGITS,
+    MAX_LISTED_NUMBERS,
+    MAX_MATRIX_MATCHUPS,
+    MAX_NUMBER,
+)
 from tactica.engine.ruleset import (
     MatchupProfile,
     OddsChoice,
@@ -179,22 +185,42 @@ def _heading(attacker: str, means: str, cover: int | None) -> str:
     return f"{attacker}{'' if means == attacker else ' ' + means}{where}"
 
 
-def parse_numbers(text: str, *, what: str, low: int = 0) -> list[int]:
-    """``"1-20"``, ``"1,5,10"`` or ``"0-20/5"`` as whole numbers; a TacticaError otherwise."""
-    out: list[int] = []
+def parse_numbers(text: str, *, what: str, low: int = 0, most: int = MAX_LISTED_NUMBERS,
+                  high: int = MAX_NUMBER) -> list[int]:
+    """``"1-20"``, ``"1,5,10"`` or ``"0-20/5"`` as whole numbers; a TacticaError otherwise.
+
+    The size is checked before anything is built: each number is from ``low`` to ``high``,
+    and the count the text asks for (worked out from the ranges' ends and steps) at most
+    ``most`` (docs/limits.md)."""
+    spans: list[tuple[int, int, int]] = []
+    count = 0
+    shown = text if len(text) <= 60 else text[:57] + "..."
     for part in (p.strip() for p in text.split(",")):
         span, _, step_text = part.partition("/")
         a, dash, b = span.partition("-")
+        pieces = [step_text, a, b]
+        if any(len(p.strip()) > MAX_INT_DIGITS for p in pieces):
+            raise TacticaError(f"{what}: numbers of at most {high:,}, got {shown!r}")
         try:
             step = int(step_text) if step_text else 1
             lo = int(a)
             hi = int(b) if dash else lo
         except ValueError:
             raise TacticaError(f"{what}: expected numbers like 1-20, 1,5,10 or 0-20/5, "
-                               f"got {text!r}") from None
+                               f"got {shown!r}") from None
         if step < 1 or hi < lo or lo < low:
+            part = part if len(part) <= 60 else part[:57] + "..."
             raise TacticaError(f"{what}: expected numbers from {low} upward, low-high, "
                                f"got {part!r}")
+        if hi > high or step > high:
+            raise TacticaError(f"{what}: numbers of at most {high:,}, got {shown!r}")
+        count += (hi - lo) // step + 1
+        if count > most:
+            raise TacticaError(f"{what}: at most {most:,} numbers (see docs/limits.md), "
+                               f"got {shown!r}")
+        spans.append((lo, hi, step))
+    out: list[int] = []
+    for lo, hi, step in spans:
         out.extend(range(lo, hi + 1, step))
     return list(dict.fromkeys(out))
 
@@ -279,6 +305,12 @@ def matchup_matrix(
     done: set[tuple[str, str, int | None, int | None]] = set()
     states: dict[tuple[str, str, int | None, int | None], tuple[Any, str, str]] = {}
     planned, step = len(atk) * len(tgt) * len(covers) * len(ranges), 0
+    if planned > MAX_MATRIX_MATCHUPS:
+        raise TacticaError(
+            f"matrix: {len(atk)} attacker(s) x {len(tgt)} target(s) x {len(ranges)} range(s) "
+            f"x {len(covers)} cover(s) make {planned:,} matchups, more than "
+            f"{MAX_MATRIX_MATCHUPS:,} (each is worked out exactly; see docs/limits.md): "
+            "narrow it with --attacker, --target, --range or --cover")
     for a_label, a_prof in atk.items():
         for t_label, t_prof in tgt.items():
             for cover in covers:

@@ -35,6 +35,7 @@ from tactica.analysis.matrix import parse_numbers
 from tactica.analysis.sim.play import DEFAULT_MAX_STEPS
 from tactica.analysis.simulate import wilson
 from tactica.engine.errors import IllegalActionError, TacticaError
+from tactica.engine.limits import MAX_SWEEP_POINTS
 from tactica.engine.ruleset import OddsValue, Ruleset, builtin_packs, matchup_hooks, odds_hooks
 from tactica.engine.rulings import Rulings
 from tactica.engine.scenario import Scenario, scenario_from_mapping
@@ -337,6 +338,11 @@ def run_sweep(spec: SweepSpec, *,
         raise TacticaError(f"--vary: at most two parameters, got {len(spec.parameters)}")
     if not spec.odds and spec.battles < 1:
         raise TacticaError("give --battles N (simulations) or --odds (exact odds)")
+    size = math.prod(len(p.values) for p in spec.parameters)
+    if size > MAX_SWEEP_POINTS:
+        raise TacticaError(f"--vary: {' x '.join(str(len(p.values)) for p in spec.parameters)}"
+                           f" values make {size:,} points, more than {MAX_SWEEP_POINTS:,} "
+                           "(see docs/limits.md)")
     points = list(_points(spec.parameters))
     rows: list[dict[str, Any]] = []
     with _folder() as folder:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from tactica.analysis.simulate import SimulationReport, simulate, wilson
 from tactica.engine.errors import TacticaError
 from tactica.engine.game import Matchups
+from tactica.engine.limits import MAX_VERSUS_RANGES
 from tactica.engine.ruleset import Capability, MatchupProfile, Ruleset, get_ruleset, matchup_hooks
 from tactica.engine.rulings import Rulings
 from tactica.engine.scenario import Scenario, scenario_from_mapping
@@ -350,6 +351,9 @@ def versus(
     _hooks(ruleset)
     if battles < 1:
         raise TacticaError(f"--battles: expected at least 1, got {battles}")
+    if len(ranges) > MAX_VERSUS_RANGES:
+        raise TacticaError(f"--range: at most {MAX_VERSUS_RANGES} ranges (each is two whole "
+                           f"simulations; see docs/limits.md), got {len(ranges):,}")
     squads = {"red": red if isinstance(red, Squad) else parse_squad(red, what="--red"),
               "blue": blue if isinstance(blue, Squad) else parse_squad(blue, what="--blue")}
     for side, squad in squads.items():
