@@ -42,7 +42,7 @@ def _run(argv: list[str] | None) -> int:
     try:
         code = app(args=argv, prog_name="tactica", standalone_mode=False)
     except TacticaError as exc:
-        echo(f"error: {bounded_message(str(exc))}", file=sys.stderr)
+        echo(bounded_message(f"error: {exc}"), file=sys.stderr)
         return 2
     except typer.Abort:
         echo("Aborted!", file=sys.stderr)

@@ -98,6 +98,11 @@ class PlayResult:
     steps: int
 
 
+#: The longest line read at a prompt (an action's words, dice, a command); a longer one is
+#: refused without being shown again.
+MAX_TYPED = 1000
+
+
 class PlaySession:
     """One sitting at the table over one fight; build it with :meth:`start` or :meth:`resume`,
     then call :meth:`run` once."""
@@ -192,10 +197,16 @@ class PlaySession:
         self.terminal.say("\n".join(lines))
 
     def _ask(self, prompt: str) -> str:
-        try:
-            return self.terminal.ask(prompt)
-        except EOFError:
-            raise LeaveTable from None
+        while True:
+            try:
+                text = self.terminal.ask(prompt)
+            except EOFError:
+                raise LeaveTable from None
+            if len(text) <= MAX_TYPED:
+                return text
+            # Never echoed back: a pasted megabyte would fill the screen (and the scrollback).
+            self.terminal.say(f"  that line is {len(text):,} characters long; at most "
+                              f"{MAX_TYPED:,} are read (nothing of it was done)")
 
     # -- the three questions --------------------------------------------------------------------
 

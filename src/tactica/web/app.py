@@ -183,6 +183,23 @@ class FightServer:
             await asyncio.wait_for(event.wait(), timeout)
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key if len(key) <= 40 else key[:37] + "..."
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose every key is given once (``{"a": 1, "a": 2}`` is refused, never
+    read as the last one: a guard and the code behind it might read different values)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
 async def _body(request: Request, model: type[_Body], timeout: float) -> Any:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise WebError(415, "send the request as JSON (Content-Type: application/json)")
@@ -199,7 +216,9 @@ async def _body(request: Request, model: type[_Body], timeout: float) -> Any:
     except TimeoutError:
         raise WebError(408, f"the request's body did not arrive within {timeout:g} s") from None
     try:
-        raw = json.loads(data.decode("utf-8"))
+        raw = json.loads(data.decode("utf-8"), object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise WebError(400, f"the request gives the key {exc.key!r} twice") from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise WebError(400, "the request is not valid JSON") from None
     if not isinstance(raw, dict):
