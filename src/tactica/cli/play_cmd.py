@@ -73,7 +73,7 @@ def parse_computer(values: list[str] | None) -> dict[str, str | None]:
 
 def open_fight(scenario: Path | None, *, log: Path | None, resume: Path | None,
                computer: list[str] | None, auto_dice: bool, seed: int | None,
-               rulings: list[str] | None) -> FightController:
+               rulings: list[str] | None, accept_old_log: bool = False) -> FightController:
     """The fight that ``tactica play`` and ``tactica serve`` run: a new one on ``scenario``
     (logged to ``log``, by default beside the current folder), or the one in ``resume``."""
     chosen = parse_computer(computer) if computer else None
@@ -86,7 +86,8 @@ def open_fight(scenario: Path | None, *, log: Path | None, resume: Path | None,
                                "name the log once, with --resume")
         sc = load_scenario(scenario) if scenario is not None else None
         return FightController.resume(resume, scenario=sc, computer=chosen,
-                                      ask_dice=not auto_dice, seed=seed)
+                                      ask_dice=not auto_dice, seed=seed,
+                                      accept_old_log=accept_old_log)
     if scenario is None:
         raise TacticaError("give a SCENARIO to start a fight, or --resume LOG to continue one")
     sc = load_scenario(scenario)
@@ -105,12 +106,14 @@ def play(
     auto_dice: Annotated[bool, typer.Option("--auto-dice", help="Roll every die virtually instead of asking.")] = False,
     seed: Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Seed of the virtual dice and the computer's choices (recorded in the log).")] = None,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable; not with --resume).")] = None,
+    accept_old_log: Annotated[bool, typer.Option("--accept-old-log", help="Continue a version 1 log (tactica 0.2.0 and earlier), whose header has no check.")] = False,
 ) -> None:
     """Run a fight at the table: choose actions, type the dice you roll (or let tactica roll),
     see sight and odds; every step is saved as it happens and --resume LOG continues it."""
     terminal = ProxyTerminal()
     controller = open_fight(scenario, log=log, resume=resume, computer=computer,
-                            auto_dice=auto_dice, seed=seed, rulings=rulings)
+                            auto_dice=auto_dice, seed=seed, rulings=rulings,
+                            accept_old_log=accept_old_log)
     path = controller.log_path
     session = PlaySession(controller, terminal)
     terminal.session = session

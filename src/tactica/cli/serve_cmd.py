@@ -71,6 +71,7 @@ def serve(
     auto_dice: Annotated[bool, typer.Option("--auto-dice", help="Roll every die virtually instead of asking.")] = False,
     seed: Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Seed of the virtual dice and the computer's choices (recorded in the log).")] = None,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable; not with --resume).")] = None,
+    accept_old_log: Annotated[bool, typer.Option("--accept-old-log", help="Continue a version 1 log (tactica 0.2.0 and earlier), whose header has no check.")] = False,
     host: Annotated[str, typer.Option("--host", help="The address to listen on: 127.0.0.1 (default) is this machine only; 0.0.0.0 lets the whole network in.")] = LOCAL,
     port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="The port (0: any free one; the URL printed shows it).")] = 8000,
     allow_host: Annotated[list[str] | None, typer.Option("--allow-host", metavar="NAME", help="Another name the page may be opened by (this machine's name or address on the network; repeatable).")] = None,
@@ -93,7 +94,8 @@ def serve(
     sock = listen(host, port)  # before the log: a busy port leaves nothing behind
     try:
         controller = open_fight(scenario, log=log, resume=resume, computer=computer,
-                                auto_dice=auto_dice, seed=seed, rulings=rulings)
+                                auto_dice=auto_dice, seed=seed, rulings=rulings,
+                                accept_old_log=accept_old_log)
     except BaseException:
         sock.close()
         raise

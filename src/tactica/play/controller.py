@@ -243,10 +243,11 @@ class FightController:
     @classmethod
     def resume(cls, log: str | Path, *, scenario: Scenario | None = None,
                computer: Mapping[str, str | None] | None = None, ask_dice: bool = True,
-               durable: bool = True, seed: int | None = None) -> FightController:
+               durable: bool = True, seed: int | None = None,
+               accept_old_log: bool = False) -> FightController:
         """Continue the fight in ``log``: see :func:`tactica.play.fight.resume_fight`."""
         built = resume_fight(Path(log), scenario=scenario, computer=computer, durable=durable,
-                             seed=seed)
+                             seed=seed, accept_old_log=accept_old_log)
         return cls(built.scenario, built.battle, built.writer, built.header,
                    ask_dice=ask_dice, computer=built.computer, cut=built.cut,
                    resumed=built.resumed, notes=built.notes)

@@ -129,10 +129,12 @@ class PlaySession:
     @classmethod
     def resume(cls, log: str | Path, terminal: Terminal, *, scenario: Scenario | None = None,
                computer: Mapping[str, str | None] | None = None, ask_dice: bool = True,
-               durable: bool = True, seed: int | None = None) -> PlaySession:
+               durable: bool = True, seed: int | None = None,
+               accept_old_log: bool = False) -> PlaySession:
         """Continue the fight in ``log`` (see :func:`tactica.play.fight.resume_fight`)."""
         ctl = FightController.resume(log, scenario=scenario, computer=computer,
-                                     ask_dice=ask_dice, durable=durable, seed=seed)
+                                     ask_dice=ask_dice, durable=durable, seed=seed,
+                                     accept_old_log=accept_old_log)
         return cls(ctl, terminal)
 
     @property

@@ -159,7 +159,8 @@ class FightServer:
         new: FightController | None = None
         try:
             new = FightController.resume(path, scenario=old.scenario, computer=old.computer,
-                                         ask_dice=old.ask_dice, durable=old.writer.durable)
+                                         ask_dice=old.ask_dice, durable=old.writer.durable,
+                                         accept_old_log=not old.header.checked)
             new.advance()  # what needs nobody (the computer's turns) must be saved too
         except TacticaError as exc:
             self.closed = True
