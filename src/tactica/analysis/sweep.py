@@ -46,7 +46,9 @@ __all__ = ["Parameter", "SweepSpec", "column_name", "parse_vary", "query", "read
            "run_sweep", "write_parquet"]
 
 MATCHUP_PARAMS = ("range", "cover")
-_META_KEY = b"tactica.analysis.sweep"
+#: The key of the sweep's description in its Parquet file's metadata.
+META_KEY = b"tactica.analysis.sweep"
+_META_KEY = META_KEY
 
 
 def column_name(path: str) -> str:
@@ -398,8 +400,11 @@ def read_meta(path: Path) -> dict[str, Any]:
     except (OSError, ValueError) as exc:
         raise TacticaError(f"{path}: not a readable Parquet file ({exc})") from None
     raw = meta.get(_META_KEY)
-    found: dict[str, Any] = json.loads(raw) if raw else {}
-    return found
+    if not raw:
+        return {}
+    from tactica.analysis.sweep_file import sweep_meta
+
+    return sweep_meta(path, raw).model_dump()
 
 
 def query(path: Path, sql: str) -> Table:
