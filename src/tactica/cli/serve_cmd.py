@@ -86,7 +86,7 @@ def serve(
         import uvicorn  # noqa: F401
 
         from tactica.web.app import create_app
-        from tactica.web.guard import new_token
+        from tactica.web.guard import new_token, owner_check
         from tactica.web.listen import listen, run
     except ImportError as exc:
         raise TacticaError(f"tactica serve needs the web extra ({exc.name} is missing): "
@@ -101,8 +101,9 @@ def serve(
         raise
     port = int(sock.getsockname()[1])
     token = new_token()
+    cookie = f"tactica-token-{port}"
     web = create_app(controller, token=token, allowed_hosts=host_names(host, port, extra),
-                     cookie=f"tactica-token-{port}")
+                     cookie=cookie)
     unspecified = ipaddress.ip_address("127.0.0.1" if host == "localhost" else host
                                        ).is_unspecified
     shown = LOCAL if unspecified else (f"[{host}]" if ":" in host else host)
@@ -118,7 +119,7 @@ def serve(
             "token can play this fight; to open it from another machine, start it with "
             "--allow-host and the name or address that machine uses")
     try:
-        run(web, sock)
+        run(web, sock, owner=owner_check(token, cookie))
     finally:
         web.state.fight.closed = True
         web.state.fight.controller.close()

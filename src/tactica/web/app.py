@@ -253,6 +253,10 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
     (``name:port``) as their Host; the page keeps the token in the cookie ``cookie``."""
     server = FightServer(controller)
     body_timeout = (limits or Limits()).body_timeout
+    max_streams = (limits or Limits()).max_streams
+    #: The open event streams, oldest first: one more ends the oldest (a tab left open
+    #: somewhere), so that streams never hold every connection of the server.
+    streams: list[asyncio.Event] = []
 
     def guarded(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
         async def run(request: Request) -> Response:
@@ -356,18 +360,32 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
         if server.closed:  # not 200: the page's EventSource stops asking
             return _error(503, server.notice or "the fight is closed")
 
+        ended = asyncio.Event()
+        streams.append(ended)
+        while len(streams) > max_streams:
+            streams.pop(0).set()
+
         async def stream() -> AsyncIterator[str]:
             seen = -1
-            while not server.closed:
-                version = server.controller.version
-                if version != seen:
-                    seen = version
-                    yield f"data: {json.dumps({'version': seen})}\n\n"
-                else:
-                    yield ": still here\n\n"
-                await server.wait_change(10.0)
-                if await request.is_disconnected():
-                    break
+            try:
+                while not server.closed and not ended.is_set():
+                    version = server.controller.version
+                    if version != seen:
+                        seen = version
+                        yield f"data: {json.dumps({'version': seen})}\n\n"
+                    else:
+                        yield ": still here\n\n"
+                    waits = [asyncio.ensure_future(server.wait_change(10.0)),
+                             asyncio.ensure_future(ended.wait())]
+                    _, pending = await asyncio.wait(waits,
+                                                    return_when=asyncio.FIRST_COMPLETED)
+                    for task in pending:
+                        task.cancel()
+                    if await request.is_disconnected():
+                        break
+            finally:
+                if ended in streams:
+                    streams.remove(ended)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})
