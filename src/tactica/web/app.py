@@ -31,7 +31,8 @@ that record (:class:`tactica.play.logfile.LogWriter` undoes it), but the fight i
 moved on. The server then never shows that state: it reloads the fight from its log, at once,
 answers the request 503 saying what happened, and every page shows that notice with the fight
 as the log holds it (a step cut short asks again for what was not saved). If even the reload
-fails, the fight is closed and every request says why.
+fails (its computer move cannot be saved either), the fight waits as the log holds it: every
+request says why and tries the reload again, so that the fight goes on once there is space.
 """
 
 from __future__ import annotations
@@ -123,7 +124,11 @@ class FightServer:
         self.lock = asyncio.Lock()
         self._changed = asyncio.Event()
         self.closed = False
-        #: Why the fight was last reloaded from its log (shown on every page), or why it closed.
+        #: The fight could not be saved nor continued from its log (a full disk): every
+        #: request tries to continue it from its log again, and is refused until it can.
+        self.stalled = False
+        self._why = ""
+        #: Why the fight was last reloaded from its log (shown on every page), or why it waits.
         self.notice = ""
 
     async def run(self, fn: Callable[[FightController], Any], *, answer: bool = False) -> Any:
@@ -133,6 +138,11 @@ class FightServer:
         async with self.lock:
             if self.closed:
                 raise WebError(503, self.notice or "the fight is closed")
+            if self.stalled:  # try again: the disk may have room now
+                old = self.controller
+                await anyio.to_thread.run_sync(lambda: self._reload(old, self._why))
+                if self.stalled:
+                    raise WebError(503, self.notice)
             ctl = self.controller
             try:
                 result = await anyio.to_thread.run_sync(lambda: fn(ctl))
@@ -156,6 +166,7 @@ class FightServer:
             return text.split("; everything saved before")[0]
 
         why = short(why)
+        self._why = why
         new: FightController | None = None
         try:
             new = FightController.resume(path, scenario=old.scenario, computer=old.computer,
@@ -163,13 +174,17 @@ class FightServer:
                                          accept_old_log=not old.header.checked)
             new.advance()  # what needs nobody (the computer's turns) must be saved too
         except TacticaError as exc:
-            self.closed = True
+            # Not closed: the log holds every step saved, and the next request continues the
+            # fight from it again (once the disk has room, it goes on from there).
+            self.stalled = True
             self.notice = (f"The fight could not be saved ({why}), nor continued from its log "
-                           f"({short(str(exc))}); it is closed here. Once the problem is "
-                           f"solved, continue it with tactica serve --resume {path}")
+                           f"({short(str(exc))}); it waits as its log holds it: every request "
+                           f"tries again, so once the problem is solved (space freed) it goes "
+                           f"on here, or continue it with tactica serve --resume {path}")
             if new is not None:
                 new.close()
             return
+        self.stalled = False
         new.version += old.version + 1  # every page sees a new version, and reloads
         self.notice = (f"The last answer could not be saved: {why}. The fight was reloaded "
                        "from its log and is shown as the log holds it: give the answer again "
