@@ -119,3 +119,22 @@ def test_digits_that_are_not_0_to_9_are_not_numbers_at_play() -> None:
     typed = ["²", "9" * 5000, "odds ²", "odds " + "9" * 5000, "history ³", "1" + "٣", "quit"]
     for game, file in ft.PLAYED.items():
         assert ft.run_play(f"{game}/{file}", typed) in ("stopped", "finished"), game
+
+
+@bounded(30)
+@given(st.integers(0, 2**32))
+def test_mutated_command_line_options(seed: int) -> None:
+    """Hostile option values (numbers of 30 digits, 1e26, ranges of a billion, markup) on
+    every long command: a clean exit, or one ``error:`` line (tests/fuzz/fuzz_cli_inputs.py)."""
+    _bounded("options", ft.make_input("options", seed))
+
+
+@bounded(15)
+@given(st.integers(0, 2**32))
+def test_mutated_sweep_files(seed: int) -> None:
+    _bounded("sweep-file", ft.make_input("sweep-file", seed))
+
+
+def test_a_sweep_file_whose_later_point_lost_its_paired_difference_is_refused() -> None:
+    """Found by the fuzzer (sweep-file:252): the plot of paired differences read None."""
+    assert ft.run_input("sweep-file", ft.make_input("sweep-file", 252)) == "error"

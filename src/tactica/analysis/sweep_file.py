@@ -179,4 +179,20 @@ def read_sweep(path: Path) -> tuple[SweepMeta, list[dict[str, Any]]]:
                     isinstance(k, str) and isinstance(v, str) for k, v in rulings.items()):
                 raise TacticaError(f"{path}: row {number}: rulings: expected a JSON mapping "
                                    "of ruling ids to options")
+    _check_pairs(path, meta, rows)
     return meta, rows
+
+
+def _check_pairs(path: Path, meta: SweepMeta, rows: list[dict[str, Any]]) -> None:
+    """Each simulation row but the first of its group (the same side and other parameters)
+    holds its paired difference from that first one: a sweep writes them so."""
+    rest = [p.column for p in meta.parameters[1:]]
+    seen: set[tuple[Any, ...]] = set()
+    for number, row in enumerate(rows, start=1):
+        if row.get("kind") != "simulation":
+            continue
+        key = (row.get("side"), *(repr(row.get(c)) for c in rest))
+        if key in seen and row.get("paired_diff") is None:
+            raise TacticaError(f"{path}: row {number}: paired_diff: a point after the first "
+                               "of its group holds its paired difference")
+        seen.add(key)
