@@ -12,6 +12,7 @@ import json
 import random
 
 import fuzz_targets as ft
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -138,3 +139,13 @@ def test_mutated_sweep_files(seed: int) -> None:
 def test_a_sweep_file_whose_later_point_lost_its_paired_difference_is_refused() -> None:
     """Found by the fuzzer (sweep-file:252): the plot of paired differences read None."""
     assert ft.run_input("sweep-file", ft.make_input("sweep-file", 252)) == "error"
+
+
+@pytest.mark.parametrize("which", ["options:3287", "options:5311", "options:9382",
+                                   "sweep-file:17962"])
+def test_what_the_long_run_found_in_options_and_sweep_files_is_refused(which: str) -> None:
+    """Found by ``make fuzz``'s new kinds: a swept value of 5,000 digits (int() refused it),
+    a GAME too long for a file name (``is_file`` raised), a sweep file whose parameter's
+    column is not the one its path gives (a KeyError in its tables)."""
+    kind, seed = which.split(":")
+    assert ft.run_input(kind, ft.make_input(kind, int(seed))) == "error"

@@ -74,7 +74,10 @@ class Parameter:
 
 
 def _value(text: str) -> Any:
-    loaded = yaml.safe_load(text)
+    try:
+        loaded = yaml.safe_load(text)
+    except (yaml.YAMLError, ValueError, RecursionError):  # a number of 5,000 digits, ...
+        return text  # a text then: the scenario's own check says what is wrong with it
     return loaded if isinstance(loaded, int | float | str | bool) else text
 
 

@@ -147,7 +147,13 @@ def read_sweep(path: Path) -> tuple[SweepMeta, list[dict[str, Any]]]:
         raise TacticaError(f"{path}: {count:,} rows, more than a sweep writes (at most "
                            f"{MAX_SWEEP_ROWS:,}: see docs/limits.md)")
     columns = set(schema.names)
+    from tactica.analysis.sweep import column_name
+
     for p in meta.parameters:
+        if p.column != column_name(p.path):
+            raise TacticaError(f"{path}: the parameter {p.path[:60]!r} has the column "
+                               f"{p.column[:60]!r}, not {column_name(p.path)[:60]!r} as a "
+                               "sweep writes it")
         if p.column not in columns:
             raise TacticaError(f"{path}: the parameter {p.path[:60]!r} has no column "
                                f"{p.column[:60]!r} in the file")

@@ -35,6 +35,13 @@ from tactica.engine.scenario import Scenario, load_scenario
 from tactica.presentation.tables import NumberFormat
 
 
+def _is_file(source: str) -> bool:
+    try:
+        return Path(source).is_file()
+    except (OSError, ValueError):  # a name too long for a path, a NUL: a game's name then
+        return False
+
+
 def _names(values: list[str] | None) -> list[str]:
     return [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
 
@@ -68,7 +75,7 @@ def matrix(
         raise TacticaError(f"--value: expected one of {', '.join(VALUES)}, got {value!r}")
     fmt = NumberFormat(precision=decimals, exact=exact)
     scenario: Scenario | None = None
-    if source.endswith((".yaml", ".yml")) or Path(source).is_file():
+    if source.endswith((".yaml", ".yml")) or _is_file(source):
         scenario = load_scenario(Path(source))
         ruleset = scenario.ruleset
         everyone = list(scenario_profiles(scenario))

@@ -32,8 +32,12 @@ def report(
     """One self-contained HTML page for a scenario (map, rulings, odds, plots, simulation) or a
     sweep (what it varied, its tables and plots), to send to a co-author."""
     fmt = NumberFormat(decimals, exact)
-    if not source.is_file():
-        raise TacticaError(f"{source}: no such file")
+    try:
+        found = source.is_file()
+    except (OSError, ValueError):  # a name too long for a path
+        found = False
+    if not found:
+        raise TacticaError(f"{str(source)[:80]}: no such file")
     if source.suffix.lower() == ".parquet":
         if rulings:
             raise TacticaError("--rulings: a sweep's rulings are those it ran with")

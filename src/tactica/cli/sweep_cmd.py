@@ -81,7 +81,11 @@ def sweep(
         options = parse_game_options(ruleset.meta, ctx.args)
         odds = odds or battles == 0
     else:
-        if not Path(source).is_file():
+        try:
+            is_file = Path(source).is_file()
+        except (OSError, ValueError):  # a name too long for a path, a NUL
+            is_file = False
+        if not is_file:
             raise TacticaError(f"{source}: no such scenario file (for a matchup sweep give a "
                                "game and --profiles ATTACKER,TARGET)")
         sc = load_scenario(Path(source))
