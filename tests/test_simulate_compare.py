@@ -163,7 +163,7 @@ def test_bad_comparisons_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (("--precision", "0"), "--precision: expected a half width above 0"),
+    (("--precision", "0"), "--precision: expected a half width from 0.0005"),
     (("--precision", "0.1", "-n", "5"), "not both"),
     (("--executor", "dask"), "needs --scheduler"),
     (("--executor", "spark"), "expected process or dask"),

@@ -62,9 +62,12 @@ EDITS: dict[str, tuple[dict[str, Any], str]] = {
     "seed too large": ({"meta": _set("seed", 2**70)}, "seed"),
     "a rulings cell not JSON": ({"rows": lambda rs: rs[0].__setitem__("rulings", "{x")},
                                 "rulings: expected a JSON mapping"),
-    "a parameter path missing from the columns": (
+    "a parameter's column not its path's": (
         {"meta": lambda d: d["parameters"][0].__setitem__("column", "nowhere")},
-        "has no column 'nowhere'"),
+        "has the column 'nowhere', not 'units_B_defense'"),
+    "a parameter path missing from the columns": (
+        {"rows": lambda rs: [r.pop("units_B_defense") for r in rs]},
+        "has no column 'units_B_defense'"),
     "a probability as a text": ({"rows": lambda rs: [r.__setitem__("p", "high") for r in rs
                                                      if r["kind"] == "simulation"]}, "row"),
     "a kind unknown": ({"rows": lambda rs: rs[0].__setitem__("kind", "magic")}, "kind"),
