@@ -157,5 +157,5 @@ def test_the_downgrade_past_the_check_is_refused(tmp_path: Path,
 def test_a_header_seed_out_of_bounds_is_refused(tmp_path: Path, seed: int) -> None:
     log = started(tmp_path)
     edit_header(log, set_field("seed", seed))
-    with pytest.raises(TacticaError, match="damaged|2\\^64"):
+    with pytest.raises(TacticaError, match=r"damaged|2\^64"):
         read_log(log)
