@@ -11,10 +11,13 @@ from __future__ import annotations
 import json
 import random
 
+import fuzz_cli_inputs as ft_cli
 import fuzz_targets as ft
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from tactica.engine.errors import TacticaError
 
 
 def bounded(examples: int) -> settings:
@@ -141,11 +144,22 @@ def test_a_sweep_file_whose_later_point_lost_its_paired_difference_is_refused() 
     assert ft.run_input("sweep-file", ft.make_input("sweep-file", 252)) == "error"
 
 
-@pytest.mark.parametrize("which", ["options:3287", "options:5311", "options:9382",
-                                   "sweep-file:17962"])
-def test_what_the_long_run_found_in_options_and_sweep_files_is_refused(which: str) -> None:
-    """Found by ``make fuzz``'s new kinds: a swept value of 5,000 digits (int() refused it),
-    a GAME too long for a file name (``is_file`` raised), a sweep file whose parameter's
-    column is not the one its path gives (a KeyError in its tables)."""
-    kind, seed = which.split(":")
-    assert ft.run_input(kind, ft.make_input(kind, int(seed))) == "error"
+@pytest.mark.parametrize("argv", [
+    ["sweep", ft_cli.EXAMPLES_DUEL_COVER, "--odds", "-a", "A", "-t", "B", "-v",
+     "units.B.defense=" + "1" * 5000],
+    ["matrix", "x" * 300, "--range", "1"],
+    ["matrix", "é" * 200],
+    ["sweep", "x" * 300, "-v", "range=1-3", "--odds"],
+    ["report", "x" * 300],
+])
+def test_what_the_long_run_found_in_options_is_one_error_line(argv: list[str]) -> None:
+    """Found by ``make fuzz``'s options kind: a swept value of 5,000 digits (int() refused
+    it), a GAME or file too long for a file name (``is_file`` raised)."""
+    with pytest.raises(TacticaError, match=r"^error: "):
+        ft_cli.run_options(argv)
+
+
+def test_what_the_long_run_found_in_sweep_files_is_refused() -> None:
+    """Found by ``make fuzz``'s sweep-file kind (sweep-file:17962): a parameter's column
+    that is not the one its path gives (a KeyError in the report's tables)."""
+    assert ft.run_input("sweep-file", ft.make_input("sweep-file", 17962)) == "error"
