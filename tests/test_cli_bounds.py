@@ -46,6 +46,7 @@ REFUSED: list[tuple[list[str], str]] = [
     (["versus", "nebulia", "--red", "trooper", "--blue", "scout", "--seed", "1" * 30],
      "--seed"),
     (["simulate", DUEL, "--bogus"], "No such option: --bogus"),
+    (["validate", DUEL, "x" * 500], "unexpected extra argument"),  # found by make fuzz
 ]
 
 

@@ -51,7 +51,7 @@ def _run(argv: list[str] | None) -> int:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare group: its help
             echo(exc.format_message(), file=sys.stderr)
         else:
-            echo(f"error: {usage_line(exc)}", file=sys.stderr)
+            echo(bounded_message(f"error: {usage_line(exc)}"), file=sys.stderr)
         code = getattr(exc, "exit_code", 2)
         return code if isinstance(code, int) else 2
     except SystemExit as exc:
