@@ -199,11 +199,11 @@ def test_a_log_header_naming_a_device_is_refused(tmp_path: Path,
               "scenario": "/dev/zero", "digest": "0", "rulings": {}, "seed": 1,
               "computer": {}}
     log.write_text(json.dumps(header) + "\n")
-    err = refused(capsys, "play", "--resume", str(log))
+    err = refused(capsys, "play", "--resume", str(log), "--accept-old-log")
     assert "not a regular file" in err
     header["scenario"] = str(Path(os.path.relpath("/etc/shadow", tmp_path)))
     log.write_text(json.dumps(header) + "\n")
-    err = refused(capsys, "play", "--resume", str(log))
+    err = refused(capsys, "play", "--resume", str(log), "--accept-old-log")
     assert "root:" not in err
 
 

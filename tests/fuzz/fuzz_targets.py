@@ -533,3 +533,14 @@ TARGETS: dict[str, Callable[[Any], str]] = {
     "log": _run_log_input,
     "play": lambda value: run_play(value[0], value[1]),
 }
+
+
+def _register_cli_inputs() -> None:
+    """The kinds of :mod:`fuzz_cli_inputs`: command-line options and sweep files."""
+    import fuzz_cli_inputs
+
+    _MAKERS.update(fuzz_cli_inputs.MAKERS)
+    TARGETS.update(fuzz_cli_inputs.TARGETS)
+
+
+_register_cli_inputs()

@@ -58,8 +58,11 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-#: How inputs are shared among the targets (out of 20).
+#: How inputs are shared among the targets (out of 20), then the command line's options and
+#: sweep files (tests/fuzz/fuzz_cli_inputs.py; 3 more in 23).
 MIX = (("scenario", 8), ("map", 3), ("dice", 3), ("log", 3), ("play", 3))
+CLI_MIX = (("options", 2), ("sweep-file", 1))
+MIX = MIX + CLI_MIX
 #: The games inputs belong to, in the order of the report.
 GAMES = ("nebulia-operations", "unhex", "last-odyssey", "skirmishers", "arc", "dice")
 

@@ -11,9 +11,13 @@ from __future__ import annotations
 import json
 import random
 
+import fuzz_cli_inputs as ft_cli
 import fuzz_targets as ft
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from tactica.engine.errors import TacticaError
 
 
 def bounded(examples: int) -> settings:
@@ -119,3 +123,43 @@ def test_digits_that_are_not_0_to_9_are_not_numbers_at_play() -> None:
     typed = ["²", "9" * 5000, "odds ²", "odds " + "9" * 5000, "history ³", "1" + "٣", "quit"]
     for game, file in ft.PLAYED.items():
         assert ft.run_play(f"{game}/{file}", typed) in ("stopped", "finished"), game
+
+
+@bounded(30)
+@given(st.integers(0, 2**32))
+def test_mutated_command_line_options(seed: int) -> None:
+    """Hostile option values (numbers of 30 digits, 1e26, ranges of a billion, markup) on
+    every long command: a clean exit, or one ``error:`` line (tests/fuzz/fuzz_cli_inputs.py)."""
+    _bounded("options", ft.make_input("options", seed))
+
+
+@bounded(15)
+@given(st.integers(0, 2**32))
+def test_mutated_sweep_files(seed: int) -> None:
+    _bounded("sweep-file", ft.make_input("sweep-file", seed))
+
+
+def test_a_sweep_file_whose_later_point_lost_its_paired_difference_is_refused() -> None:
+    """Found by the fuzzer (sweep-file:252): the plot of paired differences read None."""
+    assert ft.run_input("sweep-file", ft.make_input("sweep-file", 252)) == "error"
+
+
+@pytest.mark.parametrize("argv", [
+    ["sweep", ft_cli.EXAMPLES_DUEL_COVER, "--odds", "-a", "A", "-t", "B", "-v",
+     "units.B.defense=" + "1" * 5000],
+    ["matrix", "x" * 300, "--range", "1"],
+    ["matrix", "é" * 200],
+    ["sweep", "x" * 300, "-v", "range=1-3", "--odds"],
+    ["report", "x" * 300],
+])
+def test_what_the_long_run_found_in_options_is_one_error_line(argv: list[str]) -> None:
+    """Found by ``make fuzz``'s options kind: a swept value of 5,000 digits (int() refused
+    it), a GAME or file too long for a file name (``is_file`` raised)."""
+    with pytest.raises(TacticaError, match=r"^error: "):
+        ft_cli.run_options(argv)
+
+
+def test_what_the_long_run_found_in_sweep_files_is_refused() -> None:
+    """Found by ``make fuzz``'s sweep-file kind (sweep-file:17962): a parameter's column
+    that is not the one its path gives (a KeyError in the report's tables)."""
+    assert ft.run_input("sweep-file", ft.make_input("sweep-file", 17962)) == "error"

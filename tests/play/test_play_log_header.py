@@ -1,6 +1,7 @@
 """A log's header is covered by its check: every field edited by hand is refused at line 1,
 by ``--resume`` and by every reader, and the file is left as it was. Version 1 logs (no check)
-are still continued, saying that their header is taken as written."""
+are refused unless ``--accept-old-log`` is given; then they say that their header is taken as
+written."""
 
 from __future__ import annotations
 
@@ -110,19 +111,53 @@ def test_the_header_put_back_continues(tmp_path: Path) -> None:
     ctl.close()
 
 
-def test_a_version_1_log_without_a_check_continues_and_says_so(tmp_path: Path) -> None:
+def test_a_version_1_log_is_refused_unless_accepted_and_then_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = started(tmp_path)
 
     def old(header: dict[str, Any]) -> None:
         header["version"] = 1
         del header["check"]
 
-    edit_header(log, old)
+    before = edit_header(log, old)
     got = read_log(log).header
     assert got is not None and not got.checked and got.version == 1
+    with pytest.raises(TacticaError, match="--accept-old-log"):
+        PlaySession.resume(log, ScriptedTerminal(["quit"]), durable=False)
+    assert main(["play", "--resume", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "carries no check of its header" in err
+    assert log.read_bytes() == before  # left as it was
     t = ScriptedTerminal(["quit"])
-    PlaySession.resume(log, t, durable=False).run()
+    PlaySession.resume(log, t, durable=False, accept_old_log=True).run()
     assert "its header carries no check" in t.text
     assert json.loads(log.read_text().splitlines()[0])["version"] == 1  # left as it was
     header = LogHeader("nebulia-operations", "duel.yaml", "d", {}, 1, version=1)
     assert "check" not in header.to_json()
+
+
+def test_the_downgrade_past_the_check_is_refused(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Version set to 1, the check deleted and a ruling edited: what a version 2 header
+    protects cannot be changed by calling it a version 1 header."""
+    log = started(tmp_path)
+
+    def downgrade(header: dict[str, Any]) -> None:
+        header["version"] = 1
+        del header["check"]
+        header["rulings"]["NEB-3"] = "chebyshev"
+
+    before = edit_header(log, downgrade)
+    assert main(["play", "--resume", str(log)]) == 2
+    assert "--accept-old-log" in capsys.readouterr().err
+    assert main(["serve", "--resume", str(log), "--port", "0"]) == 2
+    assert "--accept-old-log" in capsys.readouterr().err
+    assert log.read_bytes() == before
+
+
+@pytest.mark.parametrize("seed", [2**64, 10**30, -1])
+def test_a_header_seed_out_of_bounds_is_refused(tmp_path: Path, seed: int) -> None:
+    log = started(tmp_path)
+    edit_header(log, set_field("seed", seed))
+    with pytest.raises(TacticaError, match=r"damaged|2\^64"):
+        read_log(log)

@@ -282,3 +282,12 @@ def test_suggest_answers_a_decision_too(tmp_path: Path) -> None:
     assert "suggestions are for actions" not in said
     found = re.search(r"  suggestion: \[(\d)\] (aim at the (?:legs|head))", said)
     assert found, said
+
+
+def test_a_megabyte_typed_line_is_refused_without_being_shown_again(tmp_path: Path) -> None:
+    sc = load_scenario(DUEL)
+    huge = "A" * (1024 * 1024)
+    t = play(sc, tmp_path / "duel.jsonl", [huge, "quit"], seed=1, computer={"blue": "greedy"})
+    said = "\n".join(t.said)
+    assert "that line is 1,048,576 characters long; at most 1,000 are read" in said
+    assert "A" * 1001 not in said and len(said) < 100_000

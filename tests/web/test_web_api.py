@@ -165,3 +165,18 @@ def test_a_fight_moves_from_the_terminal_to_the_browser_and_back(tmp_path: Path)
     assert "armor: 2 -> 1" not in "\n".join(lines.said)  # answered in the browser, not again
     records = read_log(log).records
     assert Rolled("armor", 1, (2,)) in records
+
+
+def test_a_body_giving_a_key_twice_is_refused(fight) -> None:  # type: ignore[no-untyped-def]
+    """``{"n": 1, "n": 2}`` is never read as its last value: a guard and the code behind it
+    could read different ones."""
+    client, _, log = fight
+    client.get("/api/state")
+    before = log.read_bytes()
+    r = client.post("/api/action", content=b'{"n": 1, "n": 2}',
+                    headers={"Content-Type": "application/json"})
+    assert (r.status_code, r.json()["error"]) == (400, "the request gives the key 'n' twice")
+    r = client.post("/api/action", content=b'{"n": 1, "x": {"a": 1, "a": 1}}',
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 400
+    assert log.read_bytes() == before

@@ -88,8 +88,11 @@ def test_a_full_disk_reloads_the_fight_from_its_log_and_says_why(
     assert len(log.read_bytes()) > len(before)
 
 
-def test_a_step_cut_short_by_a_full_disk_closes_the_fight_at_what_the_log_holds(
+def test_a_full_disk_never_closes_a_fight_with_a_computer_side(
         fight: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A step cut short by a full disk, and the reload's own computer move failing to save
+    too: the fight waits as its log holds it, every request says why, and once there is
+    space again the next request continues it from its log (the computer's move included)."""
     client, server, log = fight
     answer(client, "/api/action", index=0)
     answer(client, "/api/action", index=0)
@@ -99,20 +102,21 @@ def test_a_step_cut_short_by_a_full_disk_closes_the_fight_at_what_the_log_holds(
     r = answer(client, "/api/roll", text="9")
     assert r.status_code == 503
     error = r.json()["error"]
-    assert "nor continued from its log" in error and "tactica serve --resume" in error
-    assert server.closed
-    for path in ["/api/state", "/api/map.svg", "/api/events"]:
+    assert "nor continued from its log" in error and "once the problem is solved" in error
+    assert not server.closed and server.stalled
+    for path in ["/api/state", "/api/map.svg"]:  # still full: refused, saying why
         refused = client.get(path)
-        assert refused.status_code == 503 and refused.json()["error"] == error
+        assert refused.status_code == 503 and "could not be saved" in refused.json()["error"]
     assert log.read_bytes().startswith(before)
     last = read_log(log).records[-1]  # complete lines only
     assert isinstance(last, Rolled) and (last.label, last.faces) == ("armor", (9,))
-    monkeypatch.undo()
-    server.controller.close()
-    ctl = FightController.resume(log, durable=False)  # and the fight goes on from there
-    ctl.advance()
-    assert isinstance(ctl.battle.log[-1], BattleEnded) and ctl.battle.log[-1].winner == "red"
-    ctl.close()
+    monkeypatch.undo()  # space again: the next request continues the fight from its log
+    s = client.get("/api/state")
+    assert s.status_code == 200, s.text
+    assert not server.stalled
+    records = read_log(log).records
+    assert isinstance(records[-1], BattleEnded) and records[-1].winner == "red"
+    assert s.json()["notice"]  # the page says what happened
 
 
 def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:

@@ -33,7 +33,7 @@ from tactica.analysis.simulate import Progress, _policies_for, _run
 from tactica.engine.errors import TacticaError
 from tactica.engine.rulings import Ruling
 from tactica.engine.scenario import Scenario
-from tactica.presentation.tables import Column, NumberFormat, Table
+from tactica.presentation.tables import Column, NumberFormat, Table, csv_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -290,7 +290,8 @@ class EffectsReport:
         if records:
             writer = csv.DictWriter(out, list(records[0]), lineterminator="\n")
             writer.writeheader()
-            writer.writerows(records)
+            writer.writerows([{k: csv_text(v) if isinstance(v, str) else v
+                               for k, v in r.items()} for r in records])
         return out.getvalue()
 
     def to_markdown(self, fmt: NumberFormat | None = None) -> str:

@@ -24,6 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tactica.engine.errors import IllegalActionError, TacticaError
+from tactica.engine.limits import (
+    MAX_INT_DIGITS,
+    MAX_LISTED_NUMBERS,
+    MAX_MATRIX_MATCHUPS,
+    MAX_NUMBER,
+)
 from tactica.engine.ruleset import (
     MatchupProfile,
     OddsChoice,
@@ -166,22 +172,42 @@ def _heading(attacker: str, means: str, cover: int | None) -> str:
     return f"{attacker}{'' if means == attacker else ' ' + means}{where}"
 
 
-def parse_numbers(text: str, *, what: str, low: int = 0) -> list[int]:
-    """``"1-20"``, ``"1,5,10"`` or ``"0-20/5"`` as whole numbers; a TacticaError otherwise."""
-    out: list[int] = []
+def parse_numbers(text: str, *, what: str, low: int = 0, most: int = MAX_LISTED_NUMBERS,
+                  high: int = MAX_NUMBER) -> list[int]:
+    """``"1-20"``, ``"1,5,10"`` or ``"0-20/5"`` as whole numbers; a TacticaError otherwise.
+
+    The size is checked before anything is built: each number is from ``low`` to ``high``,
+    and the count the text asks for (worked out from the ranges' ends and steps) at most
+    ``most`` (docs/limits.md)."""
+    spans: list[tuple[int, int, int]] = []
+    count = 0
+    shown = text if len(text) <= 60 else text[:57] + "..."
     for part in (p.strip() for p in text.split(",")):
         span, _, step_text = part.partition("/")
         a, dash, b = span.partition("-")
+        pieces = [step_text, a, b]
+        if any(len(p.strip()) > MAX_INT_DIGITS for p in pieces):
+            raise TacticaError(f"{what}: numbers of at most {high:,}, got {shown!r}")
         try:
             step = int(step_text) if step_text else 1
             lo = int(a)
             hi = int(b) if dash else lo
         except ValueError:
             raise TacticaError(f"{what}: expected numbers like 1-20, 1,5,10 or 0-20/5, "
-                               f"got {text!r}") from None
+                               f"got {shown!r}") from None
         if step < 1 or hi < lo or lo < low:
+            part = part if len(part) <= 60 else part[:57] + "..."
             raise TacticaError(f"{what}: expected numbers from {low} upward, low-high, "
                                f"got {part!r}")
+        if hi > high or step > high:
+            raise TacticaError(f"{what}: numbers of at most {high:,}, got {shown!r}")
+        count += (hi - lo) // step + 1
+        if count > most:
+            raise TacticaError(f"{what}: at most {most:,} numbers (see docs/limits.md), "
+                               f"got {shown!r}")
+        spans.append((lo, hi, step))
+    out: list[int] = []
+    for lo, hi, step in spans:
         out.extend(range(lo, hi + 1, step))
     return list(dict.fromkeys(out))
 
@@ -211,6 +237,7 @@ def matchup_matrix(
     means: Sequence[str] = (),
     options: Mapping[str, OddsValue] | None = None,
     per_roll: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Matrix:
     """Exact odds of every weapon of ``attackers`` on every one of ``targets`` at each range
     and cover (see the module's docstring).
@@ -219,7 +246,8 @@ def matchup_matrix(
     profiles then come from (by unit id). ``attackers`` and ``targets`` are profile names, or
     mappings of a label to a profile (a name or a unit's entry). ``means`` keeps only those
     weapons or abilities; ``options`` are the game's odds options (``defend=True``);
-    ``per_roll`` values a single roll even where the game says what an attack action is.
+    ``per_roll`` values a single roll even where the game says what an attack action is;
+    ``progress(done, planned)`` is told the matchups worked out.
     """
     scenario: Scenario | None = None
     if isinstance(game, Scenario):
@@ -265,6 +293,13 @@ def matchup_matrix(
     done: set[tuple[str, str, int | None, int | None]] = set()
     states: dict[tuple[str, str, int | None, int | None], tuple[Any, str, str]] = {}
     friendly = False
+    planned, step = len(atk) * len(tgt) * len(covers) * len(ranges), 0
+    if planned > MAX_MATRIX_MATCHUPS:
+        raise TacticaError(
+            f"matrix: {len(atk)} attacker(s) x {len(tgt)} target(s) x {len(ranges)} range(s) "
+            f"x {len(covers)} cover(s) make {planned:,} matchups, more than "
+            f"{MAX_MATRIX_MATCHUPS:,} (each is worked out exactly; see docs/limits.md): "
+            "narrow it with --attacker, --target, --range or --cover")
     for a_label, a_prof in atk.items():
         # Enemies first, then friends (a scenario's units of the attacker's side); never the
         # attacker itself.
@@ -276,6 +311,9 @@ def matchup_matrix(
                 friendly = True
             for cover in covers:
                 for rng in ranges:
+                    if progress is not None:
+                        progress(step, planned)
+                    step += 1
                     try:
                         m = hooks.matchup((a_prof, t_prof), range=rng, cover=cover,
                                           rulings=in_force, content=content)

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from tactica.analysis.simulate import simulate
-from tactica.analysis.sweep import Parameter, SweepSpec, read_meta
+from tactica.analysis.sweep import Parameter, SweepSpec
+from tactica.analysis.sweep_file import read_sweep
 from tactica.engine.errors import TacticaError
 from tactica.engine.maps import to_svg
 from tactica.engine.ruleset import Capability, odds_hooks, sight_hooks
 from tactica.engine.scenario import Scenario
 from tactica.engine.version import version
 from tactica.presentation.render.markup import Child, Element, Trusted
-from tactica.presentation.tables import Column, NumberFormat, Table, require
+from tactica.presentation.tables import Column, NumberFormat, Table
 
 __all__ = ["scenario_report", "sweep_report", "write_report"]
 
@@ -113,11 +114,12 @@ def _rulings_table(scenario: Scenario) -> Table:
 
 def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
                     workers: int | None = 1, fmt: NumberFormat | None = None,
-                    plots: bool = True, effects: int = 0) -> str:
+                    plots: bool = True, effects: int = 0,
+                    progress: Callable[[int, int], None] | None = None) -> str:
     """The HTML page of a scenario (see the module's docstring); ``battles=0`` leaves the
     simulation out, ``plots=False`` the pictures that need matplotlib; ``effects`` battles
     add a section on the effect of every ruling's other readings
-    (:mod:`tactica.analysis.effects`)."""
+    (:mod:`tactica.analysis.effects`); ``progress`` is told the simulation's battles done."""
     from tactica.analysis.attacks import attack_rows
     from tactica.analysis.views import attack_table, simulation_tables
 
@@ -164,7 +166,10 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
                     f"{report.action}. Bars: P(damage); line: P(at least that much)."))
         sections.append(("Exact odds", odds_html))
     if battles > 0:
-        sim = simulate(scenario, battles=battles, seed=seed, workers=workers)
+        sim = simulate(scenario, battles=battles, seed=seed, workers=workers,
+                       progress=progress)
+        if sim.interrupted:  # Ctrl-C: no page of a part of the battles
+            raise KeyboardInterrupt
         content = _tables(simulation_tables(sim), fmt)
         if plots:
             from tactica.analysis.plots import win_rate_plot
@@ -177,6 +182,8 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
         from tactica.analysis.effects import effects as every_effect
 
         found = every_effect(scenario, battles=effects, seed=seed, workers=workers)
+        if found.interrupted:
+            raise KeyboardInterrupt
         content = _tables([found.table()], fmt)
         if plots and found.effects:
             content.append(_figure(_svg(found.plot()),
@@ -191,28 +198,15 @@ def scenario_report(scenario: Scenario, *, battles: int = 200, seed: int = 1,
     return _page(scenario.name, subtitle, sections)
 
 
-def _records(path: Path) -> list[dict[str, Any]]:
-    pq = require("pyarrow.parquet", "designer")
-    try:
-        rows: list[dict[str, Any]] = pq.read_table(str(path)).to_pylist()
-    except (OSError, ValueError) as exc:
-        raise TacticaError(f"{path}: not a readable Parquet file ({exc})") from None
-    return rows
-
-
 def sweep_report(path: Path, *, fmt: NumberFormat | None = None, plots: bool = True) -> str:
     """The HTML page of a sweep written by ``tactica sweep -o FILE.parquet``."""
     from tactica.analysis.sweep_views import plot_paired, plot_sweep, sweep_tables
 
     fmt = fmt or NumberFormat()
-    meta = read_meta(path)
-    if not meta.get("parameters"):
-        raise TacticaError(f"{path}: not a tactica sweep (no sweep description in its "
-                           "metadata)")
-    rows = _records(path)
-    params = tuple(Parameter(p["path"], tuple(p["values"])) for p in meta["parameters"])
-    spec = SweepSpec(params, odds=bool(meta.get("odds")), battles=int(meta.get("battles") or 0),
-                     seed=int(meta.get("seed") or 1))
+    checked, rows = read_sweep(path)  # every part checked: one error, never a traceback
+    meta = checked.model_dump()
+    params = tuple(Parameter(p.path, tuple(p.values)) for p in checked.parameters)
+    spec = SweepSpec(params, odds=checked.odds, battles=checked.battles, seed=checked.seed)
     what = Table("what was varied", [Column("parameter"), Column("column"), Column("values")],
                  [[p.path, p.column, ", ".join(map(str, p.values))] for p in params])
     base = meta.get("source") or (f"{meta.get('game')} matchup "

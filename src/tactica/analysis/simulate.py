@@ -31,6 +31,7 @@ from tactica.analysis.sim.play import DEFAULT_MAX_STEPS, logged_battle, play_bat
 from tactica.analysis.sim.tally import BattleResult, PairedTally, Tally, engine_entry, wilson
 from tactica.analysis.sim.variants import CompareSpec, Variant, describe, parse_compare, variants_of
 from tactica.engine.errors import TacticaError
+from tactica.engine.limits import MAX_SEED, MAX_STEPS, MAX_WORKERS, MIN_PRECISION
 from tactica.engine.policies import default_policy, make_policy
 from tactica.engine.rulings import Ruling
 from tactica.engine.scenario import Scenario
@@ -55,6 +56,8 @@ __all__ = [
 
 #: The cap of a run to a precision (``--max-battles``).
 DEFAULT_MAX_BATTLES = 100_000
+#: The most battles of one run (``--battles``, ``--max-battles``), per variant.
+MAX_BATTLES = 10_000_000
 #: The first round of a run to a precision; later rounds are sized from the intervals so far.
 FIRST_ROUND = 200
 
@@ -330,21 +333,24 @@ def _run(scenarios: Sequence[Scenario], policies: dict[str, str], *, battles: in
          max_battles: int, executor: str, scheduler: Any, max_steps: int,
          consulted: bool = False, rulings: Sequence[str | None] = (),
          reuse: bool = False) -> _Run:
-    if seed < 0:
-        raise TacticaError(f"--seed: expected a whole number >= 0, got {seed}")
+    if not 0 <= seed <= MAX_SEED:
+        raise TacticaError(f"--seed: expected a whole number from 0 to 2^64 - 1, got "
+                           f"{_short(seed)}")
     if precision is None:
-        if battles is None or battles < 1:
-            raise TacticaError(f"--battles: expected at least 1, got {battles}")
-    elif not (0 < precision < 0.5):
-        raise TacticaError(f"--precision: expected a half width above 0 and below 0.5 "
-                           f"(such as 0.01), got {precision:g}")
-    if max_battles < 1:
-        raise TacticaError(f"--max-battles: expected at least 1, got {max_battles}")
-    if max_steps < 1:
-        raise TacticaError(f"max_steps: expected at least 1, got {max_steps}")
+        if battles is None or not 1 <= battles <= MAX_BATTLES:
+            raise TacticaError(f"--battles: expected 1 to {MAX_BATTLES:,}, got "
+                               f"{_short(battles)}")
+    elif not (MIN_PRECISION <= precision < 0.5):
+        raise TacticaError(f"--precision: expected a half width from {MIN_PRECISION:g} to "
+                           f"below 0.5 (such as 0.01), got {precision:g}")
+    if not 1 <= max_battles <= MAX_BATTLES:
+        raise TacticaError(f"--max-battles: expected 1 to {MAX_BATTLES:,}, got "
+                           f"{_short(max_battles)}")
+    if not 1 <= max_steps <= MAX_STEPS:
+        raise TacticaError(f"--max-steps: expected 1 to {MAX_STEPS:,}, got {_short(max_steps)}")
     n_workers = workers if workers is not None else (os.cpu_count() or 1)
-    if n_workers < 1:
-        raise TacticaError(f"--workers: expected at least 1, got {n_workers}")
+    if not 1 <= n_workers <= MAX_WORKERS:
+        raise TacticaError(f"--workers: expected 1 to {MAX_WORKERS}, got {_short(n_workers)}")
     sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
     tallies = [Tally(sides) for _ in scenarios]
     paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
@@ -386,11 +392,16 @@ def _run(scenarios: Sequence[Scenario], policies: dict[str, str], *, battles: in
     return _Run(tallies, paired, interrupted, prec)
 
 
+def _short(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
 def _next_target(done: int, widest: float, precision: float) -> int:
     """The battles needed for the widest interval to shrink to ``precision`` (widths shrink
     as 1/√n), with a 10% margin, in whole hundreds, at least a fifth more than done."""
-    needed = done * (widest / precision) ** 2 * 1.1
-    target = max(math.ceil(needed / 100) * 100, done + max(100, done // 5))
+    needed = done * min((widest / precision) ** 2, 1e12) * 1.1  # finite: a target, capped
+    target = max(math.ceil(min(needed, 1e15) / 100) * 100, done + max(100, done // 5))
     return target
 
 

@@ -35,6 +35,7 @@ from tactica.analysis.matrix import parse_numbers
 from tactica.analysis.sim.play import DEFAULT_MAX_STEPS
 from tactica.analysis.simulate import wilson
 from tactica.engine.errors import IllegalActionError, TacticaError
+from tactica.engine.limits import MAX_SWEEP_POINTS
 from tactica.engine.ruleset import OddsValue, Ruleset, builtin_packs, matchup_hooks, odds_hooks
 from tactica.engine.rulings import Rulings
 from tactica.engine.scenario import Scenario, scenario_from_mapping
@@ -45,7 +46,9 @@ __all__ = ["Parameter", "SweepSpec", "column_name", "parse_vary", "query", "read
            "run_sweep", "write_parquet"]
 
 MATCHUP_PARAMS = ("range", "cover")
-_META_KEY = b"tactica.analysis.sweep"
+#: The key of the sweep's description in its Parquet file's metadata.
+META_KEY = b"tactica.analysis.sweep"
+_META_KEY = META_KEY
 
 
 def column_name(path: str) -> str:
@@ -71,7 +74,10 @@ class Parameter:
 
 
 def _value(text: str) -> Any:
-    loaded = yaml.safe_load(text)
+    try:
+        loaded = yaml.safe_load(text)
+    except (yaml.YAMLError, ValueError, RecursionError):  # a number of 5,000 digits, ...
+        return text  # a text then: the scenario's own check says what is wrong with it
     return loaded if isinstance(loaded, int | float | str | bool) else text
 
 
@@ -290,6 +296,8 @@ def _simulate_group(scenarios: Sequence[Scenario], spec: SweepSpec, labels: Sequ
                executor=spec.executor or "process", scheduler=None,
                max_steps=DEFAULT_MAX_STEPS, consulted=ruling is not None,
                rulings=[ruling] * len(scenarios))
+    if run.interrupted:  # Ctrl-C: the sweep stops, not only this group's run
+        raise KeyboardInterrupt
     out: list[list[dict[str, Any]]] = []
     for v, tally in enumerate(run.tallies):
         n = tally.battles
@@ -335,6 +343,11 @@ def run_sweep(spec: SweepSpec, *,
         raise TacticaError(f"--vary: at most two parameters, got {len(spec.parameters)}")
     if not spec.odds and spec.battles < 1:
         raise TacticaError("give --battles N (simulations) or --odds (exact odds)")
+    size = math.prod(len(p.values) for p in spec.parameters)
+    if size > MAX_SWEEP_POINTS:
+        raise TacticaError(f"--vary: {' x '.join(str(len(p.values)) for p in spec.parameters)}"
+                           f" values make {size:,} points, more than {MAX_SWEEP_POINTS:,} "
+                           "(see docs/limits.md)")
     points = list(_points(spec.parameters))
     rows: list[dict[str, Any]] = []
     with _folder() as folder:
@@ -390,8 +403,11 @@ def read_meta(path: Path) -> dict[str, Any]:
     except (OSError, ValueError) as exc:
         raise TacticaError(f"{path}: not a readable Parquet file ({exc})") from None
     raw = meta.get(_META_KEY)
-    found: dict[str, Any] = json.loads(raw) if raw else {}
-    return found
+    if not raw:
+        return {}
+    from tactica.analysis.sweep_file import sweep_meta
+
+    return sweep_meta(path, raw).model_dump()
 
 
 def query(path: Path, sql: str) -> Table:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from tactica.analysis.simulate import SimulationReport, simulate, wilson
 from tactica.engine.errors import TacticaError
 from tactica.engine.game import Matchups
+from tactica.engine.limits import MAX_VERSUS_RANGES
 from tactica.engine.ruleset import Capability, Ruleset, get_ruleset, matchup_hooks
 from tactica.engine.rulings import Rulings
 from tactica.engine.scenario import Scenario, scenario_from_mapping
@@ -418,6 +419,19 @@ class VersusReport:
         return self.table().to_html(self.fmt)
 
 
+def _offset(progress: Callable[[int, int], None] | None, before: int, planned: int
+            ) -> Callable[[int, int], None] | None:
+    """``progress`` told of one run's battles as part of all of them."""
+    if progress is None:
+        return None
+    told = progress
+
+    def tell(done: int, _: int) -> None:
+        told(before + done, planned)
+
+    return tell
+
+
 def versus(
     game: str | Ruleset,
     red: str | Squad,
@@ -431,13 +445,19 @@ def versus(
     workers: int | None = None,
     policies: Mapping[str, str] | str | None = None,
     swap: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> VersusReport:
     """Play the squads against each other at each range, ``battles`` battles with red moving
-    first and (``swap``) as many with blue moving first from the other end of the field."""
+    first and (``swap``) as many with blue moving first from the other end of the field.
+    ``progress(done, planned)`` is told the battles done as they finish; Ctrl-C (a
+    KeyboardInterrupt) stops every run, not only the one under way."""
     ruleset = get_ruleset(game) if isinstance(game, str) else game
     _hooks(ruleset)
     if battles < 1:
         raise TacticaError(f"--battles: expected at least 1, got {battles}")
+    if len(ranges) > MAX_VERSUS_RANGES:
+        raise TacticaError(f"--range: at most {MAX_VERSUS_RANGES} ranges (each is two whole "
+                           f"simulations; see docs/limits.md), got {len(ranges):,}")
     squads = {"red": red if isinstance(red, Squad) else parse_squad(red, what="--red"),
               "blue": blue if isinstance(blue, Squad) else parse_squad(blue, what="--blue")}
     for side, squad in squads.items():
@@ -448,6 +468,8 @@ def versus(
     chosen_policies: Mapping[str, str] = {}
     in_force: Mapping[str, str] = {}
     sets_first = True
+    planned = len(ranges) * (2 if swap else 1) * battles
+    finished = 0
     for rng in ranges:
         orders = [("red", "blue"), ("blue", "red")] if swap else [("red", "blue")]
         runs: list[SimulationReport] = []
@@ -465,7 +487,10 @@ def versus(
                     notes[f"{shapes[shape]} (so at every range, at its own distance)"] = None
             sets_first = "first" in scenario.data
             report = simulate(scenario, battles=battles, seed=seed * 2 + k, workers=workers,
-                              policies=policies)
+                              policies=policies, progress=_offset(progress, finished, planned))
+            if report.interrupted:  # the run kept what it had; the matchup stops here
+                raise KeyboardInterrupt
+            finished += report.battles
             runs.append(report)
             chosen_policies, in_force = report.policies, report.rulings
         points.append(VersusPoint(took, tuple(runs), tuple(o[0] for o in orders)))

@@ -21,7 +21,7 @@ err_console = SafeConsole(stderr=True, soft_wrap=True)
 #: controls, line and paragraph separators, lone surrogates. They are written as ``\uXXXX``
 #: escapes (the same data).
 _UNSAFE_IN_JSON = re.compile(
-    "[\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+    "[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def print_json(data: Any) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+from tactica.analysis import ctrl_c
 from tactica.analysis.effects import DEFAULT_MAX_BATTLES, DEFAULT_PRECISION, effects
 from tactica.cli.app import app
 from tactica.cli.common import err_console, parse_rulings, print_json
@@ -20,7 +20,8 @@ from tactica.cli.output import (
     save_plot,
     show_tables,
 )
-from tactica.cli.simulate_cmd import ProgressLine, _parse_policies
+from tactica.cli.progress import progress_shown
+from tactica.cli.simulate_cmd import _parse_policies
 from tactica.engine.errors import TacticaError
 from tactica.engine.scenario import load_scenario
 from tactica.presentation.tables import NumberFormat, write_text
@@ -56,21 +57,9 @@ def effects_cmd(
     sc = load_scenario(scenario)
     if rulings:
         sc = sc.with_rulings(parse_rulings(rulings))
-    with Progress(
-        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-        TimeRemainingColumn(), console=err_console, transient=True,
-        disable=not err_console.is_terminal,
-    ) as bar:
-        task = bar.add_task("battles", total=battles or 1000)
-        line = None if err_console.is_terminal else ProgressLine(name="effects")
-
-        def progress(done: int, planned: int) -> None:
-            bar.update(task, completed=done, total=planned)
-            if line is not None:
-                line(done, planned)
-
-        if battles is not None and precision is not None:
-            raise TacticaError("give --battles or --precision, not both")
+    if battles is not None and precision is not None:
+        raise TacticaError("give --battles or --precision, not both")
+    with progress_shown("effects", total=battles) as progress:
         report = effects(sc, battles=battles, precision=precision, max_battles=max_battles,
                          seed=seed, policies=_parse_policies(policy),
                          workers=workers, progress=progress, executor=executor,
@@ -87,4 +76,5 @@ def effects_cmd(
     if report.interrupted:
         err_console.print(f"interrupted: {report.battles} battles were finished; the figures "
                           "above are theirs")
-        raise typer.Exit(130)
+        ctrl_c.mark_reported()
+        raise typer.Exit(ctrl_c.EXIT_CODE)

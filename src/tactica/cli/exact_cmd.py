@@ -57,7 +57,7 @@ def exact_cmd(
     policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="greedy, random or first-option (default: the game's own), or SIDE=NAME (repeatable); each played as the chance of each of its choices (greedy's ties shared equally).")] = None,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
     compare_spec: Annotated[str | None, typer.Option("--compare", "-c", help="Exact odds under each variant and their exact difference: RULING=A,B (NEB-6=die,characteristic) or a field PATH=A,B (units.A.defense=2,3).")] = None,
-    max_states: Annotated[int, typer.Option("--max-states", min=1, max=10_000_000, help="The budget of distinct states searched (the default answers in about a minute).")] = DEFAULT_MAX_STATES,
+    max_states: Annotated[int, typer.Option("--max-states", min=1, max=2_000_000, help="The budget of distinct states searched (the default answers in about a minute; at most 2,000,000, about 6 GB).")] = DEFAULT_MAX_STATES,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     csv: CsvOpt = None,
     markdown: MarkdownOpt = False,

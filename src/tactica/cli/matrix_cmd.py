@@ -27,11 +27,19 @@ from tactica.cli.output import (
     save_plot,
     show_tables,
 )
+from tactica.cli.progress import progress_shown
 from tactica.engine.errors import TacticaError
 from tactica.engine.game import Matchups
 from tactica.engine.ruleset import get_ruleset, matchup_hooks
 from tactica.engine.scenario import Scenario, load_scenario
 from tactica.presentation.tables import NumberFormat
+
+
+def _is_file(source: str) -> bool:
+    try:
+        return Path(source).is_file()
+    except (OSError, ValueError):  # a name too long for a path, a NUL: a game's name then
+        return False
 
 
 def _names(values: list[str] | None) -> list[str]:
@@ -68,7 +76,7 @@ def matrix(
         raise TacticaError(f"--value: expected one of {', '.join(VALUES)}, got {value!r}")
     fmt = NumberFormat(precision=decimals, exact=exact)
     scenario: Scenario | None = None
-    if source.endswith((".yaml", ".yml")) or Path(source).is_file():
+    if source.endswith((".yaml", ".yml")) or _is_file(source):
         scenario = load_scenario(Path(source))
         ruleset = scenario.ruleset
         everyone = list(scenario_profiles(scenario))
@@ -85,28 +93,29 @@ def matrix(
     covers: list[int | None] = list(parse_numbers(cover, what="--cover"))
     chosen = parse_rulings(rulings)
     before = None
-    if difference is not None:
-        if difference == "cover":
-            covers = list(dict.fromkeys([0, *covers, 1]))
-        else:
-            rid, eq, readings = difference.partition("=")
-            pair = [r.strip() for r in readings.split(",")]
-            if not eq or len(pair) != 2 or not all(pair):
-                raise TacticaError(f"--difference: expected 'cover' or ID=A,B (a ruling and "
-                                   f"two of its options), got {difference!r}")
-            before = matchup_matrix(
-                scenario if scenario is not None else ruleset,
-                _names(attacker) or everyone, _names(target) or targets,
-                ranges=range_list, covers=covers, rulings={**chosen, rid.strip(): pair[0]},
-                content=[p.resolve() for p in content or []], means=_names(weapon),
-                options=options, per_roll=per_roll)
-            chosen = {**chosen, rid.strip(): pair[1]}
-    result = matchup_matrix(
-        scenario if scenario is not None else ruleset,
-        _names(attacker) or everyone, _names(target) or targets,
-        ranges=range_list, covers=covers, rulings=chosen,
-        content=[p.resolve() for p in content or []], means=_names(weapon), options=options,
-        per_roll=per_roll)
+    with progress_shown("matrix", unit="matchups") as progress:
+        if difference is not None:
+            if difference == "cover":
+                covers = list(dict.fromkeys([0, *covers, 1]))
+            else:
+                rid, eq, readings = difference.partition("=")
+                pair = [r.strip() for r in readings.split(",")]
+                if not eq or len(pair) != 2 or not all(pair):
+                    raise TacticaError(f"--difference: expected 'cover' or ID=A,B (a ruling "
+                                       f"and two of its options), got {difference!r}")
+                before = matchup_matrix(
+                    scenario if scenario is not None else ruleset,
+                    _names(attacker) or everyone, _names(target) or targets,
+                    ranges=range_list, covers=covers, rulings={**chosen, rid.strip(): pair[0]},
+                    content=[p.resolve() for p in content or []], means=_names(weapon),
+                    options=options, per_roll=per_roll, progress=progress)
+                chosen = {**chosen, rid.strip(): pair[1]}
+        result = matchup_matrix(
+            scenario if scenario is not None else ruleset,
+            _names(attacker) or everyone, _names(target) or targets,
+            ranges=range_list, covers=covers, rulings=chosen,
+            content=[p.resolve() for p in content or []], means=_names(weapon),
+            options=options, per_roll=per_roll, progress=progress)
     notes = result.notes
     if value is None:
         value = "p_out_of_action"

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from tactica.analysis import ctrl_c
 from tactica.cli.app import app
 from tactica.cli.common import console, err_console, parse_rulings
 from tactica.engine.errors import TacticaError
@@ -72,10 +73,11 @@ def parse_computer(values: list[str] | None) -> dict[str, str | None]:
 
 def open_fight(scenario: Path | None, *, log: Path | None, resume: Path | None,
                computer: list[str] | None, auto_dice: bool, seed: int | None,
-               rulings: list[str] | None, command: str = "play") -> FightController:
+               rulings: list[str] | None, command: str = "play",
+               accept_old_log: bool = False) -> FightController:
     """The fight that ``tactica play`` and ``tactica serve`` (``command``, named in the
     hints) run: a new one on ``scenario`` (logged to ``log``, by default beside the current
-    folder), or the one in ``resume``."""
+    folder), or the one in ``resume`` (a version 1 log only with ``accept_old_log``)."""
     chosen = parse_computer(computer) if computer else None
     if resume is not None:
         if rulings:
@@ -88,7 +90,7 @@ def open_fight(scenario: Path | None, *, log: Path | None, resume: Path | None,
         # Without --auto-dice the dice are as the table last chose them in this fight.
         return FightController.resume(resume, scenario=sc, computer=chosen,
                                       ask_dice=False if auto_dice else None, seed=seed,
-                                      command=command)
+                                      command=command, accept_old_log=accept_old_log)
     if scenario is None:
         raise TacticaError("give a SCENARIO to start a fight, or --resume LOG to continue one")
     sc = load_scenario(scenario)
@@ -108,12 +110,14 @@ def play(
     auto_dice: Annotated[bool, typer.Option("--auto-dice", help="Roll every die virtually instead of asking.")] = False,
     seed: Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Seed of the virtual dice and the computer's choices (recorded in the log).")] = None,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable; not with --resume).")] = None,
+    accept_old_log: Annotated[bool, typer.Option("--accept-old-log", help="Continue a version 1 log (tactica 0.2.0 and earlier), whose header has no check.")] = False,
 ) -> None:
     """Run a fight at the table: choose actions, type the dice you roll (or let tactica roll),
     see sight and odds; every step is saved as it happens and --resume LOG continues it."""
     terminal = ProxyTerminal()
     controller = open_fight(scenario, log=log, resume=resume, computer=computer,
-                            auto_dice=auto_dice, seed=seed, rulings=rulings)
+                            auto_dice=auto_dice, seed=seed, rulings=rulings,
+                            accept_old_log=accept_old_log)
     path = controller.log_path
     session = PlaySession(controller, terminal)
     terminal.session = session
@@ -123,4 +127,5 @@ def play(
         err_console.print(f"interrupted: the fight is saved in {path}; continue it with "
                           f"tactica play --resume {path}", markup=False, highlight=False,
                           soft_wrap=True)
-        raise typer.Exit(130) from None
+        ctrl_c.mark_reported()
+        raise typer.Exit(ctrl_c.EXIT_CODE) from None

@@ -11,6 +11,7 @@ from tactica.analysis.report import scenario_report, sweep_report, write_report
 from tactica.cli.app import app
 from tactica.cli.common import err_console, parse_rulings
 from tactica.cli.output import DecimalsOpt, ExactOpt
+from tactica.cli.progress import progress_shown
 from tactica.engine.errors import TacticaError
 from tactica.engine.scenario import load_scenario
 from tactica.presentation.tables import NumberFormat
@@ -31,8 +32,12 @@ def report(
     """One self-contained HTML page for a scenario (map, rulings, odds, plots, simulation) or a
     sweep (what it varied, its tables and plots), to send to a co-author."""
     fmt = NumberFormat(decimals, exact)
-    if not source.is_file():
-        raise TacticaError(f"{source}: no such file")
+    try:
+        found = source.is_file()
+    except (OSError, ValueError):  # a name too long for a path
+        found = False
+    if not found:
+        raise TacticaError(f"{str(source)[:80]}: no such file")
     if source.suffix.lower() == ".parquet":
         if rulings:
             raise TacticaError("--rulings: a sweep's rulings are those it ran with")
@@ -43,7 +48,8 @@ def report(
         sc = load_scenario(source)
         if rulings:
             sc = sc.with_rulings(parse_rulings(rulings))
-        text = scenario_report(sc, battles=battles, seed=seed, workers=workers, fmt=fmt,
-                               effects=effects)
+        with progress_shown("report") as progress:
+            text = scenario_report(sc, battles=battles, seed=seed, workers=workers, fmt=fmt,
+                                   effects=effects, progress=progress)
     write_report(text, output)
     err_console.print(f"report written to {output}")

@@ -71,6 +71,7 @@ def serve(
     auto_dice: Annotated[bool, typer.Option("--auto-dice", help="Roll every die virtually instead of asking.")] = False,
     seed: Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Seed of the virtual dice and the computer's choices (recorded in the log).")] = None,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable; not with --resume).")] = None,
+    accept_old_log: Annotated[bool, typer.Option("--accept-old-log", help="Continue a version 1 log (tactica 0.2.0 and earlier), whose header has no check.")] = False,
     host: Annotated[str, typer.Option("--host", help="The address to listen on: 127.0.0.1 (default) is this machine only; 0.0.0.0 lets the whole network in.")] = LOCAL,
     port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="The port (0: any free one; the URL printed shows it).")] = 8000,
     allow_host: Annotated[list[str] | None, typer.Option("--allow-host", metavar="NAME", help="Another name the page may be opened by (this machine's name or address on the network; repeatable).")] = None,
@@ -85,7 +86,7 @@ def serve(
         import uvicorn  # noqa: F401
 
         from tactica.web.app import create_app
-        from tactica.web.guard import new_token
+        from tactica.web.guard import new_token, owner_check
         from tactica.web.listen import listen, run
     except ImportError as exc:
         raise TacticaError(f"tactica serve needs the web extra ({exc.name} is missing): "
@@ -94,14 +95,15 @@ def serve(
     try:
         controller = open_fight(scenario, log=log, resume=resume, computer=computer,
                                 auto_dice=auto_dice, seed=seed, rulings=rulings,
-                                command="serve")
+                                command="serve", accept_old_log=accept_old_log)
     except BaseException:
         sock.close()
         raise
     port = int(sock.getsockname()[1])
     token = new_token()
+    cookie = f"tactica-token-{port}"
     web = create_app(controller, token=token, allowed_hosts=host_names(host, port, extra),
-                     cookie=f"tactica-token-{port}")
+                     cookie=cookie)
     unspecified = ipaddress.ip_address("127.0.0.1" if host == "localhost" else host
                                        ).is_unspecified
     shown = LOCAL if unspecified else (f"[{host}]" if ":" in host else host)
@@ -117,7 +119,7 @@ def serve(
             "token can play this fight; to open it from another machine, start it with "
             "--allow-host and the name or address that machine uses")
     try:
-        run(web, sock)
+        run(web, sock, owner=owner_check(token, cookie))
     finally:
         web.state.fight.closed = True
         web.state.fight.controller.close()

@@ -10,17 +10,17 @@ done, with exit code 130.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+from tactica.analysis import ctrl_c
 from tactica.analysis.simulate import ComparisonReport, SimulationReport, compare, simulate
 from tactica.cli.app import app
 from tactica.cli.common import console, err_console, parse_rulings, print_json
 from tactica.cli.output import CsvOpt, DecimalsOpt, ExactOpt, MarkdownOpt, show_tables
+from tactica.cli.progress import ProgressLine, progress_shown
 from tactica.engine.errors import TacticaError
 from tactica.engine.scenario import load_scenario
 from tactica.presentation.tables import Column, NumberFormat, Table
@@ -152,38 +152,6 @@ def print_comparison(report: ComparisonReport) -> None:
     _say(report.engine_line())
 
 
-class ProgressLine:
-    """Progress off a terminal: a line on standard error every ``every`` seconds (battles
-    done, rate, time left)."""
-
-    def __init__(self, every: float = 5.0, name: str = "simulate") -> None:
-        self.every = every
-        self.name = name
-        self.start = time.monotonic()
-        self.last = self.start
-
-    def __call__(self, done: int, planned: int) -> None:
-        now = time.monotonic()
-        if now - self.last < self.every:
-            return
-        self.last = now
-        rate = done / max(now - self.start, 1e-9)
-        left = (planned - done) / rate if rate > 0 else float("inf")
-        err_console.print(f"{self.name}: {done}/{planned} battles, {rate:.1f}/s, "
-                          f"{_duration(left)} left")
-
-
-def _duration(seconds: float) -> str:
-    if seconds == float("inf"):
-        return "unknown time"
-    s = round(seconds)
-    if s < 60:
-        return f"{s}s"
-    if s < 3600:
-        return f"{s // 60}m{s % 60:02d}s"
-    return f"{s // 3600}h{s % 3600 // 60:02d}m"
-
-
 @app.command(name="simulate")
 def simulate_cmd(
     scenario: Annotated[Path, typer.Argument(help="A scenario file.")],
@@ -222,19 +190,7 @@ def simulate_cmd(
                                    precision=precision, max_battles=max_battles,
                                    executor=executor, scheduler=scheduler, max_steps=max_steps)
     report: SimulationReport | ComparisonReport
-    with Progress(
-        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-        TimeRemainingColumn(), console=err_console, transient=True,
-        disable=not err_console.is_terminal,
-    ) as bar:
-        task = bar.add_task("battles", total=n or max_battles)
-        line = None if err_console.is_terminal else ProgressLine()
-
-        def progress(done: int, planned: int) -> None:
-            bar.update(task, completed=done, total=planned)
-            if line is not None:
-                line(done, planned)
-
+    with progress_shown("simulate", total=n or max_battles) as progress:
         if compare_spec is not None:
             report = compare(sc, compare_spec, progress=progress, **options)
         else:
@@ -259,4 +215,5 @@ def simulate_cmd(
     if report.interrupted:
         err_console.print(f"interrupted: {report.battles} battles were finished; the figures "
                           "above are theirs")
-        raise typer.Exit(130)
+        ctrl_c.mark_reported()
+        raise typer.Exit(ctrl_c.EXIT_CODE)

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
 from tactica.analysis.sweep import SweepSpec, parse_vary, query, run_sweep, write_parquet
 from tactica.analysis.sweep_views import sweep_tables
@@ -23,6 +22,7 @@ from tactica.cli.output import (
     save_plot,
     show_tables,
 )
+from tactica.cli.progress import progress_shown
 from tactica.engine.errors import TacticaError
 from tactica.engine.ruleset import get_ruleset
 from tactica.engine.scenario import load_scenario
@@ -81,7 +81,11 @@ def sweep(
         options = parse_game_options(ruleset.meta, ctx.args)
         odds = odds or battles == 0
     else:
-        if not Path(source).is_file():
+        try:
+            is_file = Path(source).is_file()
+        except (OSError, ValueError):  # a name too long for a path, a NUL
+            is_file = False
+        if not is_file:
             raise TacticaError(f"{source}: no such scenario file (for a matchup sweep give a "
                                "game and --profiles ATTACKER,TARGET)")
         sc = load_scenario(Path(source))
@@ -94,12 +98,8 @@ def sweep(
                      rulings=parse_rulings(rulings), odds=odds, attacker=attacker,
                      target=target, means=weapon, options=options, battles=battles, seed=seed,
                      workers=workers, executor=executor, **spec_args)
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), console=err_console, transient=True,
-                  disable=not err_console.is_terminal) as bar:
-        task = bar.add_task("points", total=None)
-        rows = run_sweep(spec, progress=lambda done, total: bar.update(task, completed=done,
-                                                                        total=total))
+    with progress_shown("sweep", unit="points") as progress:
+        rows = run_sweep(spec, progress=progress)
     if output is not None:
         write_parquet(rows, output, spec)
         err_console.print(f"{len(rows)} rows written to {output}")

@@ -14,6 +14,7 @@ from tactica.analysis.versus import versus
 from tactica.cli.app import app
 from tactica.cli.common import parse_rulings, print_json
 from tactica.cli.output import CsvOpt, DecimalsOpt, MarkdownOpt, PlotOpt, save_plot, show_tables
+from tactica.cli.progress import progress_shown
 from tactica.engine.errors import TacticaError
 from tactica.engine.ruleset import get_ruleset
 from tactica.presentation.tables import NumberFormat, write_text
@@ -49,9 +50,11 @@ def versus_cmd(
     ruleset = get_ruleset(game, where="GAME")
     range_list: list[int | None] = [None] if ranges is None else list(
         parse_numbers(ranges, what="--range"))  # each game says which ranges it takes
-    report = versus(ruleset, red, blue, ranges=range_list, battles=battles, seed=seed,
-                    rulings=parse_rulings(rulings), workers=workers,
-                    content=[p.resolve() for p in content or []], swap=not one_way)
+    with progress_shown("versus") as progress:
+        report = versus(ruleset, red, blue, ranges=range_list, battles=battles, seed=seed,
+                        rulings=parse_rulings(rulings), workers=workers,
+                        content=[p.resolve() for p in content or []], swap=not one_way,
+                        progress=progress)
     fmt = NumberFormat(precision=decimals)
     report = dataclasses.replace(report, fmt=fmt)
     if csv is not None:

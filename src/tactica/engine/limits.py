@@ -19,18 +19,26 @@ __all__ = [
     "MAX_INT",
     "MAX_INT_DIGITS",
     "MAX_LEVELS",
+    "MAX_LISTED_NUMBERS",
     "MAX_LOG_BYTES",
     "MAX_LOG_LINE_BYTES",
     "MAX_MAP_FEATURES",
+    "MAX_MATRIX_MATCHUPS",
+    "MAX_NUMBER",
     "MAX_ODDS_TABLE",
     "MAX_QUOTE_CHARS",
     "MAX_ROUNDS",
     "MAX_SEED",
+    "MAX_STEPS",
+    "MAX_SWEEP_POINTS",
     "MAX_UNITS",
+    "MAX_VERSUS_RANGES",
     "MAX_WALLS",
+    "MAX_WORKERS",
     "MAX_YAML_BYTES",
     "MAX_YAML_DEPTH",
     "MAX_YAML_NODES",
+    "MIN_PRECISION",
 ]
 
 #: The largest YAML file read (scenario, map or content pack): a 1000 x 1000 grid fits.
@@ -69,6 +77,26 @@ MAX_MAP_FEATURES = 2000
 #: The most attacks ``tactica odds --table`` works out (each an exact distribution); more is
 #: an error saying how to narrow the table (``--attacker``, ``--target``).
 MAX_ODDS_TABLE = 500
+
+#: Numbers typed on the command line, bounded before anything is built from them.
+#: A list of numbers (``--range 1-20``, ``--cover 0,1``, ``--vary PATH=LOW-HIGH``): its count is
+#: worked out from the text first, and each number is at most ``MAX_NUMBER``.
+MAX_LISTED_NUMBERS = 1000
+MAX_NUMBER = 1_000_000
+#: The most matchups (attacker and target profiles, ranges and covers) ``tactica matrix``
+#: works out, each a set of exact distributions.
+MAX_MATRIX_MATCHUPS = 1000
+#: The most ranges of ``tactica versus`` (each a pair of whole simulations).
+MAX_VERSUS_RANGES = 100
+#: The most points of a sweep (one or two parameters' values multiplied).
+MAX_SWEEP_POINTS = 1000
+#: The most steps of one simulated battle (``--max-steps``).
+MAX_STEPS = 1_000_000
+#: The most local worker processes (``--workers``).
+MAX_WORKERS = 256
+#: The narrowest half width a simulation may be asked to reach (``--precision``): about
+#: 4,000,000 battles at a rate of one half.
+MIN_PRECISION = 0.0005
 
 #: The largest fight log read; a fight of many thousands of steps is far smaller.
 MAX_LOG_BYTES = 256 * 1024 * 1024

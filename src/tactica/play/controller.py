@@ -250,12 +250,12 @@ class FightController:
     def resume(cls, log: str | Path, *, scenario: Scenario | None = None,
                computer: Mapping[str, str | None] | None = None,
                ask_dice: bool | None = None, durable: bool = True, seed: int | None = None,
-               command: str = "play") -> FightController:
+               command: str = "play", accept_old_log: bool = False) -> FightController:
         """Continue the fight in ``log``: see :func:`tactica.play.fight.resume_fight`.
         ``ask_dice`` ``None``: the dice as the table last chose them in this fight (typed by
         hand unless it chose tactica's)."""
         built = resume_fight(Path(log), scenario=scenario, computer=computer, durable=durable,
-                             seed=seed, command=command)
+                             seed=seed, command=command, accept_old_log=accept_old_log)
         if ask_dice is None:
             ask_dice = True if built.ask_dice is None else built.ask_dice
         return cls(built.scenario, built.battle, built.writer, built.header,

@@ -84,7 +84,8 @@ def new_fight(scenario: Scenario, log: Path, *, seed: int | None = None,
 
 def resume_fight(path: Path, *, scenario: Scenario | None = None,
                  computer: Mapping[str, str | None] | None = None, durable: bool = True,
-                 seed: int | None = None, command: str = "play") -> OpenFight:
+                 seed: int | None = None, command: str = "play",
+                 accept_old_log: bool = False) -> OpenFight:
     """Continue the fight in ``path``.
 
     The scenario is the log's own copy of the scenario and its content packs (a log of
@@ -101,20 +102,29 @@ def resume_fight(path: Path, *, scenario: Scenario | None = None,
     no complete line (a header torn by a crash) starts the fight anew on ``scenario`` (with
     ``seed``); a file that is not a tactica log is never changed. The writer holds the log's
     lock (a second writer is refused). ``command`` (``play``, ``serve``) is the one the hints
-    name.
+    name. A version 1 log (no check of its header, so its rulings and seed could have been
+    edited unseen) is refused unless ``accept_old_log``.
     """
     writer = LogWriter(path, durable=durable, command=command)
     try:
-        return _resume(path, writer, scenario=scenario, computer=computer, seed=seed)
+        return _resume(path, writer, scenario=scenario, computer=computer, seed=seed,
+                       accept_old_log=accept_old_log)
     except BaseException:
         writer.close()
         raise
 
 
 def _resume(path: Path, writer: LogWriter, *, scenario: Scenario | None,
-            computer: Mapping[str, str | None] | None, seed: int | None) -> OpenFight:
+            computer: Mapping[str, str | None] | None, seed: int | None,
+            accept_old_log: bool = False) -> OpenFight:
     contents = repair_log(path, durable=writer.durable, writer=writer)
     header = contents.header
+    if header is not None and not header.checked and not accept_old_log:
+        raise TacticaError(
+            f"{path}:1: a log of version {header.version} (tactica 0.2.0 and earlier) carries "
+            "no check of its header, so its rulings and seed could have been edited unseen "
+            "(setting the version to 1 and removing the check is such an edit); if you trust "
+            "this file, continue it with --accept-old-log")
     if header is None:
         if scenario is None:
             raise TacticaError(

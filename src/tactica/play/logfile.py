@@ -47,7 +47,7 @@ from typing import Any
 from tactica.engine.battle import Resolved, is_input_record
 from tactica.engine.errors import TacticaError
 from tactica.engine.events import BattleEnded, LogRecord, dumps, from_json, record
-from tactica.engine.limits import MAX_LOG_BYTES
+from tactica.engine.limits import MAX_LOG_BYTES, MAX_SEED
 from tactica.engine.limits import MAX_LOG_LINE_BYTES as MAX_LINE_BYTES
 
 if sys.platform != "win32":  # POSIX; on Windows a log is not locked
@@ -207,8 +207,9 @@ class LogHeader:
             rulings = {str(k): str(v) for k, v in dict(data["rulings"]).items()}
             computer = {str(k): str(v) for k, v in dict(data.get("computer") or {}).items()}
             seed = data["seed"]
-            if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-                raise TypeError(f"seed {seed!r}")
+            if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+                raise TypeError(f"seed {str(seed)[:30]!r}: expected a whole number from 0 to "
+                                "2^64 - 1")
             files = data.get("files") if version >= 3 else None
             if files is not None and not _files_ok(files):
                 raise TypeError("files")

@@ -102,6 +102,11 @@ class PlayResult:
     steps: int
 
 
+#: The longest line read at a prompt (an action's words, dice, a command); a longer one is
+#: refused without being shown again.
+MAX_TYPED = 1000
+
+
 class PlaySession:
     """One sitting at the table over one fight; build it with :meth:`start` or :meth:`resume`,
     then call :meth:`run` once."""
@@ -130,10 +135,11 @@ class PlaySession:
     def resume(cls, log: str | Path, terminal: Terminal, *, scenario: Scenario | None = None,
                computer: Mapping[str, str | None] | None = None,
                ask_dice: bool | None = None, durable: bool = True,
-               seed: int | None = None) -> PlaySession:
+               seed: int | None = None, accept_old_log: bool = False) -> PlaySession:
         """Continue the fight in ``log`` (see :func:`tactica.play.fight.resume_fight`)."""
         ctl = FightController.resume(log, scenario=scenario, computer=computer,
-                                     ask_dice=ask_dice, durable=durable, seed=seed)
+                                     ask_dice=ask_dice, durable=durable, seed=seed,
+                                     accept_old_log=accept_old_log)
         return cls(ctl, terminal)
 
     @property
@@ -198,10 +204,16 @@ class PlaySession:
         self.terminal.say("\n".join(lines))
 
     def _ask(self, prompt: str) -> str:
-        try:
-            return self.terminal.ask(prompt)
-        except EOFError:
-            raise LeaveTable from None
+        while True:
+            try:
+                text = self.terminal.ask(prompt)
+            except EOFError:
+                raise LeaveTable from None
+            if len(text) <= MAX_TYPED:
+                return text
+            # Never echoed back: a pasted megabyte would fill the screen (and the scrollback).
+            self.terminal.say(f"  that line is {len(text):,} characters long; at most "
+                              f"{MAX_TYPED:,} are read (nothing of it was done)")
 
     # -- the three questions --------------------------------------------------------------------
 

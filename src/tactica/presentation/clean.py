@@ -28,11 +28,12 @@ _SEQUENCES: Final = re.compile(
     r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
     r"|\x1b[\x20-\x2f]*[\x30-\x7e]?"
 )
-#: Control characters other than tab and newline, bidirectional controls, and the code points
-#: XML forbids (lone surrogates, U+FFFE, U+FFFF).
+#: Control characters other than tab and newline, bidirectional controls (the Arabic letter mark
+#: U+061C too), the line and paragraph separators U+2028 and U+2029 (a terminal may start a line
+#: at them), and the code points XML forbids (lone surrogates, U+FFFE, U+FFFF).
 _CONTROLS: Final = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
-    "\ufffe\uffff]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    "\ud800-\udfff\ufffe\uffff]"
 )
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -35,9 +36,8 @@ if TYPE_CHECKING:
     import pandas as pd
     from rich.table import Table as RichTable
 
-__all__ = ["Column", "Kind", "NumberFormat", "Table", "data_frame", "markdown_text", "natural_key",
-           "require",
-           "rows_of", "write_text"]
+__all__ = ["Column", "Kind", "NumberFormat", "Table", "csv_text", "data_frame", "markdown_text",
+           "natural_key", "require", "rows_of", "write_text"]
 
 Kind = Literal["text", "p", "num", "int", "pts"]
 
@@ -123,6 +123,8 @@ class NumberFormat:
         >>> f = NumberFormat()
         >>> f.csv_cell(Fraction(7, 20), "p"), f.csv_cell(None, "num"), f.csv_cell("=1+2", "text")
         ('0.350', '', "'=1+2")
+        >>> f.csv_cell(-3, "int"), f.csv_cell("-1+2", "text"), f.csv_cell("a\\r=1", "text")
+        ('-3', "'-1+2", 'a =1')
         """
         if value is None:
             return ""
@@ -133,10 +135,10 @@ class NumberFormat:
         if kind == "num":
             return self.num(value)
         text = self.cell(value, kind)
-        if text[:1] in ("=", "+", "@", "\t", "\r") or (
-                text[:1] == "-" and not text[1:2].isdigit()):
-            return "'" + text
-        return text
+        if kind != "text" and isinstance(value, int | float | Fraction) \
+                and not isinstance(value, bool):
+            return text  # a number the table made: a spreadsheet reads it as one
+        return csv_text(text)
 
     def cell(self, value: Any, kind: Kind) -> str:
         """``value`` as the text of a column of ``kind``."""
@@ -151,6 +153,25 @@ class NumberFormat:
         if isinstance(value, bool):
             return "yes" if value else "no"
         return str(value)
+
+
+#: What a spreadsheet may run as a formula at the start of a cell (OWASP's list).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(text: str) -> str:
+    """A text for a CSV cell that a spreadsheet shows and never runs: line breaks (CR, LF and
+    the other line separators) become spaces, so that a name never starts a row of its own,
+    and a text starting with ``=``, ``+``, ``-``, ``@``, tab or CR is quoted with ``'``.
+
+    >>> csv_text("-1+cmd|' /C calc'!A0"), csv_text("\\r=1+1"), csv_text("rifle")
+    ("'-1+cmd|' /C calc'!A0", "' =1+1", 'rifle')
+    """
+    if any(c in text for c in "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"):
+        text = re.sub("\r\n|[\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]", " ", text)
+    if text.lstrip(" ").startswith(_FORMULA_START):
+        return "'" + text
+    return text
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,8 @@ that record (:class:`tactica.play.logfile.LogWriter` undoes it), but the fight i
 moved on. The server then never shows that state: it reloads the fight from its log, at once,
 answers the request 503 saying what happened, and every page shows that notice with the fight
 as the log holds it (a step cut short asks again for what was not saved). If even the reload
-fails, the fight is closed and every request says why.
+fails (its computer move cannot be saved either), the fight waits as the log holds it: every
+request says why and tries the reload again, so that the fight goes on once there is space.
 """
 
 from __future__ import annotations
@@ -128,7 +129,11 @@ class FightServer:
         self.lock = asyncio.Lock()
         self._changed = asyncio.Event()
         self.closed = False
-        #: Why the fight was last reloaded from its log (shown on every page), or why it closed.
+        #: The fight could not be saved nor continued from its log (a full disk): every
+        #: request tries to continue it from its log again, and is refused until it can.
+        self.stalled = False
+        self._why = ""
+        #: Why the fight was last reloaded from its log (shown on every page), or why it waits.
         self.notice = ""
 
     async def run(self, fn: Callable[[FightController], Any], *, answer: bool = False) -> Any:
@@ -138,6 +143,11 @@ class FightServer:
         async with self.lock:
             if self.closed:
                 raise WebError(503, self.notice or "the fight is closed")
+            if self.stalled:  # try again: the disk may have room now
+                old = self.controller
+                await anyio.to_thread.run_sync(lambda: self._reload(old, self._why))
+                if self.stalled:
+                    raise WebError(503, self.notice)
             ctl = self.controller
             try:
                 result = await anyio.to_thread.run_sync(lambda: fn(ctl))
@@ -161,20 +171,26 @@ class FightServer:
             return text.split("; everything saved before")[0]
 
         why = short(why)
+        self._why = why
         new: FightController | None = None
         try:
             new = FightController.resume(path, scenario=old.scenario, computer=old.computer,
                                          ask_dice=old.ask_dice, durable=old.writer.durable,
-                                         command=old.writer.command)
+                                         command=old.writer.command,
+                                         accept_old_log=not old.header.checked)
             new.advance()  # what needs nobody (the computer's turns) must be saved too
         except TacticaError as exc:
-            self.closed = True
+            # Not closed: the log holds every step saved, and the next request continues the
+            # fight from it again (once the disk has room, it goes on from there).
+            self.stalled = True
             self.notice = (f"The fight could not be saved ({why}), nor continued from its log "
-                           f"({short(str(exc))}); it is closed here. Once the problem is "
-                           f"solved, continue it with tactica serve --resume {path}")
+                           f"({short(str(exc))}); it waits as its log holds it: every request "
+                           f"tries again, so once the problem is solved (space freed) it goes "
+                           f"on here, or continue it with tactica serve --resume {path}")
             if new is not None:
                 new.close()
             return
+        self.stalled = False
         new.version += old.version + 1  # every page sees a new version, and reloads
         self.notice = (f"The last answer could not be saved: {why}. The fight was reloaded "
                        "from its log and is shown as the log holds it: give the answer again "
@@ -187,6 +203,23 @@ class FightServer:
         event = self._changed
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key if len(key) <= 40 else key[:37] + "..."
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose every key is given once (``{"a": 1, "a": 2}`` is refused, never
+    read as the last one: a guard and the code behind it might read different values)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
 
 
 async def _body(request: Request, model: type[_Body], timeout: float) -> Any:
@@ -205,7 +238,9 @@ async def _body(request: Request, model: type[_Body], timeout: float) -> Any:
     except TimeoutError:
         raise WebError(408, f"the request's body did not arrive within {timeout:g} s") from None
     try:
-        raw = json.loads(data.decode("utf-8"))
+        raw = json.loads(data.decode("utf-8"), object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise WebError(400, f"the request gives the key {exc.key!r} twice") from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise WebError(400, "the request is not valid JSON") from None
     if not isinstance(raw, dict):
@@ -252,6 +287,10 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
     (``name:port``) as their Host; the page keeps the token in the cookie ``cookie``."""
     server = FightServer(controller)
     body_timeout = (limits or Limits()).body_timeout
+    max_streams = (limits or Limits()).max_streams
+    #: The open event streams, oldest first: one more ends the oldest (a tab left open
+    #: somewhere), so that streams never hold every connection of the server.
+    streams: list[asyncio.Event] = []
 
     def guarded(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
         async def run(request: Request) -> Response:
@@ -363,18 +402,32 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
         if server.closed:  # not 200: the page's EventSource stops asking
             return _error(503, server.notice or "the fight is closed")
 
+        ended = asyncio.Event()
+        streams.append(ended)
+        while len(streams) > max_streams:
+            streams.pop(0).set()
+
         async def stream() -> AsyncIterator[str]:
             seen = -1
-            while not server.closed:
-                version = server.controller.version
-                if version != seen:
-                    seen = version
-                    yield f"data: {json.dumps({'version': seen})}\n\n"
-                else:
-                    yield ": still here\n\n"
-                await server.wait_change(10.0)
-                if await request.is_disconnected():
-                    break
+            try:
+                while not server.closed and not ended.is_set():
+                    version = server.controller.version
+                    if version != seen:
+                        seen = version
+                        yield f"data: {json.dumps({'version': seen})}\n\n"
+                    else:
+                        yield ": still here\n\n"
+                    waits = [asyncio.ensure_future(server.wait_change(10.0)),
+                             asyncio.ensure_future(ended.wait())]
+                    _, pending = await asyncio.wait(waits,
+                                                    return_when=asyncio.FIRST_COMPLETED)
+                    for task in pending:
+                        task.cancel()
+                    if await request.is_disconnected():
+                        break
+            finally:
+                if ended in streams:
+                    streams.remove(ended)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})

@@ -27,14 +27,14 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["CSP", "SECURITY_HEADERS", "OwnerGuard", "new_token"]
+__all__ = ["CSP", "SECURITY_HEADERS", "OwnerGuard", "new_token", "owner_check"]
 
 #: The page runs only its own script and style, loads nothing from elsewhere, and may not be
 #: framed.
@@ -147,16 +147,34 @@ class OwnerGuard:
 
     def _authenticated(self, headers: Headers) -> str | None:
         """``"header"`` or ``"cookie"``: where the right token came from; ``None``: nowhere."""
-        scheme, _, value = headers.get("authorization", "").partition(" ")
-        if scheme.lower() in ("token", "bearer") and self._matches(value.strip()):
-            return "header"
-        cookies = cookie_parser(headers.get("cookie", ""))
-        if self._matches(cookies.get(self.cookie, "")):
-            return "cookie"
-        return None
+        return _token_in(headers, self.token, self.cookie)
 
     def _matches(self, given: str) -> bool:
-        return hmac.compare_digest(given.encode("utf-8", "replace"), self.token.encode())
+        return _same(given, self.token)
+
+
+def _same(given: str, token: str) -> bool:
+    return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode())
+
+
+def _token_in(headers: Headers, token: str, cookie: str) -> str | None:
+    scheme, _, value = headers.get("authorization", "").partition(" ")
+    if scheme.lower() in ("token", "bearer") and _same(value.strip(), token):
+        return "header"
+    cookies = cookie_parser(headers.get("cookie", ""))
+    if _same(cookies.get(cookie, ""), token):
+        return "cookie"
+    return None
+
+
+def owner_check(token: str, cookie: str) -> Callable[[list[tuple[bytes, bytes]]], bool]:
+    """Whether a request's raw headers carry the launch's token (the connection limits keep
+    room for the owner's requests: :mod:`tactica.web.listen`)."""
+
+    def is_owner(raw: list[tuple[bytes, bytes]]) -> bool:
+        return _token_in(Headers(raw=raw), token, cookie) is not None
+
+    return is_owner
 
 
 async def _answer(send: Send, status: int, message: str,

@@ -8,20 +8,22 @@ which jobs finish.
 
 Every executor is a context manager whose :meth:`~Executor.run` yields each job's result as it
 finishes. Ctrl-C (a KeyboardInterrupt in the main process) ends the work at once: the local
-pool's workers ignore SIGINT and are terminated, a Dask client cancels its futures; the caller
-keeps what had finished.
+pool's workers ignore SIGINT (they are forked with it held back, so that none is interrupted
+while it starts) and are terminated, a Dask client cancels its futures; the caller keeps what
+had finished. The waits call :func:`tactica.analysis.ctrl_c.check`, so a Ctrl-C whose
+exception was lost on its way still stops them (:mod:`tactica.analysis.ctrl_c`).
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import signal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
+from tactica.analysis import ctrl_c
 from tactica.analysis.sim.play import play_chunk
 from tactica.analysis.sim.tally import PairedTally, Tally
 from tactica.engine.caching import Cache
@@ -122,6 +124,7 @@ class LocalExecutor:
 
     def run(self, jobs: Sequence[Job]) -> Iterator[tuple[Job, JobResult]]:
         for start, stop in jobs:
+            ctrl_c.check()
             yield (start, stop), play_chunk(self.scenarios, dict(self.plan.policies),
                                             self.plan.seed, start, stop,
                                             max_steps=self.plan.max_steps,
@@ -142,7 +145,7 @@ _POOL_PLAN: dict[str, Plan] = {}
 
 def _init_worker(plan: Plan) -> None:
     # Ctrl-C reaches the whole process group: the main process alone handles it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ctrl_c.ignore_in_worker()
     _POOL_PLAN["plan"] = plan
     _scenarios(plan)
 
@@ -163,18 +166,28 @@ class ProcessExecutor:
     def __enter__(self) -> ProcessExecutor:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-        self._pool = ctx.Pool(self.workers, initializer=_init_worker, initargs=(self.plan,))
+        try:
+            # Forked with SIGINT held back (its threads too, which fork the replacements of
+            # workers that end): a Ctrl-C meanwhile reaches this process once the pool runs.
+            with ctrl_c.sigint_held():
+                self._pool = ctx.Pool(self.workers, initializer=_init_worker,
+                                      initargs=(self.plan,))
+        except BaseException as exc:
+            self.__exit__(type(exc), exc, exc.__traceback__)
+            raise
         return self
 
     def run(self, jobs: Sequence[Job]) -> Iterator[tuple[Job, JobResult]]:
         it = self._pool.imap_unordered(_pool_job, list(jobs))
         for _ in range(len(jobs)):
             while True:
+                ctrl_c.check()
                 try:
-                    yield it.next(timeout=0.2)
-                    break
+                    found = it.next(timeout=0.2)
                 except multiprocessing.TimeoutError:
                     continue
+                yield found
+                break
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
@@ -232,6 +245,7 @@ class DaskExecutor:
         self._futures = list(futures)
         done = as_completed(list(futures), loop=self._client.loop)  # type: ignore[no-untyped-call]
         for fut in done:
+            ctrl_c.check()
             yield futures[fut], fut.result()
         self._futures = []
 

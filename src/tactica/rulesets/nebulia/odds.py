@@ -263,10 +263,8 @@ def _compute_move_values(state: rules.NebState, me: rules.Operator,
         vkey = (key, me.weapons, e.armor, e.defense, rk, melee_needs_sight)
         value = target.values.get(vkey)
         if value is None:
-            value = _enemy_values(target, dynamic, key, me.weapons, e, rk, melee_needs_sight)
-            if len(target.values) >= 4096:
-                target.values.clear()
-            target.values[vkey] = value
+            value = target.remember(vkey, _enemy_values(target, dynamic, key, me.weapons, e,
+                                                        rk, melee_needs_sight))
         best = value if best is None else np.maximum(best, value)
         nearest = target.steps if nearest is None else np.minimum(nearest, target.steps)
     assert best is not None and nearest is not None
