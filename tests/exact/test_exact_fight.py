@@ -260,7 +260,7 @@ def test_ctrl_c_stops_a_long_search_at_once(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-c", "import sys; from tactica.cli import main; "
          "sys.exit(main(sys.argv[1:]))", "exact", str(EXAMPLES / "nebulia" / "firefight.yaml"),
-         "--max-states", "10000000"],
+         "--max-states", "2000000"],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stderr is not None
