@@ -292,7 +292,7 @@ def test_declared_reactions_are_played_by_the_kernel_and_counted(tmp_path: Path)
     _module()
     sc = _melee(tmp_path)
     report = simulate(sc, battles=3, seed=1, workers=1, policies="random")
-    assert report.to_dict()["engine"] == {"kernel": 3, "reference": 0}
+    assert report.to_dict()["engine"] == {"kernel": 3, "reference": 0, "reasons": {}}
     got = kt.assert_consulted_by_kernel(sc, {"a": "random", "b": "random"}, 1, 0)
     assert "LOD-15" in got.consulted
 

@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 #: The default budget of distinct states: about a minute of search on one core here (the
-#: Nebulia duel's 84,587 states take 75 s; see docs/exact.md).
+#: largest example that fits, 84,587 states, takes 75 s; see docs/exact.md).
 DEFAULT_MAX_STATES = 100_000
 
 #: What to try when a fight does not fit the budget.
@@ -525,8 +525,9 @@ def exact_compare(scenario: Scenario, spec: Any, *,
                   policies: Mapping[str, str] | str | None = None,
                   max_states: int = DEFAULT_MAX_STATES, progress: Progress | None = None
                   ) -> ExactComparison:
-    """The exact odds of the fight under each variant of ``spec`` (``"NEB-6=die,characteristic"``
-    or a field path, as ``simulate --compare``), and their exact differences."""
+    """The exact odds of the fight under each variant of ``spec`` (``"ID=A,B"``, a ruling and
+    two of its readings, or a field path, as ``simulate --compare``), and their exact
+    differences."""
     from tactica.analysis.sim.variants import parse_compare, variants_of
 
     if isinstance(spec, str):

@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from tactica.analysis import ctrl_c
 from tactica.analysis.exact import (
     DEFAULT_MAX_STATES,
     ExactComparison,
@@ -56,7 +57,7 @@ def exact_cmd(
     scenario: Annotated[Path, typer.Argument(help="A scenario file.")],
     policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="greedy, random or first-option (default: the game's own), or SIDE=NAME (repeatable); each played as the chance of each of its choices (greedy's ties shared equally).")] = None,
     rulings: Annotated[list[str] | None, typer.Option("--rulings", "-r", help="Override a ruling: ID=OPTION (repeatable).")] = None,
-    compare_spec: Annotated[str | None, typer.Option("--compare", "-c", help="Exact odds under each variant and their exact difference: RULING=A,B (NEB-6=die,characteristic) or a field PATH=A,B (units.A.defense=2,3).")] = None,
+    compare_spec: Annotated[str | None, typer.Option("--compare", "-c", help="Exact odds under each variant and their exact difference: RULING=A,B (a ruling and two of its readings) or a field PATH=A,B (units.A.defense=2,3).")] = None,
     max_states: Annotated[int, typer.Option("--max-states", min=1, max=2_000_000, help="The budget of distinct states searched (the default answers in about a minute; at most 2,000,000, about 6 GB).")] = DEFAULT_MAX_STATES,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     csv: CsvOpt = None,
@@ -84,7 +85,8 @@ def exact_cmd(
     except KeyboardInterrupt:
         err_console.print("interrupted: the exact search was stopped before the fight was "
                           "done; nothing to show", markup=False, highlight=False)
-        raise typer.Exit(130) from None
+        ctrl_c.mark_reported()
+        raise typer.Exit(ctrl_c.EXIT_CODE) from None
     fmt = NumberFormat(precision=decimals, exact=exact)
     if isinstance(report, ExactComparison):
         tables = comparison_tables(report)
