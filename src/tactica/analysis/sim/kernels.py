@@ -8,7 +8,10 @@ a map size, a policy it does not handle, or an extension that was not built) by 
 :func:`tactica.analysis.sim.play.play_battle`. Either way the battle's result is the same: an
 equivalence test plays every example, policy and ruling option both ways and compares them.
 
-``TACTICA_KERNELS=0`` in the environment makes the reference play every battle.
+``TACTICA_KERNELS=0`` in the environment makes the reference play every battle. A run too short to
+pay the kernel's preparation back (fewer than :data:`MIN_KERNEL_BATTLES` battles in each
+process, :func:`short_run`) is left to the reference too, saying so; ``TACTICA_KERNELS=1``
+makes the kernel play every battle it covers however short the run.
 """
 
 from __future__ import annotations
@@ -23,15 +26,44 @@ from tactica.engine.ruleset import ConsultingKernel, NotCovered, PreparedKernel,
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult
 
-__all__ = ["ENVIRONMENT", "Engine", "kernels_enabled", "prepared_kernel", "simulated_battle"]
+__all__ = ["ENVIRONMENT", "MIN_KERNEL_BATTLES", "Engine", "kernels_enabled", "kernels_forced",
+           "prepared_kernel", "short_run", "simulated_battle"]
 
 #: The environment variable that turns kernels off (``0``).
 ENVIRONMENT = "TACTICA_KERNELS"
 
 
+#: The fewest battles a process plays of a scenario for its kernel to be prepared: a run of
+#: fewer is left to the reference (:func:`short_run`). Measured by ``bench/preparation.py``:
+#: the kernel's preparation and first battle are paid back by the battles it saves after 0.2
+#: (Unhex's nightclub fight) to 8.7 (Arc's firefight: 0.19 s to prepare, 0.029 s a battle by
+#: the reference) battles of the examples, and 0.7 (Unhex, 56 areas) and 2.3 (Skirmishers,
+#: 50 x 50 dots) at the bounds.
+MIN_KERNEL_BATTLES = 10
+
+
 def kernels_enabled() -> bool:
     """False when ``TACTICA_KERNELS=0`` (the reference then plays every battle)."""
-    return os.environ.get(ENVIRONMENT, "1").strip() != "0"
+    return os.environ.get(ENVIRONMENT, "").strip() != "0"
+
+
+def kernels_forced() -> bool:
+    """True when ``TACTICA_KERNELS=1``: the kernel plays every battle it covers, however
+    short the run."""
+    return os.environ.get(ENVIRONMENT, "").strip() == "1"
+
+
+def short_run(scenario: Scenario, battles: int) -> NotCovered | None:
+    """Why the reference plays every battle of a run in which a process plays ``battles`` of
+    ``scenario``'s battles: too few to pay the kernel's preparation back; ``None`` when the
+    kernel may play them (enough battles, kernels forced or off, or the game has none, which
+    say their own reasons). The battles are the same either way."""
+    if (battles >= MIN_KERNEL_BATTLES or kernels_forced() or not kernels_enabled()
+            or kernel_hooks(scenario.ruleset) is None):
+        return None
+    return NotCovered(f"a run of {battles} battle{'s' if battles != 1 else ''} per process, too "
+                      f"short to pay the kernel's preparation back (it plays from "
+                      f"{MIN_KERNEL_BATTLES})")
 
 
 @dataclass(frozen=True)
@@ -74,14 +106,16 @@ def prepared_kernel(scenario: Scenario) -> PreparedKernel | NotCovered:
 
 
 def simulated_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, index: int,
-                     max_steps: int, *, consulted: bool = False
-                     ) -> tuple[BattleResult, Engine]:
+                     max_steps: int, *, consulted: bool = False,
+                     reference: NotCovered | None = None) -> tuple[BattleResult, Engine]:
     """Battle ``index`` of ``seed`` played by the kernel where it covers it, else by the
     reference; the same result either way. ``consulted``: with the rulings the battle
-    consulted (a kernel that cannot say them leaves the battle to the reference)."""
+    consulted (a kernel that cannot say them leaves the battle to the reference).
+    ``reference``: the reference plays, for that reason (a run too short for the kernel,
+    :func:`short_run`), and the kernel is not prepared."""
     from tactica.analysis.sim.play import play_battle
 
-    kernel = prepared_kernel(scenario)
+    kernel = reference if reference is not None else prepared_kernel(scenario)
     if not isinstance(kernel, NotCovered):
         if consulted:
             play_consulted = getattr(kernel, "play_consulted", None)
