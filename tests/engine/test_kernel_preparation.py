@@ -24,7 +24,7 @@ def _duel() -> Scenario:
 
 def _reason(battles: int) -> str:
     return (f"a run of {battles} battle{'s' if battles != 1 else ''} per process, too short to "
-            f"pay the kernel's preparation back (it plays from {MIN_KERNEL_BATTLES})")
+            f"pay the kernel's preparation back: it plays from {MIN_KERNEL_BATTLES}")
 
 
 @pytest.fixture

@@ -62,8 +62,8 @@ def short_run(scenario: Scenario, battles: int) -> NotCovered | None:
             or kernel_hooks(scenario.ruleset) is None):
         return None
     return NotCovered(f"a run of {battles} battle{'s' if battles != 1 else ''} per process, too "
-                      f"short to pay the kernel's preparation back (it plays from "
-                      f"{MIN_KERNEL_BATTLES})")
+                      f"short to pay the kernel's preparation back: it plays from "
+                      f"{MIN_KERNEL_BATTLES}")
 
 
 @dataclass(frozen=True)
