@@ -95,3 +95,25 @@ def test_the_workers_share_the_kernel_prepared_before_they_fork(
     report = simulate(_duel(), battles=2 * MIN_KERNEL_BATTLES, seed=3, workers=2)
     assert report.engine["kernel"] == 2 * MIN_KERNEL_BATTLES
     assert log.read_text().split() == [str(os.getpid())]
+
+
+@pytest.mark.usefixtures("automatic")
+def test_a_short_run_whose_battles_cost_more_than_a_preparation_goes_to_the_kernel(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the reference has spent its budget on the scenario in this process (here: less
+    than nothing, so after its first battle), the kernel plays the rest of the run, the same
+    battles."""
+    from tactica.analysis.sim import kernels as sim_kernels
+
+    kt.built_kernel(kernel)
+    battles = MIN_KERNEL_BATTLES - 1
+    monkeypatch.setattr(sim_kernels, "REFERENCE_BUDGET", -1.0)
+    report = simulate(_duel(), battles=battles, seed=3, workers=1)
+    assert report.engine == {"kernel": battles - 1, "reference": 1,
+                             "reasons": {_reason(battles): 1}}
+    numbers = report.to_dict()
+    numbers.pop("engine")
+    monkeypatch.setattr(sim_kernels, "REFERENCE_BUDGET", 1e9)
+    again = simulate(_duel(), battles=battles, seed=3, workers=1).to_dict()
+    assert again.pop("engine")["reference"] == battles
+    assert numbers == again

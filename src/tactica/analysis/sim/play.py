@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from tactica.engine.policies import make_policy
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import battle_stats
 from tactica.engine.streams import KeyedDice
+
+if TYPE_CHECKING:
+    from tactica.analysis.sim.kernels import Engine
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
@@ -150,25 +153,34 @@ def play_chunk(scenarios: Sequence[Scenario], policies: Mapping[str, str], seed:
     the battles of the whole run each process plays; when that is too few to pay the kernel's
     preparation back the reference plays them, saying so
     (:func:`~tactica.analysis.sim.kernels.short_run`)."""
-    from tactica.analysis.sim.kernels import short_run, simulated_battle
+    import time
+
+    from tactica.analysis.sim.kernels import reference_played, short_run, simulated_battle
+
+    def battle(sc: Scenario, i: int) -> tuple[BattleResult, Engine]:
+        why = None if per_process is None else short_run(sc, per_process)
+        if why is None:
+            return simulated_battle(sc, policies, seed, i, max_steps, consulted=consulted)
+        start = time.process_time()
+        played = simulated_battle(sc, policies, seed, i, max_steps, consulted=consulted,
+                                  reference=why)
+        reference_played(sc, time.process_time() - start)
+        return played
 
     sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
     tallies = [Tally(sides) for _ in scenarios]
     paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
     changes = list(rulings) + [None] * (len(scenarios) - len(rulings))
-    why = [None if per_process is None else short_run(sc, per_process) for sc in scenarios]
     for i in range(start, stop):
-        played = [simulated_battle(scenarios[0], policies, seed, i, max_steps,
-                                   consulted=consulted, reference=why[0])]
+        played = [battle(scenarios[0], i)]
         first = played[0][0]
         taken = [False]
-        for sc, ruling, reason in zip(scenarios[1:], changes[1:], why[1:], strict=True):
+        for sc, ruling in zip(scenarios[1:], changes[1:], strict=True):
             if reuse and ruling is not None and ruling not in first.consulted:
                 played.append(played[0])
                 taken.append(True)
             else:
-                played.append(simulated_battle(sc, policies, seed, i, max_steps,
-                                               consulted=consulted, reference=reason))
+                played.append(battle(sc, i))
                 taken.append(False)
         results = [r for r, _ in played]
         for tally, (r, engine), was_taken in zip(tallies, played, taken, strict=True):
