@@ -117,3 +117,17 @@ def test_the_kinds_of_item_limit(tmp_path: Path) -> None:
         _stocked(tmp_path, most), _stocked(tmp_path, most + 1),
         f"U0 carries more than {_limits()['weapons']} weapons, {_limits()['armor']} armor "
         f"dice or {most} kinds of item", {"red": "greedy", "blue": "random"})
+
+
+def _rapid(rof: int) -> dict[str, Any]:
+    """U0's rifle fires ``rof`` shots an attack (as many hits at most), of 1d4 each."""
+    data = _crowd(2)
+    data["units"]["U0"]["weapons"] = [{**RIFLE, "rof": rof, "damage": "1d4"}]
+    return data
+
+
+def test_the_hits_limit() -> None:
+    most = _limits()["hits"]
+    kt.assert_at_and_past_limit(_scenario(_rapid(most)), _scenario(_rapid(most + 1)),
+                                f"the rifle's rate of fire (the kernel plays up to {most})",
+                                {"red": "greedy", "blue": "random"}, battles=1)
