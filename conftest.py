@@ -1,7 +1,10 @@
 """Every test writes only under its temporary folders: a test that leaves a file in the
 repository (or in the folder the tests run from) fails, naming the file. And no test depends on
 the machine's speed: Hypothesis has no deadline per example (a loaded machine is slow at
-times)."""
+times). The compiled kernels play every battle they cover, however short the run
+(``TACTICA_KERNELS=1``, unless the environment says otherwise): the tests run few battles, and
+those of kernels expect the kernel; the tests of the rule that leaves a short run to the
+reference take the variable away."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+os.environ.setdefault("TACTICA_KERNELS", "1")
 
 settings.register_profile("tactica", deadline=None)
 settings.load_profile("tactica")

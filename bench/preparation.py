@@ -7,7 +7,11 @@ the kernel's first battle (which builds what it looks up on the way), its next b
 the reference's (each in a fresh process too), and how many battles pay the preparation and
 the first battle back. Rows: every example of the five games, then the largest fights the bounds
 allow of the games whose preparation grows with the map (a Skirmishers lattice of 50 x 50
-dots, the Unhex nightclub copied seven times: 56 areas, 49 characters).
+dots, the Unhex nightclub copied seven times: 56 areas, 49 characters). Then, at the bounds,
+what a whole run costs (``simulate`` of 20 and of 5 battles on 2 workers, CPU of the process
+and its workers) with kernels and without (``TACTICA_KERNELS=0``): the kernels of a run are
+prepared once, before the workers fork, and a run too short to pay them back is left to the
+reference.
 
 Run with ``python bench/preparation.py`` (``--help`` for options).
 """
@@ -16,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -24,7 +30,7 @@ from typing import Any
 from tactica.engine.ruleset import example_scenarios, rulesets
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 
-__all__ = ["main", "measure"]
+__all__ = ["main", "measure", "run_cpu"]
 
 _HERE = Path(__file__).resolve().parent
 
@@ -86,14 +92,36 @@ def measure(scenario: Scenario, engine: str, seed: int = 1, battles: int = 3
             "battle": (time.process_time() - start) / battles}
 
 
-def _child(scenario: Scenario, engine: str, out: Any) -> None:
-    out.put(measure(scenario, engine))
+def run_cpu(scenario: Scenario, battles: int, workers: int, kernels: str | None
+            ) -> dict[str, Any]:
+    """CPU seconds of ``simulate(scenario, battles, workers)`` in this process and its
+    workers (call it in a fresh one), with ``TACTICA_KERNELS`` set to ``kernels`` (``None``:
+    unset, the engine chooses), and who played."""
+    from tactica.analysis.simulate import simulate
+
+    if kernels is None:
+        os.environ.pop("TACTICA_KERNELS", None)
+    else:
+        os.environ["TACTICA_KERNELS"] = kernels
+    start = time.process_time()
+    report = simulate(scenario, battles=battles, seed=1, workers=workers)
+    own = time.process_time() - start
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"cpu": own + children.ru_utime + children.ru_stime, "engine": report.engine}
 
 
-def _fresh(scenario: Scenario, engine: str) -> dict[str, Any]:
+def _child(scenario: Scenario, engine: str, out: Any, run: tuple[int, int] | None) -> None:
+    if run is None:
+        out.put(measure(scenario, engine))
+    else:
+        out.put(run_cpu(scenario, run[0], run[1], None if engine == "auto" else engine))
+
+
+def _fresh(scenario: Scenario, engine: str, run: tuple[int, int] | None = None
+           ) -> dict[str, Any]:
     ctx = multiprocessing.get_context("spawn")
     out = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(scenario, engine, out))
+    proc = ctx.Process(target=_child, args=(scenario, engine, out, run))
     proc.start()
     found: dict[str, Any] = out.get()
     proc.join()
@@ -124,6 +152,17 @@ def main(argv: list[str] | None = None) -> int:
         back = f"{max(extra, 0.0) / saved:>9.1f}" if saved > 0 else "    never"
         print(f"{name:<34} {k['prepare']:>7.3f}s {k['first']:>9.3f}s {k['battle']:>7.4f}s "
               f"{r['battle']:>8.3f}s {back}")
+    if not args.no_bounds:
+        print(f"\n{'a run on 2 workers':<34} {'battles':>7} {'kernels':>8} {'without':>8}  "
+              f"who played with kernels")
+        for name, scenario in _bounds():
+            for battles in (20, 5):
+                on = _fresh(scenario, "auto", (battles, 2))
+                off = _fresh(scenario, "0", (battles, 2))
+                engine = on["engine"]
+                who = (f"kernel {engine['kernel']}, reference {engine['reference']}"
+                       + (f" ({'; '.join(engine['reasons'])})" if engine["reasons"] else ""))
+                print(f"{name:<34} {battles:>7} {on['cpu']:>7.2f}s {off['cpu']:>7.2f}s  {who}")
     sys.stdout.flush()
     return 0
 

@@ -71,3 +71,63 @@ def test_the_sides_limit() -> None:
         f"{most + 1} characters on {most + 1} sides (the kernel plays up to "
         f"{_limits()['characters']} on {most})", {f"s{k}": "greedy" for k in range(most + 1)},
         battles=1)
+
+
+#: Shipped armor, by its dice: two pieces of two dice and one of one.
+_ARMOR = {"plate-carrier": 2, "riot-suit": 2, "armored-jacket": 1}
+
+
+def _worn(dice: int) -> dict[str, Any]:
+    """U0 wears shipped armor of ``dice`` dice in all (the fewest pieces that make it)."""
+    data = _crowd(2)
+    worn, left = [], dice
+    for piece, n in _ARMOR.items():
+        if n <= left:
+            worn.append(piece)
+            left -= n
+    assert left == 0, dice
+    data["units"]["U0"]["armor"] = worn
+    return data
+
+
+def test_the_armor_dice_limit() -> None:
+    most = _limits()["armor"]
+    kt.assert_at_and_past_limit(
+        _scenario(_worn(most)), _scenario(_worn(most + 1)),
+        f"U0 carries more than {_limits()['weapons']} weapons, {most} armor dice or "
+        f"{_limits()['items']} kinds of item", {"red": "greedy", "blue": "random"})
+
+
+def _stocked(folder: Path, kinds: int) -> Scenario:
+    """U0 carries one of each of ``kinds`` kinds of medhypo (a pack of its own)."""
+    import yaml
+
+    pack = {"items": {f"hypo-{k}": {"name": f"Hypo {k}", "cost": [2, 1], "heal": "2d4"}
+                      for k in range(kinds)}}
+    (folder / "hypos.yaml").write_text(yaml.safe_dump(pack))
+    data = _crowd(2)
+    data["content"] = ["hypos.yaml"]
+    data["units"]["U0"]["items"] = {f"hypo-{k}": 1 for k in range(kinds)}
+    return scenario_from_mapping(data, source=str(folder / "s.yaml"), base_dir=folder)
+
+
+def test_the_kinds_of_item_limit(tmp_path: Path) -> None:
+    most = _limits()["items"]
+    kt.assert_at_and_past_limit(
+        _stocked(tmp_path, most), _stocked(tmp_path, most + 1),
+        f"U0 carries more than {_limits()['weapons']} weapons, {_limits()['armor']} armor "
+        f"dice or {most} kinds of item", {"red": "greedy", "blue": "random"})
+
+
+def _rapid(rof: int) -> dict[str, Any]:
+    """U0's rifle fires ``rof`` shots an attack (as many hits at most), of 1d4 each."""
+    data = _crowd(2)
+    data["units"]["U0"]["weapons"] = [{**RIFLE, "rof": rof, "damage": "1d4"}]
+    return data
+
+
+def test_the_hits_limit() -> None:
+    most = _limits()["hits"]
+    kt.assert_at_and_past_limit(_scenario(_rapid(most)), _scenario(_rapid(most + 1)),
+                                f"the rifle's rate of fire (the kernel plays up to {most})",
+                                {"red": "greedy", "blue": "random"}, battles=1)

@@ -101,7 +101,7 @@ def test_a_new_option_claimed_covered_but_not_read_is_refused_by_name(
         assert isinstance(got, NotCovered)
         assert got.reason.startswith(f"{case.ruling}={NEW} (the kernel plays "), got.reason
         report = simulate(sc, battles=2, seed=5, workers=1)
-        assert report.engine == {"kernel": 0, "reference": 2}
+        assert report.engine == {"kernel": 0, "reference": 2, "reasons": {got.reason: 2}}
         assert f"{case.ruling}={NEW}" in report.engine_line()
         problems = check_option_reads(_declared(case), covered, case.kernel.OPTION_READS)
         assert problems and all(case.ruling in p for p in problems), problems

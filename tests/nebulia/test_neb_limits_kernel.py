@@ -135,3 +135,14 @@ def test_the_sides_limit() -> None:
         _scenario(_sides(most)), _scenario(_sides(most + 1)),
         f"{most + 1} operators on {most + 1} sides (the kernel plays up to "
         f"{_limits()['operators']} on {most})", policies, battles=1)
+
+
+def test_no_pool_has_more_outcomes_than_the_kernel_holds() -> None:
+    """A pool of n dice has at most n + 1 outcomes (0 to n successes); the scenario bounds
+    allow pools of at most so many dice."""
+    from tactica.rulesets.nebulia.content import WeaponModel
+    from tactica.rulesets.nebulia.rules import _pool_dist
+
+    dice = WeaponModel.model_fields["dice"]
+    most = next(m.le for m in dice.metadata if hasattr(m, "le"))
+    assert len(_pool_dist(most, 10, 0).outcomes) <= most + 1 <= _limits()["outcomes"]

@@ -197,3 +197,59 @@ def test_the_sides_limit() -> None:
         _scenario(sides(most)), _scenario(sides(most + 1)),
         f"{most + 1} troopers on {most + 1} sides (more than {_limits()['troopers']} troopers "
         f"or {most} sides)", {f"s{k}": "greedy" for k in range(most + 1)}, battles=1)
+
+
+def _storeys(floors: int) -> Scenario:
+    """Two troopers a side on the largest open field the scenario bounds allow, with a small
+    building of ``floors`` floors in it (each floor is a level of the whole map)."""
+    from tactica.rulesets.skirmishers.setup import MAX_DOTS_SIDE
+
+    side = MAX_DOTS_SIDE
+    grid = [["."] * side for _ in range(side)]
+    grid[0][0], grid[2][1] = "A", "C"
+    grid[side - 1][side - 1], grid[side - 3][side - 2] = "B", "D"
+    text = "\n".join((" " if r % 2 else "") + " ".join(row) for r, row in enumerate(grid))
+    data = {"game": "skirmishers", "name": f"{floors} floors", "max_rounds": 2,
+            "map": {"kind": "dots", "levels": {"ground": text + "\n"},
+                    "buildings": [{"name": "Tower", "from": [20, 20], "to": [22, 22],
+                                   "floors": floors, "stairs": [[20, 20]]}]},
+            "units": {"A": {"side": "red", "primary": "rifle"},
+                      "C": {"side": "red", "primary": "smg"},
+                      "B": {"side": "blue", "primary": "rifle"},
+                      "D": {"side": "blue", "primary": "smg"}}}
+    return _scenario(data)
+
+
+def _places(sc: Scenario) -> tuple[int, int]:
+    """The padded places of one level of the scenario's map, and its levels."""
+    from tactica.battlefield.dots.fast import lattice_arrays
+
+    lattice = sc.new_state().lattice
+    return lattice_arrays(lattice).cells, len(lattice.level_names)
+
+
+def test_the_places_limit() -> None:
+    """The largest map has the most places on a level; floors enough pass the kernel's
+    places (levels times padded places), one floor fewer is within them."""
+    most = _limits()["places"]
+    sizes = {f: _places(_storeys(f)) for f in range(2, 11)}
+    floors = next(f for f, (cells, levels) in sizes.items() if cells * levels > most)
+    levels = sizes[floors][1]
+    side = _storeys(floors).new_state().lattice
+    kt.assert_at_and_past_limit(
+        _storeys(floors - 1), _storeys(floors),
+        f"a map of {side.cols} x {side.rows} dots on {levels} levels (more than {most} places "
+        "with the padding)", POLICIES, battles=1)
+
+
+def test_no_level_of_a_map_passes_the_kernel_s_places_of_one_level() -> None:
+    cells, _ = _places(_storeys(2))  # the largest map the scenario bounds allow
+    assert cells <= _limits()["cells"]
+
+
+def test_no_explosive_has_more_rings_than_the_kernel_holds() -> None:
+    from tactica.rulesets.skirmishers.content import ExplosiveModel
+
+    rings = ExplosiveModel.model_fields["rings"]
+    most = next(m.max_length for m in rings.metadata if hasattr(m, "max_length"))
+    assert most <= _limits()["rings"]

@@ -354,13 +354,15 @@ def _run(scenarios: Sequence[Scenario], policies: dict[str, str], *, battles: in
     sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
     tallies = [Tally(sides) for _ in scenarios]
     paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
-    plan = Plan.of(scenarios, policies, seed, max_steps, consulted=consulted, rulings=rulings,
-                   reuse=reuse)
     target = min(FIRST_ROUND, max_battles) if battles is None else battles
     if precision is not None:
         target = min(FIRST_ROUND, max_battles)
     if precision is None:
         n_workers = min(n_workers, target)
+    # a run to a precision may go on past its first round: only a fixed number is short
+    per_process = math.ceil(target / n_workers) if precision is None else None
+    plan = Plan.of(scenarios, policies, seed, max_steps, consulted=consulted, rulings=rulings,
+                   reuse=reuse, per_process=per_process)
     done = 0
     interrupted = False
     widest = math.inf

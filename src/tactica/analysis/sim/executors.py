@@ -65,11 +65,15 @@ class Plan:
     consulted: bool = False
     rulings: tuple[str | None, ...] = ()
     reuse: bool = False
+    #: The battles each process plays of the run, when it is known to be that short (the
+    #: reference plays a run too short to pay a kernel's preparation back,
+    #: :func:`~tactica.analysis.sim.kernels.short_run`); ``None``: a long run.
+    per_process: int | None = None
 
     @classmethod
     def of(cls, scenarios: Sequence[Scenario], policies: dict[str, str], seed: int,
            max_steps: int, *, consulted: bool = False, rulings: Sequence[str | None] = (),
-           reuse: bool = False) -> Plan:
+           reuse: bool = False, per_process: int | None = None) -> Plan:
         """The plan of a run (the token is unique to this process's run)."""
         import uuid
 
@@ -77,7 +81,15 @@ class Plan:
                    tuple((dict(s.data), s.source, str(s.base_dir),
                           tuple(str(f) for f in s.content_folders)) for s in scenarios),
                    tuple(sorted(policies.items())), seed, max_steps, consulted, tuple(rulings),
-                   reuse)
+                   reuse, per_process)
+
+    def short(self, scenario: Scenario) -> bool:
+        """True when the run leaves ``scenario``'s battles to the reference, too short to pay
+        its kernel's preparation back."""
+        from tactica.analysis.sim.kernels import short_run
+
+        return self.per_process is not None and short_run(scenario,
+                                                          self.per_process) is not None
 
 
 # Scenarios built in this process, by plan token (workers build a plan's scenarios once).
@@ -99,7 +111,7 @@ def run_job(plan: Plan, start: int, stop: int) -> JobResult:
     workers run)."""
     return play_chunk(_scenarios(plan), dict(plan.policies), plan.seed, start, stop,
                       max_steps=plan.max_steps, consulted=plan.consulted, rulings=plan.rulings,
-                      reuse=plan.reuse)
+                      reuse=plan.reuse, per_process=plan.per_process)
 
 
 class Executor(Protocol):
@@ -130,7 +142,8 @@ class LocalExecutor:
                                             max_steps=self.plan.max_steps,
                                             consulted=self.plan.consulted,
                                             rulings=self.plan.rulings,
-                                            reuse=self.plan.reuse)
+                                            reuse=self.plan.reuse,
+                                            per_process=self.plan.per_process)
 
     def __enter__(self) -> LocalExecutor:
         return self
@@ -154,9 +167,20 @@ def _pool_job(job: Job) -> tuple[Job, JobResult]:
     return job, run_job(_POOL_PLAN["plan"], job[0], job[1])
 
 
+def _prepare_before_fork(plan: Plan) -> None:
+    """Build the plan's scenarios and prepare their kernels in this process, so that workers
+    forked from it start with them (their caches are this process's): the kernel's tables are
+    built once for the run, not once per worker. Not for a run too short to pay it back."""
+    from tactica.analysis.sim.kernels import prepared_kernel
+
+    for scenario in _scenarios(plan):
+        if not plan.short(scenario):
+            prepared_kernel(scenario)
+
+
 class ProcessExecutor:
     """A pool of ``workers`` local processes (forked where the system allows, so they start
-    with this process's caches)."""
+    with this process's caches, the plan's prepared kernels among them)."""
 
     def __init__(self, plan: Plan, workers: int) -> None:
         self.plan = plan
@@ -165,6 +189,8 @@ class ProcessExecutor:
 
     def __enter__(self) -> ProcessExecutor:
         methods = multiprocessing.get_all_start_methods()
+        if "fork" in methods:
+            _prepare_before_fork(self.plan)
         ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
         try:
             # Forked with SIGINT held back (its threads too, which fork the replacements of

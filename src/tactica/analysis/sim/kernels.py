@@ -8,11 +8,15 @@ a map size, a policy it does not handle, or an extension that was not built) by 
 :func:`tactica.analysis.sim.play.play_battle`. Either way the battle's result is the same: an
 equivalence test plays every example, policy and ruling option both ways and compares them.
 
-``TACTICA_KERNELS=0`` in the environment makes the reference play every battle.
+``TACTICA_KERNELS=0`` in the environment makes the reference play every battle. A run too short to
+pay the kernel's preparation back (fewer than :data:`MIN_KERNEL_BATTLES` battles in each
+process, :func:`short_run`) is left to the reference too, saying so; ``TACTICA_KERNELS=1``
+makes the kernel play every battle it covers however short the run.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -23,15 +27,55 @@ from tactica.engine.ruleset import ConsultingKernel, NotCovered, PreparedKernel,
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult
 
-__all__ = ["ENVIRONMENT", "Engine", "kernels_enabled", "prepared_kernel", "simulated_battle"]
+__all__ = ["ENVIRONMENT", "MIN_KERNEL_BATTLES", "REFERENCE_BUDGET", "Engine", "kernels_enabled",
+           "kernels_forced", "prepared_kernel", "reference_played", "short_run", "simulated_battle"]
 
 #: The environment variable that turns kernels off (``0``).
 ENVIRONMENT = "TACTICA_KERNELS"
 
 
+#: The fewest battles a process plays of a scenario for its kernel to be prepared: a run of
+#: fewer is left to the reference (:func:`short_run`). Measured by ``bench/preparation.py``:
+#: the kernel's preparation and first battle are paid back by the battles it saves after 0.2
+#: (Unhex's nightclub fight) to 8.7 (Arc's firefight: 0.19 s to prepare, 0.029 s a battle by
+#: the reference) battles of the examples, and 0.7 (Unhex, 56 areas) and 2.3 (Skirmishers,
+#: 50 x 50 dots) at the bounds.
+MIN_KERNEL_BATTLES = 10
+#: CPU seconds the reference may spend on a scenario's battles in one process before a short
+#: run goes over to the kernel all the same (:func:`reference_played`): a battle that costs
+#: more than preparing a kernel is not played many times by the reference. The most that
+#: preparing a kernel and its first battle cost is 1.8 s (Unhex, 56 areas; 0.7 s on a
+#: Skirmishers map of 50 x 50 dots), when a battle of the reference there takes 2.5 s: a short
+#: run of it costs at most the reference's first battle and the kernel's preparation.
+REFERENCE_BUDGET = 2.0
+_SPENT: Cache[int, float] = Cache("simulate.reference-seconds", maxsize=32)
+
+
 def kernels_enabled() -> bool:
     """False when ``TACTICA_KERNELS=0`` (the reference then plays every battle)."""
-    return os.environ.get(ENVIRONMENT, "1").strip() != "0"
+    return os.environ.get(ENVIRONMENT, "").strip() != "0"
+
+
+def kernels_forced() -> bool:
+    """True when ``TACTICA_KERNELS=1``: the kernel plays every battle it covers, however
+    short the run."""
+    return os.environ.get(ENVIRONMENT, "").strip() == "1"
+
+
+def short_run(scenario: Scenario, battles: int) -> NotCovered | None:
+    """Why the reference plays a battle of a run in which a process plays ``battles`` of
+    ``scenario``'s battles: too few to pay the kernel's preparation back; ``None`` when the
+    kernel may play them (enough battles, kernels forced or off, or the game has none, which
+    say their own reasons), or when the reference has spent more than
+    :data:`REFERENCE_BUDGET` seconds on the scenario's battles in this process (its battles
+    cost more than preparing the kernel). The battles are the same either way."""
+    if (battles >= MIN_KERNEL_BATTLES or kernels_forced() or not kernels_enabled()
+            or kernel_hooks(scenario.ruleset) is None
+            or _spent(scenario) > REFERENCE_BUDGET):
+        return None
+    return NotCovered(f"a run of {battles} battle{'s' if battles != 1 else ''} per process, too "
+                      f"short to pay the kernel's preparation back: it plays from "
+                      f"{MIN_KERNEL_BATTLES}")
 
 
 @dataclass(frozen=True)
@@ -73,15 +117,31 @@ def prepared_kernel(scenario: Scenario) -> PreparedKernel | NotCovered:
     return _PREPARED.put(key, kernel)
 
 
+def _spent(scenario: Scenario) -> float:
+    """The CPU seconds the reference spent on ``scenario``'s battles of short runs in this
+    process (``-inf`` before the first)."""
+    found = _SPENT.get(_SCENARIOS.key_of(scenario))
+    return -math.inf if found is None else found
+
+
+def reference_played(scenario: Scenario, seconds: float) -> None:
+    """Count ``seconds`` of CPU the reference spent on a battle of ``scenario`` that a short
+    run left to it (:func:`short_run`)."""
+    key = _SCENARIOS.key_of(scenario)
+    _SPENT.put(key, (_SPENT.get(key) or 0.0) + seconds)
+
+
 def simulated_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, index: int,
-                     max_steps: int, *, consulted: bool = False
-                     ) -> tuple[BattleResult, Engine]:
+                     max_steps: int, *, consulted: bool = False,
+                     reference: NotCovered | None = None) -> tuple[BattleResult, Engine]:
     """Battle ``index`` of ``seed`` played by the kernel where it covers it, else by the
     reference; the same result either way. ``consulted``: with the rulings the battle
-    consulted (a kernel that cannot say them leaves the battle to the reference)."""
+    consulted (a kernel that cannot say them leaves the battle to the reference).
+    ``reference``: the reference plays, for that reason (a run too short for the kernel,
+    :func:`short_run`), and the kernel is not prepared."""
     from tactica.analysis.sim.play import play_battle
 
-    kernel = prepared_kernel(scenario)
+    kernel = reference if reference is not None else prepared_kernel(scenario)
     if not isinstance(kernel, NotCovered):
         if consulted:
             play_consulted = getattr(kernel, "play_consulted", None)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from tactica.engine.policies import make_policy
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import battle_stats
 from tactica.engine.streams import KeyedDice
+
+if TYPE_CHECKING:
+    from tactica.analysis.sim.kernels import Engine
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
@@ -138,23 +141,38 @@ def logged_battle(scenario: Scenario, policies: Mapping[str, str], seed: int, in
 def play_chunk(scenarios: Sequence[Scenario], policies: Mapping[str, str], seed: int,
                start: int, stop: int, *, max_steps: int = DEFAULT_MAX_STEPS,
                consulted: bool = False, rulings: Sequence[str | None] = (),
-               reuse: bool = False) -> tuple[list[Tally], PairedTally | None]:
+               reuse: bool = False, per_process: int | None = None
+               ) -> tuple[list[Tally], PairedTally | None]:
     """Battles ``start`` .. ``stop - 1`` under every scenario (variant), tallied; each is
     played by the game's compiled kernel where it covers it (:mod:`tactica.analysis.sim.kernels`),
     else by the reference, with the same result. ``consulted``: count the rulings each
     battle consulted; ``rulings``: per variant, the ruling it changes from the first (its
     consultation is paired). ``reuse``: a battle whose first variant did not consult the
     ruling a later variant changes *is* the first variant's battle (nothing read that ruling,
-    so nothing could go otherwise): its result is taken, not played again."""
-    from tactica.analysis.sim.kernels import simulated_battle
+    so nothing could go otherwise): its result is taken, not played again. ``per_process``:
+    the battles of the whole run each process plays; when that is too few to pay the kernel's
+    preparation back the reference plays them, saying so
+    (:func:`~tactica.analysis.sim.kernels.short_run`)."""
+    import time
+
+    from tactica.analysis.sim.kernels import reference_played, short_run, simulated_battle
+
+    def battle(sc: Scenario, i: int) -> tuple[BattleResult, Engine]:
+        why = None if per_process is None else short_run(sc, per_process)
+        if why is None:
+            return simulated_battle(sc, policies, seed, i, max_steps, consulted=consulted)
+        start = time.process_time()
+        played = simulated_battle(sc, policies, seed, i, max_steps, consulted=consulted,
+                                  reference=why)
+        reference_played(sc, time.process_time() - start)
+        return played
 
     sides = scenarios[0].ruleset.sides_of(scenarios[0].new_state())
     tallies = [Tally(sides) for _ in scenarios]
     paired = PairedTally((*sides, "draw"), len(scenarios)) if len(scenarios) > 1 else None
     changes = list(rulings) + [None] * (len(scenarios) - len(rulings))
     for i in range(start, stop):
-        played = [simulated_battle(scenarios[0], policies, seed, i, max_steps,
-                                   consulted=consulted)]
+        played = [battle(scenarios[0], i)]
         first = played[0][0]
         taken = [False]
         for sc, ruling in zip(scenarios[1:], changes[1:], strict=True):
@@ -162,8 +180,7 @@ def play_chunk(scenarios: Sequence[Scenario], policies: Mapping[str, str], seed:
                 played.append(played[0])
                 taken.append(True)
             else:
-                played.append(simulated_battle(sc, policies, seed, i, max_steps,
-                                               consulted=consulted))
+                played.append(battle(sc, i))
                 taken.append(False)
         results = [r for r, _ in played]
         for tally, (r, engine), was_taken in zip(tallies, played, taken, strict=True):

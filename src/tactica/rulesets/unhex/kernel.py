@@ -113,8 +113,6 @@ OPTION_READS: OptionReads = {
     "refill_once": ("UNH-18", {"again": 0, "once": 1}),
 }
 
-_MAX_CHARS, _MAX_AREAS, _MAX_ITEMS, _MAX_CARRY, _MAX_FIXTURES = 50, 100, 32, 8, 64
-_MAX_SIDES, _MAX_DOORS = 6, 4
 _KINDS = {"melee": 0, "ranged": 1, "first-aid": 2, "shield": 3, "gear": 4}
 _GOOD = {"attack": 1, "defend": 2, "initiative": 4, "first-aid": 8}
 #: Roll labels in the kernel's order (its K_* constants) and the re-roll suffixes.
@@ -192,7 +190,7 @@ def prepare(scenario: Scenario) -> UnhexKernel | NotCovered:
         return state
     graph = state.view.graph
     assert isinstance(graph, ZoneGraph)
-    why = _uncovered(state, graph)
+    why = _uncovered(state, graph, module.LIMITS)
     if why is not None:
         return NotCovered(why)
     try:
@@ -205,23 +203,26 @@ def prepare(scenario: Scenario) -> UnhexKernel | NotCovered:
     return UnhexKernel(engine, state)
 
 
-def _uncovered(state: UnhexState, graph: ZoneGraph) -> str | None:
+def _uncovered(state: UnhexState, graph: ZoneGraph, limits: Mapping[str, int]) -> str | None:
+    """Why the scenario passes one of the compiled kernel's ``limits`` (its ``LIMITS``), said
+    before any table is built; ``None`` when it does not."""
     doors = [c for c in graph.connections if c.door is not None]
-    if len(doors) > _MAX_DOORS:
-        return f"a map with {len(doors)} doors (the kernel plays up to {_MAX_DOORS})"
-    if len(state.fixtures) > _MAX_FIXTURES or len(state.objectives) > _MAX_FIXTURES:
-        return f"more than {_MAX_FIXTURES} fixtures or objectives"
-    if len(state.sides) > _MAX_SIDES:
-        return f"{len(state.sides)} teams (the kernel plays up to {_MAX_SIDES})"
-    if len(state.chars) > _MAX_CHARS or len(graph.areas) > _MAX_AREAS:
+    most_doors = limits["views"].bit_length() - 1  # every combination of open doors is a view
+    if len(doors) > most_doors:
+        return f"a map with {len(doors)} doors (the kernel plays up to {most_doors})"
+    if len(state.fixtures) > limits["fixtures"] or len(state.objectives) > limits["fixtures"]:
+        return f"more than {limits['fixtures']} fixtures or objectives"
+    if len(state.sides) > limits["sides"]:
+        return f"{len(state.sides)} teams (the kernel plays up to {limits['sides']})"
+    if len(state.chars) > limits["characters"] or len(graph.areas) > limits["areas"]:
         return "more characters or areas than the kernel's arrays hold"
     if any(len(f"unit {c.id!r}|".encode()) > 300 for c in state.chars.values()):
         return "a character name too long for the kernel's dice keys"
     items = {n for c in state.chars.values() for n in c.items}
-    if len(items) > _MAX_ITEMS:
-        return f"more than {_MAX_ITEMS} kinds of item"
-    if any(len(c.items) > _MAX_CARRY for c in state.chars.values()):
-        return f"a character carrying more than {_MAX_CARRY} items"
+    if len(items) > limits["items"]:
+        return f"more than {limits['items']} kinds of item"
+    if any(len(c.items) > limits["carried"] for c in state.chars.values()):
+        return f"a character carrying more than {limits['carried']} items"
     return None
 
 
