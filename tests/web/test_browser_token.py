@@ -14,7 +14,7 @@ from __future__ import annotations
 import http.server
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from web_helpers import EXAMPLES, Server, launch_browser
 
@@ -32,9 +32,9 @@ OTHER_PAGE = b"""<!doctype html><html><body><p>another local service</p>
 class Recorder(http.server.BaseHTTPRequestHandler):
     """Another local web service: answers a small page and records every request's headers."""
 
-    seen: list[tuple[str, list[tuple[str, str]]]] = []
+    seen: ClassVar[list[tuple[str, list[tuple[str, str]]]]] = []
 
-    def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+    def do_GET(self) -> None:
         self.seen.append((self.path, list(self.headers.items())))
         body = OTHER_PAGE if self.path.startswith("/index") else b"{}"
         self.send_response(200)
@@ -44,7 +44,7 @@ class Recorder(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (http.server's name)
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
