@@ -95,7 +95,7 @@ def open_page(browser: Any, url: str) -> Any:  # a browser, or one of its contex
             if "Content Security Policy" in m.text else None)
     page.goto(url)
     page.wait_for_selector("#question[data-key]", timeout=TIMEOUT)
-    assert "token=" not in page.url  # the token went into the cookie, out of the address bar
+    assert "token=" not in page.url  # the page keeps the token, out of the address bar
     return page
 
 
@@ -225,11 +225,11 @@ Promise.all([post({{headers: {{"Content-Type": "application/json"}}}}),
 def test_another_local_page_can_neither_frame_nor_drive_the_fight(
         browser: Any, serve: Any, tmp_path: Path) -> None:
     """A page of another server on this machine (same site as the fight: only the port
-    differs, so the browser even sends the fight's cookie) tries everything at once."""
+    differs) tries everything at once."""
     log = tmp_path / "duel.jsonl"
     server = serve([str(EXAMPLES / "nebulia" / "duel.yaml"), "--log", str(log), "--seed", "3"])
     context = browser.new_context()
-    mine = open_page(context, server.url)  # the owner's tab: the browser holds the cookie
+    mine = open_page(context, server.url)  # the owner's tab, in the attacker's browser
     attacker_dir = tmp_path / "attacker"
     attacker_dir.mkdir()
     (attacker_dir / "index.html").write_text(ATTACK.format(fight=server.base))

@@ -66,7 +66,7 @@ def serving(tmp_path: Path, limits: Limits) -> Iterator[Running]:
     ctl = FightController.start(load_scenario(DUEL), tmp_path / "duel.jsonl", seed=1,
                                 computer={"blue": "greedy"}, durable=False)
     app = create_app(ctl, token=TOKEN, allowed_hosts=[f"127.0.0.1:{port}"], limits=limits)
-    server = make_server(app, limits, owner_check(TOKEN, "tactica-token"))
+    server = make_server(app, limits, owner_check(TOKEN))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + WAIT

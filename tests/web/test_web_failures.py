@@ -186,10 +186,10 @@ def test_port_0_prints_the_port_chosen_and_another_loopback_address_works(
         assert server.state()["title"] == "Duel in the open"
         with server.request("/api/state", headers={"Host": f"localhost:{server.port}"}) as r:
             assert r.status == 200
-        # Server-Sent Events with the page's cookie.
+        # Server-Sent Events with the token in a header (as the page sends it).
         with socket.create_connection(("127.0.0.2", server.port), timeout=20) as s:
             s.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.2:{server.port}\r\n"
-                      f"Cookie: tactica-token-{server.port}={server.token}\r\n\r\n".encode())
+                      f"Authorization: token {server.token}\r\n\r\n".encode())
             got = b""
             while b"data: " not in got and len(got) < 10_000:
                 chunk = s.recv(4096)

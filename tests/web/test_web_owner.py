@@ -28,7 +28,7 @@ HEADERS = {
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
 }
-READS = ["/", "/api/state", "/api/map.svg", "/api/map.svg?a=A&b=B", "/api/sight?a=A&b=B",
+READS = ["/api/state", "/api/map.svg", "/api/map.svg?a=A&b=B", "/api/sight?a=A&b=B",
          "/api/events"]
 CHANGES = [("/api/action", {"key": 1, "index": 0}), ("/api/roll", {"key": 1, "text": ""}),
            ("/api/decide", {"key": 1, "index": 0}), ("/api/dice", {"mode": "auto"})]
@@ -83,41 +83,65 @@ def test_without_the_token_nothing_is_read_or_changed(fight, credentials: dict[s
         r = client.post(path, json=body, headers={**credentials, "Origin": "http://testserver"})
         assert r.status_code == 403, (path, r.text)
         has_security_headers(r)
-    # The token in the query string opens the page only (then the cookie takes over).
+    # The token in the query string opens nothing but the page (whose script reads it).
     assert client.get(f"/api/state?token={TOKEN}", headers=credentials).status_code == 403
-    assert client.get("/?token=wrong", headers=credentials).status_code == 403
     check()
 
 
-def test_the_token_url_sets_a_strict_cookie_that_the_page_then_uses(fight) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_shell_is_served_to_anyone_and_shows_nothing_of_the_fight(fight) -> None:  # type: ignore[no-untyped-def]
+    """The page is a shell: its script reads the token from the URL and asks for the fight
+    with it; no cookie is set (a cookie would go to every port of this machine)."""
     client, ctl, log = fight
-    r = client.get(f"/?token={TOKEN}")
-    assert r.status_code == 303 and r.headers["location"] == "/"  # the token leaves the URL
-    cookie = r.headers["set-cookie"]
-    assert cookie.startswith(f"tactica-token={TOKEN};")
-    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
-    has_security_headers(r)
-    page = client.get("/")
-    assert page.status_code == 200 and '<script src="/static/app.js">' in page.text
-    has_security_headers(page)
-    assert client.get("/api/state").json()["title"] == "Duel in the open"
-    assert client.get(f"/?token={TOKEN}").status_code == 303  # opened again: out of the URL
-    # A change with the cookie needs the page's own Origin.
+    ctl.advance()
     check = unchanged(ctl, log)
-    for origin in [None, "http://evil.example", "null", "http://testserver.evil.example",
+    for path in ["/", f"/?token={TOKEN}", "/?token=wrong"]:
+        r = client.get(path)
+        assert r.status_code == 200 and '<script src="/static/app.js">' in r.text, path
+        assert "set-cookie" not in r.headers
+        assert "Duel" not in r.text and "data-unit" not in r.text and TOKEN not in r.text
+        has_security_headers(r)
+    assert client.post("/", headers={"Origin": "http://testserver"}).status_code == 403
+    check()
+
+
+@pytest.mark.parametrize("name", ["tactica-token", "tactica-token-8000"])
+def test_a_cookie_alone_no_longer_opens_the_fight(fight, name: str) -> None:  # type: ignore[no-untyped-def]
+    client, ctl, log = fight
+    ctl.advance()
+    check = unchanged(ctl, log)
+    cookie = {"Cookie": f"{name}={TOKEN}"}
+    for path in READS:
+        r = client.get(path, headers=cookie)
+        assert r.status_code == 403, (path, r.text)
+        assert "answers only its owner" in r.json()["error"]
+    for path, body in CHANGES:
+        r = client.post(path, json=body, headers={**cookie, "Origin": "http://testserver",
+                                                  "Sec-Fetch-Site": "same-origin"})
+        assert r.status_code == 403, (path, r.text)
+    check()
+
+
+def test_the_page_sends_the_token_in_a_header_from_its_own_origin_only(fight) -> None:  # type: ignore[no-untyped-def]
+    client, ctl, log = fight
+    assert client.get("/api/state", headers=auth()).json()["title"] == "Duel in the open"
+    check = unchanged(ctl, log)
+    for origin in ["http://evil.example", "null", "http://testserver.evil.example",
                    "https://testserver", "http://127.0.0.1:8001"]:
-        headers = {} if origin is None else {"Origin": origin}
-        r = client.post("/api/dice", json={"mode": "auto"}, headers=headers)
+        r = client.post("/api/dice", json={"mode": "auto"},
+                        headers={**auth(), "Origin": origin})
         assert r.status_code == 403, (origin, r.text)
         has_security_headers(r)
     r = client.post("/api/dice", json={"mode": "auto"},
-                    headers={"Origin": "http://testserver", "Sec-Fetch-Site": "cross-site"})
+                    headers={**auth(), "Origin": "http://testserver",
+                             "Sec-Fetch-Site": "cross-site"})
     assert r.status_code == 403
     check()
-    r = client.post("/api/dice", json={"mode": "auto"}, headers={"Origin": "http://testserver"})
+    r = client.post("/api/dice", json={"mode": "auto"},
+                    headers={**auth(), "Origin": "http://testserver"})
     assert r.status_code == 200 and r.json()["ask_dice"] is False
     r = client.post("/api/dice", json={"mode": "ask"},
-                    headers={"Origin": "http://127.0.0.1:8000", "Sec-Fetch-Site": "same-origin"})
+                    headers={**auth(), "Origin": "http://127.0.0.1:8000",
+                             "Sec-Fetch-Site": "same-origin"})
     assert r.status_code == 200 and ctl.ask_dice is True
 
 
@@ -141,7 +165,7 @@ def test_a_foreign_host_is_refused_even_with_the_token(fight, host: str) -> None
     client, ctl, log = fight
     ctl.advance()
     check = unchanged(ctl, log)
-    for path in [*READS, "/static/app.js", f"/?token={TOKEN}"]:
+    for path in [*READS, "/", "/static/app.js", f"/?token={TOKEN}"]:
         r = client.get(path, headers={**auth(), "Host": host})
         assert r.status_code == 400, (path, r.text)
         assert "answers only as" in r.json()["error"]
@@ -157,6 +181,7 @@ def test_a_foreign_host_is_refused_even_with_the_token(fight, host: str) -> None
 def test_the_security_headers_are_on_every_route(fight) -> None:  # type: ignore[no-untyped-def]
     client, _, _ = fight
     answers = [client.get(path, headers=auth()) for path in READS if path != "/api/events"]
+    answers += [client.get("/")]
     answers += [client.get(path) for path in ["/static/app.js", "/static/style.css",
                                               "/static/nope.js", "/static/../app.py"]]
     answers += [client.get(path, headers=auth()) for path in ["/nope", "/api/action",

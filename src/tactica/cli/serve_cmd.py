@@ -101,9 +101,7 @@ def serve(
         raise
     port = int(sock.getsockname()[1])
     token = new_token()
-    cookie = f"tactica-token-{port}"
-    web = create_app(controller, token=token, allowed_hosts=host_names(host, port, extra),
-                     cookie=cookie)
+    web = create_app(controller, token=token, allowed_hosts=host_names(host, port, extra))
     unspecified = ipaddress.ip_address("127.0.0.1" if host == "localhost" else host
                                        ).is_unspecified
     shown = LOCAL if unspecified else (f"[{host}]" if ":" in host else host)
@@ -119,7 +117,7 @@ def serve(
             "token can play this fight; to open it from another machine, start it with "
             "--allow-host and the name or address that machine uses")
     try:
-        run(web, sock, owner=owner_check(token, cookie))
+        run(web, sock, owner=owner_check(token))
     finally:
         web.state.fight.closed = True
         web.state.fight.controller.close()

@@ -2,9 +2,9 @@
 
 Routes (JSON unless said):
 
-* ``GET /`` the page (``/?token=TOKEN``, the URL printed, moves the token into the page's
-  cookie and redirects here); ``GET /static/...`` its script and style (from this package
-  only; the one path served without the token);
+* ``GET /`` the page, a shell that holds nothing of the fight (its script takes the token
+  from ``/?token=TOKEN``, the URL printed, and sends it in a header); ``GET /static/...`` its
+  script and style (from this package only); the paths served without the token;
 * ``GET /api/state`` the fight (:func:`tactica.web.snapshot.snapshot`);
 * ``GET /api/map.svg[?a=ID&b=ID]`` the map, with the sight lines between two units;
 * ``GET /api/sight?a=ID&b=ID`` sight and cover, with its reasons, and the odds between them;
@@ -281,10 +281,10 @@ def _bearing(text: str | None) -> float | None:
 
 
 def create_app(controller: FightController, *, token: str, allowed_hosts: list[str],
-               cookie: str = "tactica-token", limits: Limits | None = None) -> Starlette:
+               limits: Limits | None = None) -> Starlette:
     """The app serving ``controller``'s fight to its owner only: requests must carry
-    ``token`` (see :class:`~tactica.web.guard.OwnerGuard`) and name one of ``allowed_hosts``
-    (``name:port``) as their Host; the page keeps the token in the cookie ``cookie``."""
+    ``token`` in a header (see :class:`~tactica.web.guard.OwnerGuard`) and name one of
+    ``allowed_hosts`` (``name:port``) as their Host."""
     server = FightServer(controller)
     body_timeout = (limits or Limits()).body_timeout
     max_streams = (limits or Limits()).max_streams
@@ -447,7 +447,7 @@ def create_app(controller: FightController, *, token: str, allowed_hosts: list[s
         Route("/api/events", events),
         Mount("/static", StaticFiles(directory=str(_STATIC)), name="static"),
     ]
-    middleware = [Middleware(OwnerGuard, token=token, hosts=allowed_hosts, cookie=cookie)]
+    middleware = [Middleware(OwnerGuard, token=token, hosts=allowed_hosts)]
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return _error(404, f"no such page: {request.url.path[:80]}")

@@ -7,15 +7,18 @@
   ``--allow-host``). A page of another site that rebinds its own name to this machine (DNS
   rebinding) sends its own name, and is refused (400).
 * **Token** - a random token is made at each launch (:func:`new_token`) and printed in the URL
-  that ``tactica serve`` shows. Every path but the page's static files needs it: in an
-  ``Authorization: token TOKEN`` (or ``Bearer``) header, or in the cookie the page gets when
-  the URL with ``?token=TOKEN`` is opened (the answer is a redirect to the bare URL, so the
-  token leaves the address bar; the cookie is ``HttpOnly`` and ``SameSite=Strict``, so no
-  other site's page can send it). Without it: 403, and nothing is read or changed.
-* **Origin** - a request that changes anything (any method but GET and HEAD) must come from
-  the server's own page: its ``Origin`` one of ``http://HOST`` for the hosts above (403
-  otherwise). Only a request carrying the token in its ``Authorization`` header (a script,
-  not a browser) may come without an ``Origin``.
+  that ``tactica serve`` shows. Every path but the page itself (``GET /``, a shell that holds
+  nothing of the fight) and its static files needs it, in an ``Authorization: token TOKEN``
+  (or ``Bearer``) header; without it: 403, and nothing is read or changed. The page's script
+  reads ``?token=TOKEN`` from the URL it was opened with, keeps it in the tab's
+  ``sessionStorage`` (the browser keeps it for this origin only: scheme, name *and port*),
+  takes it out of the address bar and sends it in that header. No cookie is set or accepted:
+  cookies ignore ports, so one would reach every other web server of this machine that the
+  owner's browser visits.
+* **Origin** - a request that changes anything (any method but GET and HEAD) must not come
+  from another site's page: its ``Origin``, when it has one, one of ``http://HOST`` for the
+  hosts above, and its ``Sec-Fetch-Site``, when it has one, ``same-origin`` (403 otherwise).
+  A script (no browser) sends neither.
 * **Headers** - every answer, refusals and errors included, carries :data:`SECURITY_HEADERS`:
   a Content-Security-Policy that allows only the server's own script and style and no
   framing, ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff``,
@@ -31,7 +34,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from starlette.datastructures import Headers
-from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["CSP", "SECURITY_HEADERS", "OwnerGuard", "new_token", "owner_check"]
@@ -54,7 +56,7 @@ SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
 _RAW_HEADERS = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in SECURITY_HEADERS]
 _REPLACED = {k for k, _ in _RAW_HEADERS}
 #: Paths served without the token: the page's own script, style and icon (no fight in them;
-#: ``/favicon.ico`` too).
+#: ``/favicon.ico`` too), and ``GET /``, the page's shell.
 PUBLIC = "/static/"
 _SAFE_METHODS = frozenset({"GET", "HEAD"})
 
@@ -79,7 +81,7 @@ def with_security_headers(send: Send) -> Send:
 class OwnerGuard:
     """The ASGI middleware that lets only the owner in (see the module's description)."""
 
-    def __init__(self, app: ASGIApp, *, token: str, hosts: Iterable[str], cookie: str):
+    def __init__(self, app: ASGIApp, *, token: str, hosts: Iterable[str]):
         if len(token) < 16:
             raise ValueError("the token is too short")
         self.app = app
@@ -88,7 +90,6 @@ class OwnerGuard:
         if not self.hosts:
             raise ValueError("no host to answer as")
         self.origins = frozenset(f"http://{h}" for h in self.hosts)
-        self.cookie = cookie
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -118,25 +119,15 @@ class OwnerGuard:
         method: str = scope["method"]
         if path.startswith(PUBLIC) or path == "/favicon.ico":
             return None
-        how = self._authenticated(headers)
-        if method == "GET" and path == "/":  # the URL printed: its token goes into the cookie
-            query = scope.get("query_string", b"").decode("latin-1")
-            given = [v for k, _, v in (p.partition("=") for p in query.split("&"))
-                     if k == "token"]
-            if len(given) == 1 and self._matches(given[0]):
-                cookie = (f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict")
-                return 303, "", [(b"location", b"/"),
-                                 (b"set-cookie", cookie.encode("latin-1"))]
-        if how is None:
+        if path == "/" and method in _SAFE_METHODS:  # the shell: its script asks with the token
+            return None
+        if not _token_in(headers, self.token):
             return 403, ("this fight answers only its owner: open the URL that tactica serve "
                          "printed (with its ?token=...), or send the token in an "
                          "Authorization header"), []
         if method not in _SAFE_METHODS:
             origin = headers.get("origin")
             site = headers.get("sec-fetch-site")
-            if origin is None and how != "header":
-                return 403, ("a request that changes the fight must come from the fight's "
-                             "own page (it has no Origin header)"), []
             if origin is not None and origin.lower() not in self.origins:
                 return 403, (f"requests from {origin[:80]!r} are refused: only the fight's "
                              "own page may change it"), []
@@ -145,34 +136,22 @@ class OwnerGuard:
                              "may change it"), []
         return None
 
-    def _authenticated(self, headers: Headers) -> str | None:
-        """``"header"`` or ``"cookie"``: where the right token came from; ``None``: nowhere."""
-        return _token_in(headers, self.token, self.cookie)
-
-    def _matches(self, given: str) -> bool:
-        return _same(given, self.token)
-
 
 def _same(given: str, token: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode())
 
 
-def _token_in(headers: Headers, token: str, cookie: str) -> str | None:
+def _token_in(headers: Headers, token: str) -> bool:
     scheme, _, value = headers.get("authorization", "").partition(" ")
-    if scheme.lower() in ("token", "bearer") and _same(value.strip(), token):
-        return "header"
-    cookies = cookie_parser(headers.get("cookie", ""))
-    if _same(cookies.get(cookie, ""), token):
-        return "cookie"
-    return None
+    return scheme.lower() in ("token", "bearer") and _same(value.strip(), token)
 
 
-def owner_check(token: str, cookie: str) -> Callable[[list[tuple[bytes, bytes]]], bool]:
+def owner_check(token: str) -> Callable[[list[tuple[bytes, bytes]]], bool]:
     """Whether a request's raw headers carry the launch's token (the connection limits keep
     room for the owner's requests: :mod:`tactica.web.listen`)."""
 
     def is_owner(raw: list[tuple[bytes, bytes]]) -> bool:
-        return _token_in(Headers(raw=raw), token, cookie) is not None
+        return _token_in(Headers(raw=raw), token)
 
     return is_owner
 

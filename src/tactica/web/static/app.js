@@ -6,6 +6,11 @@
 // red); click a green place, or drag the unit onto it, to move; click a ringed target to see
 // the attack's odds and outcomes before committing it. The wheel zooms, dragging the
 // background pans; a map with levels shows one level at a time, chosen by its tab.
+//
+// The launch's token comes in the URL tactica serve prints (/?token=...). It is kept in this
+// tab's sessionStorage (the browser keeps it for this origin only, port included), taken out
+// of the address bar, and sent in an Authorization header with every request, the event
+// stream's included; never in a cookie, which would go to every port of this machine.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -34,10 +39,27 @@ function showError(message) {
   box.hidden = !message;
 }
 
+const TOKEN = (() => {
+  const url = new URL(window.location.href);
+  const given = url.searchParams.get("token");
+  if (given !== null) {
+    sessionStorage.setItem("tactica-token", given);
+    url.searchParams.delete("token");
+    history.replaceState(null, "", url.pathname + url.search + url.hash);
+  }
+  return sessionStorage.getItem("tactica-token") || "";
+})();
+
+// fetch() with the token in its header.
+function owned(path, init) {
+  const headers = {...((init && init.headers) || {}), "Authorization": `token ${TOKEN}`};
+  return fetch(path, {...(init || {}), headers: headers, credentials: "omit"});
+}
+
 async function api(path, body) {
   const init = body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
-  const response = await fetch(path, init);
+  const response = await owned(path, init);
   const data = await response.json().catch(() => ({error: response.statusText}));
   if (!response.ok) throw new Error(data.error || response.statusText);
   return data;
@@ -639,7 +661,7 @@ async function refreshMap() {
   const key = `${state.version}|${pair}`;
   if (key === mapKey) { markMap(); return; }
   mapKey = key;
-  const response = await fetch("/api/map.svg" + pair);
+  const response = await owned("/api/map.svg" + pair);
   if (!response.ok || mapKey !== key) return;
   const svg = parseSvg(await response.text());
   const box = $("map");
@@ -1340,14 +1362,47 @@ async function load() {
   try { render(await api("/api/state")); } catch (e) { showError(e.message); }
 }
 
-function follow() {
-  const source = new EventSource("/api/events");
-  source.onmessage = (ev) => {
-    const v = JSON.parse(ev.data).version;
-    if (!state || v !== state.version) load();
-  };
-  source.onerror = () => { $("turn").textContent = "reconnecting..."; };
-  source.onopen = () => load();
+// The fight's Server-Sent Events, read with fetch() (an EventSource cannot send a header):
+// every "data:" line names the fight's version. A stream that breaks is opened again after a
+// pause; one the server refuses (the fight closed, or not the owner) is not.
+async function follow() {
+  for (;;) {
+    let response = null;
+    try {
+      response = await owned("/api/events", {headers: {"Accept": "text/event-stream"}});
+    } catch (e) {
+      response = null;
+    }
+    if (response && !response.ok) {
+      $("turn").textContent = "reconnecting...";
+      return;
+    }
+    if (response) {
+      load();
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      try {
+        for (;;) {
+          const {value, done} = await reader.read();
+          if (done) break;
+          buffer += value;
+          const events = buffer.split(/\r?\n\r?\n/);
+          buffer = events.pop();
+          for (const event of events) {
+            for (const line of event.split(/\r?\n/)) {
+              if (!line.startsWith("data:")) continue;
+              const v = JSON.parse(line.slice(5)).version;
+              if (!state || v !== state.version) load();
+            }
+          }
+        }
+      } catch (e) {
+        reader.cancel().catch(() => {});  // the stream broke: opened again below
+      }
+    }
+    $("turn").textContent = "reconnecting...";
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
 }
 
 load();
