@@ -114,8 +114,8 @@ def exact(scenario: Scenario, *, policies: Mapping[str, str] | str | None = None
           compare: str | None = None,
           max_states: int = DEFAULT_MAX_STATES) -> FightOdds | ExactComparison:
     """The exact odds of the whole fight under ``policies`` (every state it can reach,
-    searched once, up to ``max_states``); with ``compare`` (``"ID=A,B"``: a ruling and two of its readings)
-    each variant's exact odds and their exact differences.
+    searched once, up to ``max_states``); with ``compare`` (``"ID=A,B"``: a ruling and two of
+    its readings) each variant's exact odds and their exact differences.
 
     >>> import tactica
     >>> from fractions import Fraction
