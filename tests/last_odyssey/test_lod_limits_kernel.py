@@ -104,3 +104,11 @@ def test_the_legal_actions_never_pass_the_bound_the_kernel_is_sized_by(
             most[0] = 0
             play_battle(sc, dict.fromkeys(sides, policy), 1, 0)
             assert 0 < most[0] <= bound, (path.stem, most[0], bound)
+
+
+def test_the_pack_bounds_keep_the_bonus_track_within_the_kernel() -> None:
+    from tactica.rulesets.last_odyssey.packfile import FiguresModel
+
+    track = FiguresModel.model_fields["bonus_track"]
+    most = next(m.max_length for m in track.metadata if hasattr(m, "max_length"))
+    assert most <= _limits()["track"]

@@ -224,7 +224,7 @@ def test_the_same_json_with_and_without_kernels_on_one_or_two_workers_and_dask(
             reference = _json(capsys, *argv, "--json", "-j", "1")
             assert reference.pop("engine") == {"kernel": 0, "reference": n,
                                                 "reasons": {"TACTICA_KERNELS=0": n}}
-            monkeypatch.delenv("TACTICA_KERNELS")
+            monkeypatch.setenv("TACTICA_KERNELS", "1")  # every battle, however short the run
             one = _json(capsys, *argv, "--json", "-j", "1")
             two = _json(capsys, *argv, "--json", "-j", "2")
             on_dask = _json(capsys, *argv, "--json", "--executor", "dask", "--scheduler",
