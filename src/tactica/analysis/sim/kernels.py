@@ -37,16 +37,15 @@ ENVIRONMENT = "TACTICA_KERNELS"
 #: The fewest battles a process plays of a scenario for its kernel to be prepared: a run of
 #: fewer is left to the reference (:func:`short_run`). Measured by ``bench/preparation.py``:
 #: the kernel's preparation and first battle are paid back by the battles it saves after 0.2
-#: (Unhex's nightclub fight) to 8.7 (Arc's firefight: 0.19 s to prepare, 0.029 s a battle by
-#: the reference) battles of the examples, and 0.7 (Unhex, 56 areas) and 2.3 (Skirmishers,
-#: 50 x 50 dots) at the bounds.
+#: to 8.7 battles of the examples (the slowest: 0.19 s to prepare, 0.029 s a battle by the
+#: reference), and 0.7 and 2.3 at the largest maps (docs/simulation.md has the table).
 MIN_KERNEL_BATTLES = 10
 #: CPU seconds the reference may spend on a scenario's battles in one process before a short
 #: run goes over to the kernel all the same (:func:`reference_played`): a battle that costs
 #: more than preparing a kernel is not played many times by the reference. The most that
-#: preparing a kernel and its first battle cost is 1.8 s (Unhex, 56 areas; 0.7 s on a
-#: Skirmishers map of 50 x 50 dots), when a battle of the reference there takes 2.5 s: a short
-#: run of it costs at most the reference's first battle and the kernel's preparation.
+#: preparing a kernel and its first battle cost is 1.8 s (the largest zone map; 0.7 s on the
+#: largest dot lattice), when a battle of the reference there takes 2.5 s: a short run of it
+#: costs at most the reference's first battle and the kernel's preparation.
 REFERENCE_BUDGET = 2.0
 _SPENT: Cache[int, float] = Cache("simulate.reference-seconds", maxsize=32)
 
