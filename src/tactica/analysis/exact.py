@@ -528,16 +528,9 @@ def exact_compare(scenario: Scenario, spec: Any, *,
     """The exact odds of the fight under each variant of ``spec`` (``"ID=A,B"``, a ruling and
     two of its readings, or a field path, as ``simulate --compare``), and their exact
     differences."""
-    from tactica.analysis.sim.variants import parse_compare, variants_of
+    from tactica.analysis.sim.variants import comparable_variants
 
-    if isinstance(spec, str):
-        spec = parse_compare(spec)
-    variants = variants_of(scenario, spec)
-    sides = scenario.ruleset.sides_of(scenario.new_state())
-    for v in variants:
-        if v.scenario.ruleset.sides_of(v.scenario.new_state()) != sides:
-            raise TacticaError(f"--compare: {v.label} changes the sides of the battle; "
-                               "only variants with the same sides can be compared")
+    spec, variants = comparable_variants(scenario, spec)
     chosen = policies_for(scenario, policies)
     odds = tuple(exact_fight(v.scenario, policies=chosen, max_states=max_states,
                              progress=progress) for v in variants)

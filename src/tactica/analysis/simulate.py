@@ -29,7 +29,14 @@ from tactica.analysis.paired import PairedDifference, consulted_note, paired_dif
 from tactica.analysis.sim.executors import Job, Plan, make_executor
 from tactica.analysis.sim.play import DEFAULT_MAX_STEPS, logged_battle, play_battle
 from tactica.analysis.sim.tally import BattleResult, PairedTally, Tally, engine_entry, wilson
-from tactica.analysis.sim.variants import CompareSpec, Variant, describe, parse_compare, variants_of
+from tactica.analysis.sim.variants import (
+    CompareSpec,
+    Variant,
+    comparable_variants,
+    describe,
+    parse_compare,
+    variants_of,
+)
 from tactica.engine.errors import TacticaError
 from tactica.engine.limits import MAX_SEED, MAX_STEPS, MAX_WORKERS, MIN_PRECISION
 from tactica.engine.policies import default_policy, make_policy
@@ -465,14 +472,8 @@ def compare(
     """Play every battle under each variant of ``spec`` (``"ABC-6=die,characteristic"``,
     ``"units.A.defense=2,3"``) with common random numbers; options as :func:`simulate`
     (``battles`` and ``precision`` count battles per variant)."""
-    if isinstance(spec, str):
-        spec = parse_compare(spec)
-    variants = variants_of(scenario, spec)
+    spec, variants = comparable_variants(scenario, spec)
     sides = scenario.ruleset.sides_of(scenario.new_state())
-    for v in variants:
-        if v.scenario.ruleset.sides_of(v.scenario.new_state()) != sides:
-            raise TacticaError(f"--compare: {v.label} changes the sides of the battle; "
-                               "only variants with the same sides can be compared")
     chosen = _policies_for(scenario, policies)
     run = _run([v.scenario for v in variants], chosen, battles=battles, seed=seed,
                workers=workers, progress=progress, precision=precision,

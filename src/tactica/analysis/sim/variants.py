@@ -26,7 +26,7 @@ import yaml
 from tactica.engine.errors import ScenarioError, TacticaError
 from tactica.engine.scenario import Scenario, scenario_from_mapping
 
-__all__ = ["CompareSpec", "Variant", "parse_compare", "variants_of"]
+__all__ = ["CompareSpec", "Variant", "comparable_variants", "parse_compare", "variants_of"]
 
 _RULING_ID = re.compile(r"^[A-Za-z][A-Za-z0-9]*-[0-9]+$")
 
@@ -157,6 +157,22 @@ def variants_of(scenario: Scenario, spec: CompareSpec) -> list[Variant]:
                                f"{first}") from None
         out.append(Variant(label, variant))
     return out
+
+
+def comparable_variants(scenario: Scenario, spec: CompareSpec | str
+                        ) -> tuple[CompareSpec, list[Variant]]:
+    """``spec`` (parsed if text) and its variants of ``scenario``, refused if one changes the
+    battle's sides (a comparison sets each side's figures under one variant beside the
+    other's)."""
+    if isinstance(spec, str):
+        spec = parse_compare(spec)
+    variants = variants_of(scenario, spec)
+    sides = scenario.ruleset.sides_of(scenario.new_state())
+    for v in variants:
+        if v.scenario.ruleset.sides_of(v.scenario.new_state()) != sides:
+            raise TacticaError(f"--compare: {v.label} changes the sides of the battle; "
+                               "only variants with the same sides can be compared")
+    return spec, variants
 
 
 def describe(spec: CompareSpec) -> Mapping[str, Any]:
