@@ -1364,7 +1364,8 @@ async function load() {
 
 // The fight's Server-Sent Events, read with fetch() (an EventSource cannot send a header):
 // every "data:" line names the fight's version. A stream that breaks is opened again after a
-// pause; one the server refuses (the fight closed, or not the owner) is not.
+// pause, and so is one the server is too busy to take (503); one it refuses (the fight
+// closed, or not the owner) is not.
 async function follow() {
   for (;;) {
     let response = null;
@@ -1373,11 +1374,11 @@ async function follow() {
     } catch (e) {
       response = null;
     }
-    if (response && !response.ok) {
+    if (response && !response.ok && response.status !== 503) {
       $("turn").textContent = "reconnecting...";
       return;
     }
-    if (response) {
+    if (response && response.ok) {
       load();
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
