@@ -108,6 +108,20 @@ def until_side_acts(page: Any, side: str, limit: int = 60) -> None:
     raise AssertionError(f"{side} never acted")
 
 
+def feed_shows(page: Any, server: Server, text: str) -> None:
+    """Wait until the page's feed shows ``text``; if it never does, fail saying what the feed,
+    the question and the server's state showed instead."""
+    try:
+        page.wait_for_function("t => document.querySelector('#feed').textContent.includes(t)",
+                               arg=text, timeout=TIMEOUT)
+    except Exception as error:  # Playwright's TimeoutError: say what was there instead
+        state = server.state()
+        raise AssertionError(
+            f"the feed never showed {text!r}; it showed {page.inner_text('#feed')!r}; the "
+            f"question {question(page)!r}; the server's feed {state.get('feed')!r}; the "
+            f"server printed {server.printed!r}") from error
+
+
 def map_unit(page: Any, unit: str) -> str:
     return f"#map svg :is(circle, ellipse)[data-unit='{unit}']"
 
@@ -497,10 +511,37 @@ def test_unhex_a_critical_success_sets_the_dice_through_the_range_input(
     shot(page, path=str(shots / "unhex-3-set-the-dice.png"))
     page.click("#range-enter")
     answered(page, key)
-    page.wait_for_function("() => [...document.querySelectorAll('#feed *')].some("
-                           "n => n.textContent.includes('rolls 46 (critical success)'))",
-                           timeout=TIMEOUT)
+    feed_shows(page, server, "rolls 46 (critical success)")
     records = [r for r in read_log(server.log).records
                if type(r).__name__ == "Attacked" and getattr(r, "unit", "") == "Rook"]
     assert [(r.roll, r.set_dice) for r in records] == [(46, True)]
     assert page.violations == []
+
+
+def test_a_view_answered_late_is_never_drawn_over_a_newer_one(browser: Any, serve: Any) -> None:
+    """Two views of the fight in flight at once: a reload the event stream started (held here
+    until after the answer) and the state the answer itself returned. The older one, answered
+    last, must not be drawn over the newer: the page would show a question already answered
+    and a feed without the step just taken, and wait for a change that never comes."""
+    server = serve(EXAMPLES / "nebulia" / "duel.yaml", "-c", "blue")
+    page = open_page(browser, server.url)
+    _, old_key, head = question(page)
+    assert "red to choose" in head
+    old_view = json.dumps(server.state())
+    held: list[Any] = []
+    page.route("**/api/state", lambda route: held.append(route))  # held, answered below
+    page.evaluate("() => { window.lateView = load(); }")  # a reload, its answer held
+    for _ in range(10_000):  # Playwright hands the route over while a call waits
+        if held:
+            break
+        page.evaluate("0")
+    assert held, "the reload never reached the route"
+    click_and_wait(page, "#question button[data-action]:not(.attack)")
+    _, new_key, _ = question(page)
+    feed = page.inner_text("#feed")
+    for route in held:
+        route.fulfill(status=200, content_type="application/json", body=old_view)
+    page.evaluate("() => window.lateView")  # the held reload has been drawn, or refused
+    page.unroute("**/api/state")
+    assert question(page)[1] == new_key != old_key
+    assert page.inner_text("#feed") == feed

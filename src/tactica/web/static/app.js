@@ -544,7 +544,11 @@ function renderFeed() {
   list.dataset.first = "no";
 }
 
+// Answers can arrive out of order (a load() started by the event stream may be answered
+// after the state a POST returned): a view older than the one shown is never drawn over it.
+// The fight's version only grows while this page's server runs (a reload from the log too).
 function render(s) {
+  if (state && s.version < state.version) return;
   state = s;
   picked = picked.filter((id) => unitOf(id));
   $("title").textContent = s.title;
