@@ -508,6 +508,10 @@ def test_unhex_a_critical_success_sets_the_dice_through_the_range_input(
     number = page.locator("#range-input")
     assert (number.get_attribute("min"), number.get_attribute("max")) == ("1", "55")
     page.fill("#range-input", "46")
+    # Another view of the same question arrives (the event stream reconnected, another tab
+    # answered nothing): the question is drawn again and the number typed stays.
+    page.evaluate("() => load()")
+    assert page.input_value("#range-input") == "46"
     shot(page, path=str(shots / "unhex-3-set-the-dice.png"))
     page.click("#range-enter")
     answered(page, key)

@@ -156,10 +156,14 @@ function renderActions(box, req) {
 function renderQuestion(req) {
   const box = $("question");
   // The same question drawn again (another view of the fight arrived): what is being typed
-  // into it stays (the new field takes the focus as before).
+  // into any of its fields (dice, a number of a range, a bearing) stays (the new field takes
+  // the focus as before).
   const same = box.dataset.key === String(req.key) && box.dataset.kind === req.kind;
-  const typing = same && $("dice-input") ? $("dice-input") : null;
-  const typed = typing ? typing.value : "";
+  const kept = new Map();
+  if (same) {
+    for (const field of box.querySelectorAll("input[id]:not([type=checkbox]), select[id]")) kept.set(field.id, field.value);
+  }
+  const typed = kept.get("dice-input") || "";
   box.replaceChildren();
   box.dataset.kind = req.kind;
   box.dataset.key = String(req.key);
@@ -209,6 +213,10 @@ function renderQuestion(req) {
     }
   } else {
     box.append(el("div", {class: "over", id: "over", text: req.text}));
+  }
+  for (const [id, value] of kept) {
+    const field = $(id);
+    if (field && box.contains(field)) field.value = value;
   }
 }
 
