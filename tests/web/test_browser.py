@@ -19,54 +19,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import EXAMPLES, SCREENSHOTS, Server, launch_browser, shot
+from web_helpers import (
+    EXAMPLES,
+    SCREENSHOTS,
+    TIMEOUT,
+    answered,
+    click_and_wait,
+    question,
+    shot,
+)
 
 from tactica.engine.events import ActionTaken, BattleEnded, Rolled
 from tactica.engine.scenario import load_scenario
 from tactica.play import FightController, read_log
-
-TIMEOUT = 120_000  # ms: generous waits for events, a loaded machine may be slow
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with launch_browser() as b:
-        yield b
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Any]:
-    """Start ``tactica serve ARGS`` in tmp_path; every server started is killed at the end."""
-    started: list[Server] = []
-
-    def start(args: list[str], prelude: str = "") -> Server:
-        server = Server(args, tmp_path, prelude=prelude)
-        started.append(server)
-        return server
-
-    yield start
-    for s in started:
-        s.kill()
-
-
-def question(page: Any) -> tuple[str, str, str]:
-    """The open question: its kind, key and heading."""
-    box = page.locator("#question")
-    head = box.locator("h2, #over").first.inner_text(timeout=TIMEOUT)
-    return (box.get_attribute("data-kind") or "", box.get_attribute("data-key") or "", head)
-
-
-def answered(page: Any, key: str) -> None:
-    """Wait until the question ``key`` is no longer the open one."""
-    page.wait_for_function(
-        "k => { const q = document.querySelector('#question'); return q && q.dataset.key !== k; }",
-        arg=key, timeout=TIMEOUT)
-
-
-def click_and_wait(page: Any, selector: str) -> None:
-    _, key, _ = question(page)
-    page.click(selector, timeout=TIMEOUT)
-    answered(page, key)
 
 
 def attack(page: Any, selector: str) -> None:
@@ -107,9 +72,9 @@ def no_violations() -> Iterator[None]:
 
 
 def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
-        browser: Any, serve: Any, tmp_path: Path) -> None:
+        browser: Any, servers: Any, tmp_path: Path) -> None:
     log = tmp_path / "duel.jsonl"
-    server = serve([str(EXAMPLES / "nebulia" / "duel.yaml"), "--log", str(log), "--seed", "3",
+    server = servers([str(EXAMPLES / "nebulia" / "duel.yaml"), "--log", str(log), "--seed", "3",
                     "-c", "blue"])
     page = open_page(browser, server.url)
     other = open_page(browser, server.url)  # a second tab on the same fight
@@ -158,7 +123,7 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
     before = log.read_bytes()
     server.kill()
 
-    resumed = serve(["--resume", str(log)])
+    resumed = servers(["--resume", str(log)])
     assert log.read_bytes() == before  # nothing lost, nothing added
     page.goto(resumed.url)  # a new launch: a new port and token
     page.wait_for_selector("#question[data-key]", timeout=TIMEOUT)
@@ -174,9 +139,9 @@ def test_a_whole_duel_by_clicking_survives_the_server_being_killed(
     assert rolls[0] == ("to hit", (8,)) and rolls[-2:] == [("to hit", (4,)), ("armor", (9,))]
 
 
-def test_an_unhex_turn_in_the_browser(browser: Any, serve: Any, tmp_path: Path) -> None:
+def test_an_unhex_turn_in_the_browser(browser: Any, servers: Any, tmp_path: Path) -> None:
     log = tmp_path / "club.jsonl"
-    server = serve([str(EXAMPLES / "unhex" / "nightclub-fight.yaml"), "--log", str(log),
+    server = servers([str(EXAMPLES / "unhex" / "nightclub-fight.yaml"), "--log", str(log),
                     "--seed", "3", "-c", "club", "--auto-dice"])
     page = open_page(browser, server.url)
 
@@ -223,11 +188,11 @@ Promise.all([post({{headers: {{"Content-Type": "application/json"}}}}),
 
 
 def test_another_local_page_can_neither_frame_nor_drive_the_fight(
-        browser: Any, serve: Any, tmp_path: Path) -> None:
+        browser: Any, servers: Any, tmp_path: Path) -> None:
     """A page of another server on this machine (same site as the fight: only the port
     differs) tries everything at once."""
     log = tmp_path / "duel.jsonl"
-    server = serve([str(EXAMPLES / "nebulia" / "duel.yaml"), "--log", str(log), "--seed", "3"])
+    server = servers([str(EXAMPLES / "nebulia" / "duel.yaml"), "--log", str(log), "--seed", "3"])
     context = browser.new_context()
     mine = open_page(context, server.url)  # the owner's tab, in the attacker's browser
     attacker_dir = tmp_path / "attacker"
@@ -261,7 +226,7 @@ def test_another_local_page_can_neither_frame_nor_drive_the_fight(
 
 
 def test_a_step_the_disk_cannot_take_is_not_shown_and_the_page_says_why(
-        browser: Any, serve: Any, tmp_path: Path) -> None:
+        browser: Any, servers: Any, tmp_path: Path) -> None:
     log = tmp_path / "duel.jsonl"
     ctl = FightController.start(load_scenario(EXAMPLES / "nebulia" / "duel.yaml"), log,
                                 seed=3, computer={"blue": "greedy"}, durable=False)
@@ -272,7 +237,7 @@ def test_a_step_the_disk_cannot_take_is_not_shown_and_the_page_says_why(
     # the write fails with EFBIG).
     prelude = ("import resource; resource.setrlimit(resource.RLIMIT_FSIZE, "
                f"({len(before)}, {len(before)}))")
-    server = serve(["--resume", str(log)], prelude=prelude)
+    server = servers(["--resume", str(log)], prelude=prelude)
     page = open_page(browser, server.url)
     assert "red to choose" in question(page)[2]
     page.click("button:text-is('A stays at 0,0')", timeout=TIMEOUT)

@@ -4,17 +4,14 @@ saying why, where no Chromium or no Playwright is installed."""
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from web_helpers import Server, launch_browser
+from web_helpers import TIMEOUT, Server
 
 from tactica.play import read_log
 from tactica.rulesets.skirmishers import records as r
 
-TIMEOUT = 20_000
 SCENARIO = textwrap.dedent("""\
     game: skirmishers
     name: Aim in the browser
@@ -30,12 +27,6 @@ SCENARIO = textwrap.dedent("""\
       A: {side: red, primary: rifle}
       B: {side: blue, primary: rifle}
     """)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with launch_browser() as b:
-        yield b
 
 
 def test_an_arc_is_aimed_at_a_typed_bearing(browser: Any, tmp_path: Path) -> None:

@@ -3,13 +3,11 @@ and updated after every step; "estimated" with its 95% interval on a large one."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
-from web_helpers import EXAMPLES, SCREENSHOTS, Server, launch_browser, shot
+from web_helpers import EXAMPLES, SCREENSHOTS, shot
 
 from tactica.analysis.exact import exact_fight
 from tactica.engine.scenario import load_scenario
@@ -30,26 +28,6 @@ STAND = {
 }
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with launch_browser() as b:
-        yield b
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Any]:
-    started: list[Server] = []
-
-    def start(args: list[str]) -> Server:
-        server = Server(args, tmp_path)
-        started.append(server)
-        return server
-
-    yield start
-    for s in started:
-        s.kill()
-
-
 def chances_shown(page: Any, version: int) -> dict[str, str]:
     """Wait until the bar shows the chances of ``version`` of the fight; its kind and text."""
     page.wait_for_function(
@@ -61,10 +39,10 @@ def chances_shown(page: Any, version: int) -> dict[str, str]:
 
 
 def test_the_bar_is_exact_on_a_small_fight_and_follows_every_step(
-        browser: Any, serve: Any, tmp_path: Path) -> None:
+        browser: Any, servers: Any, tmp_path: Path) -> None:
     scenario = tmp_path / "stand.yaml"
     scenario.write_text(yaml.safe_dump(STAND), encoding="utf-8")
-    server = serve([str(scenario), "--log", str(tmp_path / "s.jsonl"), "--seed", "2",
+    server = servers([str(scenario), "--log", str(tmp_path / "s.jsonl"), "--seed", "2",
                     "-c", "blue", "--auto-dice"])
     page = browser.new_page()
     page.goto(server.url)
@@ -100,8 +78,8 @@ def test_the_bar_is_exact_on_a_small_fight_and_follows_every_step(
 
 
 def test_the_bar_is_estimated_with_its_interval_on_a_large_fight(
-        browser: Any, serve: Any, tmp_path: Path) -> None:
-    server = serve([str(EXAMPLES / "nebulia" / "firefight.yaml"), "--log",
+        browser: Any, servers: Any, tmp_path: Path) -> None:
+    server = servers([str(EXAMPLES / "nebulia" / "firefight.yaml"), "--log",
                     str(tmp_path / "f.jsonl"), "--seed", "1"])
     page = browser.new_page()
     page.goto(server.url)

@@ -10,9 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from web_helpers import Server, launch_browser
+from web_helpers import TIMEOUT, Server, launch_browser
 
-TIMEOUT = 20_000
 HOSTILE = '"><img src=x onerror="window.hostileRan=1"><svg onload="window.hostileRan=2">'
 
 

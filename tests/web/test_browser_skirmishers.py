@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,13 +27,12 @@ from test_browser_vtt import (
     rgb,
     settled,
 )
-from web_helpers import Server, launch_browser, shot
+from web_helpers import TIMEOUT, Server, shot
 
 from tactica.engine.events import ActionTaken
 from tactica.play import read_log
 from tactica.rulesets.skirmishers import records as r
 
-TIMEOUT = 120_000
 SCENARIO = textwrap.dedent("""\
     game: skirmishers
     name: Skirmishers on the page
@@ -63,19 +61,6 @@ SCENARIO = textwrap.dedent("""\
       C: {side: red, primary: rifle, marks: "XXXXXXXX..."}
       B: {side: blue, primary: smg, arc: {width: 60, bearing: 180}}
     """)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with launch_browser() as b:
-        yield b
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    where = Path(os.environ.get("TACTICA_SCREENSHOTS") or tmp_path / "screenshots")
-    where.mkdir(parents=True, exist_ok=True)
-    return where
 
 
 @pytest.fixture

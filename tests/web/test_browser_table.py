@@ -10,16 +10,19 @@ No request of the page is refused (no 409) on the way. Screenshots go to the tes
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from web_helpers import EXAMPLES, Server, launch_browser, shot
-
-TIMEOUT = 120_000  # ms: generous waits for events, a loaded machine may be slow
+from web_helpers import (
+    EXAMPLES,
+    TIMEOUT,
+    answered,
+    click_and_wait,
+    question,
+    shot,
+    until_side_acts,
+)
 
 THREE_TARGETS = """\
 game: nebulia-operations
@@ -40,34 +43,6 @@ units:
 """
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with launch_browser() as b:
-        yield b
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Any]:
-    started: list[Server] = []
-
-    def start(scenario: Path, *args: str) -> Server:
-        log = tmp_path / f"fight-{len(started)}.jsonl"
-        server = Server([str(scenario), "--log", str(log), "--seed", "3", *args], tmp_path)
-        started.append(server)
-        return server
-
-    yield start
-    for s in started:
-        s.kill()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    where = Path(os.environ.get("TACTICA_SCREENSHOTS") or tmp_path / "screenshots")
-    where.mkdir(parents=True, exist_ok=True)
-    return where
-
-
 def open_page(browser: Any, url: str) -> Any:
     """The page at 1280x800; ``page.refused`` gathers every answer of 400 or more."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -77,38 +52,6 @@ def open_page(browser: Any, url: str) -> Any:
     page.goto(url)
     page.wait_for_selector("#question[data-key]", timeout=TIMEOUT)
     return page
-
-
-def question(page: Any) -> tuple[str, str, str]:
-    box = page.locator("#question")
-    head = box.locator("h2, #over").first.inner_text(timeout=TIMEOUT)
-    return (box.get_attribute("data-kind") or "", box.get_attribute("data-key") or "", head)
-
-
-def answered(page: Any, key: str) -> None:
-    page.wait_for_function(
-        "k => { const q = document.querySelector('#question'); return q && q.dataset.key !== k; }",
-        arg=key, timeout=TIMEOUT)
-
-
-def click_and_wait(page: Any, selector: str) -> None:
-    _, key, _ = question(page)
-    page.click(selector, timeout=TIMEOUT)
-    answered(page, key)
-
-
-def until_side_acts(page: Any, side: str, limit: int = 60) -> None:
-    for _ in range(limit):
-        kind, _, head = question(page)
-        if kind == "action" and head.startswith(side):
-            return
-        if kind == "roll":
-            click_and_wait(page, "#dice-roll")
-        elif kind == "decision":
-            click_and_wait(page, "#question button[data-option='0']")
-        else:
-            raise AssertionError(f"unexpected question: {kind} {head}")
-    raise AssertionError(f"{side} never acted")
 
 
 def in_view(page: Any, selector: str) -> None:

@@ -16,12 +16,11 @@ import threading
 from pathlib import Path
 from typing import Any, ClassVar
 
-from web_helpers import EXAMPLES, Server, launch_browser
+from web_helpers import EXAMPLES, TIMEOUT, Server, launch_browser
 
 from tactica.engine.events import ActionTaken
 from tactica.play import read_log
 
-TIMEOUT = 120_000  # ms: generous waits for events, a loaded machine may be slow
 OTHER_PAGE = b"""<!doctype html><html><body><p>another local service</p>
 <img src="/pixel.png" alt="">
 <script>fetch("/api", {credentials: "include"}).then(() => { window.done = true; },

@@ -10,49 +10,24 @@ Chromium or no Playwright is installed.
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from web_helpers import EXAMPLES, Server, launch_browser, shot
+from web_helpers import (
+    EXAMPLES,
+    TIMEOUT,
+    Server,
+    answered,
+    click_and_wait,
+    question,
+    shot,
+    until_side_acts,
+)
 
 from tactica.engine.events import ActionTaken
 from tactica.engine.validation import load_yaml
 from tactica.play import read_log
-
-TIMEOUT = 120_000  # ms: generous waits for events, a loaded machine may be slow
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with launch_browser() as b:
-        yield b
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Any]:
-    started: list[Server] = []
-
-    def start(scenario: Path, *args: str) -> Server:
-        log = tmp_path / f"fight-{len(started)}.jsonl"
-        server = Server([str(scenario), "--log", str(log), "--seed", "3", *args], tmp_path)
-        server.log = log  # type: ignore[attr-defined]
-        started.append(server)
-        return server
-
-    yield start
-    for s in started:
-        s.kill()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    where = Path(os.environ.get("TACTICA_SCREENSHOTS") or tmp_path / "screenshots")
-    where.mkdir(parents=True, exist_ok=True)
-    return where
 
 
 def open_page(browser: Any, url: str, width: int = 1280, height: int = 800) -> Any:
@@ -69,43 +44,6 @@ def settled(page: Any) -> None:
     """Wait until the map drawn is the fight's now (it is fetched after the state)."""
     page.wait_for_function("() => !state.has_map || document.querySelector('#map')"
                            ".dataset.version === String(state.version)", timeout=TIMEOUT)
-
-
-def question(page: Any) -> tuple[str, str, str]:
-    box = page.locator("#question")
-    head = box.locator("h2, #over").first.inner_text(timeout=TIMEOUT)
-    return (box.get_attribute("data-kind") or "", box.get_attribute("data-key") or "", head)
-
-
-def answered(page: Any, key: str) -> None:
-    page.wait_for_function(
-        "k => { const q = document.querySelector('#question'); return q && q.dataset.key !== k; }",
-        arg=key, timeout=TIMEOUT)
-
-
-def click_and_wait(page: Any, selector: str) -> None:
-    _, key, _ = question(page)
-    page.click(selector, timeout=TIMEOUT)
-    answered(page, key)
-
-
-def until_side_acts(page: Any, side: str, limit: int = 60) -> None:
-    """Answer rolls (tactica rolls) and decisions (the first option) until ``side`` is asked
-    for an action."""
-    for _ in range(limit):
-        kind, _, head = question(page)
-        if kind == "action" and head.startswith(side):
-            return
-        if kind == "roll":
-            click_and_wait(page, "#dice-roll")
-        elif kind == "decision":
-            if page.locator("#range-enter").count():
-                click_and_wait(page, "#range-enter")
-            else:
-                click_and_wait(page, "#question button[data-option='0']")
-        else:
-            raise AssertionError(f"unexpected question: {kind} {head}")
-    raise AssertionError(f"{side} never acted")
 
 
 def feed_shows(page: Any, server: Server, text: str) -> None:

@@ -154,3 +154,47 @@ def shot(page: Any, **options: Any) -> None:
 
     with contextlib.suppress(Error):
         page.screenshot(**options)
+
+
+#: ms: generous waits for events (a loaded machine may be slow): safety nets, not measures.
+TIMEOUT = 120_000
+
+
+def question(page: Any) -> tuple[str, str, str]:
+    """The page's open question: its kind, key and heading."""
+    box = page.locator("#question")
+    head = box.locator("h2, #over").first.inner_text(timeout=TIMEOUT)
+    return (box.get_attribute("data-kind") or "", box.get_attribute("data-key") or "", head)
+
+
+def answered(page: Any, key: str) -> None:
+    """Wait until the question ``key`` is no longer the open one."""
+    page.wait_for_function(
+        "k => { const q = document.querySelector('#question'); return q && q.dataset.key !== k; }",
+        arg=key, timeout=TIMEOUT)
+
+
+def click_and_wait(page: Any, selector: str) -> None:
+    """Click ``selector`` and wait until the open question has been answered."""
+    _, key, _ = question(page)
+    page.click(selector, timeout=TIMEOUT)
+    answered(page, key)
+
+
+def until_side_acts(page: Any, side: str, limit: int = 60) -> None:
+    """Answer rolls (tactica rolls) and decisions (the first option, or a range's lowest
+    number) until ``side`` is asked for an action."""
+    for _ in range(limit):
+        kind, _, head = question(page)
+        if kind == "action" and head.startswith(side):
+            return
+        if kind == "roll":
+            click_and_wait(page, "#dice-roll")
+        elif kind == "decision":
+            if page.locator("#range-enter").count():
+                click_and_wait(page, "#range-enter")
+            else:
+                click_and_wait(page, "#question button[data-option='0']")
+        else:
+            raise AssertionError(f"unexpected question: {kind} {head}")
+    raise AssertionError(f"{side} never acted")
