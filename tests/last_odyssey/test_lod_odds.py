@@ -287,3 +287,22 @@ def test_odds_refusals_name_the_real_reason(tmp_path: Path) -> None:
         with pytest.raises(IllegalActionError) as itself:
             odds_of(rs, state, unit, unit, means)
         assert "itself" in str(itself.value) and "LOD-16" not in str(itself.value)
+
+
+def test_a_multi_target_expected_damage_counts_the_blows_a_faithful_protector_takes() -> None:
+    # Elemental Storm hits every enemy; a downing blow on the Captain goes to the Lieutenant
+    # (Faithful, LOD-14), who is a target too: the total damage counts that blow, and the
+    # expected damage is the mean of that total, as the battle's own process deals it.
+    from tactica.testing.claims import inconsistent_claims, odds_claims
+
+    sc = example("police.yaml")
+    state = sc.new_state()
+    targets = "Cop 1,Cop 2,Captain,Hover Drone,Spider Drone,Lieutenant"
+    report = odds_of(sc.ruleset, state, "Lark", targets, "Elemental Storm/fire")
+    assert report.numbers["expected_damage"] == report.distributions["damage"].mean()
+    assert inconsistent_claims(report) == []
+    action = sc.ruleset.odds.odds_action(state, "Lark", tuple(targets.split(",")),
+                                         "Elemental Storm/fire")
+    reading = sc.ruleset.odds.reading(state, action)
+    assert odds_claims(report, reading.process, world=sc.ruleset, state=state,
+                       damage=reading.damage, out=reading.out) == []

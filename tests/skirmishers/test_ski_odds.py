@@ -11,6 +11,7 @@ from ski_builders import EXAMPLES, example, ready, take, trooper
 
 from tactica.cli import main
 from tactica.engine.chance import Done, FirstOption, run_sampled
+from tactica.engine.errors import TacticaError
 from tactica.engine.odds import COMMON_KEYS
 from tactica.rulesets.skirmishers import SKIRMISHERS
 from tactica.rulesets.skirmishers import records as r
@@ -204,3 +205,37 @@ def test_odds_refusals_say_what_refuses() -> None:
         with pytest.raises(IllegalActionError) as friend:
             SKIRMISHERS.odds.odds_action(b.state, "A", ("F",), means)
         assert "F is on A's side" in str(friend.value), str(friend.value)
+
+
+def _claims(state: object, action: object, **options: str) -> list[str]:
+    from tactica.testing.claims import odds_claims
+
+    assert SKIRMISHERS.odds is not None and SKIRMISHERS.odds.reading is not None
+    report = SKIRMISHERS.odds.odds(state, action, **options)
+    reading = SKIRMISHERS.odds.reading(state, action, **options)
+    assert reading is not None
+    return odds_claims(report, reading.process, world=SKIRMISHERS,
+                       state=reading.state or state, damage=reading.damage, out=reading.out)
+
+
+def test_the_reports_hold_to_the_battles_processes_through_their_reading() -> None:
+    # a melee attack rolled as the battle rolls it when the target activates
+    b = ready("A B .\n . . .", A=trooper("red"), B=trooper("blue", armor="basic"))
+    for weapon in ("bayonet", "fists"):
+        assert _claims(b.state, r.Melee("A", "B", weapon)) == []
+    # a throw at another dot, and a shot at a target that has spent AP: as the report reads
+    sc = example("shot.yaml")
+    state = sc.new_state()
+    throw = SKIRMISHERS.odds.odds_action(state, "A", ("B",), "hand-grenade")
+    assert _claims(state, throw, at="6,1") == []
+    shoot = SKIRMISHERS.odds.odds_action(state, "A", ("B",), None)
+    assert _claims(state, shoot, spent="3") == []
+
+
+def test_a_volley_has_no_reading() -> None:
+    sc = example("shot.yaml")
+    state = sc.new_state()
+    shoot = SKIRMISHERS.odds.odds_action(state, "A", ("B",), None)
+    assert SKIRMISHERS.odds is not None and SKIRMISHERS.odds.reading is not None
+    with pytest.raises(TacticaError, match="--shots: its report is no single process"):
+        SKIRMISHERS.odds.reading(state, shoot, shots="2")

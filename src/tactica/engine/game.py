@@ -49,7 +49,7 @@ from tactica.engine.chance import Decide, Step
 from tactica.engine.copying import copy_state
 from tactica.engine.errors import CapabilityError, IllegalActionError, MapError
 from tactica.engine.events import Action, Event, to_json
-from tactica.engine.odds import OddsReport, outcome_report
+from tactica.engine.odds import OddsReading, OddsReport, outcome_report
 from tactica.engine.ruleset import (
     Capability,
     Matchup,
@@ -184,6 +184,14 @@ class OddsReportOf(Protocol[S_in, A_in]):
                  **options: OddsValue) -> OddsReport | None: ...
 
 
+class OddsReadingOf(Protocol[S_in, A_in]):
+    """How the game's report of an action (with the same options) reads the action's
+    process, or ``None`` for the core's reading."""
+
+    def __call__(self, state: S_in, action: A_in,
+                 **options: OddsValue) -> OddsReading | None: ...
+
+
 @dataclass(frozen=True)
 class Odds(Generic[S, A]):
     """Exact odds: the actions worth asking about (``choices``), the action a command names
@@ -198,6 +206,11 @@ class Odds(Generic[S, A]):
     #: events deal and whether someone drops out, decisions taking their first option), said
     #: for people; ``None``: the core's reading, which the conformance sweep compares exactly.
     reads: str | None = None
+    #: The same reading for the conformance sweep (:class:`~tactica.engine.odds.OddsReading`:
+    #: the process, the answers to its decisions, the damage and dropping out of an outcome),
+    #: which it then compares exactly; a game saying ``reads`` without it is held only to
+    #: reports that do not contradict themselves.
+    reading: OddsReadingOf[S, A] | None = None
     game: Game[Any, Any, Any] | None = field(default=None, compare=False, repr=False)
 
     def odds_action(self, state: S, unit: str, targets: tuple[str, ...],

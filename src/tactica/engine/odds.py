@@ -20,13 +20,14 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tactica.dice import Dist
-from tactica.engine.chance import FirstOption, Step, run_exact
+from tactica.engine.chance import FirstOption, Policy, Step, run_exact
 from tactica.engine.events import Damaged, OutOfAction
 
 __all__ = [
     "COMMON_KEYS",
     "REQUIRED",
     "OddsNumbers",
+    "OddsReading",
     "OddsReport",
     "damage_dealt",
     "dist_rows",
@@ -168,6 +169,33 @@ class OddsReport:
         from tactica.analysis.views import odds_frame
 
         return odds_frame(self)
+
+
+#: An outcome of an action's process run with events: ``(value, events)``.
+Outcome = tuple[Any, Sequence[Any]]
+
+
+@dataclass(frozen=True)
+class OddsReading:
+    """How a game's odds report reads the process of its action, so that the conformance
+    sweep (:mod:`tactica.testing.claims`) can hold the report to that process.
+
+    ``process`` gives a fresh first step of the process the battle runs for the action (by
+    default the game's ``resolve`` of it; a throw whose blast goes off later, the throw and
+    then the blast); ``policies`` answers the decisions inside it as the report assumes
+    (``None``: each decision's first option); ``damage`` and ``out`` read one outcome
+    (``(value, events)``) as the report counts it: the damage its ``damage`` distribution and
+    ``expected_damage`` count, and whether it counts toward ``p_out_of_action``. By default
+    they read the core's events (:func:`damage_dealt`, :func:`drops_out`). ``state`` is the
+    battle state the process starts from when the report reads another than the one asked
+    about (an option that changes the target's figures); ``None``: that one.
+    """
+
+    process: Callable[[], Step]
+    policies: Policy | None = None
+    damage: Callable[[Outcome], int] = field(default=lambda o: damage_dealt(o))
+    out: Callable[[Outcome], bool] = field(default=lambda o: drops_out(o))
+    state: Any = None
 
 
 class _Describes(Protocol):

@@ -24,7 +24,8 @@ through every command, like a new user would, and checks what the core promises:
   distribution and a seeded sample of the same process agree within a few standard errors;
 * odds claims: what each of those odds reports claims (its damage distribution, expected
   damage, chance of dropping out) is what the game's own process does, exactly where the
-  process can be enumerated, else within the interval of a seeded sample; and every
+  process can be enumerated, else within the interval of a seeded sample, read the way the
+  game's ``Odds.reading`` says its reports read the process where it gives one; and every
   probability of exactly 0 or 1 carries a ``why`` (:mod:`tactica.testing.claims`);
 * the commands: ``validate``, ``map``, ``sight`` between two units, ``odds --table`` and each
   odds option the game declares, ``simulate`` under each ruling option (on the first

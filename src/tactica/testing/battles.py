@@ -340,8 +340,10 @@ class BattleChecks:
         whose odds the game gives, the damage distribution, expected damage and chance of
         dropping out equal the process's, exactly where it can be enumerated, else within an
         interval of a seeded sample; every probability of 0 or 1 says why. A game whose
-        reports read the process otherwise (``Odds.reads`` says how) is held to reports that
-        do not contradict themselves."""
+        reports read the process otherwise gives its reading (``Odds.reading``: the process,
+        the answers to its decisions, what an outcome's damage and dropping out are) and is
+        compared through it; one that only says how in words (``Odds.reads``) is held to
+        reports that do not contradict themselves."""
         if not self.game.meta.has(Capability.ODDS):
             return
         hooks = odds_hooks(self.game)
@@ -349,14 +351,22 @@ class BattleChecks:
         choices = [c for u in self.game.units(state) if u.in_action
                    for c in hooks.choices(state, u.id)][:CLAIMS]
         reads = getattr(hooks, "reads", None)
+        read_by = getattr(hooks, "reading", None)
         problems = []
         for n, choice in enumerate(choices):
             report = hooks.odds(state, choice.action)
-            found = (unexplained_certainties(report) + inconsistent_claims(report)
-                     if reads else
-                     odds_claims(report, functools.partial(self.game.resolve, state,
-                                                           choice.action),
-                                 world=self.game, state=state, seed=n))
+            reading = read_by(state, choice.action) if read_by is not None else None
+            if reads and read_by is None:
+                found = unexplained_certainties(report) + inconsistent_claims(report)
+            elif reading is not None:
+                found = odds_claims(report, reading.process, world=self.game,
+                                    state=state if reading.state is None else reading.state,
+                                    seed=n, policies=reading.policies, damage=reading.damage,
+                                    out=reading.out)
+            else:
+                found = odds_claims(report, functools.partial(self.game.resolve, state,
+                                                              choice.action),
+                                    world=self.game, state=state, seed=n)
             problems += [f"{choice.unit} -> {', '.join(choice.targets)} ({choice.means}): "
                          f"{problem}" for problem in found]
         assert not problems, "; ".join(problems)

@@ -6,14 +6,18 @@ battle plays the action's process (the game's ``resolve``), not the report. :fun
 compares the two: exactly, from every outcome of the process with its exact chance
 (:func:`~tactica.engine.chance.run_exact`), where the process can be enumerated (one too deep
 for it, or a caller asking for ``exact=False``, is sampled), else from a seeded sample of it,
-within an interval of :data:`TOLERANCE` standard errors. Outcomes are read through the core's
-events (:func:`~tactica.engine.odds.damage_dealt`, :func:`~tactica.engine.odds.drops_out`),
-decisions inside the action taking their first option. A game whose reports read the process
-otherwise says how (the ``reads`` of its :class:`~tactica.engine.game.Odds` part: the damage
-rolled before health caps it, the attacker's best options); the conformance sweep then holds
-its reports to what holds either way (:func:`inconsistent_claims`: no claim contradicts
-another). Every report needs a ``why`` (:attr:`OddsReport.why`) for each probability of
-exactly 0 or 1: a reader must be told which rule makes the outcome impossible or certain.
+within an interval of :data:`TOLERANCE` standard errors. By default outcomes are read through
+the core's events (:func:`~tactica.engine.odds.damage_dealt`,
+:func:`~tactica.engine.odds.drops_out`), decisions inside the action taking their first option.
+A game whose reports read the process otherwise (the damage rolled before health caps it, the
+attacker's best options, a blast that goes off after the throw) says how: in words (the
+``reads`` of its :class:`~tactica.engine.game.Odds` part) and for this check (its ``reading``,
+an :class:`~tactica.engine.odds.OddsReading`: the process, the answers to its decisions, the
+damage and dropping out of one outcome), and is compared the same way through that reading. A
+game giving only the words is held to what holds either way (:func:`inconsistent_claims`: no
+claim contradicts another). Every report needs a ``why`` (:attr:`OddsReport.why`) for each
+probability of exactly 0 or 1: a reader must be told which rule makes the outcome impossible
+or certain.
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from tactica.dice import Dist
-from tactica.engine.chance import FirstOption, Step, run_exact, run_sampled
-from tactica.engine.odds import OddsReport, damage_dealt, drops_out
+from tactica.engine.chance import FirstOption, Policy, Step, run_exact, run_sampled
+from tactica.engine.odds import OddsReport, Outcome, damage_dealt, drops_out
 
 __all__ = ["SAMPLES", "TOLERANCE", "inconsistent_claims", "odds_claims",
            "unexplained_certainties"]
@@ -36,7 +40,8 @@ __all__ = ["SAMPLES", "TOLERANCE", "inconsistent_claims", "odds_claims",
 SAMPLES = 400
 TOLERANCE = 5.0
 
-_Outcome = tuple[Any, Sequence[Any]]
+_Outcome = Outcome
+_Reader = Callable[[Outcome], Any]
 
 
 def unexplained_certainties(report: OddsReport) -> list[str]:
@@ -61,27 +66,29 @@ def inconsistent_claims(report: OddsReport) -> list[str]:
     return problems
 
 
-def _exact_claims(report: OddsReport, outcomes: Dist[_Outcome]) -> list[str]:
+def _exact_claims(report: OddsReport, outcomes: Dist[_Outcome], dealt: _Reader,
+                  out: _Reader) -> list[str]:
     problems = []
-    damage = outcomes.map(damage_dealt)
+    damage = outcomes.map(dealt)
     claimed = report.distributions.get("damage")
     if claimed is not None and dict(claimed.items()) != dict(damage.items()):
         problems.append(f"the damage distribution {_shown(claimed)} is not the process's "
                         f"{_shown(damage)}")
     for key, actual in (("expected_damage", damage.mean()),
-                        ("p_out_of_action", outcomes.map(drops_out).p(True))):
+                        ("p_out_of_action", outcomes.map(out).p(True))):
         if report.numbers[key] != actual:
             problems.append(f"{key} = {_num(report.numbers[key])}, the process gives "
                             f"{_num(actual)} exactly")
     return problems
 
 
-def _sampled_claims(report: OddsReport, samples: Sequence[_Outcome]) -> list[str]:
+def _sampled_claims(report: OddsReport, samples: Sequence[_Outcome], dealt: _Reader,
+                    out: _Reader) -> list[str]:
     problems = []
     n = len(samples)
     measured: dict[str, list[float]] = {
-        "expected_damage": [float(damage_dealt(o)) for o in samples],
-        "p_out_of_action": [float(drops_out(o)) for o in samples]}
+        "expected_damage": [float(dealt(o)) for o in samples],
+        "p_out_of_action": [float(out(o)) for o in samples]}
     for key, values in measured.items():
         mean = sum(values) / n
         claimed = float(report.numbers[key])
@@ -96,7 +103,7 @@ def _sampled_claims(report: OddsReport, samples: Sequence[_Outcome]) -> list[str
     claimed_dist = report.distributions.get("damage")
     if claimed_dist is not None:
         possible = set(claimed_dist.outcomes)
-        seen = {damage_dealt(o) for o in samples}
+        seen = {dealt(o) for o in samples}
         if seen - possible:
             problems.append(f"the process dealt {sorted(seen - possible)} damage, which the "
                             f"damage distribution {_shown(claimed_dist)} gives no chance")
@@ -104,26 +111,31 @@ def _sampled_claims(report: OddsReport, samples: Sequence[_Outcome]) -> list[str
 
 
 def odds_claims(report: OddsReport, process: Callable[[], Step], *, world: Any = None,
-                state: Any = None, exact: bool = True, seed: int = 0) -> list[str]:
+                state: Any = None, exact: bool = True, seed: int = 0,
+                policies: Policy | None = None, damage: _Reader = damage_dealt,
+                out: _Reader = drops_out) -> list[str]:
     """What ``report`` claims that the action's ``process`` (a fresh first step on each call)
     does not do: an empty list when every claim holds. ``exact``: enumerate the process (else,
-    or when it cannot be enumerated, sample it with ``seed``). Probabilities of 0 or 1 need a
-    ``why``."""
+    or when it cannot be enumerated, sample it with ``seed``). ``policies`` answer its
+    decisions (default: each one's first option); ``damage`` and ``out`` read an outcome
+    (``(value, events)``) as the report counts it (default: the core's events).
+    Probabilities of 0 or 1 need a ``why``."""
     problems = unexplained_certainties(report) + inconsistent_claims(report)
+    decide = policies if policies is not None else FirstOption()
     outcomes: Dist[_Outcome] | None = None
     if exact:
         try:
-            outcomes = run_exact(process(), policies=FirstOption(), events=True, world=world,
+            outcomes = run_exact(process(), policies=decide, events=True, world=world,
                                  state=state)
         except (RecursionError, MemoryError, OverflowError):
             outcomes = None
     if outcomes is not None:
-        return problems + _exact_claims(report, outcomes)
+        return problems + _exact_claims(report, outcomes, damage, out)
     rng = np.random.default_rng([seed, 13])
     samples = [(trace.value, trace.events) for trace in
-               (run_sampled(process(), rng, policies=FirstOption(), world=world, state=state)
+               (run_sampled(process(), rng, policies=decide, world=world, state=state)
                 for _ in range(SAMPLES))]
-    return problems + _sampled_claims(report, samples)
+    return problems + _sampled_claims(report, samples, damage, out)
 
 
 def _num(value: Fraction) -> str:

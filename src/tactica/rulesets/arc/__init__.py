@@ -60,7 +60,7 @@ ARC: Game[ArcState, Action, Event] = Game(
               figures=text.figures),
     odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds,
               reads="the attack with the aim and Evade the report names, not the first "
-                    "option of each decision of the action"),
+                    "option of each decision of the action", reading=odds.odds_reading),
     sight=Sight(battlefield=lambda state: state.grid, options=sight_options,
                 report=text.sight_report),
     explain=Explain(action=text.explain_action, option=text.describe_option),

@@ -11,14 +11,18 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from tactica.dice import Dist
-from tactica.engine.chance import run_exact
+from tactica.engine.chance import Decide, run_exact
 from tactica.engine.errors import IllegalActionError, TacticaError
-from tactica.engine.odds import OddsNumbers, OddsReport
+from tactica.engine.events import OutOfAction
+from tactica.engine.odds import OddsNumbers, OddsReading, OddsReport, Outcome
 from tactica.engine.odds_why import with_why
 from tactica.engine.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.arc import text
-from tactica.rulesets.arc.attack import attack_process, can_evade
+from tactica.rulesets.arc.actions import resolve
+from tactica.rulesets.arc.attack import EVADE, attack_process, can_evade
 from tactica.rulesets.arc.movement import MELEE_REACH, metres_text, reaches, sees
 from tactica.rulesets.arc.records import (
     ArmorWorn,
@@ -33,7 +37,8 @@ from tactica.rulesets.arc.records import (
 from tactica.rulesets.arc.state import ArcState
 from tactica.rulesets.arc.why import explain_numbers
 
-__all__ = ["attack_action", "attack_odds", "odds", "odds_action", "odds_choices"]
+__all__ = ["attack_action", "attack_odds", "odds", "odds_action", "odds_choices",
+           "odds_reading"]
 
 
 def odds_choices(state: ArcState, unit: str) -> tuple[OddsChoice, ...]:
@@ -112,6 +117,40 @@ def odds(state: ArcState, action: Any, **options: OddsValue) -> OddsReport | Non
         return None
     aim = _aim(options.get("aim"), action.aim)
     return attack_odds(state, replace(action, aim=aim), evade=bool(options.get("evade")))
+
+
+class _Evading:
+    """The target's Evade as the report names it; every other decision its first option."""
+
+    def __init__(self, evade: bool):
+        self.evade = evade
+
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
+        if decision.label == EVADE and self.evade in decision.options:
+            return self.evade
+        return decision.options[0]
+
+
+def odds_reading(state: ArcState, action: Any, **options: OddsValue) -> OddsReading | None:
+    """How :func:`odds` reads an attack's process (the battle's own ``resolve`` of the attack
+    with the aim the report names): the target evading as the report says; its damage is
+    what reaches the target's health, and the target is out of action when it dies, falls
+    or is left at 0 health or under."""
+    if not isinstance(action, Attack):
+        return None
+    aimed = replace(action, aim=_aim(options.get("aim"), action.aim))
+    t = state.fighters[action.target]
+
+    def dealt(outcome: Outcome) -> int:
+        return sum(e.amount for e in outcome[1] if isinstance(e, Wounded)
+                   and e.unit == aimed.target)
+
+    def out(outcome: Outcome) -> bool:
+        return t.health - dealt(outcome) <= 0 or any(
+            isinstance(e, OutOfAction | Falling) and e.unit == aimed.target for e in outcome[1])
+
+    return OddsReading(lambda: resolve(state, aimed), _Evading(bool(options.get("evade"))),
+                       dealt, out)
 
 
 def attack_odds(state: ArcState, action: Attack, *, evade: bool = False) -> OddsReport:

@@ -17,7 +17,9 @@ from typing import Any
 from tactica.dice import Dist
 from tactica.engine.chance import Decide, Done, run_exact
 from tactica.engine.errors import IllegalActionError
-from tactica.engine.odds import OddsNumbers, OddsReport
+from tactica.engine.events import OutOfAction
+from tactica.engine.odds import OddsNumbers, OddsReading, OddsReport
+from tactica.engine.odds import Outcome as Traced
 from tactica.engine.odds_why import with_why
 from tactica.engine.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.last_odyssey import melee
@@ -25,7 +27,7 @@ from tactica.rulesets.last_odyssey.content import Ability
 from tactica.rulesets.last_odyssey.hitdie import Outcome, TargetSetup, outcome
 from tactica.rulesets.last_odyssey.policy import choose_decision
 from tactica.rulesets.last_odyssey.records import AttackResolved, UseAbility
-from tactica.rulesets.last_odyssey.resolve import Results, attack
+from tactica.rulesets.last_odyssey.resolve import Results, attack, resolve
 from tactica.rulesets.last_odyssey.state import WORLD, Fighter, LodState, element_of
 from tactica.rulesets.last_odyssey.targeting import (
     area_targets,
@@ -46,6 +48,7 @@ __all__ = [
     "find_ability",
     "odds",
     "odds_choices",
+    "odds_reading",
 ]
 
 
@@ -262,7 +265,6 @@ def attack_odds(state: LodState, action: UseAbility) -> OddsReport:
     if "confused" in f.statuses and not ability.is_multi:
         reasons.append(f"note: {f.id} is Confused: the attack reaches its target only on a won "
                        "coin call (1/2); these odds assume it does")
-    expected = Fraction(0)
 
     def falls_now(took: str, o: Outcome) -> bool:
         # "Down" is what the battle does now: a character that leaves the fight. At 0 HP a
@@ -298,13 +300,15 @@ def attack_odds(state: LodState, action: UseAbility) -> OddsReport:
             reasons.append(f"  Too Stupid to Die: at 0 HP {tid} stays in the battle until the "
                            "Effect phase, where it falls if still at 0 HP; 'down' counts only "
                            "leaving the battle now, 'zero hp' the chance of 0 HP")
-        expected += damage.mean()
         if any(to[0] != tid for to in m.outcomes):
             reasons.append(f"  Faithful: a downing blow on {tid} goes to "
                            f"{next(to[0] for to in m.outcomes if to[0] != tid)} (LOD-14)")
     if ability.attack != "status":
         if len(targets) > 1:
-            numbers["expected_damage"] = expected
+            # the mean of the total: a blow a Faithful protector takes for another target
+            # counts once, on the protector, though neither target's own outcome shows it
+            numbers["expected_damage"] = dist.map(
+                lambda results: sum(_damage_taken(o) for _t, o in results)).mean()
         numbers["p_out_of_action"] = (numbers.get("p_down", Fraction(0)) if len(targets) == 1
                                       else any_down.p(True))
     else:
@@ -434,6 +438,38 @@ def odds(state: LodState, action: Any, **options: OddsValue) -> OddsReport | Non
                           *(["knockout"] if knockout else [])])
         action = choose_ability(state, action.unit, action.targets, means)
     return attack_odds(state, action)
+
+
+def odds_reading(state: LodState, action: Any, **options: OddsValue) -> OddsReading | None:
+    """How :func:`odds` reads an attacking ability's process (the battle's own ``resolve``,
+    each decision's first option): its damage is the damage each target's hit rolls
+    (``AttackResolved``, before the target's HP and Shells cap it; none when body armor
+    blocks it), its out of action a target leaving the battle now."""
+    if not (isinstance(action, UseAbility) and state.ability(action.ability).attack is not None):
+        return None
+    if options:
+        element = str(options.get("element") or action.element)
+        knockout = bool(options.get("knockout")) or action.knockout
+        means = "/".join([action.ability, *([element] if element else []),
+                          *(["knockout"] if knockout else [])])
+        action = choose_ability(state, action.unit, action.targets, means)
+    chosen = action
+    status = state.ability(action.ability).attack == "status"
+    targets = _targets(state, state.fighters[action.unit], state.ability(action.ability),
+                       ",".join(action.targets))
+
+    def dealt(outcome: Traced) -> int:
+        if status:
+            return 0
+        return sum(e.damage for e in outcome[1] if isinstance(e, AttackResolved)
+                   and e.unit == chosen.unit and e.ability == chosen.ability
+                   and e.target in targets and e.hit and e.note != "body-armor")
+
+    def out(outcome: Traced) -> bool:
+        return not status and any(isinstance(e, OutOfAction) and e.unit in targets
+                                  for e in outcome[1])
+
+    return OddsReading(lambda: resolve(state, chosen), damage=dealt, out=out)
 
 
 def attack_action(state: LodState, choice: OddsChoice) -> tuple[dict[str, OddsValue], str,

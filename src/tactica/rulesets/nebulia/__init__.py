@@ -46,7 +46,7 @@ NEBULIA: Game[rules.NebState, Action, Event] = Game(
               figures=text.figures),
     odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds,
               reads="the damage of the hits that get through, before the target's defense "
-                    "caps it"),
+                    "caps it", reading=odds.odds_reading),
     sight=Sight(battlefield=lambda state: state.grid, options=geometry.grid_options),
     explain=Explain(action=odds.explain_action),
     valuation=Valuation(rank=odds.rank_actions),

@@ -14,13 +14,13 @@ from tactica.dice import Dist
 from tactica.engine.caching import Cache
 from tactica.engine.chance import Done, run_exact
 from tactica.engine.errors import IllegalActionError
-from tactica.engine.events import Action
-from tactica.engine.odds import OddsNumbers, OddsReport
+from tactica.engine.events import Action, OutOfAction
+from tactica.engine.odds import OddsNumbers, OddsReading, OddsReport, Outcome
 from tactica.engine.odds_why import with_why
 from tactica.engine.ruleset import OddsChoice, OddsValue, Rulings
 from tactica.rulesets.nebulia import geometry, rules
 from tactica.rulesets.nebulia.content import Weapon
-from tactica.rulesets.nebulia.records import Attack, Move
+from tactica.rulesets.nebulia.records import Attack, Attacked, Move
 from tactica.rulesets.nebulia.rulings import RULINGS
 from tactica.rulesets.nebulia.sighttable import TargetSight, sight_table
 from tactica.rulesets.nebulia.why import explain_numbers
@@ -33,6 +33,7 @@ __all__ = [
     "d10_chance",
     "damage_dist_for",
     "odds_choices",
+    "odds_reading",
     "rank_actions",
 ]
 
@@ -74,6 +75,25 @@ def odds_action(state: rules.NebState, unit: str, targets: tuple[str, ...],
 def odds(state: rules.NebState, action: Action, **options: OddsValue) -> OddsReport | None:
     """The odds of an attack (``None`` for another action: the core reports its outcomes)."""
     return attack_odds(state, action) if isinstance(action, Attack) else None
+
+
+def odds_reading(state: rules.NebState, action: Action,
+                 **options: OddsValue) -> OddsReading | None:
+    """How :func:`odds` reads an attack's process (the battle's own ``resolve``): its damage
+    is the damage of the unsaved hits (the ``Attacked`` record), before the target's defense
+    caps what it loses; out of action is the target dropping out."""
+    if not isinstance(action, Attack):
+        return None
+
+    def dealt(outcome: Outcome) -> int:
+        return sum(e.damage for e in outcome[1] if isinstance(e, Attacked)
+                   and e.unit == action.unit and e.target == action.target)
+
+    def out(outcome: Outcome) -> bool:
+        return any(isinstance(e, OutOfAction) and e.unit == action.target
+                   for e in outcome[1])
+
+    return OddsReading(lambda: rules.resolve(state, action), damage=dealt, out=out)
 
 
 def explain_action(state: rules.NebState, action: Action) -> list[str]:

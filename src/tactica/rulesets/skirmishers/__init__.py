@@ -81,7 +81,7 @@ SKIRMISHERS: Game[state.SkiState, Action, Event] = Game(
     odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds,
               reads="the attack's own process with the attacker's choices the report "
                     "names (a throw where it is aimed), not the first option of each "
-                    "decision of the action"),
+                    "decision of the action", reading=odds.odds_reading),
     sight=Sight(battlefield=lambda state: state.lattice, options=sight_options),
     explain=Explain(action=text.explain_action, option=text.describe_option),
     menu=Menu(layout=menu.action_menu),

@@ -19,7 +19,7 @@ with an explosive active from the start.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -145,6 +145,8 @@ _TN_LOW, _TN_HIGH = -20, 60
 _MAX_WALK_SPOTS = 4096
 #: The answers of the reference's geometry kept per kind of question (then cleared).
 _KEEP = 100_000
+#: The card texts a prepared kernel keeps (a battle's cards are a few of 3**11).
+_CARDS = 4096
 #: The optional rules the kernel plays (any other: not covered).
 _OPTIONAL_RULES = frozenset({"experience", "advanced-armor", "movement-fire", "morale"})
 
@@ -265,6 +267,9 @@ class SkirmishersKernel:
         self.sides = sides
         self.unit_sides = unit_sides
         self.items = items
+        # each card's text by its marks, built once: a battle's result writes every trooper's
+        # card, and the text cost as much as drawing a short battle's dice (bench/battle.py)
+        self.cards: dict[tuple[int, ...], str] = {}
 
     def play(self, policies: Mapping[str, str], seed: int, index: int,
              max_steps: int) -> BattleResult | NotCovered:
@@ -290,6 +295,17 @@ class SkirmishersKernel:
             return result
         return result, int(mask)
 
+    def _card(self, marks: Sequence[int]) -> str:
+        """The card text of a trooper's marks (0 clear, 1 ``X``, 2 ``\\``), kept for the
+        next battle (at most :data:`_CARDS` cards)."""
+        key = tuple(marks)
+        found = self.cards.get(key)
+        if found is None:
+            if len(self.cards) >= _CARDS:
+                self.cards.clear()
+            found = self.cards[key] = card_text("".join(".X/"[m] for m in key))
+        return found
+
     def _result(self, out: Any) -> BattleResult | NotCovered:
         """The battle's result from the compiled loop's answer (a string: not covered)."""
         if isinstance(out, str):
@@ -300,8 +316,7 @@ class SkirmishersKernel:
             (survived, dealt, taken, moves, hp, ap, armor, marks, weapon, prone, shots,
              dead) = row
             details: dict[str, str | int | bool] = {
-                "hp": hp, "ap": ap, "armor": armor,
-                "card": card_text("".join(".X/"[m] for m in marks)),
+                "hp": hp, "ap": ap, "armor": armor, "card": self._card(marks),
                 "weapon": self.items[weapon], "prone": bool(prone), "arc_shots": shots,
                 "dead": bool(dead)}
             stats[uid] = UnitStats(uid, side, bool(survived), dealt, taken, moves, details)

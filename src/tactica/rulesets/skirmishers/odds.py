@@ -19,10 +19,11 @@ from fractions import Fraction
 from typing import Any
 
 from tactica.dice import Dist
-from tactica.engine.chance import Done, FirstOption, Step, run_exact
+from tactica.engine.chance import Done, FirstOption, Observe, Step, and_then, run_exact
 from tactica.engine.errors import IllegalActionError, TacticaError
-from tactica.engine.events import Action
-from tactica.engine.odds import OddsNumbers, OddsReport, outcome_report
+from tactica.engine.events import Action, Damaged, OutOfAction
+from tactica.engine.odds import OddsNumbers, OddsReading, OddsReport, outcome_report
+from tactica.engine.odds import Outcome as Traced
 from tactica.engine.odds_why import with_why
 from tactica.engine.ruleset import OddsChoice, OddsValue
 from tactica.engine.validation import whole_number
@@ -31,6 +32,7 @@ from tactica.rulesets.skirmishers.arcs import ARC_SIZES, bearing_value, holds_do
 from tactica.rulesets.skirmishers.explosives import (
     blast_victims,
     landing_process,
+    resolve_token,
     throw_actions,
     throw_cost,
     throw_dots,
@@ -55,7 +57,7 @@ from tactica.rulesets.skirmishers.state import (
 from tactica.rulesets.skirmishers.why import explain_numbers
 
 __all__ = ["REACTION_WORDS", "arc_report", "attack_action", "odds", "odds_action",
-           "odds_choices"]
+           "odds_choices", "odds_reading"]
 
 #: A card after an attack: (HP, maximum AP, armor cells, fell prone, out of action, dead).
 Outcome = tuple[int, int, int, bool, bool, bool]
@@ -580,6 +582,65 @@ def action_odds(rules: Any, state: SkiState, action: Action, **options: OddsValu
             return _threat_report(rules, state, action, threats)
         return _with_actor_card(rules, state, action, outcome_report(rules, state, action))
     return outcome_report(rules, state, action)
+
+
+def odds_reading(state: SkiState, action: Action, **options: OddsValue) -> OddsReading | None:
+    """How :func:`odds` reads the process of a shot, a melee attack or a throw (each
+    decision's first option): a shot is the battle's ``resolve`` of it; a melee attack is
+    declared, then rolled as the battle rolls it when the target activates; a throw places
+    its token, then goes off as the battle sets it off (where it lands, then the blast). The
+    damage is the HP the target (for a throw, the trooper on the dot it is thrown at, else
+    the thrower) loses, out of action that trooper dropping out. ``spent`` and ``at`` are
+    read as the report reads them; a volley or an arc (``shots``, ``arc``) is several
+    processes the battle never runs as one, and is refused. ``None`` for another action
+    (the core reads it)."""
+    for name in ("shots", "arc"):
+        if options.get(name) not in (None, False):
+            raise TacticaError(f"--{name}: its report is no single process of the battle, "
+                               "so it has no reading")
+    from tactica.rulesets.skirmishers import SKIRMISHERS  # the game runs the processes
+
+    spent = options.get("spent")
+    target = getattr(action, "target", None)
+    if spent not in (None, False) and target in state.troopers:
+        state = copy_state(state)
+        state.troopers[target] = replace(state.troopers[target], ap_spent=int(str(spent)))
+    resolve = SKIRMISHERS.rules.resolve
+    if isinstance(action, r.Shoot | r.Melee):
+        victim = action.target
+    elif isinstance(action, r.Throw):  # the trooper it is aimed at, wherever ``at`` sends it
+        at_place = state.lattice.locate(action.at)
+        victim = next((u for u in state.troopers if u in state.lattice.troopers
+                       and state.lattice.locate(u) == at_place), action.unit)
+        at = options.get("at")
+        if isinstance(at, str):
+            action = _throw_at(state, action.unit, action.explosive, at)
+    else:
+        return None
+
+    def process() -> Step:
+        declared = resolve(state, action)
+        if isinstance(action, r.Melee):
+            pending = PendingMelee(action.unit, action.target, action.weapon)
+            return and_then(declared, lambda _: Observe(lambda w: attack(w, pending, _done)))
+        if isinstance(action, r.Throw):
+            return and_then(declared, lambda _: Observe(lambda w: resolve_token(_last_first(w))))
+        return declared
+
+    def dealt(outcome: Traced) -> int:
+        return sum(e.amount for e in outcome[1] if isinstance(e, Damaged) and e.unit == victim)
+
+    def out(outcome: Traced) -> bool:
+        return any(isinstance(e, OutOfAction) and e.unit == victim for e in outcome[1])
+
+    return OddsReading(process, damage=dealt, out=out, state=state)
+
+
+def _last_first(state: SkiState) -> SkiState:
+    """A copy of ``state`` whose newest explosive token goes off first."""
+    work = copy_state(state)
+    work.tokens = (state.tokens[-1], *state.tokens[:-1])
+    return work
 
 
 def _with_actor_card(rules: Any, state: SkiState, action: Action,

@@ -53,7 +53,7 @@ UNHEX: Game[UnhexState, Action, Event] = Game(
               figures=legal.figures),
     odds=Odds(choices=odds.odds_choices, action=odds.odds_action, report=odds.odds,
               reads="the attack roll with each side's best choice of dice and defence, "
-                    "not the first option of each decision"),
+                    "not the first option of each decision", reading=odds.odds_reading),
     sight=Sight(battlefield=lambda state: state.view.graph, options=sight_options,
                 report=sight_report),
     explain=Explain(action=odds.explain_action, option=text.describe_option),

@@ -15,7 +15,8 @@ import numpy as np
 from tactica.dice import Dist
 from tactica.engine.chance import Decide, Done, Step, and_then, run_exact
 from tactica.engine.errors import IllegalActionError
-from tactica.engine.odds import OddsNumbers, OddsReport
+from tactica.engine.events import OutOfAction
+from tactica.engine.odds import OddsNumbers, OddsReading, OddsReport, Outcome
 from tactica.engine.odds_why import with_why
 from tactica.engine.ruleset import OddsChoice, OddsValue
 from tactica.rulesets.unhex import text
@@ -27,13 +28,13 @@ from tactica.rulesets.unhex.legal import (
     reactions_to_attack,
 )
 from tactica.rulesets.unhex.policy import decide
-from tactica.rulesets.unhex.records import Attack
-from tactica.rulesets.unhex.rules import attack_plan, counter_plan
+from tactica.rulesets.unhex.records import Attack, Wounded
+from tactica.rulesets.unhex.rules import attack_plan, counter_plan, resolve
 from tactica.rulesets.unhex.state import Character, UnhexState
 from tactica.rulesets.unhex.why import explain_numbers
 
 __all__ = ["Summary", "attack_odds", "choose_attack", "counter_weapon", "exact_outcomes",
-           "summary"]
+           "odds_reading", "summary"]
 
 
 @dataclass(frozen=True)
@@ -242,6 +243,44 @@ def odds(state: UnhexState, action: Any, **options: OddsValue) -> OddsReport | N
     if isinstance(action, Attack):
         return attack_odds(state, action, defend=bool(options.get("defend")))
     return None
+
+
+class _AsReported(_Exact):
+    """The decisions as the report takes them: the target reacts by defending when the report
+    says it defends, else by taking the attack (a counterattack is its own roll, reported
+    apart); every other decision as the computer answers it (UNH-6, UNH-7)."""
+
+    def __init__(self, state: UnhexState, defend: bool):
+        super().__init__(state)
+        self.defend = defend
+
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
+        if decision.context.get("kind") == "react":
+            wanted = "defend" if self.defend else "none"
+            for option in decision.options:
+                if option.kind == wanted:
+                    return option
+        return super().choose(decision, state, rng)
+
+
+def odds_reading(state: UnhexState, action: Any, **options: OddsValue) -> OddsReading | None:
+    """How :func:`odds` reads an attack's process (the battle's own ``resolve``): the
+    target's reaction as the report names it (a defence or none), the dice assigned as the
+    computer assigns them; its damage is the target's wound from the attacker, its out of
+    action the target dropping out."""
+    if not isinstance(action, Attack):
+        return None
+
+    def dealt(outcome: Outcome) -> int:
+        return sum(e.amount for e in outcome[1] if isinstance(e, Wounded)
+                   and e.unit == action.target and e.source == action.unit)
+
+    def out(outcome: Outcome) -> bool:
+        return any(isinstance(e, OutOfAction) and e.unit == action.target
+                   for e in outcome[1])
+
+    return OddsReading(lambda: resolve(state, action),
+                       _AsReported(state, bool(options.get("defend"))), dealt, out)
 
 
 def explain_action(state: UnhexState, action: Any) -> list[str]:
