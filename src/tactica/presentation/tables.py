@@ -96,14 +96,22 @@ class NumberFormat:
         """The interval of a difference in percentage points, bracketed as ``tactica
         effects`` shows it: ``[+10.1, +14.3] pts``.
 
-        >>> NumberFormat().pts_interval(0.101, 0.143)
-        '[+10.1, +14.3] pts'
+        An end that rounds to zero keeps its sign, so that an interval wholly below zero
+        never reads as reaching it (its verdict says "lower"):
+
+        >>> NumberFormat().pts_interval(0.101, 0.143), NumberFormat().pts_interval(-0.009, -0.0002)
+        ('[+10.1, +14.3] pts', '[-0.9, -0.0] pts')
         """
         if low is None or high is None:
             return "-"
         if self.exact:
             return f"[{self.pts(low)}, {self.pts(high)}]"
-        return f"[{self.pts(low)[:-4]}, {self.pts(high)[:-4]}] pts"
+        return f"[{self._end(low)}, {self._end(high)}] pts"
+
+    def _end(self, value: Any) -> str:
+        """An interval's end in points, signed as the value is (``-0.0`` for a small loss)."""
+        shown = f"{float(value) * 100:+.{self.precision}f}"
+        return "+" + shown[1:] if float(value) == 0 else shown  # a zero (even -0.0) as +0.0
 
     def num(self, value: Any) -> str:
         """An expectation or a measure: ``0.450`` (or ``9/20`` when exact)."""
