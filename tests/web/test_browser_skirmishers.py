@@ -221,6 +221,9 @@ def test_the_unit_panels_ap_is_the_prompts(browser: Any, server: Server) -> None
     figures = {terms.nth(k).inner_text(): values.nth(k).inner_text()
                for k in range(terms.count())}
     assert figures["ap"] == left == "7" and figures["max ap"] == "8"
+    # The weapon in hand once, by its name (not also its item key), then what else A carries.
+    assert figures["weapon"] == "Rifle" and "weapons" not in figures, figures
+    assert "Rifle" not in figures.get("other weapons", ""), figures
 
 
 def test_reachable_dots_by_ap_with_path_on_hover_and_a_dear_move_shown_first(
