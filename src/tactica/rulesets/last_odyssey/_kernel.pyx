@@ -16,6 +16,7 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memcpy as _memcpy
 
 include "tactica/engine/kernel_draws.pxi"
+include "tactica/engine/kernel_runtime.pxi"
 
 DEF MAXF = 64        # characters (the game allows 30; masks are 64-bit)
 DEF MAXA = 24        # abilities of one character
@@ -213,10 +214,8 @@ cdef inline int64_t _floordiv64(int64_t a, int64_t b) noexcept nogil:
     return q
 
 
-cdef class Kernel:
+cdef class Kernel(KernelRuntime):
     """One scenario's tables (see kernel.py) and the battle loop."""
-    cdef dict tables
-    cdef bint busy
     # content
     cdef int nf, nsides, nab, nel, max_rounds, first_strike
     cdef Ab abs[MAXAB]
@@ -268,18 +267,12 @@ cdef class Kernel:
     cdef int policies[MAXS]
     cdef _Dice dice
     cdef object trace
-    # the sides' policy generators of the battle under way
-    cdef tactica_pcg64 gens[MAXS]
-    cdef bint made[MAXS]
-    cdef uint32_t entropy[16]
-    cdef int nentropy
 
     def __init__(self, dict t):
         cdef int i, j, k
         cdef Static *s
         cdef Fighter *g0
         self.tables = t
-        self.busy = False
         self.trace = None
         self.nf = len(t["fighters"])
         self.nsides = t["nsides"]
@@ -1400,17 +1393,6 @@ cdef class Kernel:
 
     # -- policies (tactica.engine.policies.GreedyPolicy, RandomPolicy) --------------------------------
 
-    cdef int _integers(self, int side, int n) noexcept:
-        """``generator.integers(n)`` of the side's policy generator (play.policy_generator's
-        ``default_rng([seed, index, 1, side])``, made natively on first use)."""
-        if n <= 1:
-            return 0
-        if not self.made[side]:
-            self.entropy[self.nentropy] = side
-            pcg64_from_words(&self.gens[side], self.entropy, self.nentropy + 1)
-            self.made[side] = True
-        return pcg64_integer(&self.gens[side], n)
-
     cdef int _decide(self, int side, int n) noexcept:
         """A decision inside an action: the random policy's pick, or -1 for the greedy
         policy (whose choose_decision the caller mirrors)."""
@@ -1687,20 +1669,11 @@ cdef class Kernel:
 
     # -- the battle (sim.play._run, Battle.step, flow.pending) --------------------------------
 
-    def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
-        """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per
-        character (survived, dealt, taken, moves, hp, shell, mp, statuses, knocked out,
-        fled), the rulings it consulted as a bit mask). A call made while another is under
-        way plays on a copy of the tables."""
-        if self.busy:
-            other = Kernel(self.tables)
-            other.set_trace(self.trace)
-            return other.play(policies, prefix, seed, index, max_steps)
-        self.busy = True
-        try:
-            return self._play(policies, prefix, seed, index, max_steps)
-        finally:
-            self.busy = False
+    cdef object _copy(self):
+        """A fresh kernel of the same tables that records into the same trace."""
+        other = Kernel(self.tables)
+        other.set_trace(self.trace)
+        return other
 
     cdef int _pending(self, int *who) noexcept:
         """flow.pending: what happens next."""
@@ -1724,17 +1697,18 @@ cdef class Kernel:
             return PD_FINISHED
         return PD_ROUND
 
-    cdef tuple _play(self, tuple policies, bytes prefix, object seed, object index,
-                     int64_t max_steps):
+    cdef object _play(self, tuple policies, bytes prefix, object seed, object index,
+                      int64_t max_steps):
+        """Battle ``index`` of ``seed`` (KernelRuntime.play): (winner side or -1, finished,
+        rounds, steps, per character (survived, dealt, taken, moves, hp, shell, mp, statuses,
+        knocked out, fled), the rulings it consulted as a bit mask)."""
         cdef int i, who = -1, n, k, kind, steps = 0, u
         cdef int64_t step
         self.dice = _Dice()
         self.dice.set_prefix(prefix)
-        self.nentropy = entropy_words([seed, index, 1], self.entropy, 12)
-        if self.nentropy < 0:
+        if not self._new_battle(seed, index):
             raise ValueError("seed or index beyond 64 bits")
         for i in range(MAXS):
-            self.made[i] = False
             self.policies[i] = policies[i] if i < len(policies) else GREEDY
         for i in range(self.nf):
             self.f[i] = self.init_f[i]
