@@ -35,6 +35,35 @@ cdef int fill_pool(Pool *pool, object table, str what) except -1:
     return 0
 
 
+cdef int within(object count, object most, str what) except -1:
+    """KernelLimit "more than ``most`` ``what``" when ``count`` passes the kernel's limit."""
+    if count > most:
+        raise KernelLimit(f"more than {most} {what}")
+    return 0
+
+
+cdef int slots_within(object slots, int most) except -1:
+    """KernelLimit when one of the dice keys' ``slots`` (bytes) is longer than ``most``."""
+    for slot in slots:
+        if len(slot) > most:
+            raise KernelLimit(f"a dice key of more than {most} characters")
+    return 0
+
+
+cdef inline bint last_side_standing(int standing, int nsides, int *winner) noexcept nogil:
+    """The end of a battle by the sides still standing (the bit mask ``standing``): True
+    when at most one side is left, ``winner`` then that side (-1 for none)."""
+    cdef int s, count = 0, last = -1
+    for s in range(nsides):
+        if (standing >> s) & 1:
+            count += 1
+            last = s
+    if count > 1:
+        return False
+    winner[0] = last
+    return True
+
+
 cdef class KernelRuntime:
     """One scenario's tables and the plumbing of its battles (see the top of this file)."""
     cdef dict tables
@@ -102,6 +131,16 @@ cdef class KernelRuntime:
         if n <= 1:
             return 0
         return pcg64_integer(self._generator(side), n)
+
+    @cython.final
+    cdef inline int _greedy(self, int side, const double *values, int n,
+                            int *top) noexcept nogil:
+        """GreedyPolicy.choose on the ``n`` options' ``values`` (rank_actions): the best,
+        ties broken by the side's generator (``top``: room for ``n``)."""
+        cdef int ntop = greedy_ties(values, n, top)
+        if ntop > 1:
+            return top[self._integers(side, ntop)]
+        return top[0]
 
     # -- the rulings consulted (tactica.engine.consulted: where the reference reads them) -----
 

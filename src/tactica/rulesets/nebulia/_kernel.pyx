@@ -124,10 +124,8 @@ cdef class Kernel(KernelRuntime):
         ops = t["ops"]
         self.nops = len(ops)
         self.nsides = t["nsides"]
-        if self.nops > MAX_OPS:
-            raise KernelLimit(f"more than {MAX_OPS} operators")
-        if self.nsides > MAX_SIDES:
-            raise KernelLimit(f"more than {MAX_SIDES} sides")
+        within(self.nops, MAX_OPS, "operators")
+        within(self.nsides, MAX_SIDES, "sides")
         for o in ops:
             if len(o["weapons"]) > MAX_WEAPONS:
                 raise KernelLimit(f"an operator with more than {MAX_WEAPONS} weapons")
@@ -179,9 +177,7 @@ cdef class Kernel(KernelRuntime):
         self.enemies_only = t["enemies_only"]
         self.hit_slots = t["hit_slots"]
         self.armor_slots = t["armor_slots"]
-        for slot in self.hit_slots + self.armor_slots:
-            if len(slot) > MAX_SLOT:
-                raise KernelLimit(f"a dice key of more than {MAX_SLOT} characters")
+        slots_within(self.hit_slots + self.armor_slots, MAX_SLOT)
         nopt = self.nops * self.N + self.nweapons * self.nops + 2
         self.opt_op = <int *>self._own(sizeof(int) * nopt, False)
         self.opt_tile = <int *>self._own(sizeof(int) * nopt, False)
@@ -324,16 +320,8 @@ cdef class Kernel(KernelRuntime):
     cdef int _pending(self, int *who) noexcept nogil:
         """rules.pending: FINISHED (``who`` the winner or -1), AUTOMATIC, or a choice of
         ``who``'s side."""
-        cdef int standing = self._standing_mask(), s, count = 0, last = -1
-        for s in range(self.nsides):
-            if (standing >> s) & 1:
-                count += 1
-                last = s
-        if count == 1:
-            who[0] = last
-            return FINISHED
-        if count == 0:
-            who[0] = -1
+        cdef int s
+        if last_side_standing(self._standing_mask(), self.nsides, who):
             return FINISHED
         if self.active >= 0:
             who[0] = self.ops[self.active].side
@@ -491,7 +479,7 @@ cdef class Kernel(KernelRuntime):
     cdef int _choose(self, int policy, int kind, int actor, int n, int side) noexcept nogil:
         """The option a side's policy picks among ``n`` (GreedyPolicy.choose on
         rank_actions' values, ties broken by its generator; RandomPolicy.choose)."""
-        cdef int k, ntop = 0
+        cdef int k
         if policy == RANDOM:
             return self._integers(side, n)
         for k in range(n):
@@ -499,10 +487,7 @@ cdef class Kernel(KernelRuntime):
                 self.values[k] = self._move_value(self.opt_op[k], self.opt_tile[k])
             else:
                 self.values[k] = self._attack_value(actor, k)
-        ntop = greedy_ties(self.values, n, self.top)
-        if ntop > 1:
-            return self.top[self._integers(side, ntop)]
-        return self.top[0]
+        return self._greedy(side, self.values, n, self.top)
 
     # -- one attack (rules.resolve, attack_setup, attack_process, _attack_events) ---------------
 
