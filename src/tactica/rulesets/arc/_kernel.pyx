@@ -310,10 +310,8 @@ cdef class Kernel(KernelRuntime):
         self.r31, self.r32, self.r12, self.r24 = r[15], r[16], r[17], r[18]
         self.r18 = r[19]
         self.surprise = t["surprise"]
-        if self.nf > MAXF:
-            raise KernelLimit(f"more than {MAXF} characters")
-        if self.nsides > MAXS:
-            raise KernelLimit(f"more than {MAXS} sides")
+        within(self.nf, MAXF, "characters")
+        within(self.nsides, MAXS, "sides")
         if self.N > MAXT:
             raise KernelLimit(f"a map of more than {MAXT} squares")
         for fd in t["fighters"]:
@@ -328,8 +326,7 @@ cdef class Kernel(KernelRuntime):
                     raise KernelLimit(f"a weapon of more than {MAXAIMS} aims")
                 if len(wd["summed"]) > MAXHITS + 1:
                     raise KernelLimit(f"a weapon of more than {MAXHITS} hits")
-        if len(t["items"]) > MAXF * MAXI:
-            raise KernelLimit(f"more than {MAXF * MAXI} items in one battle")
+        within(len(t["items"]), MAXF * MAXI, "items in one battle")
         for i in range(self.nf * self.nf):
             self.init_range[i] = t["ranges"][i]
         for i in range(self.N):
@@ -1335,7 +1332,7 @@ cdef class Kernel(KernelRuntime):
     cdef int _choose(self, int u, int n) except -1:
         """GreedyPolicy.choose on rank_actions' values (ties by the side's generator), or
         RandomPolicy.choose."""
-        cdef int side = self.f[u].side, k, ntop = 0
+        cdef int side = self.f[u].side, k
         cdef bint can_attack = False
         if self.pol[side] == RANDOM:
             return self._integers(side, n)
@@ -1350,10 +1347,7 @@ cdef class Kernel(KernelRuntime):
                 self.val[k] = -1.5
             else:
                 self.val[k] = self._option_value(u, k, can_attack)
-        ntop = greedy_ties(self.val, n, self.top)
-        if ntop > 1:
-            return self.top[self._integers(side, ntop)]
-        return self.top[0]
+        return self._greedy(side, self.val, n, self.top)
 
     cdef int _evades(self, int t) except -1:
         """The target's side decides to evade (policy.choose_decision; RandomPolicy)."""
@@ -1912,21 +1906,11 @@ cdef class Kernel(KernelRuntime):
     # -- the round (flow.py) ----------------------------------------------------------------------
 
     cdef int _finished(self, int *winner) noexcept:
-        cdef int standing = 0, s, count = 0, last = -1, i
+        cdef int standing = 0, i
         for i in range(self.nf):
             if self._in_action(i):
                 standing |= 1 << self.f[i].side
-        for s in range(self.nsides):
-            if (standing >> s) & 1:
-                count += 1
-                last = s
-        if count == 1:
-            winner[0] = last
-            return 1
-        if count == 0:
-            winner[0] = -1
-            return 1
-        return 0
+        return last_side_standing(standing, self.nsides, winner)
 
     cdef int _pending(self, int *who) noexcept:
         """flow.pending."""
