@@ -280,18 +280,13 @@ cdef class Kernel(KernelRuntime):
         self.nel = t["nel"]
         if 2 * MAXF > MAXQ:  # the turn queue: every character, and each one's held turn
             raise KernelLimit("a turn queue shorter than twice the characters")
-        if self.nf > MAXF:
-            raise KernelLimit(f"more than {MAXF} characters")
-        if self.nsides > MAXS:
-            raise KernelLimit(f"more than {MAXS} sides")
-        if self.nab > MAXAB:
-            raise KernelLimit(f"more than {MAXAB} abilities and items in one battle")
+        within(self.nf, MAXF, "characters")
+        within(self.nsides, MAXS, "sides")
+        within(self.nab, MAXAB, "abilities and items in one battle")
         if self.nel > MAXEL or self.nel > MAXSH:
             raise KernelLimit(f"more than {MAXEL} elements")
-        if t["max_options"] > MAXOPT:
-            raise KernelLimit(f"more than {MAXOPT} legal actions at once")
-        if len(t["status_el"]) > MAXST:
-            raise KernelLimit(f"more than {MAXST} statuses")
+        within(t["max_options"], MAXOPT, "legal actions at once")
+        within(len(t["status_el"]), MAXST, "statuses")
         self.max_rounds = t["max_rounds"]
         self.first_strike = t["first_strike"]
         for i, a in enumerate(t["abilities"]):
@@ -483,8 +478,7 @@ cdef class Kernel(KernelRuntime):
         for own in self.slots:
             if not 5 <= len(own) <= NLAB:
                 raise KernelLimit(f"a character with more than {NLAB - 5} reactions")
-            if any(len(slot) > MAXSLOT for slot in own):
-                raise KernelLimit(f"a dice key of more than {MAXSLOT} characters")
+            slots_within(own, MAXSLOT)
         if len(self.init_slot) > MAXSLOT or len(self.slots) != self.nf:
             raise KernelLimit(f"a dice key of more than {MAXSLOT} characters")
 
@@ -1403,17 +1397,14 @@ cdef class Kernel(KernelRuntime):
     cdef int _choose_action(self, int u, int n) noexcept:
         """GreedyPolicy.choose on rank_actions' values (ties by its generator), or
         RandomPolicy.choose."""
-        cdef int side = self.f[u].side, k, ntop = 0
+        cdef int side = self.f[u].side, k
         cdef double now = 0.0
         cdef bint have_now = False
         if self.policies[side] == RANDOM:
             return self._integers(side, n)
         for k in range(n):
             self.values[k] = self._value(u, &self.opts[k], &now, &have_now)
-        ntop = greedy_ties(self.values, n, self.top)
-        if ntop > 1:
-            return self.top[self._integers(side, ntop)]
-        return self.top[0]
+        return self._greedy(side, self.values, n, self.top)
 
     # -- actions (resolve.resolve, _use_ability, _confused) ------------------------------------
 
@@ -1528,20 +1519,11 @@ cdef class Kernel(KernelRuntime):
 
     cdef int _finished(self, int *winner) noexcept:
         """flow.finished: 1 when at most one side has anyone standing."""
-        cdef int s, t, count = 0, last = -1
-        for s in range(self.nsides):
-            for t in range(self.nf):
-                if self.f[t].side == s and self._standing(t):
-                    count += 1
-                    last = s
-                    break
-        if count == 1:
-            winner[0] = last
-            return 1
-        if count == 0:
-            winner[0] = -1
-            return 1
-        return 0
+        cdef int t, standing = 0
+        for t in range(self.nf):
+            if self._standing(t):
+                standing |= 1 << self.f[t].side
+        return last_side_standing(standing, self.nsides, winner)
 
     cdef bint _can_act(self, int u) noexcept:
         """targeting.can_act (LOD-21)."""
