@@ -337,8 +337,7 @@ cdef class Kernel(ConsultingRuntime):
             self.ksolid[k] = t["kind_solid"][k]
         items = t["items"]
         self.nitems = len(items)
-        if self.nitems > MAX_ITEMS:
-            raise KernelLimit(f"more than {MAX_ITEMS} weapons and explosives in the pack")
+        within(self.nitems, MAX_ITEMS, "weapons and explosives in the pack")
         for i, it in enumerate(items):
             self.items[i].firearm = it["firearm"]
             self.items[i].melee = it["melee"]
@@ -361,10 +360,8 @@ cdef class Kernel(ConsultingRuntime):
         units = t["units"]
         self.nunits = len(units)
         self.nsides = t["nsides"]
-        if self.nunits > MAX_UNITS:
-            raise KernelLimit(f"more than {MAX_UNITS} troopers")
-        if self.nsides > MAX_SIDES:
-            raise KernelLimit(f"more than {MAX_SIDES} sides")
+        within(self.nunits, MAX_UNITS, "troopers")
+        within(self.nsides, MAX_SIDES, "sides")
         self.unit_keys = []
         self.unit_ids = []
         self.init_arcs = []
@@ -428,8 +425,7 @@ cdef class Kernel(ConsultingRuntime):
                 self.walk[<int64_t>i * self.nspots] = -2
         self.dice = _Dice()
         self.nstairs = len(t["stairs"])
-        if self.nstairs > MAX_STAIRS:
-            raise KernelLimit(f"more than {MAX_STAIRS} stairs on the map")
+        within(self.nstairs, MAX_STAIRS, "stairs on the map")
         for i, (c, lo, hi) in enumerate(t["stairs"]):
             self.st_cell[i] = c
             self.st_low[i] = lo
@@ -1784,11 +1780,7 @@ cdef class Kernel(ConsultingRuntime):
 
     cdef int _greedy_pick(self, int side, int n) noexcept nogil:
         """GreedyPolicy.choose on the values: the best, ties broken by the generator."""
-        cdef int ntop
-        ntop = greedy_ties(self.act_v, n, self.top)
-        if ntop > 1:
-            return self.top[self._integers(side, ntop)]
-        return self.top[0]
+        return self._greedy(side, self.act_v, n, self.top)
 
     # -- the turn (flow.py) -----------------------------------------------------------------------
 
@@ -1912,7 +1904,7 @@ cdef class Kernel(ConsultingRuntime):
         rounds, steps, per unit (survived, dealt, taken, moves, hp, max AP, armor, marks,
         weapon, prone, arc shots, dead)), or the reason the reference must play it (a
         string)."""
-        cdef int i, k, n, steps = 0, winner = -1, standing, count, fm, nm, fa, na, kind, uid
+        cdef int i, k, n, steps = 0, winner = -1, fm, nm, fa, na, kind, uid
         cdef int finished = 0, nw
         cdef int waiting[MAX_UNITS]
         cdef Unit *t
@@ -1938,15 +1930,7 @@ cdef class Kernel(ConsultingRuntime):
         self.cons = self.cons_setup
         for _ in range(max_steps):
             # flow.pending
-            standing = self._standing()
-            count = 0
-            for k in range(self.nsides):
-                if (standing >> k) & 1:
-                    count += 1
-                    winner = k
-            if count <= 1:
-                if count == 0:
-                    winner = -1
+            if last_side_standing(self._standing(), self.nsides, &winner):
                 finished = 1
                 break
             steps += 1
@@ -1997,16 +1981,8 @@ cdef class Kernel(ConsultingRuntime):
                 finished = 1
                 break
         else:
-            standing = self._standing()
-            count = 0
-            for k in range(self.nsides):
-                if (standing >> k) & 1:
-                    count += 1
-                    winner = k
-            if count <= 1:
+            if last_side_standing(self._standing(), self.nsides, &winner):
                 finished = 1
-                if count == 0:
-                    winner = -1
             elif self.side >= 0 and self.active < 0 and self.ntokens == 0:
                 nw = 0
                 for i in range(self.nunits):
