@@ -409,11 +409,9 @@ cdef class Kernel(ConsultingRuntime):
         cdef int i, j, k, n
         self.tables = t
         self.nA = t["nareas"]
-        if self.nA > MAXA:
-            raise KernelLimit(f"more than {MAXA} areas")
+        within(self.nA, MAXA, "areas")
         n = self.nA
-        if len(t["views"]) > MAXVIEWS:
-            raise KernelLimit(f"more than {MAXVIEWS} combinations of open doors")
+        within(len(t["views"]), MAXVIEWS, "combinations of open doors")
         for v in t["views"]:
             self._load_view(v)
         self.view_init = t["view"]
@@ -440,8 +438,7 @@ cdef class Kernel(ConsultingRuntime):
             self.ob_use[i] = use
         items = t["items"]
         self.nitems = len(items)
-        if self.nitems > MAXIT:
-            raise KernelLimit(f"more than {MAXIT} kinds of item")
+        within(self.nitems, MAXIT, "kinds of item")
         for i, (kind, hands, ammo) in enumerate(items):
             self.ikind[i] = kind
             self.ihands[i] = hands
@@ -449,10 +446,8 @@ cdef class Kernel(ConsultingRuntime):
         chars = t["chars"]
         self.nc = len(chars)
         self.nsides = t["nsides"]
-        if self.nc > MAXC:
-            raise KernelLimit(f"more than {MAXC} characters")
-        if self.nsides > MAXSIDES:
-            raise KernelLimit(f"more than {MAXSIDES} sides")
+        within(self.nc, MAXC, "characters")
+        within(self.nsides, MAXSIDES, "sides")
         if any(k < 0 or k >= 64 for k in t["ruling_bits"]):
             raise KernelLimit("a ruling numbered beyond 63")
         for i in range(self.nsides):
@@ -517,9 +512,7 @@ cdef class Kernel(ConsultingRuntime):
         self.refill_once = r["refill_once"]
         self.actor_slots = t["actor_slots"]
         self.label_slots = t["label_slots"]
-        for s in self.actor_slots + self.label_slots:
-            if len(s) > MAXSLOT:
-                raise KernelLimit(f"a dice key of more than {MAXSLOT} characters")
+        slots_within(self.actor_slots + self.label_slots, MAXSLOT)
         self.counts = <int *>self._own(self.nc * self.nc * NKIND * NVAR * sizeof(int), True)
         self.htables = <HitTable *>self._own(self.nc * 2 * sizeof(HitTable), True)
         self.estimates = <CachedEstimate *>self._own(
@@ -1602,15 +1595,12 @@ cdef class Kernel(ConsultingRuntime):
 
     cdef int _choose_action(self, int side, int n) noexcept nogil:
         """GreedyPolicy.choose on rank_actions, or RandomPolicy.choose."""
-        cdef int k, ntop = 0
+        cdef int k
         if self.policies[side] == RANDOM:
             return self._integers(side, n)
         for k in range(n):
             self.values[k] = self._action_value(k)
-        ntop = greedy_ties(self.values, n, self.top)
-        if ntop > 1:
-            return self.top[self._integers(side, ntop)]
-        return self.top[0]
+        return self._greedy(side, self.values, n, self.top)
 
     # -- one attack (attack.attack_roll, _assign, attack_events) -------------------------------
 
