@@ -19,6 +19,7 @@ from libc.stdlib cimport malloc, calloc, realloc, free
 cimport cython
 
 DEF RUNTIME_SIDES = 8   # the sides that have a policy generator (every kernel's side limit)
+DEF BATTLE_OVER = 0     # what a kernel's _pending answers when the battle is over
 
 
 cdef int fill_pool(Pool *pool, object table, str what) except -1:
@@ -150,6 +151,29 @@ cdef class KernelRuntime:
         self.cons |= (<uint64_t>1) << (n - 1)
 
     # -- the battle (sim.play._run) -------------------------------------------------------------
+
+    cdef int64_t _run(self, int64_t max_steps, int *who) except -1:
+        """The battle loop (sim.play._run, Battle.step): what happens next (``_pending``),
+        then that step (``_step``), until the battle is over or ``max_steps`` steps are
+        played; the steps played."""
+        cdef int64_t steps = 0, _
+        cdef int kind
+        for _ in range(max_steps):
+            kind = self._pending(who)
+            if kind == BATTLE_OVER:
+                break
+            steps += 1
+            self._step(kind, who[0])
+        return steps
+
+    cdef int _pending(self, int *who) noexcept:
+        """What happens next (the game's rules.pending): BATTLE_OVER, ``who`` the winner or
+        -1, or the game's kind of step, ``who`` the side (or unit) it concerns."""
+        return BATTLE_OVER
+
+    cdef int _step(self, int kind, int who) except -1:
+        """One step of the battle, of the ``kind`` ``_pending`` answered."""
+        return 0
 
     def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
         """Battle ``index`` of ``seed`` with dice keyed ``prefix``, at most ``max_steps``

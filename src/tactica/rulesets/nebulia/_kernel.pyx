@@ -105,6 +105,8 @@ cdef class Kernel(KernelRuntime):
     cdef int *opt_tile
     cdef double *values
     cdef int *top
+    cdef _Dice dice                   # the keyed dice of the battle under way
+    cdef tuple policies               # its sides' policies
 
     def __init__(self, dict t):
         cdef int i, nopt
@@ -317,7 +319,7 @@ cdef class Kernel(KernelRuntime):
                 return s
         return -1
 
-    cdef int _pending(self, int *who) noexcept nogil:
+    cdef int _pending(self, int *who) noexcept:
         """rules.pending: FINISHED (``who`` the winner or -1), AUTOMATIC, or a choice of
         ``who``'s side."""
         cdef int s
@@ -536,14 +538,44 @@ cdef class Kernel(KernelRuntime):
 
     # -- the battle (sim.play._run, Battle.step) ------------------------------------------------
 
+    cdef int _step(self, int kind, int who) except -1:
+        """One step of the battle (Battle.step), of the kind _pending answered."""
+        cdef int n, k, o, pol
+        if kind == AUTOMATIC:
+            self._round_start(self.dice, f"{'round ' + str(self.round + 1)!r}|first side|"
+                              .encode() if self.first_rule == FIRST_RANDOM else b"")
+        elif kind == CHOOSE_MOVE:
+            n = self._moves(who)
+            pol = self.policies[who]
+            k = self._choose(pol, CHOOSE_MOVE, -1, n, who)
+            o = self.opt_op[k]
+            # Moved in rules.apply_event
+            self.occ[self.ops[o].pos] = -1
+            self.ops[o].pos = self.opt_tile[k]
+            self.occ[self.ops[o].pos] = o
+            self.ops[o].ready = 0
+            self.ops[o].moves += 1
+            self.active = o
+        else:
+            o = self.active
+            n = self._attacks(o)
+            pol = self.policies[who]
+            k = self._choose(pol, CHOOSE_ATTACK, o, n, who)
+            if self.opt_op[k] < 0:
+                self._activation_ended(o)
+            else:
+                self._attack(self.dice, o, self.opt_op[k], self.opt_tile[k])
+        return 0
+
     cdef object _play(self, tuple policies, bytes prefix, object seed, object index,
                       int64_t max_steps):
         """Battle ``index`` of ``seed`` (KernelRuntime.play): (winner side or -1, finished,
         rounds, steps, per operator (survived, dealt, taken, moves, defense))."""
-        cdef int i, kind, who = -1, n, k, steps = 0, o, pol
+        cdef int i, kind, who = -1, steps = 0
         cdef bint finished
-        cdef _Dice dice = _Dice()
-        dice.set_prefix(prefix)
+        self.dice = _Dice()
+        self.dice.set_prefix(prefix)
+        self.policies = policies
         if not self._new_battle(seed, index):
             raise ValueError("seed or index beyond 64 bits")
         for i in range(self.nops):
@@ -555,35 +587,7 @@ cdef class Kernel(KernelRuntime):
         self.round = 0
         self.turn = -1
         self.active = -1
-        for _ in range(max_steps):
-            kind = self._pending(&who)
-            if kind == FINISHED:
-                break
-            steps += 1
-            if kind == AUTOMATIC:
-                self._round_start(dice, f"{'round ' + str(self.round + 1)!r}|first side|"
-                                  .encode() if self.first_rule == FIRST_RANDOM else b"")
-            elif kind == CHOOSE_MOVE:
-                n = self._moves(who)
-                pol = policies[who]
-                k = self._choose(pol, CHOOSE_MOVE, -1, n, who)
-                o = self.opt_op[k]
-                # Moved in rules.apply_event
-                self.occ[self.ops[o].pos] = -1
-                self.ops[o].pos = self.opt_tile[k]
-                self.occ[self.ops[o].pos] = o
-                self.ops[o].ready = 0
-                self.ops[o].moves += 1
-                self.active = o
-            else:
-                o = self.active
-                n = self._attacks(o)
-                pol = policies[who]
-                k = self._choose(pol, CHOOSE_ATTACK, o, n, who)
-                if self.opt_op[k] < 0:
-                    self._activation_ended(o)
-                else:
-                    self._attack(dice, o, self.opt_op[k], self.opt_tile[k])
+        steps = self._run(max_steps, &who)
         kind = self._pending(&who)
         finished = kind == FINISHED
         units = [(not self.ops[i].out, self.ops[i].dealt, self.ops[i].taken, self.ops[i].moves,
