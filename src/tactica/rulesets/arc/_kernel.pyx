@@ -2180,12 +2180,48 @@ cdef class Kernel(KernelRuntime):
             raise ValueError(f"{buffer}: between 0 and its limit")
         self.roll_cap = most
 
+    cdef int _step(self, int kind, int who) except -1:
+        """One step of the battle (Battle.step), of the kind _pending answered."""
+        cdef int n, k, u
+        if kind == P_INIT_CHECK:
+            self.actor_off, self.actor_len = self.actor_init[who][0], self.actor_init[who][1]
+            self._initiative_check(who)
+        elif kind == P_INIT_ORDER:
+            self._initiative()
+        elif kind == P_CARRIED:
+            u = who
+            k = u * MAXI + self.f[u].carry_item
+            self.actor_off, self.actor_len = self.actor_finish[k][0], self.actor_finish[k][1]
+            self._finish_carried(u)
+        elif kind == P_NO_AP:
+            self.actor_off, self.actor_len = self.actor_no_ap[who][0], self.actor_no_ap[who][1]
+            self._end_turn(who)
+        elif kind == P_UNCONSCIOUS:
+            self.actor_off, self.actor_len = self.actor_out[who][0], self.actor_out[who][1]
+            self._unconscious_turn(who)
+        elif kind == P_CHOOSE:
+            u = who
+            self.actor_off, self.actor_len = self.actor_unit[u][0], self.actor_unit[u][1]
+            n = self._legal(u)
+            k = self._choose(u, n)
+            self._act(u, k)
+        elif kind == P_BLEED:
+            self.actor_off, self.actor_len = self.actor_wound[who][0], self.actor_wound[who][1]
+            self._bleed(who)
+        elif kind == P_END_ROUND:
+            self._end_of_round()
+        elif kind == P_NEW_ROUND:
+            self._round_began(self.round + 1)
+        else:
+            raise Uncovered("an unconscious character's turn")
+        return 0
+
     cdef object _play(self, tuple policies, bytes prefix, object seed, object index,
                       int64_t max_steps):
         """Battle ``index`` of ``seed`` (KernelRuntime.play): (winner side or -1, finished,
         rounds, steps, per fighter (dead, conscious, health, armor, wounds, ap, hand, dealt,
         taken, moves), the rulings consulted: bit n - 1 for ARC-n), or raises Uncovered."""
-        cdef int i, kind, who = -1, n, k, steps = 0, u
+        cdef int i, kind, who = -1, steps = 0
         cdef bint finished
         if len(prefix) > 64:
             raise Uncovered("a seed or index too long for the kernel's keys")
@@ -2217,42 +2253,7 @@ cdef class Kernel(KernelRuntime):
         self.nqueue = 0
         self.norder = 0
         self.cons = 0
-        for _ in range(max_steps):
-            kind = self._pending(&who)
-            if kind == P_FINISHED:
-                break
-            steps += 1
-            if kind == P_INIT_CHECK:
-                self.actor_off, self.actor_len = self.actor_init[who][0], self.actor_init[who][1]
-                self._initiative_check(who)
-            elif kind == P_INIT_ORDER:
-                self._initiative()
-            elif kind == P_CARRIED:
-                u = who
-                k = u * MAXI + self.f[u].carry_item
-                self.actor_off, self.actor_len = self.actor_finish[k][0], self.actor_finish[k][1]
-                self._finish_carried(u)
-            elif kind == P_NO_AP:
-                self.actor_off, self.actor_len = self.actor_no_ap[who][0], self.actor_no_ap[who][1]
-                self._end_turn(who)
-            elif kind == P_UNCONSCIOUS:
-                self.actor_off, self.actor_len = self.actor_out[who][0], self.actor_out[who][1]
-                self._unconscious_turn(who)
-            elif kind == P_CHOOSE:
-                u = who
-                self.actor_off, self.actor_len = self.actor_unit[u][0], self.actor_unit[u][1]
-                n = self._legal(u)
-                k = self._choose(u, n)
-                self._act(u, k)
-            elif kind == P_BLEED:
-                self.actor_off, self.actor_len = self.actor_wound[who][0], self.actor_wound[who][1]
-                self._bleed(who)
-            elif kind == P_END_ROUND:
-                self._end_of_round()
-            elif kind == P_NEW_ROUND:
-                self._round_began(self.round + 1)
-            else:
-                raise Uncovered("an unconscious character's turn")
+        steps = self._run(max_steps, &who)
         kind = self._pending(&who)
         finished = kind == P_FINISHED
         units = [(self.f[i].dead, self.f[i].conscious, self.f[i].health,
