@@ -1679,13 +1679,39 @@ cdef class Kernel(KernelRuntime):
             return PD_FINISHED
         return PD_ROUND
 
+    cdef int _step(self, int kind, int who) except -1:
+        """One step of the battle (Battle.step), of the kind _pending answered."""
+        cdef int n, k, u
+        self.actor = -1
+        if kind == PD_FIRST_STRIKE:
+            self._start_phase(0, PH_FIRST)
+        elif kind == PD_INITIATIVE:
+            self._initiative()
+        elif kind == PD_PASS:
+            u = self.queue[0].unit
+            if self._active() == u:
+                self._pop()
+        elif kind == PD_CHOOSE:
+            u = self.queue[0].unit
+            self.actor = u
+            n = self._legal(u)
+            k = self._choose_action(u, n)
+            if self.trace is not None:
+                o = self.opts[k]
+                self.trace.append((u, o.kind, o.a, o.target, o.mask, o.el, o.ko))
+            self._act(u, &self.opts[k])
+        elif kind == PD_EFFECT:
+            self._effect_phase()
+        else:
+            self._start_phase(self.round + 1, PH_ACTION)
+        return 0
+
     cdef object _play(self, tuple policies, bytes prefix, object seed, object index,
                       int64_t max_steps):
         """Battle ``index`` of ``seed`` (KernelRuntime.play): (winner side or -1, finished,
         rounds, steps, per character (survived, dealt, taken, moves, hp, shell, mp, statuses,
         knocked out, fled), the rulings it consulted as a bit mask)."""
-        cdef int i, who = -1, n, k, kind, steps = 0, u
-        cdef int64_t step
+        cdef int i, who = -1, kind, steps = 0
         self.dice = _Dice()
         self.dice.set_prefix(prefix)
         if not self._new_battle(seed, index):
@@ -1702,33 +1728,7 @@ cdef class Kernel(KernelRuntime):
         self.nheld = 0
         self.held_by = 0
         self.consulted = self.c_setup  # setup.new_state reads LOD-18 for every character
-        for step in range(max_steps):
-            kind = self._pending(&who)
-            if kind == PD_FINISHED:
-                break
-            steps += 1
-            self.actor = -1
-            if kind == PD_FIRST_STRIKE:
-                self._start_phase(0, PH_FIRST)
-            elif kind == PD_INITIATIVE:
-                self._initiative()
-            elif kind == PD_PASS:
-                u = self.queue[0].unit
-                if self._active() == u:
-                    self._pop()
-            elif kind == PD_CHOOSE:
-                u = self.queue[0].unit
-                self.actor = u
-                n = self._legal(u)
-                k = self._choose_action(u, n)
-                if self.trace is not None:
-                    o = self.opts[k]
-                    self.trace.append((u, o.kind, o.a, o.target, o.mask, o.el, o.ko))
-                self._act(u, &self.opts[k])
-            elif kind == PD_EFFECT:
-                self._effect_phase()
-            else:
-                self._start_phase(self.round + 1, PH_ACTION)
+        steps = self._run(max_steps, &who)
         kind = self._pending(&who)
         finished = kind == PD_FINISHED
         # The reference works out the next step once more (Battle.is_over) even when the step
