@@ -4,6 +4,8 @@ changes; ``play_consulted`` answers the same through the same guard."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -71,3 +73,23 @@ def test_a_consulting_battle_asked_mid_battle_plays_on_a_copy() -> None:
     assert outer == prepared.play_consulted(policies, 3, 0, kt.MAX_STEPS)
     assert trace.answer == prepared.play_consulted(policies, 3, 2, kt.MAX_STEPS)
     assert trace.answer != outer
+
+
+def test_a_seed_beyond_the_generators_entropy_is_refused_not_a_crash() -> None:
+    """The compiled ``play`` called with a seed wider than 64 bits (prepare's wrapper answers
+    it NotCovered first) raises the kernel's error; it once crashed the process."""
+    kt.built_kernel(lod_kernel)
+    program = (
+        "from tactica.analysis.sim.kernels import prepared_kernel\n"
+        "from tactica.engine.ruleset import example_scenarios, get_ruleset\n"
+        "from tactica.engine.scenario import load_scenario\n"
+        "paths = {p.stem: p for p in example_scenarios(get_ruleset('last-odyssey'))}\n"
+        "engine = prepared_kernel(load_scenario(paths['cop-vs-goblin'])).engine\n"
+        "try:\n"
+        "    engine.play((0, 0), b'1|0|', 2 ** 400, 0, 100)\n"
+        "except ValueError as e:\n"
+        "    print('refused:', e)\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "refused: seed or index beyond 64 bits"

@@ -325,7 +325,7 @@ cdef int pcg64_from_words(tactica_pcg64 *g, const uint32_t *entropy, int n) noex
     return 0
 
 
-cdef int entropy_words(object values, uint32_t *out, int room) except -1:
+cdef int entropy_words(object values, uint32_t *out, int room) except -2:
     """numpy's _coerce_to_uint32_array of non-negative ints: each as its little-endian 32-bit
     words (0 as one word); -1 when they do not fit in ``room`` words."""
     cdef int n = 0
