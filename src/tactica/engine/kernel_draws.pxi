@@ -168,6 +168,39 @@ cdef struct Pool:
     int outcome[MAX_POOL_OUTCOMES]
 
 
+cdef inline int key_digits(uint8_t *key, int n, int64_t v) noexcept nogil:
+    """Write ``str(v)`` (``v >= 0``) at ``key[n:]``, the count that ends a roll's key; the
+    key's new length."""
+    cdef char tmp[24]
+    cdef int digits = 0, i
+    if v == 0:
+        tmp[0] = 48
+        digits = 1
+    while v > 0:
+        tmp[digits] = 48 + v % 10
+        v //= 10
+        digits += 1
+    for i in range(digits):
+        key[n + i] = tmp[digits - 1 - i]
+    return n + digits
+
+
+cdef inline uint64_t keyed_below(const uint8_t *key, int n, uint64_t total) noexcept nogil:
+    """uniform_below(total) on the keyed words of ``key[:n]`` (Lemire's multiply-and-reject
+    on 64-bit words): the high word, an integer below ``total``."""
+    cdef uint64_t count = 0, word, lo, hi, threshold
+    word = _blake2b_word(key, n, count)
+    count += 1
+    hi = tactica_mul_hi(word, total, &lo)
+    if lo < total:
+        threshold = (0 - total) % total
+        while lo < threshold:
+            word = _blake2b_word(key, n, count)
+            count += 1
+            hi = tactica_mul_hi(word, total, &lo)
+    return hi
+
+
 cdef class _Dice:
     """The keyed dice of one battle (tactica.engine.streams.KeyedDice)."""
     cdef uint8_t key[KEY_MAX]
@@ -188,35 +221,15 @@ cdef class _Dice:
 
     cdef int draw(self, const uint8_t *slot, int slot_len, int k, Pool *pool) noexcept nogil:
         """One roll of ``pool`` keyed ``prefix + slot + str(k)`` (KeyedDice.roll)."""
-        cdef int n = self.prefix_len, digits = 0, i
-        cdef char tmp[24]
-        cdef uint64_t count = 0, word, lo, hi, threshold, total = pool.total
+        cdef int n = self.prefix_len, i
+        cdef uint64_t hi, total = pool.total
         memcpy(self.key + n, slot, slot_len)
-        n += slot_len
-        if k == 0:
-            tmp[0] = 48
-            digits = 1
-        while k > 0:
-            tmp[digits] = 48 + k % 10
-            k //= 10
-            digits += 1
-        for i in range(digits):
-            self.key[n + i] = tmp[digits - 1 - i]
-        n += digits
+        n = key_digits(self.key, n + slot_len, k)
         if pool.n == 1:  # Dist.sample: a single outcome draws nothing
             return pool.outcome[0]
-        # uniform_below(total), Lemire's multiply-and-reject on 64-bit words
         if total <= 1:
             return pool.outcome[0]
-        word = _blake2b_word(self.key, n, count)
-        count += 1
-        hi = tactica_mul_hi(word, total, &lo)
-        if lo < total:
-            threshold = (0 - total) % total
-            while lo < threshold:
-                word = _blake2b_word(self.key, n, count)
-                count += 1
-                hi = tactica_mul_hi(word, total, &lo)
+        hi = keyed_below(self.key, n, total)
         # Sampler.index: bisect_right over the cumulative weights
         for i in range(pool.n):
             if pool.cum[i] > hi:
@@ -312,7 +325,7 @@ cdef int pcg64_from_words(tactica_pcg64 *g, const uint32_t *entropy, int n) noex
     return 0
 
 
-cdef int entropy_words(object values, uint32_t *out, int room) except -1:
+cdef int entropy_words(object values, uint32_t *out, int room) except -2:
     """numpy's _coerce_to_uint32_array of non-negative ints: each as its little-endian 32-bit
     words (0 as one word); -1 when they do not fit in ``room`` words."""
     cdef int n = 0

@@ -17,10 +17,10 @@ reference then plays that battle from the start.
 """
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
-from libc.stdlib cimport malloc, calloc, free
 from tactica.rulesets.arc.armor import wound_dist as _wound_dist
 
 include "tactica/engine/kernel_draws.pxi"
+include "tactica/engine/kernel_runtime.pxi"
 
 
 _TRACE = []
@@ -171,7 +171,7 @@ cdef inline uint64_t _fnv(const uint8_t *p, int n) noexcept nogil:
     return h
 
 
-cdef class Kernel:
+cdef class Kernel(KernelRuntime):
     """One scenario's tables (see kernel.py) and the battle loop."""
     # content
     cdef int nf, nsides, max_rounds, grid, W, H, N, min_clear, nweapons, nitems_t
@@ -233,10 +233,6 @@ cdef class Kernel:
     cdef int actor_off, actor_len
     # policies
     cdef int pol[MAXS]
-    cdef tactica_pcg64 gens[MAXS]
-    cdef bint made[MAXS]
-    cdef uint32_t entropy[16]
-    cdef int nentropy
     # options
     cdef int nopt
     cdef int *ok
@@ -264,59 +260,37 @@ cdef class Kernel:
     cdef int dx_[8]
     cdef int dy_[8]
     cdef int walk[MAXT]
-    cdef dict tables
-    cdef bint busy
     # ruling options (kernel.py maps the names): 0 is the default
     cdef int r1, r2, r3, r4, r5, r6, r7, r8, r13, r16, r19, r20, r22, r23, r26, r31, r32
     cdef int r12, r24, r18
     # the side with surprise (ARC-18), or -1
     cdef int surprise
-    # the rulings this battle consulted: bit n - 1 for ARC-n (kernel.py maps them)
-    cdef uint64_t cons
+    # the rulings this battle consulted (KernelRuntime.cons): bit n - 1 for ARC-n (_c)
 
     def __cinit__(self):
-        self.hkeys = <uint64_t *>calloc(KEYCAP, sizeof(uint64_t))
-        self.hoff = <int *>calloc(KEYCAP, sizeof(int))
-        self.hlen = <int *>calloc(KEYCAP, sizeof(int))
-        self.hcount = <int *>calloc(KEYCAP, sizeof(int))
-        self.hused = <int *>calloc(KEYCAP, sizeof(int))
-        self.arena = <uint8_t *>malloc(ARENA)
-        self.vkeys = <uint64_t *>calloc(VALCAP, sizeof(uint64_t))
-        self.vexp = <double *>calloc(VALCAP, sizeof(double))
-        self.vout = <double *>calloc(VALCAP, sizeof(double))
+        self.hkeys = <uint64_t *>self._own(KEYCAP * sizeof(uint64_t), True)
+        self.hoff = <int *>self._own(KEYCAP * sizeof(int), True)
+        self.hlen = <int *>self._own(KEYCAP * sizeof(int), True)
+        self.hcount = <int *>self._own(KEYCAP * sizeof(int), True)
+        self.hused = <int *>self._own(KEYCAP * sizeof(int), True)
+        self.arena = <uint8_t *>self._own(ARENA, False)
+        self.vkeys = <uint64_t *>self._own(VALCAP * sizeof(uint64_t), True)
+        self.vexp = <double *>self._own(VALCAP * sizeof(double), True)
+        self.vout = <double *>self._own(VALCAP * sizeof(double), True)
         cdef int cap = 8192
-        self.ok = <int *>malloc(sizeof(int) * cap)
-        self.oa = <int *>malloc(sizeof(int) * cap)
-        self.ob = <int *>malloc(sizeof(int) * cap)
-        self.oc = <int *>malloc(sizeof(int) * cap)
-        self.od = <int *>malloc(sizeof(int) * cap)
-        self.val = <double *>malloc(sizeof(double) * cap)
-        self.top = <int *>malloc(sizeof(int) * cap)
-        self.lt = NULL
-        self.lnt = <int *>malloc(sizeof(int) * MAXL)
-        self.lx = NULL
-        self.lfrom = NULL
-        self.least = NULL
-        self.leasted = NULL
-        self.best = NULL
-        self.touched = NULL
-        self.pad = NULL
-        self.openp = NULL
-        self.roughp = NULL
-
-    def __dealloc__(self):
-        free(self.hkeys); free(self.hoff); free(self.hlen); free(self.hcount); free(self.hused)
-        free(self.arena); free(self.vkeys); free(self.vexp); free(self.vout)
-        free(self.ok); free(self.oa); free(self.ob); free(self.oc); free(self.od)
-        free(self.val); free(self.top); free(self.lt); free(self.lnt); free(self.lx)
-        free(self.lfrom); free(self.least); free(self.leasted); free(self.best)
-        free(self.touched); free(self.pad); free(self.openp); free(self.roughp)
+        self.ok = <int *>self._own(sizeof(int) * cap, False)
+        self.oa = <int *>self._own(sizeof(int) * cap, False)
+        self.ob = <int *>self._own(sizeof(int) * cap, False)
+        self.oc = <int *>self._own(sizeof(int) * cap, False)
+        self.od = <int *>self._own(sizeof(int) * cap, False)
+        self.val = <double *>self._own(sizeof(double) * cap, False)
+        self.top = <int *>self._own(sizeof(int) * cap, False)
+        self.lnt = <int *>self._own(sizeof(int) * MAXL, False)
 
     def __init__(self, dict t):
         cdef int i, j, k
         self.roll_cap = KEYCAP // 2
         self.tables = t
-        self.busy = False
         self.names = t["names"]
         self.nm = <const uint8_t *>self.names
         self.nf = len(t["fighters"])
@@ -336,10 +310,8 @@ cdef class Kernel:
         self.r31, self.r32, self.r12, self.r24 = r[15], r[16], r[17], r[18]
         self.r18 = r[19]
         self.surprise = t["surprise"]
-        if self.nf > MAXF:
-            raise KernelLimit(f"more than {MAXF} characters")
-        if self.nsides > MAXS:
-            raise KernelLimit(f"more than {MAXS} sides")
+        within(self.nf, MAXF, "characters")
+        within(self.nsides, MAXS, "sides")
         if self.N > MAXT:
             raise KernelLimit(f"a map of more than {MAXT} squares")
         for fd in t["fighters"]:
@@ -354,8 +326,7 @@ cdef class Kernel:
                     raise KernelLimit(f"a weapon of more than {MAXAIMS} aims")
                 if len(wd["summed"]) > MAXHITS + 1:
                     raise KernelLimit(f"a weapon of more than {MAXHITS} hits")
-        if len(t["items"]) > MAXF * MAXI:
-            raise KernelLimit(f"more than {MAXF * MAXI} items in one battle")
+        within(len(t["items"]), MAXF * MAXI, "items in one battle")
         for i in range(self.nf * self.nf):
             self.init_range[i] = t["ranges"][i]
         for i in range(self.N):
@@ -363,16 +334,16 @@ cdef class Kernel:
             self.rough[i] = t["rough"][i]
         # the grid padded with a closed border, for the movement layers
         self.P = (self.W + 2) * (self.H + 2)
-        self.lt = <int *>malloc(sizeof(int) * MAXL * self.P)
-        self.lx = <int *>malloc(sizeof(int) * MAXL * self.P)
-        self.lfrom = <int *>malloc(sizeof(int) * MAXL * self.P)
-        self.least = <int *>malloc(sizeof(int) * self.P)
-        self.leasted = <int *>malloc(sizeof(int) * self.P)
-        self.best = <int *>malloc(sizeof(int) * 4 * self.P)
-        self.touched = <int *>malloc(sizeof(int) * MAXL * self.P)
-        self.pad = <int *>malloc(sizeof(int) * max(1, self.N))
-        self.openp = <uint8_t *>calloc(self.P, 1)
-        self.roughp = <uint8_t *>calloc(self.P, 1)
+        self.lt = <int *>self._own(sizeof(int) * MAXL * self.P, False)
+        self.lx = <int *>self._own(sizeof(int) * MAXL * self.P, False)
+        self.lfrom = <int *>self._own(sizeof(int) * MAXL * self.P, False)
+        self.least = <int *>self._own(sizeof(int) * self.P, False)
+        self.leasted = <int *>self._own(sizeof(int) * self.P, False)
+        self.best = <int *>self._own(sizeof(int) * 4 * self.P, False)
+        self.touched = <int *>self._own(sizeof(int) * MAXL * self.P, False)
+        self.pad = <int *>self._own(sizeof(int) * max(1, self.N), False)
+        self.openp = <uint8_t *>self._own(self.P, True)
+        self.roughp = <uint8_t *>self._own(self.P, True)
         for i in range(MAXL * self.P):
             self.lx[i] = -1
         for i in range(self.P):
@@ -494,8 +465,6 @@ cdef class Kernel:
             i += 1
 
     cdef void _int(self, int64_t v, bint plus) noexcept:
-        cdef char tmp[24]
-        cdef int d = 0, i
         if v < 0:
             self.key[self.kn] = 45
             self.kn += 1
@@ -503,16 +472,7 @@ cdef class Kernel:
         elif plus:
             self.key[self.kn] = 43
             self.kn += 1
-        if v == 0:
-            tmp[0] = 48
-            d = 1
-        while v > 0:
-            tmp[d] = 48 + v % 10
-            v //= 10
-            d += 1
-        for i in range(d):
-            self.key[self.kn + i] = tmp[d - 1 - i]
-        self.kn += d
+        self.kn = key_digits(self.key, self.kn, v)
 
     cdef inline void _id(self, int u) noexcept:
         self._put(self.id_[u][0], self.id_[u][1])
@@ -526,8 +486,8 @@ cdef class Kernel:
     cdef int _draw(self, int table) except -2:
         """One roll of ``table`` keyed by the key under way (KeyedDice.roll: the slot's count,
         then Dist.sample through uniform_below and Sampler.index); the outcome's index."""
-        cdef int i, k, n
-        cdef uint64_t word, lo, hi, threshold, total
+        cdef int i, n
+        cdef uint64_t hi, total
         cdef int64_t a
         self._lit(b"|")
         self.key_count()
@@ -541,16 +501,7 @@ cdef class Kernel:
             return self.wide_index[table][dist.sample(KeyedRng(bytes(self.key[:self.kn])))]
         if total <= 1:
             return 0
-        k = 0
-        word = _blake2b_word(self.key, self.kn, k)
-        k += 1
-        hi = tactica_mul_hi(word, total, &lo)
-        if lo < total:
-            threshold = (0 - total) % total
-            while lo < threshold:
-                word = _blake2b_word(self.key, self.kn, k)
-                k += 1
-                hi = tactica_mul_hi(word, total, &lo)
+        hi = keyed_below(self.key, self.kn, total)
         for i in range(n):
             if self.tcum[a + i] > hi:
                 return i
@@ -575,21 +526,7 @@ cdef class Kernel:
         """The outcome (an integer) of one roll of ``table``."""
         return self._value(table, self._draw(table))
 
-    cdef int _integers(self, int side, int n) noexcept:
-        """``generator.integers(n)`` of the side's policy generator (play.policy_generator)."""
-        if n <= 1:
-            return 0
-        if not self.made[side]:
-            self.entropy[self.nentropy] = side
-            pcg64_from_words(&self.gens[side], self.entropy, self.nentropy + 1)
-            self.made[side] = True
-        return pcg64_integer(&self.gens[side], n)
-
     # -- the rulings consulted (tactica.engine.consulted: where the reference reads them) -------
-
-    cdef inline void _c(self, int n) noexcept:
-        """The reference reads ruling ARC-n here."""
-        self.cons |= (<uint64_t>1) << (n - 1)
 
     cdef inline void _c20(self, int u, int skill) noexcept:
         """attack.check_die reads ARC-20 for a character with its d10 and a check that
@@ -1395,7 +1332,7 @@ cdef class Kernel:
     cdef int _choose(self, int u, int n) except -1:
         """GreedyPolicy.choose on rank_actions' values (ties by the side's generator), or
         RandomPolicy.choose."""
-        cdef int side = self.f[u].side, k, ntop = 0
+        cdef int side = self.f[u].side, k
         cdef bint can_attack = False
         if self.pol[side] == RANDOM:
             return self._integers(side, n)
@@ -1410,10 +1347,7 @@ cdef class Kernel:
                 self.val[k] = -1.5
             else:
                 self.val[k] = self._option_value(u, k, can_attack)
-        ntop = greedy_ties(self.val, n, self.top)
-        if ntop > 1:
-            return self.top[self._integers(side, ntop)]
-        return self.top[0]
+        return self._greedy(side, self.val, n, self.top)
 
     cdef int _evades(self, int t) except -1:
         """The target's side decides to evade (policy.choose_decision; RandomPolicy)."""
@@ -1972,21 +1906,11 @@ cdef class Kernel:
     # -- the round (flow.py) ----------------------------------------------------------------------
 
     cdef int _finished(self, int *winner) noexcept:
-        cdef int standing = 0, s, count = 0, last = -1, i
+        cdef int standing = 0, i
         for i in range(self.nf):
             if self._in_action(i):
                 standing |= 1 << self.f[i].side
-        for s in range(self.nsides):
-            if (standing >> s) & 1:
-                count += 1
-                last = s
-        if count == 1:
-            winner[0] = last
-            return 1
-        if count == 0:
-            winner[0] = -1
-            return 1
-        return 0
+        return last_side_standing(standing, self.nsides, winner)
 
     cdef int _pending(self, int *who) noexcept:
         """flow.pending."""
@@ -2166,7 +2090,7 @@ cdef class Kernel:
         """One roll of armor.wound_dist (the dice summed exactly: dense, ascending)."""
         cdef uint64_t weights[1024]
         cdef uint64_t nxt[1024]
-        cdef uint64_t total = 1, cum, word, lo, hi, threshold
+        cdef uint64_t total = 1, cum, hi
         cdef int lo_out = 0, span = 1, j, c, s, i, f, k, slot_n
         cdef Fighter *F = &self.f[u]
         for j in range(4, -1, -1):   # a sum too wide for the table or for 64 bits
@@ -2195,15 +2119,7 @@ cdef class Kernel:
         # the keyed draw (as _draw, on this table)
         self._lit(b"|")
         self.key_count()
-        word = _blake2b_word(self.key, self.kn, 0)
-        k = 1
-        hi = tactica_mul_hi(word, total, &lo)
-        if lo < total:
-            threshold = (0 - total) % total
-            while lo < threshold:
-                word = _blake2b_word(self.key, self.kn, k)
-                k += 1
-                hi = tactica_mul_hi(word, total, &lo)
+        hi = keyed_below(self.key, self.kn, total)
         cum = 0
         for i in range(span):
             cum += weights[i]
@@ -2264,22 +2180,48 @@ cdef class Kernel:
             raise ValueError(f"{buffer}: between 0 and its limit")
         self.roll_cap = most
 
-    def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
-        """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per
-        fighter (dead, conscious, health, armor, wounds, ap, hand, dealt, taken, moves), the
-        rulings consulted: bit n - 1 for ARC-n), or raises Uncovered. A call made while
-        another is under way plays on a copy."""
-        if self.busy:
-            return Kernel(self.tables).play(policies, prefix, seed, index, max_steps)
-        self.busy = True
-        try:
-            return self._play(policies, prefix, seed, index, max_steps)
-        finally:
-            self.busy = False
+    cdef int _step(self, int kind, int who) except -1:
+        """One step of the battle (Battle.step), of the kind _pending answered."""
+        cdef int n, k, u
+        if kind == P_INIT_CHECK:
+            self.actor_off, self.actor_len = self.actor_init[who][0], self.actor_init[who][1]
+            self._initiative_check(who)
+        elif kind == P_INIT_ORDER:
+            self._initiative()
+        elif kind == P_CARRIED:
+            u = who
+            k = u * MAXI + self.f[u].carry_item
+            self.actor_off, self.actor_len = self.actor_finish[k][0], self.actor_finish[k][1]
+            self._finish_carried(u)
+        elif kind == P_NO_AP:
+            self.actor_off, self.actor_len = self.actor_no_ap[who][0], self.actor_no_ap[who][1]
+            self._end_turn(who)
+        elif kind == P_UNCONSCIOUS:
+            self.actor_off, self.actor_len = self.actor_out[who][0], self.actor_out[who][1]
+            self._unconscious_turn(who)
+        elif kind == P_CHOOSE:
+            u = who
+            self.actor_off, self.actor_len = self.actor_unit[u][0], self.actor_unit[u][1]
+            n = self._legal(u)
+            k = self._choose(u, n)
+            self._act(u, k)
+        elif kind == P_BLEED:
+            self.actor_off, self.actor_len = self.actor_wound[who][0], self.actor_wound[who][1]
+            self._bleed(who)
+        elif kind == P_END_ROUND:
+            self._end_of_round()
+        elif kind == P_NEW_ROUND:
+            self._round_began(self.round + 1)
+        else:
+            raise Uncovered("an unconscious character's turn")
+        return 0
 
-    cdef tuple _play(self, tuple policies, bytes prefix, object seed, object index,
-                     int64_t max_steps):
-        cdef int i, kind, who = -1, n, k, steps = 0, u
+    cdef object _play(self, tuple policies, bytes prefix, object seed, object index,
+                      int64_t max_steps):
+        """Battle ``index`` of ``seed`` (KernelRuntime.play): (winner side or -1, finished,
+        rounds, steps, per fighter (dead, conscious, health, armor, wounds, ap, hand, dealt,
+        taken, moves), the rulings consulted: bit n - 1 for ARC-n), or raises Uncovered."""
+        cdef int i, kind, who = -1, steps = 0
         cdef bint finished
         if len(prefix) > 64:
             raise Uncovered("a seed or index too long for the kernel's keys")
@@ -2290,11 +2232,8 @@ cdef class Kernel:
             self.hlen[self.hused[i]] = 0
         self.nused = 0
         self.arena_n = 0
-        self.nentropy = entropy_words([seed, index, 1], self.entropy, 12)
-        if self.nentropy < 0:
+        if not self._new_battle(seed, index):
             raise Uncovered("a seed or battle index beyond 64 bits")
-        for i in range(MAXS):
-            self.made[i] = False
         for i in range(self.nsides):
             self.pol[i] = policies[i]
         for i in range(self.nf):
@@ -2314,42 +2253,7 @@ cdef class Kernel:
         self.nqueue = 0
         self.norder = 0
         self.cons = 0
-        for _ in range(max_steps):
-            kind = self._pending(&who)
-            if kind == P_FINISHED:
-                break
-            steps += 1
-            if kind == P_INIT_CHECK:
-                self.actor_off, self.actor_len = self.actor_init[who][0], self.actor_init[who][1]
-                self._initiative_check(who)
-            elif kind == P_INIT_ORDER:
-                self._initiative()
-            elif kind == P_CARRIED:
-                u = who
-                k = u * MAXI + self.f[u].carry_item
-                self.actor_off, self.actor_len = self.actor_finish[k][0], self.actor_finish[k][1]
-                self._finish_carried(u)
-            elif kind == P_NO_AP:
-                self.actor_off, self.actor_len = self.actor_no_ap[who][0], self.actor_no_ap[who][1]
-                self._end_turn(who)
-            elif kind == P_UNCONSCIOUS:
-                self.actor_off, self.actor_len = self.actor_out[who][0], self.actor_out[who][1]
-                self._unconscious_turn(who)
-            elif kind == P_CHOOSE:
-                u = who
-                self.actor_off, self.actor_len = self.actor_unit[u][0], self.actor_unit[u][1]
-                n = self._legal(u)
-                k = self._choose(u, n)
-                self._act(u, k)
-            elif kind == P_BLEED:
-                self.actor_off, self.actor_len = self.actor_wound[who][0], self.actor_wound[who][1]
-                self._bleed(who)
-            elif kind == P_END_ROUND:
-                self._end_of_round()
-            elif kind == P_NEW_ROUND:
-                self._round_began(self.round + 1)
-            else:
-                raise Uncovered("an unconscious character's turn")
+        steps = self._run(max_steps, &who)
         kind = self._pending(&who)
         finished = kind == P_FINISHED
         units = [(self.f[i].dead, self.f[i].conscious, self.f[i].health,

@@ -16,6 +16,7 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memcpy as _memcpy
 
 include "tactica/engine/kernel_draws.pxi"
+include "tactica/engine/kernel_runtime.pxi"
 
 DEF MAXF = 64        # characters (the game allows 30; masks are 64-bit)
 DEF MAXA = 24        # abilities of one character
@@ -213,10 +214,8 @@ cdef inline int64_t _floordiv64(int64_t a, int64_t b) noexcept nogil:
     return q
 
 
-cdef class Kernel:
+cdef class Kernel(KernelRuntime):
     """One scenario's tables (see kernel.py) and the battle loop."""
-    cdef dict tables
-    cdef bint busy
     # content
     cdef int nf, nsides, nab, nel, max_rounds, first_strike
     cdef Ab abs[MAXAB]
@@ -268,18 +267,12 @@ cdef class Kernel:
     cdef int policies[MAXS]
     cdef _Dice dice
     cdef object trace
-    # the sides' policy generators of the battle under way
-    cdef tactica_pcg64 gens[MAXS]
-    cdef bint made[MAXS]
-    cdef uint32_t entropy[16]
-    cdef int nentropy
 
     def __init__(self, dict t):
         cdef int i, j, k
         cdef Static *s
         cdef Fighter *g0
         self.tables = t
-        self.busy = False
         self.trace = None
         self.nf = len(t["fighters"])
         self.nsides = t["nsides"]
@@ -287,18 +280,13 @@ cdef class Kernel:
         self.nel = t["nel"]
         if 2 * MAXF > MAXQ:  # the turn queue: every character, and each one's held turn
             raise KernelLimit("a turn queue shorter than twice the characters")
-        if self.nf > MAXF:
-            raise KernelLimit(f"more than {MAXF} characters")
-        if self.nsides > MAXS:
-            raise KernelLimit(f"more than {MAXS} sides")
-        if self.nab > MAXAB:
-            raise KernelLimit(f"more than {MAXAB} abilities and items in one battle")
+        within(self.nf, MAXF, "characters")
+        within(self.nsides, MAXS, "sides")
+        within(self.nab, MAXAB, "abilities and items in one battle")
         if self.nel > MAXEL or self.nel > MAXSH:
             raise KernelLimit(f"more than {MAXEL} elements")
-        if t["max_options"] > MAXOPT:
-            raise KernelLimit(f"more than {MAXOPT} legal actions at once")
-        if len(t["status_el"]) > MAXST:
-            raise KernelLimit(f"more than {MAXST} statuses")
+        within(t["max_options"], MAXOPT, "legal actions at once")
+        within(len(t["status_el"]), MAXST, "statuses")
         self.max_rounds = t["max_rounds"]
         self.first_strike = t["first_strike"]
         for i, a in enumerate(t["abilities"]):
@@ -490,8 +478,7 @@ cdef class Kernel:
         for own in self.slots:
             if not 5 <= len(own) <= NLAB:
                 raise KernelLimit(f"a character with more than {NLAB - 5} reactions")
-            if any(len(slot) > MAXSLOT for slot in own):
-                raise KernelLimit(f"a dice key of more than {MAXSLOT} characters")
+            slots_within(own, MAXSLOT)
         if len(self.init_slot) > MAXSLOT or len(self.slots) != self.nf:
             raise KernelLimit(f"a dice key of more than {MAXSLOT} characters")
 
@@ -1400,17 +1387,6 @@ cdef class Kernel:
 
     # -- policies (tactica.engine.policies.GreedyPolicy, RandomPolicy) --------------------------------
 
-    cdef int _integers(self, int side, int n) noexcept:
-        """``generator.integers(n)`` of the side's policy generator (play.policy_generator's
-        ``default_rng([seed, index, 1, side])``, made natively on first use)."""
-        if n <= 1:
-            return 0
-        if not self.made[side]:
-            self.entropy[self.nentropy] = side
-            pcg64_from_words(&self.gens[side], self.entropy, self.nentropy + 1)
-            self.made[side] = True
-        return pcg64_integer(&self.gens[side], n)
-
     cdef int _decide(self, int side, int n) noexcept:
         """A decision inside an action: the random policy's pick, or -1 for the greedy
         policy (whose choose_decision the caller mirrors)."""
@@ -1421,17 +1397,14 @@ cdef class Kernel:
     cdef int _choose_action(self, int u, int n) noexcept:
         """GreedyPolicy.choose on rank_actions' values (ties by its generator), or
         RandomPolicy.choose."""
-        cdef int side = self.f[u].side, k, ntop = 0
+        cdef int side = self.f[u].side, k
         cdef double now = 0.0
         cdef bint have_now = False
         if self.policies[side] == RANDOM:
             return self._integers(side, n)
         for k in range(n):
             self.values[k] = self._value(u, &self.opts[k], &now, &have_now)
-        ntop = greedy_ties(self.values, n, self.top)
-        if ntop > 1:
-            return self.top[self._integers(side, ntop)]
-        return self.top[0]
+        return self._greedy(side, self.values, n, self.top)
 
     # -- actions (resolve.resolve, _use_ability, _confused) ------------------------------------
 
@@ -1546,20 +1519,11 @@ cdef class Kernel:
 
     cdef int _finished(self, int *winner) noexcept:
         """flow.finished: 1 when at most one side has anyone standing."""
-        cdef int s, t, count = 0, last = -1
-        for s in range(self.nsides):
-            for t in range(self.nf):
-                if self.f[t].side == s and self._standing(t):
-                    count += 1
-                    last = s
-                    break
-        if count == 1:
-            winner[0] = last
-            return 1
-        if count == 0:
-            winner[0] = -1
-            return 1
-        return 0
+        cdef int t, standing = 0
+        for t in range(self.nf):
+            if self._standing(t):
+                standing |= 1 << self.f[t].side
+        return last_side_standing(standing, self.nsides, winner)
 
     cdef bint _can_act(self, int u) noexcept:
         """targeting.can_act (LOD-21)."""
@@ -1687,20 +1651,11 @@ cdef class Kernel:
 
     # -- the battle (sim.play._run, Battle.step, flow.pending) --------------------------------
 
-    def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
-        """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per
-        character (survived, dealt, taken, moves, hp, shell, mp, statuses, knocked out,
-        fled), the rulings it consulted as a bit mask). A call made while another is under
-        way plays on a copy of the tables."""
-        if self.busy:
-            other = Kernel(self.tables)
-            other.set_trace(self.trace)
-            return other.play(policies, prefix, seed, index, max_steps)
-        self.busy = True
-        try:
-            return self._play(policies, prefix, seed, index, max_steps)
-        finally:
-            self.busy = False
+    cdef object _copy(self):
+        """A fresh kernel of the same tables that records into the same trace."""
+        other = Kernel(self.tables)
+        other.set_trace(self.trace)
+        return other
 
     cdef int _pending(self, int *who) noexcept:
         """flow.pending: what happens next."""
@@ -1724,17 +1679,44 @@ cdef class Kernel:
             return PD_FINISHED
         return PD_ROUND
 
-    cdef tuple _play(self, tuple policies, bytes prefix, object seed, object index,
-                     int64_t max_steps):
-        cdef int i, who = -1, n, k, kind, steps = 0, u
-        cdef int64_t step
+    cdef int _step(self, int kind, int who) except -1:
+        """One step of the battle (Battle.step), of the kind _pending answered."""
+        cdef int n, k, u
+        self.actor = -1
+        if kind == PD_FIRST_STRIKE:
+            self._start_phase(0, PH_FIRST)
+        elif kind == PD_INITIATIVE:
+            self._initiative()
+        elif kind == PD_PASS:
+            u = self.queue[0].unit
+            if self._active() == u:
+                self._pop()
+        elif kind == PD_CHOOSE:
+            u = self.queue[0].unit
+            self.actor = u
+            n = self._legal(u)
+            k = self._choose_action(u, n)
+            if self.trace is not None:
+                o = self.opts[k]
+                self.trace.append((u, o.kind, o.a, o.target, o.mask, o.el, o.ko))
+            self._act(u, &self.opts[k])
+        elif kind == PD_EFFECT:
+            self._effect_phase()
+        else:
+            self._start_phase(self.round + 1, PH_ACTION)
+        return 0
+
+    cdef object _play(self, tuple policies, bytes prefix, object seed, object index,
+                      int64_t max_steps):
+        """Battle ``index`` of ``seed`` (KernelRuntime.play): (winner side or -1, finished,
+        rounds, steps, per character (survived, dealt, taken, moves, hp, shell, mp, statuses,
+        knocked out, fled), the rulings it consulted as a bit mask)."""
+        cdef int i, who = -1, kind, steps = 0
         self.dice = _Dice()
         self.dice.set_prefix(prefix)
-        self.nentropy = entropy_words([seed, index, 1], self.entropy, 12)
-        if self.nentropy < 0:
+        if not self._new_battle(seed, index):
             raise ValueError("seed or index beyond 64 bits")
         for i in range(MAXS):
-            self.made[i] = False
             self.policies[i] = policies[i] if i < len(policies) else GREEDY
         for i in range(self.nf):
             self.f[i] = self.init_f[i]
@@ -1746,33 +1728,7 @@ cdef class Kernel:
         self.nheld = 0
         self.held_by = 0
         self.consulted = self.c_setup  # setup.new_state reads LOD-18 for every character
-        for step in range(max_steps):
-            kind = self._pending(&who)
-            if kind == PD_FINISHED:
-                break
-            steps += 1
-            self.actor = -1
-            if kind == PD_FIRST_STRIKE:
-                self._start_phase(0, PH_FIRST)
-            elif kind == PD_INITIATIVE:
-                self._initiative()
-            elif kind == PD_PASS:
-                u = self.queue[0].unit
-                if self._active() == u:
-                    self._pop()
-            elif kind == PD_CHOOSE:
-                u = self.queue[0].unit
-                self.actor = u
-                n = self._legal(u)
-                k = self._choose_action(u, n)
-                if self.trace is not None:
-                    o = self.opts[k]
-                    self.trace.append((u, o.kind, o.a, o.target, o.mask, o.el, o.ko))
-                self._act(u, &self.opts[k])
-            elif kind == PD_EFFECT:
-                self._effect_phase()
-            else:
-                self._start_phase(self.round + 1, PH_ACTION)
+        steps = self._run(max_steps, &who)
         kind = self._pending(&who)
         finished = kind == PD_FINISHED
         # The reference works out the next step once more (Battle.is_over) even when the step

@@ -12,10 +12,11 @@ BLAKE2b words of the same keys as the reference's, drawn natively; a policy's nu
 """
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
-from libc.stdlib cimport malloc, free
 
-# BLAKE2b-keyed exact draws and numpy's bounded integers, shared by every game's kernel.
+# BLAKE2b-keyed exact draws and numpy's bounded integers, and the runtime (re-entry, policy
+# generators, owned memory), shared by every game's kernel.
 include "tactica/engine/kernel_draws.pxi"
+include "tactica/engine/kernel_runtime.pxi"
 
 # ---------------------------------------------------------------------------------------------
 # The battle
@@ -71,7 +72,7 @@ DEF FIRST_FIXED = 2
 cdef int[8][2] _KING = [[0, -1], [1, 0], [0, 1], [-1, 0], [1, -1], [1, 1], [-1, 1], [-1, -1]]
 
 
-cdef class Kernel:
+cdef class Kernel(KernelRuntime):
     """One scenario's tables (see kernel.py) and the battle loop."""
     # map
     cdef int W, H, N
@@ -104,32 +105,12 @@ cdef class Kernel:
     cdef int *opt_tile
     cdef double *values
     cdef int *top
-    cdef dict tables
-    cdef bint busy
-    # the sides' policy generators of the battle under way
-    cdef tactica_pcg64 gens[MAX_SIDES]
-    cdef bint made[MAX_SIDES]
-    cdef uint32_t entropy[16]
-    cdef int nentropy
-
-    def __cinit__(self):
-        self.pools = NULL
-        self.opt_op = NULL
-        self.opt_tile = NULL
-        self.values = NULL
-        self.top = NULL
-
-    def __dealloc__(self):
-        free(self.pools)
-        free(self.opt_op)
-        free(self.opt_tile)
-        free(self.values)
-        free(self.top)
+    cdef _Dice dice                   # the keyed dice of the battle under way
+    cdef tuple policies               # its sides' policies
 
     def __init__(self, dict t):
-        cdef int i, j, nopt
+        cdef int i, nopt
         self.tables = t
-        self.busy = False
         self.W = t["width"]
         self.H = t["height"]
         self.N = self.W * self.H
@@ -145,10 +126,8 @@ cdef class Kernel:
         ops = t["ops"]
         self.nops = len(ops)
         self.nsides = t["nsides"]
-        if self.nops > MAX_OPS:
-            raise KernelLimit(f"more than {MAX_OPS} operators")
-        if self.nsides > MAX_SIDES:
-            raise KernelLimit(f"more than {MAX_SIDES} sides")
+        within(self.nops, MAX_OPS, "operators")
+        within(self.nsides, MAX_SIDES, "sides")
         for o in ops:
             if len(o["weapons"]) > MAX_WEAPONS:
                 raise KernelLimit(f"an operator with more than {MAX_WEAPONS} weapons")
@@ -183,15 +162,9 @@ cdef class Kernel:
         pools = t["pools"]
         self.wide = t["wide"]
         self.npools = len(pools)
-        self.pools = <Pool *>malloc(sizeof(Pool) * max(1, self.npools))
-        for i, (outcomes, cum, total) in enumerate(pools):
-            if len(outcomes) > MAX_POOL_OUTCOMES:
-                raise KernelLimit(f"a dice pool of more than {MAX_POOL_OUTCOMES} outcomes")
-            self.pools[i].n = len(outcomes)
-            self.pools[i].total = total
-            for j in range(len(outcomes)):
-                self.pools[i].outcome[j] = outcomes[j]
-                self.pools[i].cum[j] = cum[j]
+        self.pools = <Pool *>self._own(sizeof(Pool) * self.npools, False)
+        for i, table in enumerate(pools):
+            fill_pool(&self.pools[i], table, "a dice pool")
         self.armor_pool = t["armor_pool"]
         self.score = t["score"]
         self.maxdice = t["maxdice"]
@@ -206,14 +179,12 @@ cdef class Kernel:
         self.enemies_only = t["enemies_only"]
         self.hit_slots = t["hit_slots"]
         self.armor_slots = t["armor_slots"]
-        for slot in self.hit_slots + self.armor_slots:
-            if len(slot) > MAX_SLOT:
-                raise KernelLimit(f"a dice key of more than {MAX_SLOT} characters")
+        slots_within(self.hit_slots + self.armor_slots, MAX_SLOT)
         nopt = self.nops * self.N + self.nweapons * self.nops + 2
-        self.opt_op = <int *>malloc(sizeof(int) * nopt)
-        self.opt_tile = <int *>malloc(sizeof(int) * nopt)
-        self.values = <double *>malloc(sizeof(double) * nopt)
-        self.top = <int *>malloc(sizeof(int) * nopt)
+        self.opt_op = <int *>self._own(sizeof(int) * nopt, False)
+        self.opt_tile = <int *>self._own(sizeof(int) * nopt, False)
+        self.values = <double *>self._own(sizeof(double) * nopt, False)
+        self.top = <int *>self._own(sizeof(int) * nopt, False)
 
     # -- geometry (geometry.py, sighttable.py) ------------------------------------------------
 
@@ -348,19 +319,11 @@ cdef class Kernel:
                 return s
         return -1
 
-    cdef int _pending(self, int *who) noexcept nogil:
+    cdef int _pending(self, int *who) noexcept:
         """rules.pending: FINISHED (``who`` the winner or -1), AUTOMATIC, or a choice of
         ``who``'s side."""
-        cdef int standing = self._standing_mask(), s, count = 0, last = -1
-        for s in range(self.nsides):
-            if (standing >> s) & 1:
-                count += 1
-                last = s
-        if count == 1:
-            who[0] = last
-            return FINISHED
-        if count == 0:
-            who[0] = -1
+        cdef int s
+        if last_side_standing(self._standing_mask(), self.nsides, who):
             return FINISHED
         if self.active >= 0:
             who[0] = self.ops[self.active].side
@@ -515,22 +478,10 @@ cdef class Kernel:
 
     # -- policies (tactica.engine.policies.GreedyPolicy, RandomPolicy) ---------------------------------
 
-    cdef int _integers(self, int side, int n) noexcept nogil:
-        """``generator.integers(n)`` of the side's policy generator, play.policy_generator's
-        ``default_rng([seed, index, 1, side])``, made natively on first use (kernel_draws.pxi:
-        numpy's SeedSequence, PCG64 and bounded integers)."""
-        if n <= 1:
-            return 0
-        if not self.made[side]:
-            self.entropy[self.nentropy] = side
-            pcg64_from_words(&self.gens[side], self.entropy, self.nentropy + 1)
-            self.made[side] = True
-        return pcg64_integer(&self.gens[side], n)
-
     cdef int _choose(self, int policy, int kind, int actor, int n, int side) noexcept nogil:
         """The option a side's policy picks among ``n`` (GreedyPolicy.choose on
         rank_actions' values, ties broken by its generator; RandomPolicy.choose)."""
-        cdef int k, ntop = 0
+        cdef int k
         if policy == RANDOM:
             return self._integers(side, n)
         for k in range(n):
@@ -538,10 +489,7 @@ cdef class Kernel:
                 self.values[k] = self._move_value(self.opt_op[k], self.opt_tile[k])
             else:
                 self.values[k] = self._attack_value(actor, k)
-        ntop = greedy_ties(self.values, n, self.top)
-        if ntop > 1:
-            return self.top[self._integers(side, ntop)]
-        return self.top[0]
+        return self._greedy(side, self.values, n, self.top)
 
     # -- one attack (rules.resolve, attack_setup, attack_process, _attack_events) ---------------
 
@@ -590,30 +538,46 @@ cdef class Kernel:
 
     # -- the battle (sim.play._run, Battle.step) ------------------------------------------------
 
-    def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
-        """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per
-        operator (survived, dealt, taken, moves, defense)). The battle's state lives in this
-        object: a call made while another is under way (threads share a prepared kernel)
-        plays on a copy of the tables."""
-        if self.busy:
-            return Kernel(self.tables).play(policies, prefix, seed, index, max_steps)
-        self.busy = True
-        try:
-            return self._play(policies, prefix, seed, index, max_steps)
-        finally:
-            self.busy = False
+    cdef int _step(self, int kind, int who) except -1:
+        """One step of the battle (Battle.step), of the kind _pending answered."""
+        cdef int n, k, o, pol
+        if kind == AUTOMATIC:
+            self._round_start(self.dice, f"{'round ' + str(self.round + 1)!r}|first side|"
+                              .encode() if self.first_rule == FIRST_RANDOM else b"")
+        elif kind == CHOOSE_MOVE:
+            n = self._moves(who)
+            pol = self.policies[who]
+            k = self._choose(pol, CHOOSE_MOVE, -1, n, who)
+            o = self.opt_op[k]
+            # Moved in rules.apply_event
+            self.occ[self.ops[o].pos] = -1
+            self.ops[o].pos = self.opt_tile[k]
+            self.occ[self.ops[o].pos] = o
+            self.ops[o].ready = 0
+            self.ops[o].moves += 1
+            self.active = o
+        else:
+            o = self.active
+            n = self._attacks(o)
+            pol = self.policies[who]
+            k = self._choose(pol, CHOOSE_ATTACK, o, n, who)
+            if self.opt_op[k] < 0:
+                self._activation_ended(o)
+            else:
+                self._attack(self.dice, o, self.opt_op[k], self.opt_tile[k])
+        return 0
 
-    cdef tuple _play(self, tuple policies, bytes prefix, object seed, object index,
-                     int64_t max_steps):
-        cdef int i, kind, who = -1, n, k, steps = 0, o, pol
+    cdef object _play(self, tuple policies, bytes prefix, object seed, object index,
+                      int64_t max_steps):
+        """Battle ``index`` of ``seed`` (KernelRuntime.play): (winner side or -1, finished,
+        rounds, steps, per operator (survived, dealt, taken, moves, defense))."""
+        cdef int i, kind, who = -1, steps = 0
         cdef bint finished
-        cdef _Dice dice = _Dice()
-        dice.set_prefix(prefix)
-        self.nentropy = entropy_words([seed, index, 1], self.entropy, 12)
-        if self.nentropy < 0:
+        self.dice = _Dice()
+        self.dice.set_prefix(prefix)
+        self.policies = policies
+        if not self._new_battle(seed, index):
             raise ValueError("seed or index beyond 64 bits")
-        for i in range(MAX_SIDES):
-            self.made[i] = False
         for i in range(self.nops):
             self.ops[i] = self.init_ops[i]
         for i in range(self.N):
@@ -623,35 +587,7 @@ cdef class Kernel:
         self.round = 0
         self.turn = -1
         self.active = -1
-        for _ in range(max_steps):
-            kind = self._pending(&who)
-            if kind == FINISHED:
-                break
-            steps += 1
-            if kind == AUTOMATIC:
-                self._round_start(dice, f"{'round ' + str(self.round + 1)!r}|first side|"
-                                  .encode() if self.first_rule == FIRST_RANDOM else b"")
-            elif kind == CHOOSE_MOVE:
-                n = self._moves(who)
-                pol = policies[who]
-                k = self._choose(pol, CHOOSE_MOVE, -1, n, who)
-                o = self.opt_op[k]
-                # Moved in rules.apply_event
-                self.occ[self.ops[o].pos] = -1
-                self.ops[o].pos = self.opt_tile[k]
-                self.occ[self.ops[o].pos] = o
-                self.ops[o].ready = 0
-                self.ops[o].moves += 1
-                self.active = o
-            else:
-                o = self.active
-                n = self._attacks(o)
-                pol = policies[who]
-                k = self._choose(pol, CHOOSE_ATTACK, o, n, who)
-                if self.opt_op[k] < 0:
-                    self._activation_ended(o)
-                else:
-                    self._attack(dice, o, self.opt_op[k], self.opt_tile[k])
+        steps = self._run(max_steps, &who)
         kind = self._pending(&who)
         finished = kind == FINISHED
         units = [(not self.ops[i].out, self.ops[i].dealt, self.ops[i].taken, self.ops[i].moves,

@@ -16,12 +16,12 @@ battle from the start.
 """
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t, int16_t
-from libc.stdlib cimport malloc, free
 from libc.math cimport atan2, fmod, copysign, sqrt, fabs, NAN, isnan
 
 import numpy as np
 
 include "tactica/engine/kernel_draws.pxi"
+include "tactica/engine/kernel_runtime.pxi"
 
 DEF MAX_UNITS = 32
 DEF MAX_ITEMS = 32
@@ -186,7 +186,7 @@ cdef struct Unit:
     int dealt, taken, moves
 
 
-cdef class Kernel:
+cdef class Kernel(ConsultingRuntime):
     """One scenario's tables (see kernel.py) and the battle loop."""
     # map
     cdef int cols, rows, width, height, qmin, pad, cells, levels, nspots
@@ -216,9 +216,9 @@ cdef class Kernel:
     cdef int as_written, before_doubling, fists_up, crossed_lost, lifted, each_round
     cdef int one_combat, removed, prone_minus_one, past_dead, arc_entry
     cdef int16_t *walk       # SKI-10 walkable: distances by source spot, -2 not yet found
-    # the rulings the battle consulted (a bit per ruling, the game's declaration order): those
-    # of the setup, then each one's bit where the reference reads (consults) it
-    cdef uint64_t cons, cons_setup
+    # the rulings the battle consulted (KernelRuntime.cons: a bit per ruling, the game's
+    # declaration order): those of the setup, then each one's bit where the reference reads it
+    cdef uint64_t cons_setup
     cdef uint64_t c3, c5, c6, c18, c19, c21, c22, c24, c25, c26, c27, c29, c31, c33, c38
     cdef uint64_t c40, c41, c30
     cdef int advanced        # the optional rule advanced-armor
@@ -265,8 +265,6 @@ cdef class Kernel:
     cdef int ml_target[MAX_MELEE]
     cdef int ml_weapon[MAX_MELEE]
     cdef list unit_keys, unit_ids, init_arcs
-    cdef dict tables
-    cdef bint busy
     # battle state
     cdef Unit u[MAX_UNITS]
     cdef int occ[MAX_SPOTS]
@@ -302,34 +300,16 @@ cdef class Kernel:
     cdef int act_b[MAX_ACTS]
     cdef double act_v[MAX_ACTS]
     cdef int top[MAX_ACTS]
-    # policy generators
-    cdef tactica_pcg64 gens[MAX_SIDES]
-    cdef bint made[MAX_SIDES]
-    cdef uint32_t entropy[16]
-    cdef int nentropy
 
     def __cinit__(self):
         self.cur_stamp = 0
-        self.walk = NULL
-        self.arc_maps = NULL
         self.nexact = 0
         self.narcmaps = 0
-        self.hit_pools = NULL
-        self.first_pools = NULL
-        self.morale_pools = NULL
-
-    def __dealloc__(self):
-        free(self.arc_maps)
-        free(self.walk)
-        free(self.hit_pools)
-        free(self.first_pools)
-        free(self.morale_pools)
 
     def __init__(self, dict t):
         cdef int i, j, k
         self.act_cap, self.tk_cap, self.ml_cap = MAX_ACTS - 1, MAX_TOKENS, MAX_MELEE
         self.tables = t
-        self.busy = False
         self.cols, self.rows = t["cols"], t["rows"]
         self.width, self.height, self.qmin = t["width"], t["height"], t["qmin"]
         self.pad, self.cells, self.levels = t["pad"], t["cells"], t["levels"]
@@ -357,8 +337,7 @@ cdef class Kernel:
             self.ksolid[k] = t["kind_solid"][k]
         items = t["items"]
         self.nitems = len(items)
-        if self.nitems > MAX_ITEMS:
-            raise KernelLimit(f"more than {MAX_ITEMS} weapons and explosives in the pack")
+        within(self.nitems, MAX_ITEMS, "weapons and explosives in the pack")
         for i, it in enumerate(items):
             self.items[i].firearm = it["firearm"]
             self.items[i].melee = it["melee"]
@@ -381,10 +360,8 @@ cdef class Kernel:
         units = t["units"]
         self.nunits = len(units)
         self.nsides = t["nsides"]
-        if self.nunits > MAX_UNITS:
-            raise KernelLimit(f"more than {MAX_UNITS} troopers")
-        if self.nsides > MAX_SIDES:
-            raise KernelLimit(f"more than {MAX_SIDES} sides")
+        within(self.nunits, MAX_UNITS, "troopers")
+        within(self.nsides, MAX_SIDES, "sides")
         self.unit_keys = []
         self.unit_ids = []
         self.init_arcs = []
@@ -398,12 +375,12 @@ cdef class Kernel:
         pools = t["hit_pools"]
         self.ntn = len(pools)
         self.tn_low = t["tn_low"]
-        self.hit_pools = <Pool *>malloc(sizeof(Pool) * self.ntn)
+        self.hit_pools = <Pool *>self._own(sizeof(Pool) * self.ntn, False)
         for i, p in enumerate(pools):
             _fill_pool(&self.hit_pools[i], p)
         _fill_pool(&self.start_pool, t["start_pool"])
         pools = t["first_pools"]
-        self.first_pools = <Pool *>malloc(sizeof(Pool) * len(pools))
+        self.first_pools = <Pool *>self._own(sizeof(Pool) * len(pools), False)
         for i, p in enumerate(pools):
             _fill_pool(&self.first_pools[i], p)
         for i in range(20):
@@ -437,19 +414,18 @@ cdef class Kernel:
         for i, (tn, leader, lead) in enumerate(t["squads"]):
             self.sq_tn[i], self.sq_leader[i], self.sq_lead[i] = tn, leader, lead
         self.morale_labels = t["morale_labels"]
-        self.morale_pools = <Pool *>malloc(sizeof(Pool) * self.ntn)
+        self.morale_pools = <Pool *>self._own(sizeof(Pool) * self.ntn, False)
         for i, p in enumerate(t["morale_pools"]):
             _fill_pool(&self.morale_pools[i], p)
         self.advanced = t["advanced_armor"]
-        self.arc_maps = <uint8_t *>malloc(2 * self.cells * (1 << ARC_BITS))
+        self.arc_maps = <uint8_t *>self._own(2 * self.cells * (1 << ARC_BITS), False)
         if t["walkable"]:
-            self.walk = <int16_t *>malloc(sizeof(int16_t) * self.nspots * self.nspots)
+            self.walk = <int16_t *>self._own(sizeof(int16_t) * self.nspots * self.nspots, False)
             for i in range(self.nspots):
                 self.walk[<int64_t>i * self.nspots] = -2
         self.dice = _Dice()
         self.nstairs = len(t["stairs"])
-        if self.nstairs > MAX_STAIRS:
-            raise KernelLimit(f"more than {MAX_STAIRS} stairs on the map")
+        within(self.nstairs, MAX_STAIRS, "stairs on the map")
         for i, (c, lo, hi) in enumerate(t["stairs"]):
             self.st_cell[i] = c
             self.st_low[i] = lo
@@ -1802,23 +1778,9 @@ cdef class Kernel:
 
     # -- policies ---------------------------------------------------------------------------------
 
-    cdef int _integers(self, int side, int n) noexcept nogil:
-        """``generator.integers(n)`` of the side's policy generator (play.policy_generator)."""
-        if n <= 1:
-            return 0
-        if not self.made[side]:
-            self.entropy[self.nentropy] = side
-            pcg64_from_words(&self.gens[side], self.entropy, self.nentropy + 1)
-            self.made[side] = True
-        return pcg64_integer(&self.gens[side], n)
-
     cdef int _greedy_pick(self, int side, int n) noexcept nogil:
         """GreedyPolicy.choose on the values: the best, ties broken by the generator."""
-        cdef int ntop
-        ntop = greedy_ties(self.act_v, n, self.top)
-        if ntop > 1:
-            return self.top[self._integers(side, ntop)]
-        return self.top[0]
+        return self._greedy(side, self.act_v, n, self.top)
 
     # -- the turn (flow.py) -----------------------------------------------------------------------
 
@@ -1932,45 +1894,25 @@ cdef class Kernel:
         else:
             self.ml_cap = most
 
-    def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
-        """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per unit
-        (survived, dealt, taken, moves, hp, max AP, armor, marks, weapon, prone, arc shots,
-        dead)), or the reason the reference must play it (a string)."""
-        if self.busy:
-            return Kernel(self.tables).play(policies, prefix, seed, index, max_steps)
-        self.busy = True
-        try:
-            return self._play(policies, prefix, seed, index, max_steps)
-        finally:
-            self.busy = False
-
-    def play_consulted(self, tuple policies, bytes prefix, object seed, object index,
-                       int64_t max_steps):
-        """:meth:`play`, and the bit mask of the rulings the battle consulted: ``(out,
-        mask)``."""
-        if self.busy:
-            return Kernel(self.tables).play_consulted(policies, prefix, seed, index, max_steps)
-        self.busy = True
-        try:
-            out = self._play(policies, prefix, seed, index, max_steps)
-            return out, self.cons
-        finally:
-            self.busy = False
+    cdef object _consulted(self, object played):
+        """play_consulted's answer: ``(out, mask)``."""
+        return played, self.cons
 
     cdef object _play(self, tuple policies, bytes prefix, object seed, object index,
                       int64_t max_steps):
-        cdef int i, k, n, steps = 0, winner = -1, standing, count, fm, nm, fa, na, kind, uid
+        """Battle ``index`` of ``seed`` (KernelRuntime.play): (winner side or -1, finished,
+        rounds, steps, per unit (survived, dealt, taken, moves, hp, max AP, armor, marks,
+        weapon, prone, arc shots, dead)), or the reason the reference must play it (a
+        string)."""
+        cdef int i, k, n, steps = 0, winner = -1, fm, nm, fa, na, kind, uid
         cdef int finished = 0, nw
         cdef int waiting[MAX_UNITS]
         cdef Unit *t
         self.policies = policies
         self.dice.set_prefix(prefix)
         self.counts_of = {}
-        self.nentropy = entropy_words([seed, index, 1], self.entropy, 12)
-        if self.nentropy < 0:
+        if not self._new_battle(seed, index):
             raise ValueError("seed or index beyond 64 bits")
-        for i in range(MAX_SIDES):
-            self.made[i] = False
         for i in range(self.nspots * 4):
             self.codes[i] = self.base_codes[i]
         for i in range(self.nspots):
@@ -1988,15 +1930,7 @@ cdef class Kernel:
         self.cons = self.cons_setup
         for _ in range(max_steps):
             # flow.pending
-            standing = self._standing()
-            count = 0
-            for k in range(self.nsides):
-                if (standing >> k) & 1:
-                    count += 1
-                    winner = k
-            if count <= 1:
-                if count == 0:
-                    winner = -1
+            if last_side_standing(self._standing(), self.nsides, &winner):
                 finished = 1
                 break
             steps += 1
@@ -2047,16 +1981,8 @@ cdef class Kernel:
                 finished = 1
                 break
         else:
-            standing = self._standing()
-            count = 0
-            for k in range(self.nsides):
-                if (standing >> k) & 1:
-                    count += 1
-                    winner = k
-            if count <= 1:
+            if last_side_standing(self._standing(), self.nsides, &winner):
                 finished = 1
-                if count == 0:
-                    winner = -1
             elif self.side >= 0 and self.active < 0 and self.ntokens == 0:
                 nw = 0
                 for i in range(self.nunits):
@@ -2412,12 +2338,4 @@ cdef class Kernel:
 
 
 cdef int _fill_pool(Pool *pool, object p) except -1:
-    outcomes, cum, total = p
-    if len(outcomes) > MAX_POOL_OUTCOMES:
-        raise KernelLimit(f"a roll of more than {MAX_POOL_OUTCOMES} outcomes")
-    pool.n = len(outcomes)
-    pool.total = total
-    for j in range(len(outcomes)):
-        pool.outcome[j] = outcomes[j]
-        pool.cum[j] = cum[j]
-    return 0
+    return fill_pool(pool, p, "a roll")

@@ -16,10 +16,11 @@ actions) stops and answers why; the reference then plays the whole battle.
 """
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
-from libc.stdlib cimport malloc, calloc, free
+from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
 include "tactica/engine/kernel_draws.pxi"
+include "tactica/engine/kernel_runtime.pxi"
 
 DEF MAXC = 50          # characters (MAX_CHARACTERS)
 DEF MAXA = 100         # areas (MAX_AREAS)
@@ -294,7 +295,7 @@ cdef double _body_score(const Body *b) noexcept nogil:
     return score - (100.0 if _dead(b) else 0.0)
 
 
-cdef class Kernel:
+cdef class Kernel(ConsultingRuntime):
     """One scenario's tables (see kernel.py) and the battle loop."""
     # map
     cdef int nA, nM
@@ -358,8 +359,6 @@ cdef class Kernel:
     # keys
     cdef list actor_slots        # bytes per character: "unit 'id'|"
     cdef list label_slots        # bytes per (character, kind, variant): "id: attack|"
-    cdef dict tables
-    cdef bint busy
     # battle state
     cdef Char c[MAXC]
     cdef int round, turn, norder, holder, ended, winner
@@ -398,68 +397,21 @@ cdef class Kernel:
     # the dice of the battle
     cdef uint8_t key[1100]
     cdef int prefix_len
-    cdef tactica_pcg64 gens[8]
-    cdef bint made[8]
-    cdef uint32_t entropy[16]
-    cdef int nentropy
-
-    def __cinit__(self):
-        self.nviews = 0
-        self.counts = NULL
-        self.htables = NULL
-        self.estimates = NULL
-        self.losses = NULL
-        self.opt_kind = NULL
-        self.opt_u = NULL
-        self.opt_a = NULL
-        self.opt_b = NULL
-        self.values = NULL
-        self.top = NULL
-        self.ways = NULL
-        self.plans = NULL
 
     def __dealloc__(self):
+        """The defence losses remembered during battles (_losses); the rest is owned."""
         cdef int i
-        for i in range(self.nviews):
-            free(self.v_look_dist[i])
-            free(self.v_look_vis[i])
-            free(self.v_look_cov[i])
-            free(self.v_mlook_dist[i])
-            free(self.v_mlook_vis[i])
-            free(self.v_mlook_cov[i])
-            free(self.v_mto[i])
-            free(self.v_mstart[i])
-            free(self.v_mlen[i])
-            free(self.v_dstart[i])
-            free(self.v_dlen[i])
-            free(self.v_dother[i])
-            free(self.v_ddoor[i])
-        free(self.counts)
-        free(self.htables)
-        free(self.estimates)
         if self.losses != NULL:
             for i in range(100 * 100 * 2):
                 free(self.losses[i])
-            free(self.losses)
-        free(self.opt_kind)
-        free(self.opt_u)
-        free(self.opt_a)
-        free(self.opt_b)
-        free(self.values)
-        free(self.top)
-        free(self.ways)
-        free(self.plans)
 
     def __init__(self, dict t):
         cdef int i, j, k, n
         self.tables = t
-        self.busy = False
         self.nA = t["nareas"]
-        if self.nA > MAXA:
-            raise KernelLimit(f"more than {MAXA} areas")
+        within(self.nA, MAXA, "areas")
         n = self.nA
-        if len(t["views"]) > MAXVIEWS:
-            raise KernelLimit(f"more than {MAXVIEWS} combinations of open doors")
+        within(len(t["views"]), MAXVIEWS, "combinations of open doors")
         for v in t["views"]:
             self._load_view(v)
         self.view_init = t["view"]
@@ -486,8 +438,7 @@ cdef class Kernel:
             self.ob_use[i] = use
         items = t["items"]
         self.nitems = len(items)
-        if self.nitems > MAXIT:
-            raise KernelLimit(f"more than {MAXIT} kinds of item")
+        within(self.nitems, MAXIT, "kinds of item")
         for i, (kind, hands, ammo) in enumerate(items):
             self.ikind[i] = kind
             self.ihands[i] = hands
@@ -495,10 +446,8 @@ cdef class Kernel:
         chars = t["chars"]
         self.nc = len(chars)
         self.nsides = t["nsides"]
-        if self.nc > MAXC:
-            raise KernelLimit(f"more than {MAXC} characters")
-        if self.nsides > MAXSIDES:
-            raise KernelLimit(f"more than {MAXSIDES} sides")
+        within(self.nc, MAXC, "characters")
+        within(self.nsides, MAXSIDES, "sides")
         if any(k < 0 or k >= 64 for k in t["ruling_bits"]):
             raise KernelLimit("a ruling numbered beyond 63")
         for i in range(self.nsides):
@@ -563,23 +512,22 @@ cdef class Kernel:
         self.refill_once = r["refill_once"]
         self.actor_slots = t["actor_slots"]
         self.label_slots = t["label_slots"]
-        for s in self.actor_slots + self.label_slots:
-            if len(s) > MAXSLOT:
-                raise KernelLimit(f"a dice key of more than {MAXSLOT} characters")
-        self.counts = <int *>calloc(self.nc * self.nc * NKIND * NVAR, sizeof(int))
-        self.htables = <HitTable *>calloc(self.nc * 2, sizeof(HitTable))
-        self.estimates = <CachedEstimate *>calloc(self.nc * self.nc * 4, sizeof(CachedEstimate))
-        self.losses = <double **>calloc(100 * 100 * 2, sizeof(double *))
+        slots_within(self.actor_slots + self.label_slots, MAXSLOT)
+        self.counts = <int *>self._own(self.nc * self.nc * NKIND * NVAR * sizeof(int), True)
+        self.htables = <HitTable *>self._own(self.nc * 2 * sizeof(HitTable), True)
+        self.estimates = <CachedEstimate *>self._own(
+            self.nc * self.nc * 4 * sizeof(CachedEstimate), True)
+        self.losses = <double **>self._own(100 * 100 * 2 * sizeof(double *), True)
         self.vercount = 0
         self.opt_cap = MAXOPT
-        self.opt_kind = <int *>malloc(sizeof(int) * MAXOPT)
-        self.opt_u = <int *>malloc(sizeof(int) * MAXOPT)
-        self.opt_a = <int *>malloc(sizeof(int) * MAXOPT)
-        self.opt_b = <int *>malloc(sizeof(int) * MAXOPT)
-        self.values = <double *>malloc(sizeof(double) * MAXOPT)
-        self.top = <int *>malloc(sizeof(int) * MAXOPT)
-        self.ways = <int (*)[6]>malloc(sizeof(int) * 6 * MAXWAYS)
-        self.plans = <int (*)[6]>malloc(sizeof(int) * 6 * MAXWAYS)
+        self.opt_kind = <int *>self._own(sizeof(int) * MAXOPT, False)
+        self.opt_u = <int *>self._own(sizeof(int) * MAXOPT, False)
+        self.opt_a = <int *>self._own(sizeof(int) * MAXOPT, False)
+        self.opt_b = <int *>self._own(sizeof(int) * MAXOPT, False)
+        self.values = <double *>self._own(sizeof(double) * MAXOPT, False)
+        self.top = <int *>self._own(sizeof(int) * MAXOPT, False)
+        self.ways = <int (*)[6]>self._own(sizeof(int) * 6 * MAXWAYS, False)
+        self.plans = <int (*)[6]>self._own(sizeof(int) * 6 * MAXWAYS, False)
         self.aid_rule22 = r["r22_any"]
         self.aid_rule23 = r["r23_patient"]
 
@@ -587,18 +535,18 @@ cdef class Kernel:
         """One view of the map (kernel.py: the reference's ZoneView with those doors)."""
         cdef int v = self.nviews, n = self.nA, i, j, k, nM
         self.nviews += 1
-        self.v_look_dist[v] = <int *>malloc(sizeof(int) * n * n)
-        self.v_look_vis[v] = <uint8_t *>malloc(n * n)
-        self.v_look_cov[v] = <uint8_t *>malloc(n * n)
+        self.v_look_dist[v] = <int *>self._own(sizeof(int) * n * n, False)
+        self.v_look_vis[v] = <uint8_t *>self._own(n * n, False)
+        self.v_look_cov[v] = <uint8_t *>self._own(n * n, False)
         for i in range(n * n):
             self.v_look_dist[v][i] = t["look_dist"][i]
             self.v_look_vis[v][i] = t["look_vis"][i]
             self.v_look_cov[v][i] = t["look_cov"][i]
         moves = t["moves"]           # per area: destinations
         nM = self.v_nM[v] = sum(len(m) for m in moves)
-        self.v_mto[v] = <int *>malloc(sizeof(int) * max(1, nM))
-        self.v_mstart[v] = <int *>malloc(sizeof(int) * n)
-        self.v_mlen[v] = <int *>malloc(sizeof(int) * n)
+        self.v_mto[v] = <int *>self._own(sizeof(int) * max(1, nM), False)
+        self.v_mstart[v] = <int *>self._own(sizeof(int) * n, False)
+        self.v_mlen[v] = <int *>self._own(sizeof(int) * n, False)
         k = 0
         for i in range(n):
             self.v_mstart[v][i] = k
@@ -606,19 +554,19 @@ cdef class Kernel:
             for j in moves[i]:
                 self.v_mto[v][k] = j
                 k += 1
-        self.v_mlook_dist[v] = <int *>malloc(sizeof(int) * n * max(1, nM))
-        self.v_mlook_vis[v] = <uint8_t *>malloc(n * max(1, nM))
-        self.v_mlook_cov[v] = <uint8_t *>malloc(n * max(1, nM))
+        self.v_mlook_dist[v] = <int *>self._own(sizeof(int) * n * max(1, nM), False)
+        self.v_mlook_vis[v] = <uint8_t *>self._own(n * max(1, nM), False)
+        self.v_mlook_cov[v] = <uint8_t *>self._own(n * max(1, nM), False)
         for i in range(n * nM):
             self.v_mlook_dist[v][i] = t["mlook_dist"][i]
             self.v_mlook_vis[v][i] = t["mlook_vis"][i]
             self.v_mlook_cov[v][i] = t["mlook_cov"][i]
         doors = t["doors"]           # per area: (other area, door) of doors_from
         k = sum(len(d) for d in doors)
-        self.v_dstart[v] = <int *>malloc(sizeof(int) * n)
-        self.v_dlen[v] = <int *>malloc(sizeof(int) * n)
-        self.v_dother[v] = <int *>malloc(sizeof(int) * max(1, k))
-        self.v_ddoor[v] = <int *>malloc(sizeof(int) * max(1, k))
+        self.v_dstart[v] = <int *>self._own(sizeof(int) * n, False)
+        self.v_dlen[v] = <int *>self._own(sizeof(int) * n, False)
+        self.v_dother[v] = <int *>self._own(sizeof(int) * max(1, k), False)
+        self.v_ddoor[v] = <int *>self._own(sizeof(int) * max(1, k), False)
         k = 0
         for i in range(n):
             self.v_dstart[v][i] = k
@@ -653,33 +601,12 @@ cdef class Kernel:
                     int k, uint64_t total) noexcept nogil:
         """One exact uniform draw below ``total`` keyed ``prefix + actor + label + str(k)``
         (KeyedDice.roll of a uniform Dist: uniform_below, Lemire's method)."""
-        cdef int n = self.prefix_len, digits = 0, i
-        cdef char tmp[24]
-        cdef uint64_t count = 0, word, lo, hi, threshold
+        cdef int n = self.prefix_len
         memcpy(self.key + n, actor, alen)
         n += alen
         memcpy(self.key + n, label, llen)
-        n += llen
-        if k == 0:
-            tmp[0] = 48
-            digits = 1
-        while k > 0:
-            tmp[digits] = 48 + k % 10
-            k //= 10
-            digits += 1
-        for i in range(digits):
-            self.key[n + i] = tmp[digits - 1 - i]
-        n += digits
-        word = _blake2b_word(self.key, n, count)
-        count += 1
-        hi = tactica_mul_hi(word, total, &lo)
-        if lo < total:
-            threshold = (0 - total) % total
-            while lo < threshold:
-                word = _blake2b_word(self.key, n, count)
-                count += 1
-                hi = tactica_mul_hi(word, total, &lo)
-        return <int>hi
+        n = key_digits(self.key, n + llen, k)
+        return <int>keyed_below(self.key, n, total)
 
     cdef int _roll(self, int roller, int kind, int var, uint64_t total) except -1:
         """A roll of ``roller``'s ``kind`` label (``var``: a re-roll) within the step under
@@ -707,19 +634,6 @@ cdef class Kernel:
     cdef inline void _greedy_decides(self) noexcept nogil:
         """policy.decide reads UNH-6 and UNH-7 first, for every decision of greedy."""
         self.consulted |= self.rbit[6] | self.rbit[7]
-
-    cdef int _integers(self, int side, int n) noexcept nogil:
-        """``integers(n)`` of the side's policy generator (play.policy_generator)."""
-        if n <= 1:
-            return 0
-        self._gen(side)
-        return pcg64_integer(&self.gens[side], n)
-
-    cdef void _gen(self, int side) noexcept nogil:
-        if not self.made[side]:
-            self.entropy[self.nentropy] = side
-            pcg64_from_words(&self.gens[side], self.entropy, self.nentropy + 1)
-            self.made[side] = True
 
     cdef int _check(self, int roller, int kind, int level, int maxl, bint good, bint choice,
                     int purpose, Plan *plan, Result *against, Result *out) except -1:
@@ -1681,15 +1595,12 @@ cdef class Kernel:
 
     cdef int _choose_action(self, int side, int n) noexcept nogil:
         """GreedyPolicy.choose on rank_actions, or RandomPolicy.choose."""
-        cdef int k, ntop = 0
+        cdef int k
         if self.policies[side] == RANDOM:
             return self._integers(side, n)
         for k in range(n):
             self.values[k] = self._action_value(k)
-        ntop = greedy_ties(self.values, n, self.top)
-        if ntop > 1:
-            return self.top[self._integers(side, ntop)]
-        return self.top[0]
+        return self._greedy(side, self.values, n, self.top)
 
     # -- one attack (attack.attack_roll, _assign, attack_events) -------------------------------
 
@@ -1740,8 +1651,7 @@ cdef class Kernel:
             self._greedy_decides()
             # ruling UNH-6 random: Dist.uniform(options).sample(generator): the readings
             # sorted (by damage first), one raw word's uniform_below(2): its top bit
-            self._gen(side)
-            pick = <int>(tactica_pcg64_next64(&self.gens[side]) >> 63)
+            pick = <int>(tactica_pcg64_next64(self._generator(side)) >> 63)
             if w0.damage > w1.damage:
                 pick = 1 - pick
         else:
@@ -2305,36 +2215,14 @@ cdef class Kernel:
             raise ValueError(f"{buffer}: between 1 and {MAXOPT} legal actions")
         self.opt_cap = most
 
-    def play(self, tuple policies, bytes prefix, object seed, object index, int64_t max_steps):
-        """Battle ``index`` of ``seed``: (winner side or -1, finished, rounds, steps, per
-        character (survived, dealt, taken, moves, level, marks, filled)), or a string saying
-        what the kernel does not play. A call made while another is under way plays on a
-        copy of the tables."""
-        if self.busy:
-            return Kernel(self.tables).play(policies, prefix, seed, index, max_steps)
-        self.busy = True
-        try:
-            return self._play(policies, prefix, seed, index, max_steps)
-        finally:
-            self.busy = False
-
-    def play_consulted(self, tuple policies, bytes prefix, object seed, object index,
-                       int64_t max_steps):
-        """:meth:`play`'s answer and the bit mask of the rulings the battle consulted (as
-        the reference records them from its setup to its statistics), or a string."""
-        if self.busy:
-            return Kernel(self.tables).play_consulted(policies, prefix, seed, index,
-                                                      max_steps)
-        self.busy = True
-        try:
-            played = self._play(policies, prefix, seed, index, max_steps)
-            if isinstance(played, str):
-                return played
-            if self._last_reads() == NOT_COVERED:
-                return self.fail_reason
-            return played, self.consulted
-        finally:
-            self.busy = False
+    cdef object _consulted(self, object played):
+        """play_consulted's answer: ``(played, mask)`` with the rulings the battle consulted
+        (as the reference records them from its setup to its statistics), or a string."""
+        if isinstance(played, str):
+            return played
+        if self._last_reads() == NOT_COVERED:
+            return self.fail_reason
+        return played, self.consulted
 
     cdef int _last_reads(self) except -1:
         """The reads of the reference after the last step: the next step's pending (a
@@ -2383,16 +2271,16 @@ cdef class Kernel:
 
     cdef object _play(self, tuple policies, bytes prefix, object seed, object index,
                       int64_t max_steps):
+        """Battle ``index`` of ``seed`` (KernelRuntime.play): (winner side or -1, finished,
+        rounds, steps, per character (survived, dealt, taken, moves, level, marks, filled)),
+        or a string saying what the kernel does not play."""
         cdef int i, k, n, steps = 0, side, fin, kind
         if len(prefix) > 64:
             raise ValueError("key prefix too long")
         memcpy(self.key, <const uint8_t *>prefix, len(prefix))
         self.prefix_len = len(prefix)
-        self.nentropy = entropy_words([seed, index, 1], self.entropy, 12)
-        if self.nentropy < 0:
+        if not self._new_battle(seed, index):
             raise ValueError("seed or index beyond 64 bits")
-        for i in range(8):
-            self.made[i] = False
         for i in range(self.nsides):
             self.policies[i] = policies[i]
         for i in range(self.nc):
