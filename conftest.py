@@ -48,9 +48,11 @@ def _writes_only_under_tmp_path() -> Iterator[None]:
 # The ``engine`` parametrisation of the per-rule tests (tactica.testing.both): a test of a module
 # marked ``both_engines`` runs once on the reference and once on the kernel, unless it is marked
 # ``reference_only``. On the kernel, every step of the battles the game's builders make is
-# played again on the compiled kernel and compared; a test whose kernel run played no step fails
-# (it does not run on both engines: mark it ``reference_only``), so the count of kernel runs is
-# the count of tests the kernel really played.
+# played again on the compiled kernel and compared; a test whose kernel run played no step after
+# its set-up, or left a step to the reference (a ruling or content the kernel does not play, an
+# action it cannot be scripted to take), fails: it does not run on both engines, mark it
+# ``reference_only``. So the count of kernel runs is the count of tests the kernel really
+# played, every step of them.
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -68,7 +70,7 @@ def engine(request: pytest.FixtureRequest) -> Iterator[str]:
         yield name
         if name == "kernel":
             refused = sorted({r for b in battles for r in b.refused})
-            assert kernel_steps(battles) > 0, (
+            assert kernel_steps(battles) > 0 and not refused, (
                 "the kernel played no step of this test"
                 + (f" (it refused: {'; '.join(refused)})" if refused else "")
                 + ": mark it reference_only")

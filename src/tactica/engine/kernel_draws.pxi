@@ -378,8 +378,9 @@ cdef inline int greedy_ties(const double *values, int n, int *top) noexcept nogi
 # ---------------------------------------------------------------------------------------------
 # Scripted dice: a kernel started from a given state draws given outcomes instead of keyed
 # words (the per-rule tests that run on both engines, tactica.testing.both). Each draw takes the
-# next outcome of the script, in order, and records what the kernel asked: the roll's slot, its
-# count, every outcome the roll can give with its weight, and the outcome taken. An outcome the
+# next outcome of the script, in order (an outcome, or with ``by_index`` its place among the
+# roll's outcomes), and records what the kernel asked: the roll's slot, its count, every outcome
+# the roll can give with its weight, and the outcome taken (or its place). An outcome the
 # roll cannot give, or a script that runs out, is an error (check() raises ScriptError after the
 # step): never another value in its place.
 
@@ -393,11 +394,14 @@ cdef class _ScriptedDice(_Dice):
     cdef public list rolls
     cdef public object error
 
-    def __init__(self, list script):
+    cdef bint by_index
+
+    def __init__(self, list script, bint by_index=False):
         self.script = list(script)
         self.taken = 0
         self.rolls = []
         self.error = None
+        self.by_index = by_index
 
     cdef object take(self, bytes slot, int k, list outcomes, list weights):
         """The next scripted outcome of a roll that can give ``outcomes`` (with ``weights``),
@@ -409,6 +413,13 @@ cdef class _ScriptedDice(_Dice):
             return outcomes[0]
         value = self.script[self.taken]
         self.taken += 1
+        if self.by_index:  # the outcome's place in the roll's outcomes
+            if not isinstance(value, int) or not 0 <= value < len(outcomes):
+                self.error = (f"scripted outcome number {value!r} for roll {slot.decode()}{k}"
+                              f" is not one of its {len(outcomes)}")
+                return outcomes[0]
+            self.rolls.append((slot, k, tuple(outcomes), tuple(weights), value))
+            return outcomes[value]
         if value not in outcomes:
             self.error = (f"scripted outcome {value!r} for roll {slot.decode()}{k} is not one "
                           f"it can give ({', '.join(map(repr, outcomes))})")

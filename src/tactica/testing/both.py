@@ -33,11 +33,13 @@ from typing import Any, Protocol
 import numpy as np
 
 from tactica.engine.battle import Battle, Dice
-from tactica.engine.chance import Policy, Roll
+from tactica.engine.chance import Decide, Policy, Roll
 from tactica.engine.game import Game
 from tactica.engine.ruleset import ChooseAction, NotCovered, Pending
+from tactica.engine.scenario import Scenario
 
-__all__ = ["ENGINES", "CheckedBattle", "KernelMirror", "RecordingDice", "battle_for",
+__all__ = ["ENGINES", "CheckedBattle", "KernelMirror", "RecordingDice", "RecordingPolicy",
+           "ReplayMirror", "battle_for",
            "engine", "kernel_steps", "set_up", "using_engine"]
 
 #: The engines a per-rule test runs on.
@@ -107,7 +109,7 @@ def kernel_steps(battles: Sequence[CheckedBattle]) -> int:
 
 
 def battle_for(ruleset: Game[Any, Any, Any], state: Any,
-               mirror: KernelMirror) -> Battle[Any]:
+               mirror: KernelMirror | ReplayMirror) -> Battle[Any]:
     """A new battle of ``state``: a plain :class:`Battle` on the reference engine, a
     :class:`CheckedBattle` on the kernel engine."""
     if engine() == "reference":
@@ -133,6 +135,8 @@ class RecordingDice:
     def __init__(self, dice: Dice) -> None:
         self.dice = dice
         self.rolls: list[tuple[str, dict[Any, Fraction], Any]] = []
+        #: Per roll: its outcomes' probabilities in order, and the place of the outcome read.
+        self.places: list[tuple[tuple[Fraction, ...], int]] = []
 
     def roll(self, request: Roll[Any]) -> tuple[Any, tuple[int, ...] | None]:
         value, faces = self.dice.roll(request)
@@ -142,7 +146,24 @@ class RecordingDice:
                            {o: Fraction(w, total)
                             for o, w in zip(dist.outcomes, dist.weights, strict=True) if w},
                            value))
+        self.places.append((tuple(Fraction(w, total) for w in dist.weights),
+                            list(dist.outcomes).index(value)))
         return value, faces
+
+
+class RecordingPolicy:
+    """Chooses with ``policy`` and records each choice as (its place among the options, how
+    many options)."""
+
+    def __init__(self, policy: Policy, choices: list[tuple[int, int]]) -> None:
+        self.policy = policy
+        self.choices = choices
+        self.name = getattr(policy, "name", "recorded")
+
+    def choose(self, decision: Decide[Any], state: Any, rng: np.random.Generator | None) -> Any:
+        choice = self.policy.choose(decision, state, rng)
+        self.choices.append((list(decision.options).index(choice), len(decision.options)))
+        return choice
 
 
 class CheckedBattle(Battle[Any]):
@@ -152,18 +173,21 @@ class CheckedBattle(Battle[Any]):
     the others."""
 
     def __init__(self, ruleset: Game[Any, Any, Any], state: Any,
-                 mirror: KernelMirror) -> None:
+                 mirror: KernelMirror | ReplayMirror) -> None:
         super().__init__(ruleset, state)
         self.mirror = mirror
         self.checked = 0
         self.setup_steps = 0
         self.refused: list[str] = []
+        #: A step the kernel's scripted replay cannot reach (and so none after it).
+        self.unscripted: str | None = None
 
     def legal_actions(self) -> tuple[Any, ...]:
         """The reference's legal actions, which the kernel must offer too, in order (reading
         them is a step of the test: it counts as one the kernel played)."""
         actions = super().legal_actions()
-        if isinstance(self.pending, ChooseAction):
+        if isinstance(self.pending, ChooseAction) and not isinstance(self.mirror,
+                                                                     ReplayMirror):
             offered = self.mirror.offered(self.state)
             if isinstance(offered, NotCovered):
                 self.refused.append(offered.reason)
@@ -179,8 +203,15 @@ class CheckedBattle(Battle[Any]):
         before = self.ruleset.copy_state(self.state)
         offered = self.pending
         recording = RecordingDice(dice)
-        events = super().apply(action, dice=recording, policies=policies, rng=rng)
-        self._check(before, offered, action, recording)
+        choices: list[tuple[int, int]] = []
+        if isinstance(offered, ChooseAction) and action in offered.actions:
+            choices.append((list(offered.actions).index(action), len(offered.actions)))
+        elif isinstance(offered, ChooseAction) and isinstance(self.mirror, ReplayMirror):
+            # allowed, but not one of the listed options: no script reaches it
+            self.unscripted = f"{action!r}, allowed but not among the options listed"
+        events = super().apply(action, dice=recording, policies=_recording(policies, choices),
+                               rng=rng)
+        self._check(before, offered, action, recording, choices)
         return events
 
     def advance(self, *, dice: Dice, policies: Mapping[str, Policy] | None = None,
@@ -188,12 +219,24 @@ class CheckedBattle(Battle[Any]):
         before = self.ruleset.copy_state(self.state)
         offered = self.pending
         recording = RecordingDice(dice)
-        events = super().advance(dice=recording, policies=policies, rng=rng)
-        self._check(before, offered, None, recording)
+        choices: list[tuple[int, int]] = []
+        events = super().advance(dice=recording, policies=_recording(policies, choices),
+                                 rng=rng)
+        self._check(before, offered, None, recording, choices)
         return events
 
     def _check(self, before: Any, offered: Pending, action: Any | None,
-               recording: RecordingDice) -> None:
+               recording: RecordingDice, choices: list[tuple[int, int]]) -> None:
+        if isinstance(self.mirror, ReplayMirror):
+            if self.unscripted is not None:  # the replays cannot reach this step any more
+                self.refused.append(self.unscripted)
+                return
+            reason = self.mirror.check(self, recording, choices)
+            if reason is not None:
+                self.refused.append(reason)
+            else:
+                self.checked += 1
+            return
         result = self.mirror.run(before, action, [value for _, _, value in recording.rolls])
         if isinstance(result, NotCovered):
             self.refused.append(result.reason)
@@ -210,3 +253,72 @@ class CheckedBattle(Battle[Any]):
         theirs = self.mirror.view(self.state, self.pending)
         assert mine == theirs, f"{where}: the kernel ends in {mine}, the reference in {theirs}"
         self.checked += 1
+
+
+def _recording(policies: Mapping[str, Policy] | None,
+               choices: list[tuple[int, int]]) -> dict[str, Policy] | None:
+    if policies is None:
+        return None
+    return {side: RecordingPolicy(policy, choices) for side, policy in policies.items()}
+
+
+class ReplayMirror:
+    """The kernel of a game that cannot start from any state, played from the scenario's
+    start instead: after each step of the reference battle (which must have started from
+    ``scenario.new_state()`` and been changed by its steps alone), the kernel replays the whole
+    battle so far with every choice scripted (its place among the options and how many there
+    were: each side plays "random" with the script for its generator) and every roll's outcome
+    scripted (its place among the roll's outcomes), and must end with the reference's
+    :class:`~tactica.engine.stats.BattleResult` (winner, rounds, steps, every unit's survival,
+    damage, moves and the details the kernel reports, e.g. health) after asking for the same
+    rolls with the same distributions. The game's compiled ``Kernel`` has
+    ``run_scripted(choices, outcomes, max_steps)`` and its prepared kernel ``_result``."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        self.choices: list[tuple[int, int]] = []
+        self.outcomes: list[int] = []
+        self.places: list[tuple[tuple[Fraction, ...], int]] = []
+        self.labels: list[str] = []
+
+    def check(self, battle: Battle[Any], recording: RecordingDice,
+              choices: list[tuple[int, int]]) -> str | None:
+        """Replay the battle so far on the kernel and compare (an ``AssertionError`` naming
+        the first difference); the reason when the kernel cannot play it."""
+        from tactica.analysis.sim.kernels import prepared_kernel
+        from tactica.engine.stats import BattleResult, battle_stats
+        from tactica.testing.kernels import first_difference
+
+        self.choices += choices
+        self.outcomes += [place for _, place in recording.places]
+        self.places += recording.places
+        self.labels += [label for label, _, _ in recording.rolls]
+        prepared = prepared_kernel(self.scenario)
+        if isinstance(prepared, NotCovered):
+            return prepared.reason
+        engine: Any = getattr(prepared, "engine", None)
+        if engine is None or not hasattr(engine, "run_scripted"):
+            return "the kernel cannot replay a scripted battle"
+        out, rolls = engine.run_scripted(list(self.choices), list(self.outcomes), battle.steps)
+        result = prepared._result(out)  # type: ignore[attr-defined]
+        if isinstance(result, NotCovered):
+            return result.reason
+        where = f"kernel and reference differ after step {battle.steps}"
+        kernel_places = []
+        for _slot, _k, _outcomes, weights, place in rolls:
+            total = sum(weights)
+            kernel_places.append((tuple(Fraction(w, total) for w in weights), place))
+        for n, (mine, theirs) in enumerate(zip(kernel_places, self.places, strict=False)):
+            assert mine == theirs, (
+                f"{where}: roll {n} ({self.labels[n]!r}): the kernel draws {mine}, the "
+                f"reference {theirs}")
+        assert len(kernel_places) == len(self.places), (
+            f"{where}: the kernel rolls {len(kernel_places)} times, the reference "
+            f"{len(self.places)}")
+        stats = battle_stats(battle.ruleset, battle.state, battle.events())
+        finished = battle.is_over
+        want = BattleResult(battle.winner if finished else None, stats.rounds, stats.units,
+                            battle.steps, finished)
+        difference = first_difference(result, want)
+        assert not difference, f"{where}: {difference}"
+        return None

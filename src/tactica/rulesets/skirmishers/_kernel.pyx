@@ -2410,6 +2410,16 @@ cdef class Kernel:
             self.active = -1
         return None
 
+    # -- a battle from its start with scripted choices and dice (testing.both) -----------------
+
+    def run_scripted(self, list choices, list outcomes, int64_t max_steps):
+        """The battle from its start for at most ``max_steps`` steps, every choice scripted:
+        ``choices`` the (index, count) of each choice among its options, in order (those of a
+        single option left out: they draw nothing), ``outcomes`` the index of each roll's
+        outcome in its pool, in order. A count that is not the kernel's, a script that runs out
+        or is left over, an outcome out of range raise ScriptError. Returns (the answer of
+        :meth:`play`, the draws)."""
+        return ScriptedKernel(self.tables).run_script(choices, outcomes, max_steps)
 
 cdef int _fill_pool(Pool *pool, object p) except -1:
     outcomes, cum, total = p
@@ -2421,3 +2431,47 @@ cdef int _fill_pool(Pool *pool, object p) except -1:
         pool.outcome[j] = outcomes[j]
         pool.cum[j] = cum[j]
     return 0
+
+
+cdef class ScriptedKernel(Kernel):
+    """The kernel with scripted choices (each side plays "random", its generator replaced by
+    the script) and scripted dice (kernel_draws.pxi's _ScriptedDice): Kernel.run_scripted."""
+    cdef list script
+    cdef int taken
+    cdef object error
+
+    cdef int _integers(self, int side, int n) noexcept nogil:
+        if n <= 1:
+            return 0
+        with gil:
+            return self._scripted_choice(n)
+
+    cdef int _scripted_choice(self, int n):
+        if self.error is not None:
+            return 0
+        if self.taken >= len(self.script):
+            self.error = f"no scripted choice left (the kernel offers {n} options)"
+            return 0
+        index, count = self.script[self.taken]
+        self.taken += 1
+        if count != n or not 0 <= index < n:
+            self.error = (f"scripted choice {self.taken} is option {index} of {count}, the "
+                          f"kernel offers {n} options")
+            return 0
+        return index
+
+    def run_script(self, list choices, list outcomes, int64_t max_steps):
+        cdef _ScriptedDice dice = _ScriptedDice(outcomes, True)
+        self.script = [c for c in choices if c[1] > 1]
+        self.taken = 0
+        self.error = None
+        self.dice = dice
+        out = self._play(tuple(1 for _ in range(self.nsides)), b"", 0, 0, max_steps)
+        if self.error is not None:
+            raise KernelScriptError(self.error)
+        dice.check()
+        if self.taken < len(self.script):
+            raise KernelScriptError("scripted choices left over after the run: "
+                                    f"{self.script[self.taken:]!r}")
+        dice.check_done()
+        return out, dice.rolls
