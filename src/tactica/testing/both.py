@@ -181,6 +181,8 @@ class CheckedBattle(Battle[Any]):
         self.refused: list[str] = []
         #: A step the kernel's scripted replay cannot reach (and so none after it).
         self.unscripted: str | None = None
+        #: The state the replayed steps led to (a replay starts from the scenario's start).
+        self.replayed: Any = None
 
     def legal_actions(self) -> tuple[Any, ...]:
         """The reference's legal actions, which the kernel must offer too, in order (reading
@@ -228,6 +230,10 @@ class CheckedBattle(Battle[Any]):
     def _check(self, before: Any, offered: Pending, action: Any | None,
                recording: RecordingDice, choices: list[tuple[int, int]]) -> None:
         if isinstance(self.mirror, ReplayMirror):
+            if self.replayed is None:
+                self.replayed = self.mirror.scenario.new_state()
+            if self.unscripted is None and before != self.replayed:
+                self.unscripted = "the state was changed outside the battle's steps"
             if self.unscripted is not None:  # the replays cannot reach this step any more
                 self.refused.append(self.unscripted)
                 return
@@ -236,6 +242,7 @@ class CheckedBattle(Battle[Any]):
                 self.refused.append(reason)
             else:
                 self.checked += 1
+            self.replayed = self.ruleset.copy_state(self.state)
             return
         result = self.mirror.run(before, action, [value for _, _, value in recording.rolls])
         if isinstance(result, NotCovered):
@@ -301,6 +308,8 @@ class ReplayMirror:
             return "the kernel cannot replay a scripted battle"
         out, rolls = engine.run_scripted(list(self.choices), list(self.outcomes), battle.steps)
         result = prepared._result(out)  # type: ignore[attr-defined]
+        if isinstance(result, tuple):  # with the rulings it consulted
+            result = result[0]
         if isinstance(result, NotCovered):
             return result.reason
         where = f"kernel and reference differ after step {battle.steps}"
