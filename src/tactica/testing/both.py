@@ -35,6 +35,7 @@ import numpy as np
 from tactica.engine.battle import Battle, Dice
 from tactica.engine.chance import Decide, Policy, Roll
 from tactica.engine.game import Game
+from tactica.engine.kernels import Uncovered
 from tactica.engine.ruleset import ChooseAction, NotCovered, Pending
 from tactica.engine.scenario import Scenario
 
@@ -306,7 +307,13 @@ class ReplayMirror:
         engine: Any = getattr(prepared, "engine", None)
         if engine is None or not hasattr(engine, "run_scripted"):
             return "the kernel cannot replay a scripted battle"
-        out, rolls = engine.run_scripted(list(self.choices), list(self.outcomes), battle.steps)
+        module = getattr(prepared, "module", None)
+        limits = (Uncovered, getattr(module, "Uncovered", Uncovered))
+        try:
+            out, rolls = engine.run_scripted(list(self.choices), list(self.outcomes),
+                                             battle.steps)
+        except limits as exc:  # met in the battle: a limit of the kernel's
+            return str(exc)
         result = prepared._result(out)  # type: ignore[attr-defined]
         if isinstance(result, tuple):  # with the rulings it consulted
             result = result[0]

@@ -2358,3 +2358,83 @@ cdef class Kernel:
                   self.f[i].ap, self.f[i].hand, self.f[i].dealt, self.f[i].taken,
                   self.f[i].moves) for i in range(self.nf)]
         return (who if finished else -1), finished, self.round, steps, units, self.cons
+
+    # -- a battle from its start with scripted choices and dice (testing.both) -----------------
+
+    def run_scripted(self, list choices, list outcomes, int64_t max_steps):
+        """The battle from its start for at most ``max_steps`` steps, every choice scripted:
+        ``choices`` the (index, count) of each choice among its options, in order (those of a
+        single option left out: they draw nothing), ``outcomes`` the index of each roll's
+        outcome in its table, in order. A count that is not the kernel's, a script that runs
+        out or is left over, an outcome out of range, a roll the script cannot give (a wound
+        roll, a table beyond 64 bits) raise ScriptError. Returns (the answer of :meth:`play`,
+        the draws)."""
+        return ScriptedKernel(self.tables).run_script(choices, outcomes, max_steps)
+
+
+cdef class ScriptedKernel(Kernel):
+    """The kernel with scripted choices (each side plays "random", its generator replaced by
+    the script) and scripted draws (kernel_draws.pxi's _ScriptedDice): Kernel.run_scripted."""
+    cdef list script
+    cdef int taken
+    cdef object error
+    cdef _ScriptedDice scripted
+
+    cdef int _integers(self, int side, int n) noexcept:
+        if n <= 1:
+            return 0
+        if self.error is not None:
+            return 0
+        if self.taken >= len(self.script):
+            self.error = f"no scripted choice left (the kernel offers {n} options)"
+            return 0
+        index, count = self.script[self.taken]
+        self.taken += 1
+        if count != n or not 0 <= index < n:
+            self.error = (f"scripted choice {self.taken} is option {index} of {count}, the "
+                          f"kernel offers {n} options")
+            return 0
+        return index
+
+    cdef int _draw(self, int table) except -2:
+        cdef int i, n
+        cdef int64_t a
+        cdef uint64_t previous = 0
+        self._lit(b"|")
+        self.key_count()
+        a = self.tstart[table]
+        n = <int>self.tlen[table]
+        if n > 1 and self.ttotal[table] == 0:
+            if self.error is None:
+                self.error = "a roll of more than 64 bits of weight: not scripted"
+            return 0
+        outcomes, weights = [], []
+        for i in range(n):
+            outcomes.append(<int>self.tout[a + i])
+            weights.append(self.tcum[a + i] - previous)
+            previous = self.tcum[a + i]
+        before = len(self.scripted.rolls)
+        self.scripted.take(bytes(self.key[:self.kn]), 0, outcomes, weights)
+        if len(self.scripted.rolls) == before:  # not answered: the error says why
+            return 0
+        return self.scripted.rolls[before][4]  # its place (no negative index here)
+
+    cdef int _wound_roll(self, int u) except -999999:
+        if self.error is None:
+            self.error = "a wound roll (its table is built as it is rolled): not scripted"
+        return 0
+
+    def run_script(self, list choices, list outcomes, int64_t max_steps):
+        self.scripted = _ScriptedDice(outcomes, True)
+        self.script = [c for c in choices if c[1] > 1]
+        self.taken = 0
+        self.error = None
+        out = self._play(tuple(RANDOM for _ in range(self.nsides)), b"", 0, 0, max_steps)
+        if self.error is not None:
+            raise KernelScriptError(self.error)
+        self.scripted.check()
+        if self.taken < len(self.script):
+            raise KernelScriptError("scripted choices left over after the run: "
+                                    f"{self.script[self.taken:]!r}")
+        self.scripted.check_done()
+        return out, self.scripted.rolls
