@@ -314,6 +314,8 @@ class ReplayMirror:
                                              battle.steps)
         except limits as exc:  # met in the battle: a limit of the kernel's
             return str(exc)
+        if isinstance(out, str):  # the kernel's reason for the reference to play
+            return out
         result = prepared._result(out)  # type: ignore[attr-defined]
         if isinstance(result, tuple):  # with the rulings it consulted
             result = result[0]
