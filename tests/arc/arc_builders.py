@@ -14,6 +14,7 @@ from tactica.rulesets.arc import ARC
 from tactica.rulesets.arc.attack import attack_process
 from tactica.rulesets.arc.records import Attack
 from tactica.rulesets.arc.state import ArcState
+from tactica.testing.both import ReplayMirror, battle_for, set_up
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "arc"
@@ -84,10 +85,11 @@ class LabelledDice:
 def started(sc: Scenario, initiative: list[int]) -> Battle[Any]:
     """A battle past initiative: ``initiative`` is each unit's d20 in scenario order (each
     followed by its die magazines, if any)."""
-    battle = Battle(ARC, sc.new_state())
+    battle = battle_for(ARC, sc.new_state(), ReplayMirror(sc))
     dice = LabelledDice(*initiative)
     while battle.state.phase == "setup":
         battle.advance(dice=dice)
+    set_up(battle)  # the test's situation comes next
     return battle
 
 

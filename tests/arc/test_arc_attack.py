@@ -26,7 +26,10 @@ from tactica.rulesets.arc.records import (
     Wounded,
 )
 
+pytestmark = pytest.mark.both_engines
 
+
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_rifle_example_plus_4_degrees_is_3_hits_rolled_as_9d6() -> None:
     state = duel().new_state()
     faces = [1, 1, 1, 2, 2, 2, 1, 2, 1]
@@ -41,6 +44,7 @@ def test_the_rifle_example_plus_4_degrees_is_3_hits_rolled_as_9d6() -> None:
     assert wounded.added == (6, 4, 4)          # hits of 3, 6 and 4: d4, d6, d4 (ARC-7)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_smg_example_plus_4_degrees_is_4_hits_rolled_as_8d4() -> None:
     state = duel(gunner("red", weapons=[SMG])).new_state()
     trace = shoot(state, "Foo", "Bar", [12, [1] * 8], aim=2)   # -2 + 2 aimed: target 16
@@ -50,6 +54,7 @@ def test_the_smg_example_plus_4_degrees_is_4_hits_rolled_as_8d4() -> None:
     assert of_type(trace.events, Wounded)[0].amount == 8
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_failed_attack_ends_the_action() -> None:
     trace = shoot(duel().new_state(), "Foo", "Bar", [17])
     attacked = of_type(trace.events, Attacked)[0]
@@ -57,6 +62,7 @@ def test_a_failed_attack_ends_the_action() -> None:
     assert not of_type(trace.events, Wounded)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_3_a_0_degree_success_lands_one_hit_or_none() -> None:
     trace = shoot(duel().new_state(), "Foo", "Bar", [3, [2, 2, 2]])
     assert of_type(trace.events, Attacked)[0].hits == 1
@@ -64,6 +70,7 @@ def test_arc_3_a_0_degree_success_lands_one_hit_or_none() -> None:
     assert of_type(trace.events, Attacked)[0].hits == 0
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_1_always_hits_and_a_20_always_misses() -> None:
     weak = duel(gunner("red", guns=0)).new_state()
     assert of_type(shoot(weak, "Foo", "Bar", [1, [1, 1, 1]]).events, Attacked)[0].success
@@ -74,6 +81,7 @@ def test_a_1_always_hits_and_a_20_always_misses() -> None:
 # -- aiming and the cost of an attack -----------------------------------------------------------
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_13_aiming_adds_to_the_unaimed_penalty_up_to_the_maximum() -> None:
     state = duel(gunner("red", weapons=[SMG])).new_state()
     smg = state.fighters["Foo"].weapon
@@ -86,6 +94,7 @@ def test_arc_13_aiming_adds_to_the_unaimed_penalty_up_to_the_maximum() -> None:
     assert plan.check.target == 17 and plan.cost == 4
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_14_an_attack_costs_one_ap_or_two_and_a_fractional_rof_its_denominator() -> None:
     state = duel().new_state()
     assert attack_plan(state, Attack("Foo", "Bar", "rifle")).cost == 1
@@ -119,6 +128,7 @@ class _never_evade:
 # -- jams, rounds, reloads, swaps ---------------------------------------------------------------
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_10_a_20_threatens_a_jam_and_a_second_d20_at_20_jams_the_pistol() -> None:
     state = duel(gunner("red", weapons=["pistol"])).new_state()
     trace = shoot(state, "Foo", "Bar", [20, 20])
@@ -127,6 +137,7 @@ def test_arc_10_a_20_threatens_a_jam_and_a_second_d20_at_20_jams_the_pistol() ->
     assert not of_type(trace.events, Jammed)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_jam_is_threatened_on_a_hit_too() -> None:
     gun = {**RIFLE, "failure": [16, 18]}
     state = duel(gunner("red", weapons=[gun])).new_state()
@@ -136,6 +147,7 @@ def test_a_jam_is_threatened_on_a_hit_too() -> None:
     assert not state.fighters["Foo"].can_fire()
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_jammed_gun_cannot_attack_until_a_reload_clears_it() -> None:
     sc = duel(gunner("red", weapons=[{**RIFLE, "failure": [20, 20], "capacity": 30,
                                       "reload": 2}]))
@@ -150,6 +162,7 @@ def test_a_jammed_gun_cannot_attack_until_a_reload_clears_it() -> None:
     assert battle.state.fighters["Foo"].can_fire() and battle.state.fighters["Foo"].ap == 3
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_22_an_attack_fires_up_to_rof_rounds_and_hits_are_capped_by_them() -> None:
     gun = {**RIFLE, "capacity": 10}
     state = duel(gunner("red", weapons=[gun])).new_state()
@@ -164,6 +177,7 @@ def test_arc_22_an_attack_fires_up_to_rof_rounds_and_hits_are_capped_by_them() -
     assert of_type(trace.events, Attacked)[0].hits == 3
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_23_the_pistols_1d12_magazine_is_rolled_at_the_start_or_full() -> None:
     sc = duel(gunner("red", weapons=["pistol"]))
     battle = started(sc, [1, 7, 19])          # Foo's d20, its magazine, Bar's d20
@@ -203,6 +217,7 @@ def test_a_turn_ends_when_the_ap_run_out_and_whoever_acts_next_takes_over() -> N
     assert EndTurn("Bar") in battle.legal_actions()
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.parametrize("take", [True, False])
 def test_taking_1_is_offered_at_a_target_of_20_or_more(take: bool) -> None:
     sc = duel(gunner("red", guns=20))
@@ -216,6 +231,7 @@ def test_taking_1_is_offered_at_a_target_of_20_or_more(take: bool) -> None:
     assert (attacked.how, attacked.degree) == (("take 1", 0) if take else ("", 2))
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_jammed_gun_without_a_magazine_is_cleared_by_a_reload() -> None:
     sc = duel(gunner("red", weapons=[{**RIFLE, "failure": [20, 20], "reload": 3}]))
     battle = started(sc, [19, 20])

@@ -24,11 +24,14 @@ from tactica.rulesets.arc.records import (
     WatchUsed,
 )
 
+pytestmark = pytest.mark.both_engines
+
 
 def on_grid(tiles: str, units: dict[str, dict[str, Any]], **extra: Any) -> Any:
     return make(units, map={"kind": "grid", "tiles": tiles}, **extra)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.parametrize(("mode", "squares", "ap"), [
     ("walk", 1, 2), ("walk", 3, 6), ("slow", 2, 6), ("run", 1, 2), ("run", 2, 2),
     ("run", 3, 4), ("sprint", 4, 2), ("sprint", 5, 4)])
@@ -36,6 +39,7 @@ def test_movement_modes_cost_ap_by_the_square(mode: str, squares: int, ap: int) 
     assert mode_cost(mode, squares) == ap
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_diagonal_steps_and_rough_squares_cost_1_ap_more() -> None:
     sc = on_grid("A....\n.....\n....B", {"A": gunner("red"), "B": gunner("blue")},
                  rough=["1,0"])
@@ -65,6 +69,7 @@ def test_a_move_pays_its_ap_and_enters_each_square() -> None:
     assert battle.state.grid is not None and battle.state.grid.occupants["A"] == (3, 0)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_wall_blocks_sight_and_so_the_attack() -> None:
     tiles = "A.#.B\n..#..\n..#.C"
     sc = on_grid(tiles, {"A": gunner("red"), "B": gunner("blue"), "C": gunner("blue")})
@@ -74,6 +79,7 @@ def test_a_wall_blocks_sight_and_so_the_attack() -> None:
     assert not any(isinstance(a, Attack) for a in legal_actions(state, "A"))
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_two_lines_of_arc_29_see_less_than_one() -> None:
     tiles = "A....\n...#.\n....B"
     one = on_grid(tiles, {"A": gunner("red"), "B": gunner("blue")}).new_state()
@@ -82,6 +88,7 @@ def test_two_lines_of_arc_29_see_less_than_one() -> None:
     assert sees(one, "A", "B") and not sees(two, "A", "B")
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_range_in_metres_from_the_squares_and_melee_next_door() -> None:
     units = {"A": gunner("red", weapons=["pistol-concealable", "knife"],
                         attributes={"DEX": 5}),
@@ -95,6 +102,7 @@ def test_range_in_metres_from_the_squares_and_melee_next_door() -> None:
     assert reaches(state, a, c, knife) and not reaches(state, a, b, knife)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_without_a_map_the_scenarios_ranges_decide_what_reaches() -> None:
     units = {"A": gunner("red", weapons=["pistol-concealable", "knife"],
                         attributes={"DEX": 5}),
@@ -178,6 +186,7 @@ def test_a_watch_lasts_until_the_watchers_next_turn() -> None:
     assert battle.state.active == "A" and battle.state.fighters["A"].watch is None
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_on_a_grid_only_adjacent_allies_can_be_treated() -> None:
     medic = {"side": "red", "character": "sam"}
     sc = on_grid("S.F..\n.....\n....B", {"S": medic, "F": gunner("red"), "B": gunner("blue")})

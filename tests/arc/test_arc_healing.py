@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from arc_builders import gunner, make, of_type, started
 
 from tactica.engine.battle import Battle, ScriptedDice
@@ -27,6 +28,8 @@ from tactica.rulesets.arc.records import (
     WoundsTreated,
 )
 
+pytestmark = pytest.mark.both_engines
+
 MEDIC = {"side": "red", "character": "sam", "attributes": {"AGI": 7, "DEX": 4, "CON": 5},
          "items": {"medkit": 1, "medhypo": 1, "bandage": 2, "bloodfoam": 1}}
 
@@ -39,6 +42,7 @@ def ward(rulings: dict[str, str] | None = None) -> Battle[Any]:
     return Battle(ARC, battle.state)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_medkit_on_someone_else_costs_5_plus_2_ap_and_heals_1d12_plus_degrees() -> None:
     battle = ward()
     assert battle.state.active == "Sam" and battle.state.fighters["Sam"].ap == 7
@@ -53,6 +57,7 @@ def test_a_medkit_on_someone_else_costs_5_plus_2_ap_and_heals_1d12_plus_degrees(
     assert of_type(events, ItemUsed)[0].left == 0
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_31_by_default_a_failed_medicine_check_has_no_beneficial_effect() -> None:
     """The actions chapter: "If the check fails, the attempt has no beneficial effect", and
     "each degree of failure removes 1 point of HP or adds 1 Wound step". Medicine 3, roll 4:
@@ -73,6 +78,7 @@ def test_arc_31_by_default_a_failed_medicine_check_has_no_beneficial_effect() ->
     assert of_type(battle.events(), WoundsTreated)[0].wounds == (8, 8)   # 3 steps added
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_31_signed_a_failed_medkit_adds_its_negative_degrees_so_a_worse_failure_heals_less(
         ) -> None:
     """The medkit 'heals 1d12 + º and removes 1d4 + º wound steps': failing at -3º (17
@@ -90,6 +96,7 @@ def test_arc_31_signed_a_failed_medkit_adds_its_negative_degrees_so_a_worse_fail
     assert battle.state.fighters["Sam"].item_count("medkit") == 0
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_31_harm_a_failed_medicine_check_raises_one_wound_step_per_degree() -> None:
     battle = ward({"ARC-31": "harm"})
     battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([17]))       # -3º
@@ -97,6 +104,7 @@ def test_arc_31_harm_a_failed_medicine_check_raises_one_wound_step_per_degree() 
     assert of_type(battle.events(), WoundsTreated)[0].wounds == (8, 8)   # (6, 4) + 3 steps
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_31_flat_a_failed_medicine_check_does_nothing_but_the_item_is_used() -> None:
     battle = ward({"ARC-31": "flat"})
     battle.apply(UseItem("Sam", "medkit", "Foo"), dice=ScriptedDice([17]))
@@ -108,6 +116,7 @@ def test_arc_31_flat_a_failed_medicine_check_does_nothing_but_the_item_is_used()
     assert of_type(battle.events(), WoundsTreated)[0].wounds == (6, 6)   # one step only
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_medhypo_heals_2d4_without_a_check_up_to_maximum_health() -> None:
     battle = ward()
     battle.apply(UseItem("Sam", "medhypo", "Foo"), dice=ScriptedDice([[4, 4]]))
@@ -115,6 +124,7 @@ def test_a_medhypo_heals_2d4_without_a_check_up_to_maximum_health() -> None:
     assert battle.state.fighters["Foo"].health == 16
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_25_an_item_costs_a_plus_b_even_on_oneself_and_other_charges_a_alone() -> None:
     for ruling, cost in (("total", 3), ("other", 2)):
         battle = ward({"ARC-25": ruling})
@@ -124,6 +134,7 @@ def test_arc_25_an_item_costs_a_plus_b_even_on_oneself_and_other_charges_a_alone
         assert of_type(battle.events(), APSpent)[-1].ap == cost, ruling
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_25_by_default_a_medhypo_on_oneself_costs_2_plus_1() -> None:
     battle = ward()
     ARC.apply_event(battle.state, Wounded("Sam", 5, "Bar", 13, (6,), (6,)))
@@ -132,12 +143,14 @@ def test_arc_25_by_default_a_medhypo_on_oneself_costs_2_plus_1() -> None:
     assert of_type(battle.events(), APSpent)[-1].ap == 3
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_bloodfoam_removes_1d4_plus_degrees_wound_steps_smallest_first() -> None:
     battle = ward()
     battle.apply(UseItem("Sam", "bloodfoam", "Foo"), dice=ScriptedDice([5, [1]]))   # +1º
     assert of_type(battle.events(), WoundsTreated)[0].wounds == (4,)   # d4 goes, d6 > d4
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_26_largest_first() -> None:
     battle = ward({"ARC-26": "largest"})
     battle.apply(UseItem("Sam", "bloodfoam", "Foo"), dice=ScriptedDice([5, [1]]))
@@ -147,6 +160,7 @@ def test_arc_26_largest_first() -> None:
     assert of_type(battle.events(), WoundsTreated)[0].wounds == (4, 4)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_bandage_costs_2_ap_to_take_out_and_4_to_apply_as_in_the_source_example() -> None:
     """The actions chapter: "Dick ... takes out a bandage (2 AP) and attempts to apply it
     (4 AP)": 6 AP in all (ARC-25 ``total``); Sam's 7 AP leave 1."""
@@ -163,6 +177,7 @@ def test_a_bandage_costs_2_ap_to_take_out_and_4_to_apply_as_in_the_source_exampl
     assert UseItem("Sam", "bandage", "Foo", "speed") in legal
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_every_item_of_the_pack_costs_what_the_source_says() -> None:
     """The actions chapter: a medhypo (2 + 1 AP), bloodfoam (2 + 1 AP), a medkit (5 + 2 AP),
     a bandage taken out (2 AP) and applied (4 AP)."""
@@ -172,6 +187,7 @@ def test_every_item_of_the_pack_costs_what_the_source_says() -> None:
     assert all("cost" not in items[k].example for k in items)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_failed_bandage_raises_a_wound_step_per_degree_of_failure_a_good_one_removes_one(
         ) -> None:
     battle = ward()                                      # Medicine 14
@@ -186,6 +202,7 @@ def test_a_failed_bandage_raises_a_wound_step_per_degree_of_failure_a_good_one_r
     assert of_type(battle.events(), WoundsTreated)[0].wounds == (6, 6)   # at least one
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_healing_an_unconscious_ally_above_0_brings_it_round() -> None:
     battle = ward()
     ARC.apply_event(battle.state, Wounded("Foo", 10, "Bar", -2, (12,), (12, 6, 4)))
@@ -198,6 +215,7 @@ def test_healing_an_unconscious_ally_above_0_brings_it_round() -> None:
     assert battle.state.fighters["Foo"].health == 4
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_nobody_is_treated_who_needs_nothing() -> None:
     sc = make({"Sam": MEDIC, "Foo": gunner("red"), "Bar": gunner("blue")})
     battle = started(sc, [18, 19, 20])
@@ -226,6 +244,7 @@ def _to_sams_next_turn(battle: Battle[Any], wounds: list[Any]) -> None:
             battle.advance(dice=ScriptedDice([]))
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_medkit_short_of_ap_is_paid_with_speed_and_next_round_has_that_many_ap_fewer(
         ) -> None:
     battle = slow_ward()
@@ -240,6 +259,7 @@ def test_a_medkit_short_of_ap_is_paid_with_speed_and_next_round_has_that_many_ap
     assert battle.state.fighters["Sam"].ap == 5                       # 6 less the 1 of speed
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_medkit_short_of_ap_is_carried_into_the_next_turn_and_takes_effect_then() -> None:
     battle = slow_ward()
     battle.apply(UseItem("Sam", "medkit", "Foo", "carry"), dice=ScriptedDice([]))
@@ -257,6 +277,7 @@ def test_a_medkit_short_of_ap_is_carried_into_the_next_turn_and_takes_effect_the
     assert battle.state.fighters["Sam"].carry is None
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_carried_medkit_is_lost_if_its_user_falls_before_finishing_it() -> None:
     battle = slow_ward()
     battle.apply(UseItem("Sam", "medkit", "Foo", "carry"), dice=ScriptedDice([]))
@@ -268,6 +289,7 @@ def test_a_carried_medkit_is_lost_if_its_user_falls_before_finishing_it() -> Non
     assert not of_type(battle.events(), Healed)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_play_words_for_paying_with_speed_and_carrying_over_and_the_computers_choice() -> None:
     battle = slow_ward()
     speed = UseItem("Sam", "medkit", "Foo", "speed")

@@ -21,6 +21,8 @@ from tactica.rulesets.arc.movement import reposition_metres
 from tactica.rulesets.arc.policy import rank_actions
 from tactica.rulesets.arc.records import APSpent, Attack, Reposition, Repositioned
 
+pytestmark = pytest.mark.both_engines
+
 PISTOL = {**RIFLE, "name": "pistol", "range": 10}
 KNIFE = {"name": "knife", "damage": "1d6", "type": "melee", "spread": 5, "rof": 1,
          "melee": True}
@@ -36,6 +38,7 @@ def metres(battle: Battle[Any]) -> Fraction:
     return battle.state.ranges[frozenset(("Foo", "Bar"))]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.parametrize(("mode", "ap", "covered"), [
     ("walk", 2, Fraction(1524, 1000)), ("walk", 4, Fraction(3048, 1000)),
     ("slow", 3, Fraction(1524, 1000)), ("run", 2, Fraction(3048, 1000)),
@@ -79,11 +82,13 @@ def test_a_knife_needs_the_two_metres_of_melee_reach_and_no_step_goes_past_the_o
     assert Attack("Foo", "Bar", "knife") in battle.legal_actions()
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_without_a_given_distance_there_is_nothing_to_move_against() -> None:
     battle = started(duel(), [1, 20])
     assert not any(isinstance(a, Reposition) for a in battle.legal_actions())
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_computer_closes_in_when_its_gun_does_not_reach_and_shoots_when_it_does() -> None:
     battle = apart(20)
     actions = battle.legal_actions()
@@ -95,6 +100,7 @@ def test_the_computer_closes_in_when_its_gun_does_not_reach_and_shoots_when_it_d
     assert isinstance(best, Attack)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_at_the_table_a_move_without_a_map_is_typed_as_play_describes_it(
         tmp_path: Path) -> None:
     scenario = tmp_path / "apart.yaml"
@@ -115,6 +121,7 @@ def test_at_the_table_a_move_without_a_map_is_typed_as_play_describes_it(
     assert "Foo and Bar are 13.9 m apart." in said
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_seeded_battle_of_two_pistols_20_m_apart_is_fought_to_the_end() -> None:
     sc = duel(gunner("red", weapons=[PISTOL]), gunner("blue", weapons=[PISTOL]),
               ranges=[{"between": ["Foo", "Bar"], "metres": 20}], max_rounds=20)
@@ -123,6 +130,7 @@ def test_a_seeded_battle_of_two_pistols_20_m_apart_is_fought_to_the_end() -> Non
     assert ARC.meta.name == "arc"
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.parametrize("policies", ["random", "greedy"])
 def test_battles_with_moves_and_a_slow_medic_run_to_the_end(policies: str) -> None:
     medic = {"side": "red", "character": "sam"}                  # speed 6, two medkits
@@ -137,6 +145,7 @@ def test_battles_with_moves_and_a_slow_medic_run_to_the_end(policies: str) -> No
     assert sum(result["wins"].values()) + result["draws"] == 6
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_random_battles_on_the_grid_with_declared_suppression_run_to_the_end() -> None:
     result = simulate(example("warehouse.yaml"), battles=6, seed=4, policies="random",
                       workers=1).to_dict()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from arc_builders import RIFLE, LabelledDice, duel, example, gunner, make, started
 
 from tactica.engine.battle import Battle, ScriptedDice
@@ -22,6 +23,8 @@ from tactica.rulesets.arc.records import (
     Wounded,
 )
 
+pytestmark = pytest.mark.both_engines
+
 
 def five(rulings: dict[str, str] | None = None) -> Any:
     fast = {"initiative": {"target": 8}}
@@ -31,6 +34,7 @@ def five(rulings: dict[str, str] | None = None) -> Any:
                  "E": gunner("blue", **slow)}, rulings=rulings)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_initiative_chapters_example_a_b_succeed_then_d_c_e() -> None:
     battle = started(five(), [6, 5, 4, 3, 7])
     rolled = next(e for e in battle.events() if isinstance(e, InitiativeRolled))
@@ -39,6 +43,7 @@ def test_the_initiative_chapters_example_a_b_succeed_then_d_c_e() -> None:
     assert battle.state.queue == ("A", "B", "D", "C", "E")
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_1_successes_take_turns_in_ascending_degree_then_failures_descending() -> None:
     """The seed: 'Characters who succeed take turns in ascending DoS/failures descending
     DoS' (the default): B's 3 (+0º) goes before A's 6 (+1º); D's 3 and E's 4 (-0º)
@@ -47,6 +52,7 @@ def test_arc_1_successes_take_turns_in_ascending_degree_then_failures_descending
     assert battle.state.order == ("B", "A", "D", "E", "C")
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_1_roll_successes_by_the_highest_roll_then_failures_by_the_lowest() -> None:
     for ruling, order in (("seed", ("B", "A", "D", "E", "C")),
                           ("roll", ("A", "B", "D", "E", "C"))):
@@ -54,11 +60,13 @@ def test_arc_1_roll_successes_by_the_highest_roll_then_failures_by_the_lowest() 
         assert battle.state.order == order, ruling
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_17_equal_places_keep_the_scenario_order() -> None:
     battle = started(five(), [6, 6, 4, 4, 4])
     assert battle.state.order == ("A", "B", "C", "D", "E")
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_initiative_rolls_against_agi_x_2_or_agi_plus_a_swapped_attribute() -> None:
     sc = example("pistol-duel.yaml")
     state = sc.new_state()
@@ -66,6 +74,7 @@ def test_initiative_rolls_against_agi_x_2_or_agi_plus_a_swapped_attribute() -> N
     assert state.fighters["Jane"].profile.initiative == 10         # AGI 5 x 2
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_speed_is_the_rounds_ap() -> None:
     sc = example("pistol-duel.yaml")
     battle = started(sc, [3, 6, 4, 6])       # each initiative, then that one's magazine
@@ -73,6 +82,7 @@ def test_speed_is_the_rounds_ap() -> None:
     assert dict(began.ap) == {"Francis": 6, "Jane": 6}    # AGI 3: 6•0; AGI 5: 6•4
 
 
+@pytest.mark.reference_only  # a wound roll: the kernel cannot be scripted there
 def test_a_successful_initiative_rolls_a_d10_on_the_first_turn_only() -> None:
     swapper = gunner("red", attributes={"AGI": 4, "DEX": 4}, initiative={"swap": "DEX"})
     sc = duel(swapper)                  # AGI + DEX: its Guns checks (DEX x 2) get the d10
@@ -90,6 +100,7 @@ def test_a_successful_initiative_rolls_a_d10_on_the_first_turn_only() -> None:
     assert "on a d20" in dice.asked[0][0]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_d10_is_only_for_checks_that_involve_agi_or_the_attribute_swapped_in() -> None:
     """'A character who succeeds rolls d10 instead of d20 on its first turn's checks' that
     involve AGI: Small Guns is DEX x 2 (a d20), Melee DEX + AGI (a d10)."""
@@ -118,6 +129,7 @@ def test_a_turn_may_be_held_until_after_a_later_characters() -> None:
     assert battle.state.active == "Foo" and battle.state.fighters["Foo"].ap == 5
 
 
+@pytest.mark.reference_only  # a wound roll: the kernel cannot be scripted there
 def test_arc_12_wound_dice_are_rolled_at_the_end_of_the_round() -> None:
     battle = started(duel(), [19, 20])
     battle.apply(Attack("Foo", "Bar", "rifle"), dice=ScriptedDice([5, [1, 1, 2]]),
@@ -133,6 +145,7 @@ def test_arc_12_wound_dice_are_rolled_at_the_end_of_the_round() -> None:
     assert (bled.unit, bled.amount, bled.health) == ("Bar", 3, 11)
 
 
+@pytest.mark.reference_only  # a wound roll: the kernel cannot be scripted there
 def test_arc_12_turn_the_wound_dice_roll_at_the_end_of_the_wounded_ones_turn() -> None:
     battle = started(duel(rulings={"ARC-12": "turn"}), [19, 20])
     battle.apply(Attack("Foo", "Bar", "rifle"), dice=ScriptedDice([5, [1, 1, 2]]),
@@ -152,6 +165,7 @@ def test_initiative_is_not_rolled_again_and_the_order_holds() -> None:
     assert battle.state.round == 2 and battle.state.active == "Foo"
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_arc_18_the_surprised_side_takes_no_turn_in_round_1() -> None:
     battle = started(duel(surprise="blue"), [20, 1])
     assert battle.state.queue == ("Bar",)
@@ -170,6 +184,7 @@ def test_the_battle_ends_when_one_side_is_out_of_action() -> None:
     assert not status["Bar"].in_action and status["Bar"].details.get("dead")
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_battle_starts_with_initiative() -> None:
     battle = Battle(ARC, duel().new_state())
     assert isinstance(battle.pending, Automatic)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from arc_builders import RIFLE, SMG, duel, gunner, make, of_type, started
 
 from tactica.engine.battle import ScriptedDice
@@ -15,6 +16,8 @@ from tactica.engine.rulings import Rulings
 from tactica.rulesets.arc.checks import read_check
 from tactica.rulesets.arc.records import ArmorWorn, Attack, Attacked, Wounded
 from tactica.rulesets.arc.rulings import RULINGS
+
+pytestmark = pytest.mark.both_engines
 
 
 class Never:
@@ -55,6 +58,7 @@ def test_the_three_contests_of_foo_and_bar() -> None:
         assert attacked.evade is not None and attacked.evaded is not hit, spread
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_degrees_of_gus_tuck_the_sheriff_and_robin_hood() -> None:
     r = Rulings(RULINGS)
     assert read_check(9, 8, 5, r).degree == -1
@@ -62,6 +66,7 @@ def test_the_degrees_of_gus_tuck_the_sheriff_and_robin_hood() -> None:
         [0, 3, 4]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_initiative_order_a_b_d_c_e() -> None:
     fast, slow = {"initiative": {"target": 8}}, {"initiative": {"target": 2}}
     sc = make({"A": gunner("red", **fast), "B": gunner("red", **fast),

@@ -16,6 +16,7 @@ from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mappi
 from tactica.rulesets.last_odyssey import LAST_ODYSSEY
 from tactica.rulesets.last_odyssey.records import EndTurn
 from tactica.rulesets.last_odyssey.state import LodState
+from tactica.testing.both import ReplayMirror, battle_for
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "last-odyssey"
@@ -92,8 +93,9 @@ def policies(state: LodState, *choices: Any) -> dict[str, Any]:
 
 
 def battle(sc: Scenario) -> Battle:
-    """A fresh battle of ``sc``."""
-    return Battle(sc.ruleset, sc.new_state())
+    """A fresh battle of ``sc``: on the kernel engine (tactica.testing.both), the kernel
+    replays it after each step and is compared."""
+    return battle_for(sc.ruleset, sc.new_state(), ReplayMirror(sc))
 
 
 def to_turn(b: Battle, unit: str, dice: Dice | None = None, max_steps: int = 200) -> Battle:

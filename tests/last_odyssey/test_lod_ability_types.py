@@ -20,10 +20,13 @@ from tactica.rulesets.last_odyssey.records import (
 )
 from tactica.rulesets.last_odyssey.targeting import legal_actions
 
+pytestmark = pytest.mark.both_engines
+
 BASICS = {"cop": "truncheon", "hover-drone": "rubber-bullets", "spider-drone": "pincers",
           "lieutenant": "fists", "goblin-skirmisher": "knife", "boar-rider": "stab"}
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.parametrize(("template", "basic"), sorted(BASICS.items()))
 def test_named_basic_attacks_are_colorless_melee_physical(template: str, basic: str) -> None:
     pack = builtin_pack()
@@ -150,6 +153,7 @@ def test_a_missed_in_melee_reaction_attacks_back(tmp_path: Path) -> None:
     assert [(h.unit, h.hit) for h in hits] == [("T", False), ("H", True)]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_reaction_without_its_trigger_is_refused_at_load(tmp_path: Path) -> None:
     bad = {"abilities": {"r": {"name": "R", "type": "reaction"},
                          "s": {"name": "S", "type": "ranged", "trigger": "hit-in-melee",

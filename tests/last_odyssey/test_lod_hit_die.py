@@ -18,6 +18,8 @@ from tactica.rulesets.last_odyssey.hitdie import (
 )
 from tactica.rulesets.last_odyssey.records import AttackResolved, Damaged, Downed, UseAbility
 
+pytestmark = pytest.mark.both_engines
+
 
 def duel(tmp: Path, attacker: dict, target: dict, *, rulings: dict | None = None,
          abilities: dict | None = None) -> object:
@@ -73,6 +75,7 @@ def setup(kind: str = "physical", **kw: object) -> TargetSetup:
     return TargetSetup(kind, **base)  # type: ignore[arg-type]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.parametrize("kind", ["physical", "magical"])
 def test_attacks_hit_at_7_or_below(kind: str) -> None:
     s = setup(kind, accuracy=4, evasion=3)
@@ -80,12 +83,14 @@ def test_attacks_hit_at_7_or_below(kind: str) -> None:
     assert outcome(s, 9).total == 8 and not outcome(s, 9).hit
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_status_lands_at_5_or_below_at_x1() -> None:
     s = setup("status", accuracy=2, evasion=1)
     assert outcome(s, 6).total == 5 and outcome(s, 6).hit
     assert not outcome(s, 7).hit
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.parametrize("kind", ["physical", "magical"])
 def test_a_natural_1_always_hits_attacks(kind: str) -> None:
     s = setup(kind, evasion=20)
@@ -93,17 +98,20 @@ def test_a_natural_1_always_hits_attacks(kind: str) -> None:
     assert exact_outcomes(s).map(lambda o: o.hit).p(True) == Fraction(1, 10)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_status_that_cannot_land_never_lands_not_even_on_1() -> None:
     s = setup("status", evasion=20)
     assert not outcome(s, 1).hit
     assert exact_outcomes(s).map(lambda o: o.hit).p(True) == 0
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_base_damage_is_attack_minus_defense_plus_the_die() -> None:
     s = setup(attack=2, defense=3)
     assert damage_of(s, 5) == (4, 4)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_base_damage_has_a_floor_of_1_and_final_damage_may_be_0() -> None:
     s = setup(attack=0, defense=20, multiplier=Fraction(1, 4))
     base, final = damage_of(s, 3)
@@ -112,6 +120,7 @@ def test_base_damage_has_a_floor_of_1_and_final_damage_may_be_0() -> None:
     assert o.hit and o.damage == 0 and o.to_hp == 0
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_every_multiplier_multiplies_the_base_and_rounds_half_down() -> None:
     s = setup(attack=2, defense=0, multiplier=Fraction(1, 2))
     assert damage_of(s, 3) == (5, 2)  # 2.5 becomes 2
@@ -119,6 +128,7 @@ def test_every_multiplier_multiplies_the_base_and_rounds_half_down() -> None:
     assert round_half(Fraction(11, 4)) == 3 and round_half(Fraction(9, 4)) == 2
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.parametrize(("mode", "values"), [
     ("half-down", (2, 3, -1)), ("half-up", (3, 4, 0)), ("half-even", (2, 4, 0))])
 def test_rounding_options_lod_2(mode: str, values: tuple[int, int, int]) -> None:
@@ -126,12 +136,14 @@ def test_rounding_options_lod_2(mode: str, values: tuple[int, int, int]) -> None
     assert got == values
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_lod_1_die_only_multiplies_the_die() -> None:
     s = setup(attack=5, defense=1, multiplier=Fraction(2), multiply="die-only")
     assert damage_of(s, 3) == (7, 10)  # 5 - 1 + 3 x 2
     assert damage_of(setup(attack=5, defense=1, multiplier=Fraction(2)), 3) == (7, 14)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_knock_out_hits_by_the_real_roll_and_damages_as_a_1() -> None:
     s = setup(attack=3, defense=0, evasion=4, knockout=True)
     assert outcome(s, 3).hit and outcome(s, 3).base == 4
@@ -139,6 +151,7 @@ def test_knock_out_hits_by_the_real_roll_and_damages_as_a_1() -> None:
     assert outcome(s, 1).hit
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_shell_and_shellbreak_in_absorb() -> None:
     assert absorb(5, 10, 4) == absorb(5, 10, 4)
     a = absorb(5, 10, 4)
@@ -209,6 +222,7 @@ def test_dragonslayer_is_x4_at_full_hp_else_x2(tmp_path: Path) -> None:
     assert (second.multiplier, second.damage) == ("4", 8)  # x2, and x2 without a Shell
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_element_chart_is_transcribed() -> None:
     from tactica.rulesets.last_odyssey.content import builtin_pack
 

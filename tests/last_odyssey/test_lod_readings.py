@@ -19,6 +19,8 @@ from tactica.rulesets.last_odyssey.records import (
     UseAbility,
 )
 
+pytestmark = pytest.mark.both_engines
+
 
 def _pair(tmp: Path, attacker: dict[str, Any], target: dict[str, Any],
           rulings: dict[str, str] | None = None, **units: Any) -> Any:

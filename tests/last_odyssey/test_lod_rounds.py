@@ -34,6 +34,8 @@ from tactica.rulesets.last_odyssey.records import (
 from tactica.rulesets.last_odyssey.state import stat
 from tactica.rulesets.last_odyssey.targeting import legal_actions
 
+pytestmark = pytest.mark.both_engines
+
 
 def initiative_of(b: Battle) -> InitiativeRolled:
     return next(e for e in b.events() if isinstance(e, InitiativeRolled))

@@ -20,8 +20,10 @@ from typing import Any
 
 from tactica.engine.battle import Battle, ScriptedDice
 from tactica.engine.scenario import Scenario, scenario_from_mapping
+from tactica.rulesets.nebulia.kernel import NebuliaMirror
 from tactica.rulesets.nebulia.records import Attack, Attacked, Move
 from tactica.rulesets.nebulia.rules import NebState
+from tactica.testing.both import battle_for, set_up
 
 
 def rifle(accuracy: int = 6, *, dice: int = 1, damage: int = 1, name: str = "rifle",
@@ -57,8 +59,9 @@ def scenario(tiles: str, units: Mapping[str, Mapping[str, Any]], *,
 
 
 def battle_of(sc: Scenario) -> Battle:
-    """A new battle of the scenario."""
-    return Battle(sc.ruleset, sc.new_state())
+    """A new battle of the scenario: on the kernel engine (tactica.testing.both), each of its
+    steps is played again on the compiled kernel and compared."""
+    return battle_for(sc.ruleset, sc.new_state(), NebuliaMirror())
 
 
 def state_of(battle: Battle) -> NebState:
@@ -80,6 +83,7 @@ def attack_ready(tiles: str, *, rulings: Mapping[str, str] | None = None,
     start_round(battle)
     here = state_of(battle).ops[active].pos
     battle.apply(Move(active, here), dice=ScriptedDice([]))
+    set_up(battle)  # the test's situation comes next
     return battle
 
 

@@ -13,6 +13,8 @@ from tactica import odds_of
 from tactica.engine.chance import run_exact
 from tactica.rulesets.nebulia.records import Attack, Attacked
 
+pytestmark = pytest.mark.both_engines
+
 OPEN = """
 A.........
 ..........
@@ -79,6 +81,7 @@ def test_one_armor_die_per_hit() -> None:
     assert (result.hits, result.saves, result.damage) == (3, 1, 2)
 
 
+@pytest.mark.reference_only  # exact odds, no step played
 def test_odds_per_reading() -> None:
     for rulings, p_save in ((DIE, Fraction(4, 10)), (CHARACTERISTIC, Fraction(2, 10))):
         battle = attack_ready(CRATE, rulings=rulings, A=op("red"),
@@ -92,6 +95,7 @@ def _p(target: int, modifier: int = 0) -> Fraction:
     return Fraction(sum(1 for f in range(10) if f == 1 or (f != 0 and f + modifier <= target)), 10)
 
 
+@pytest.mark.reference_only  # exact odds, no step played
 @pytest.mark.parametrize(
     ("dice", "accuracy", "armor", "cover", "reading"),
     [(1, 6, 3, False, "die"), (3, 4, 3, True, "die"), (3, 4, 3, True, "characteristic"),

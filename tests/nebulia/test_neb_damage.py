@@ -22,6 +22,8 @@ from tactica.rulesets.nebulia.records import (
     OutOfAction,
 )
 
+pytestmark = pytest.mark.both_engines
+
 OPEN = "A....B"
 
 

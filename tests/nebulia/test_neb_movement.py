@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from neb_builders import battle_of, op, scenario
 
 from tactica.engine.battle import Battle, ScriptedDice
 from tactica.rulesets.nebulia.records import Attack, Move, Moved
+
+pytestmark = pytest.mark.both_engines
 
 
 def moves_of(tiles: str, unit: str = "A", *, rulings: dict[str, str] | None = None,

@@ -15,6 +15,8 @@ from tactica.engine.errors import ScriptError
 from tactica.engine.events import Rolled
 from tactica.rulesets.nebulia.records import Attack
 
+pytestmark = pytest.mark.both_engines
+
 OPEN = "A......B"
 
 
@@ -79,6 +81,7 @@ def test_no_hit_means_no_armor_roll() -> None:
     assert [e.label for e in battle.log if isinstance(e, Rolled)] == ["to hit"]
 
 
+@pytest.mark.reference_only  # exact odds, no step played
 @pytest.mark.parametrize("accuracy", range(11))
 def test_the_pool_is_one_roll_whose_distribution_is_binomial(accuracy: int) -> None:
     roll = hit_roll(accuracy, 3)
@@ -87,6 +90,7 @@ def test_the_pool_is_one_roll_whose_distribution_is_binomial(accuracy: int) -> N
         assert roll.dist.p(k) == comb(3, k) * p**k * (1 - p) ** (3 - k)
 
 
+@pytest.mark.reference_only  # exact odds, no step played
 def test_reading_faces_agrees_with_the_distribution() -> None:
     roll = hit_roll(5, 2)
     counts = [roll.value_from_faces(f) for f in itertools.product(range(10), repeat=2)]
@@ -106,6 +110,7 @@ def test_neb1_one_to_ten_reads_the_ten_as_zero() -> None:
         roll.value_from_faces([0])
 
 
+@pytest.mark.reference_only  # the reference refuses the faces before any step
 def test_an_impossible_face_is_refused_and_the_state_is_unchanged() -> None:
     battle = attack_ready(OPEN, A=op("red"), B=op("blue"))
     before = battle.ruleset.copy_state(battle.state)

@@ -14,9 +14,14 @@ from tactica.engine.battle import SampledDice
 from tactica.engine.errors import ScenarioError, TacticaError
 from tactica.engine.policies import GreedyPolicy, RandomPolicy
 from tactica.engine.ruleset import get_ruleset
+from tactica.rulesets.nebulia.kernel import COVERED_RULINGS
 
 NEB = get_ruleset("nebulia-operations")
 ALL_OPTIONS = [(r.id, option) for r in NEB.meta.rulings for option in r.options]
+#: Every option, those the kernel does not play marked to run on the reference alone.
+BOTH_OPTIONS = [pytest.param(ruling, option, marks=() if option in COVERED_RULINGS[ruling]
+                             else pytest.mark.reference_only)
+                for ruling, option in ALL_OPTIONS]
 
 TILES = """
 A..#....1
@@ -70,7 +75,8 @@ def test_with_rulings_switches_and_revalidates() -> None:
         sc.with_rulings({"NEB-9": "you-go"})
 
 
-@pytest.mark.parametrize(("ruling", "option"), ALL_OPTIONS)
+@pytest.mark.both_engines
+@pytest.mark.parametrize(("ruling", "option"), BOTH_OPTIONS)
 def test_every_option_of_every_ruling_plays_a_battle_to_the_end(ruling: str, option: str
                                                                ) -> None:
     sc = scenario(TILES, units(), rulings={ruling: option}, max_rounds=6)

@@ -19,6 +19,8 @@ from tactica.engine.errors import IllegalActionError
 from tactica.engine.ruleset import Automatic, ChooseAction, Finished
 from tactica.rulesets.nebulia.records import Attack, EndActivation, Move, RoundStarted
 
+pytestmark = pytest.mark.both_engines
+
 # Walls keep everybody out of sight: activations end without attacks.
 TILES = """
 A.#.1

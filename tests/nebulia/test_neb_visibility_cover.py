@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from neb_builders import attack, attack_ready, attacked, battle_of, op, scenario
@@ -12,6 +13,8 @@ from neb_builders import attack, attack_ready, attacked, battle_of, op, scenario
 from tactica import odds_of
 from tactica.rulesets.nebulia import geometry
 from tactica.rulesets.nebulia.records import Attack
+
+pytestmark = pytest.mark.both_engines
 
 
 def cover_of(tiles: str, *, rulings: dict[str, str] | None = None, **units: dict) -> bool | None:
@@ -91,6 +94,7 @@ def test_an_operator_that_hides_the_target_completely() -> None:
     assert cover_of("A.F.B", rulings={"NEB-5": "foes"}, F=op("red")) is False
 
 
+@pytest.mark.reference_only  # geometry of a state, no step played
 def test_attacker_and_defender_tiles_never_block_their_own_lines() -> None:
     assert clear_lines("AB") == 4
     assert clear_lines(
@@ -165,6 +169,7 @@ def test_neb4_contact_policy_changes_what_is_seen() -> None:
     assert cover_of(corner, rulings={"NEB-4": "touch"}) is None
 
 
+@pytest.mark.reference_only  # exact odds, no step played
 def test_odds_explain_the_cover_verdict() -> None:
     battle = attack_ready(
         """
@@ -197,6 +202,7 @@ def boards(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
     return "\n".join(rows), rules
 
 
+@pytest.mark.reference_only  # geometry of a state, no step played
 @settings(max_examples=60, deadline=None)
 @given(boards())
 def test_fast_sight_agrees_with_the_lines_and_is_symmetric(board: tuple[str, dict[str, str]]

@@ -11,6 +11,8 @@ from tactica.engine.errors import IllegalActionError
 from tactica.rulesets.nebulia import geometry
 from tactica.rulesets.nebulia.records import Attack, EndActivation
 
+pytestmark = pytest.mark.both_engines
+
 KNIFE = rifle(7, melee=True, name="knife")
 GUN = rifle(6, name="rifle")
 
@@ -141,6 +143,7 @@ def test_the_attack_uses_the_chosen_weapon() -> None:
     assert events[0].weapon == "smg" and events[0].hits == 1  # 2 <= 2 hits, 3 > 2 misses
 
 
+@pytest.mark.reference_only  # exact odds, no step played
 def test_odds_on_a_friend_under_neb12_enemies_say_it_is_a_friend_not_a_sight_reason() -> None:
     """NEB-12 ``enemies``: "only operators of another side can be targeted". Asking the odds
     of an attack on F, A's friend in plain sight, names F as a friend and the ruling, and
@@ -156,6 +159,7 @@ def test_odds_on_a_friend_under_neb12_enemies_say_it_is_a_friend_not_a_sight_rea
     assert "lines clear" not in text and "visible" not in text, text
 
 
+@pytest.mark.reference_only  # exact odds, no step played
 @pytest.mark.parametrize(("tiles", "rulings", "says"), [
     # adjacent but unseen, melee needing sight (NEB-7): a sight reason, not "not adjacent"
     ("A#\n#B", {"NEB-7": "adjacent-and-visible", "NEB-5": "all"}, "knife needs B visible"),
@@ -173,6 +177,7 @@ def test_odds_refusals_name_the_rule_that_refuses(tiles: str, rulings: dict[str,
     assert says in str(refused.value), str(refused.value)
 
 
+@pytest.mark.reference_only  # exact odds, no step played
 def test_odds_of_an_operator_on_itself_say_so() -> None:
     from tactica.rulesets.nebulia.odds import attack_odds
 

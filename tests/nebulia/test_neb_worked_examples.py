@@ -9,12 +9,15 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from neb_builders import attack, attack_ready, attacked, op
 
 from tactica import odds_of
 from tactica.engine.chance import run_exact
 from tactica.engine.scenario import load_scenario
 from tactica.rulesets.nebulia.records import Attack, Attacked
+
+pytestmark = pytest.mark.both_engines
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "nebulia"
 
@@ -78,6 +81,7 @@ def test_within_three_tiles_no_cover_with_three_clear_lines() -> None:
     assert result.saves == 1
 
 
+@pytest.mark.reference_only  # exact odds, no step played
 def test_one_die_accuracy_6_against_armor_3_out_of_cover_is_exactly_0_42() -> None:
     battle = attack_ready(OPEN, A=op("red", accuracy=6), B=op("blue", armor=3, defense=1))
     dist = run_exact(battle.ruleset.resolve(battle.state, Attack("A", "rifle", "B")),
@@ -91,6 +95,7 @@ def test_one_die_accuracy_6_against_armor_3_out_of_cover_is_exactly_0_42() -> No
     assert report.numbers["p_save_each_die"] == Fraction(3, 10)
 
 
+@pytest.mark.reference_only  # exact odds, no step played
 def test_the_same_attack_in_cover_beyond_three_tiles_is_exactly_0_36() -> None:
     battle = attack_ready(CRATE, A=op("red", accuracy=6), B=op("blue", armor=3, defense=1))
     report = odds_of(battle.ruleset, battle.state, "A", "B")
@@ -99,6 +104,7 @@ def test_the_same_attack_in_cover_beyond_three_tiles_is_exactly_0_36() -> None:
     assert report.numbers["p_out_of_action"] == Fraction(36, 100)
 
 
+@pytest.mark.reference_only  # exact odds, no step played
 def test_the_duel_examples_give_0_42_and_0_36() -> None:
     for name, expected in (("duel.yaml", Fraction(21, 50)), ("duel-cover.yaml", Fraction(9, 25))):
         sc = load_scenario(EXAMPLES / name)

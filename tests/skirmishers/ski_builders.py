@@ -24,6 +24,7 @@ from tactica.engine.policies import ScriptedPolicy
 from tactica.engine.ruleset import ChooseAction
 from tactica.engine.scenario import Scenario, load_scenario, scenario_from_mapping
 from tactica.rulesets.skirmishers.state import SkiState, Soldier
+from tactica.testing.both import ReplayMirror, battle_for, set_up
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "skirmishers"
 
@@ -85,9 +86,10 @@ def ready(ground: str, *, upper: Sequence[str] = (), features: Sequence[Mapping[
     sc = scenario(ground, units, upper=upper, features=features, stairs=stairs,
                   rulings=rulings, optional=optional, first=first, max_rounds=max_rounds,
                   buildings=buildings)
-    b: Battle[SkiState] = Battle(sc.ruleset, sc.new_state())
+    b: Battle[SkiState] = battle_for(sc.ruleset, sc.new_state(), ReplayMirror(sc))
     while not isinstance(b.pending, ChooseAction):
         b.advance(dice=ScriptedDice([]))
+    set_up(b)  # the test's situation comes next
     return b
 
 

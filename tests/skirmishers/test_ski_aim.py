@@ -21,6 +21,8 @@ from tactica.play import FightController, PlaySession, read_log
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import arc_holds
 
+pytestmark = pytest.mark.both_engines
+
 FIELD = """
 A . . . . . . .
  . . . . . . . .
@@ -53,6 +55,7 @@ def aimed(b: Battle, bearing: float, width: int = 30) -> r.ArcEstablished:  # ty
     return arc
 
 
+@pytest.mark.reference_only  # an arc outside the listed options: no script reaches it
 def test_a_firing_arc_may_be_oriented_in_any_direction() -> None:
     """A 30 degree arc at 7.5 degrees is no listed action, yet legal; it holds the dots whose
     bearing lies within 15 degrees of 7.5: B, 6 steps east and 3 south-east, lies at 19.1."""
@@ -71,6 +74,7 @@ def test_a_firing_arc_may_be_oriented_in_any_direction() -> None:
         assert not arc_holds(other.state, "A", "B"), off
 
 
+@pytest.mark.reference_only  # an arc outside the listed options: no script reaches it
 def test_only_arcs_the_trooper_may_establish_now_are_accepted() -> None:
     b = ready(FIELD, A=trooper("red", marks="........X.."), B=trooper("blue"))  # 1 HP: 4 AP
     take(b, r.Activate("A"))
@@ -82,11 +86,13 @@ def test_only_arcs_the_trooper_may_establish_now_are_accepted() -> None:
     take(b, r.EstablishArc("A", 60, 359.5))
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_bearing_is_kept_in_0_to_360_and_whole_degrees_as_an_int() -> None:
     assert bearing_value(Fraction(75, 2)) == 37.5
     assert bearing_value(-90) == 270 and isinstance(bearing_value(Fraction(720)), int)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_scenario_may_set_an_arc_on_any_bearing() -> None:
     """B's arc at 187.5 degrees holds A, which lies at 199.1 degrees from B."""
     b = ready(FIELD, A=trooper("red"), B=trooper("blue", arc=30, bearing=187.5))
@@ -97,6 +103,7 @@ def test_a_scenario_may_set_an_arc_on_any_bearing() -> None:
     assert kept is not None and kept.bearing == 30 and isinstance(kept.bearing, int)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_an_aimed_arc_replays_from_the_log(tmp_path: Path) -> None:
     scenario = tmp_path / "aim.yaml"
     scenario.write_text(SCENARIO)
@@ -175,6 +182,7 @@ def web(tmp_path: Path) -> Iterator[tuple[object, FightController]]:
     ctl.close()
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_web_page_aims_an_arc_at_a_bearing(web) -> None:  # type: ignore[no-untyped-def]
     client, ctl = web
     s = client.get("/api/state").json()

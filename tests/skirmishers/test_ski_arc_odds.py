@@ -23,6 +23,8 @@ from tactica.rulesets.skirmishers.fire import ranged_tn
 from tactica.rulesets.skirmishers.odds import attack_action
 from tactica.rulesets.skirmishers.state import copy_state
 
+pytestmark = pytest.mark.both_engines
+
 LANE = """
 A . . . B . . .
  . . . . . . . .
@@ -34,6 +36,7 @@ def arc_odds(b: Any, action: r.EstablishArc) -> Any:
     return SKIRMISHERS.odds.odds(b.state, action)
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_a_60_degree_smg_arc_gives_an_enemy_in_it_six_shots_at_13_in_18() -> None:
     """"A trooper with a SMG may shoot into this arc 6 times"; base target number 6, no
     modifier at short range: 2D6 >= 6 hits 26 of 36."""
@@ -51,6 +54,7 @@ def test_a_60_degree_smg_arc_gives_an_enemy_in_it_six_shots_at_13_in_18() -> Non
     assert "each shot hits 13/18" in " ".join(report.reasons)
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_an_arcs_value_is_the_matrixs_every_shot_at_the_target() -> None:
     """The matrix values a firearm's 30-degree arc as all its shots at the target: the arc's
     odds give the same card."""
@@ -67,6 +71,7 @@ def test_an_arcs_value_is_the_matrixs_every_shot_at_the_target() -> None:
     assert arc.numbers["expected_damage"] == matrix.numbers["expected_damage"]
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_an_arc_holding_no_enemy_says_why_its_zero() -> None:
     b = ready(LANE, A=trooper("red"), B=trooper("blue"))
     take(b, r.Activate("A"))
@@ -76,6 +81,7 @@ def test_an_arc_holding_no_enemy_says_why_its_zero() -> None:
     assert "outside the arc: B at 4,0" in report.reasons
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_an_enemy_in_the_arc_out_of_sight_draws_no_shot_and_says_why() -> None:
     """"Impassible obstacles, such as a solid high wall ... block line of sight.\""""
     b = ready(LANE, A=trooper("red"), B=trooper("blue"),
@@ -88,6 +94,7 @@ def test_an_enemy_in_the_arc_out_of_sight_draws_no_shot_and_says_why() -> None:
     assert "can be shot from here" in report.why["expected_damage"]
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_every_enemy_in_the_arc_has_its_own_figures() -> None:
     b = ready("""
     A . . . B . . .
@@ -103,6 +110,7 @@ def test_every_enemy_in_the_arc_has_its_own_figures() -> None:
     assert report.distributions["card C"] != report.distributions["card"]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_arcs_card_agrees_with_sampling_the_rules_reaction_fire() -> None:
     """The rules' reaction fire at B three times, as if it entered a new dot of the arc each
     time, sampled with a seed: B's HP as often as the exact odds say."""
@@ -141,6 +149,7 @@ def test_an_enemy_activating_in_the_arc_is_shot_at_the_reports_target_number() -
     assert shot.tn == report.extra["tn"] == report.extra["targets"][0]["tn"]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_odds_arc_option_json_and_table(capsys: pytest.CaptureFixture[str]) -> None:
     shot = str(EXAMPLES / "shot.yaml")
     assert main(["odds", shot, "-a", "A", "-t", "B", "--arc", "60", "--json"]) == 0
@@ -158,8 +167,10 @@ def test_odds_arc_option_json_and_table(capsys: pytest.CaptureFixture[str]) -> N
     assert "each shot hits 13/18" in text and "expected damage" in text
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.parametrize("args", [["--arc", "45"], ["--arc", "30@400"],
                                   ["--arc", "30", "--shots", "2"]])
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_odds_arc_bad_values_are_one_error_line(args: list[str],
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["odds", str(EXAMPLES / "shot.yaml"), "-a", "A", "-t", "B", *args])
@@ -167,7 +178,9 @@ def test_odds_arc_bad_values_are_one_error_line(args: list[str],
     assert code == 2 and err.startswith("error: --arc") and "Traceback" not in err
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.parametrize("name", ["shot.yaml", "corridor-ambush.yaml", "street-fight.yaml"])
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_every_examples_arcs_do_damage_where_an_enemy_stands_in_range(name: str) -> None:
     """In every example, a 30-degree arc toward each enemy a trooper can shoot now gives it a
     non-zero expected damage, with the per-shot chance; a zero says why (armor)."""
@@ -194,6 +207,7 @@ def test_every_examples_arcs_do_damage_where_an_enemy_stands_in_range(name: str)
     assert seen > 0
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_plays_odds_n_on_an_arc_gives_each_enemys_shots_and_chance(tmp_path: Path) -> None:
     from test_ski_play import Table
 

@@ -3,10 +3,13 @@ fire, rulings SKI-3, SKI-8 and SKI-18)."""
 
 from __future__ import annotations
 
+import pytest
 from ski_builders import of, ready, soldier, take, trooper
 
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import HOLD, holds_dot
+
+pytestmark = pytest.mark.both_engines
 
 LANE = """
 A . . . . . . B
@@ -34,6 +37,7 @@ def test_arc_sizes_shots_and_ap() -> None:
     assert arc_shots("rifle", 150) == (4, 6)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_an_arc_may_point_any_way_and_its_edges_are_included_ski_8() -> None:
     b = ready(LANE, A=trooper("red"), B=trooper("blue", arc=60, bearing=180))
     arc = soldier(b, "B").arc
@@ -89,6 +93,7 @@ def test_an_arc_is_removed_once_its_shots_are_spent() -> None:
     assert soldier(b, "B").arc is None
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_side_removes_its_arcs_at_the_start_of_its_turn() -> None:
     b = ready(LANE, first="blue", A=trooper("red"), B=trooper("blue", arc=60, bearing=180))
     assert soldier(b, "B").arc is None

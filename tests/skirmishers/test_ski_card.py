@@ -17,9 +17,12 @@ from tactica.rulesets.skirmishers.card import (
 )
 from tactica.rulesets.skirmishers.content import builtin_pack
 
+pytestmark = pytest.mark.both_engines
+
 REGULAR = builtin_pack().cards["regular"]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_rifle_hit_with_start_roll_7_on_a_fresh_trooper_leaves_hp_3_6_ap_plus_2() -> None:
     """Worked example: a rifle (4X) hit with start roll 7 on a fresh unarmored regular trooper:
     cells 7, 6, 5, 4 fully crossed; HP 3, 6 AP, +2."""
@@ -29,12 +32,14 @@ def test_a_rifle_hit_with_start_roll_7_on_a_fresh_trooper_leaves_hp_3_6_ap_plus_
     assert REGULAR.max_ap(hit.hp) == 6 and REGULAR.modifier(hit.hp) == 2
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_regular_trooper_with_5_hp_has_7_ap_and_plus_2() -> None:
     """Worked example (quoted): a regular trooper with 5 HP has 7 AP and +2 to all target
     numbers."""
     assert REGULAR.max_ap(5) == 7 and REGULAR.modifier(5) == 2
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.parametrize(("hp", "ap", "modifier"), [
     (10, 8, 0), (9, 8, 0), (8, 8, 0), (7, 8, 1), (6, 7, 1), (5, 7, 2), (4, 6, 2), (3, 6, 2),
     (2, 5, 3), (1, 4, 3), (0, 0, 0)])
@@ -42,6 +47,7 @@ def test_the_card_columns(hp: int, ap: int, modifier: int) -> None:
     assert REGULAR.max_ap(hp) == ap and REGULAR.modifier(hp) == modifier
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_standard_body_armor_has_4_cells_and_takes_2_from_every_ap_value() -> None:
     """Worked example (quoted): standard body armor, 4 armor cells and -2 to every AP value
     (6 AP at full health)."""
@@ -52,12 +58,14 @@ def test_standard_body_armor_has_4_cells_and_takes_2_from_every_ap_value() -> No
         "none": (0, 0), "basic": (2, -1), "standard": (4, -2), "heavy": (6, -3)}
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_start_cell_is_2d6_with_11_and_12_read_as_10() -> None:
     """SKI-1: 11 and 12 have no cell: they start at cell 10."""
     assert START_CELL.p(10) == pytest.approx(6 / 36) and START_CELL.p(2) * 36 == 1
     assert set(START_CELL.outcomes) == set(range(2, 11))
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_lethal_damage_skips_cells_already_fully_crossed() -> None:
     """Skip any previously fully crossed out cells and fully cross out any partly crossed or
     undamaged cells."""
@@ -70,6 +78,7 @@ def test_lethal_damage_skips_cells_already_fully_crossed() -> None:
     assert crossed.crossed == (8,) and crossed.hp == 7
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_current_hp_is_right_of_the_lowest_fully_crossed_cell() -> None:
     """Partly crossed cells do not lower HP; a single crossed cell 2 leaves 1 HP."""
     assert current_hp(FRESH) == 10
@@ -78,18 +87,21 @@ def test_the_current_hp_is_right_of_the_lowest_fully_crossed_cell() -> None:
     assert current_hp("..///////..") == 10
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_bludgeoning_follows_the_lethal_damage_and_partly_crosses_cells() -> None:
     """Club (1X + 4\\) from cell 9: 9 crossed, then 8 7 6 5 partly crossed."""
     hit = apply_hit(FRESH, start=9, lethal=1, bludgeoning=4)
     assert hit.crossed == (9,) and hit.partial == (8, 7, 6, 5) and hit.hp == 8
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_bludgeoning_on_a_partly_crossed_cell_crosses_it_fully() -> None:
     marks = apply_hit(FRESH, start=6, bludgeoning=2).marks       # 6 and 5 partly
     hit = apply_hit(marks, start=6, bludgeoning=2)
     assert hit.crossed == (6, 5) and hit.hp == 4
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_bludgeoning_reaching_a_fully_crossed_cell_skips_it_or_is_lost_ski_24() -> None:
     marks = apply_hit(FRESH, start=6, lethal=1).marks            # 6 crossed
     assert apply_hit(marks, start=6, bludgeoning=1).partial == (5,)
@@ -97,6 +109,7 @@ def test_bludgeoning_reaching_a_fully_crossed_cell_skips_it_or_is_lost_ski_24() 
     assert lost.partial == () and lost.marks == marks
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_damage_past_cell_1_leaves_0_hp_and_past_cell_0_is_dead_ski_2() -> None:
     three = apply_hit(FRESH, start=3, lethal=4)                 # 3 2 1 0
     assert three.hp == 0 and not three.dead
@@ -106,6 +119,7 @@ def test_damage_past_cell_1_leaves_0_hp_and_past_cell_0_is_dead_ski_2() -> None:
     assert dead.dead and dead.hp == 0
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_body_armor_takes_lethal_points_first_and_bludgeoning_is_ignored_while_it_lasts() -> None:
     """Lethal damage crosses armor cells first; with armor left all bludgeoning is ignored
     (SKI-20)."""
@@ -116,11 +130,13 @@ def test_body_armor_takes_lethal_points_first_and_bludgeoning_is_ignored_while_i
     assert through.armor == 0 and through.crossed == (7, 6) and through.hp == 5
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_armor_destroyed_by_the_hit_lets_bludgeoning_start_at_the_start_cell_ski_20() -> None:
     hit = apply_hit(FRESH, start=7, lethal=2, bludgeoning=3, armor=2)
     assert hit.armor == 0 and hit.crossed == () and hit.partial == (7, 6, 5)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_advanced_body_armor_protects_contiguous_cells_ski_30() -> None:
     """Optional rule: a lethal hit on a protected cell marks it \\ and then X."""
     cells = protected_cells(4, "middle")
@@ -135,6 +151,7 @@ def test_advanced_body_armor_protects_contiguous_cells_ski_30() -> None:
     assert outside.crossed == (10, 9) and outside.partial == (8,)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @settings(deadline=None, derandomize=True)
 @given(st.lists(st.tuples(st.integers(2, 10), st.integers(0, 6), st.integers(0, 8),
                           st.integers(0, 6)), max_size=6))

@@ -3,10 +3,13 @@ would set and whom they hold, each move's AP and path, each trooper's AP left.""
 
 from __future__ import annotations
 
+import pytest
 from ski_builders import ready, take, trooper
 
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.marks import map_marks
+
+pytestmark = pytest.mark.both_engines
 
 LANE = """
 A . . . B . . .
@@ -15,6 +18,7 @@ A . . . B . . .
 """
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_an_established_arc_is_a_template_with_its_bearing_reach_and_shots() -> None:
     b = ready(LANE, A=trooper("red"), B=trooper("blue", "smg", arc=60, toward=(0, 0)))
     (arc,) = map_marks(b.state, [])["arcs"]
@@ -22,6 +26,7 @@ def test_an_established_arc_is_a_template_with_its_bearing_reach_and_shots() -> 
                    "reach": 17, "shots": 6, "levels": [0]}
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_the_open_arcs_say_whom_they_hold_and_whom_they_point_at() -> None:
     b = ready(LANE, A=trooper("red"), B=trooper("blue"))
     take(b, r.Activate("A"))
@@ -37,6 +42,7 @@ def test_the_open_arcs_say_whom_they_hold_and_whom_they_point_at() -> None:
     assert marks["ap"] == {"A": 8, "B": 8}
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_a_move_over_a_low_wall_says_its_cost_and_why() -> None:
     """"Across an obstruction: 2 AP": one dot past a low wall costs 3 AP, the straight way 2."""
     b = ready(LANE, A=trooper("red"), B=trooper("blue"),

@@ -9,6 +9,8 @@ from tactica.engine.errors import IllegalActionError
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.movement import reachable
 
+pytestmark = pytest.mark.both_engines
+
 ROW = """
 A . . . . . . . . . . . B
  . . . . . . . . . . . . .
@@ -38,6 +40,7 @@ def test_crossing_an_obstruction_a_door_or_a_window(kind: str, cost: int) -> Non
     assert moved(b, "2,0") == [cost]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_impassable_obstacles_cannot_be_crossed() -> None:
     walls = [{"between": [[0, 0], [1, 0]], "kind": "high-wall"},
              {"between": [[0, 0], [0, 1]], "kind": "high-wall"}]
@@ -106,6 +109,7 @@ def test_at_most_8_ap_go_to_movement_even_for_an_elite_trooper() -> None:
     assert r.EstablishArc("A", 30, 15) in b.legal_actions()
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_experience_changes_every_ap_value_only_when_the_optional_rule_is_on() -> None:
     plain = ready(ROW, A=trooper("red", experience="green"), B=trooper("blue"))
     assert plain.state.max_ap(soldier(plain, "A")) == 8

@@ -18,6 +18,8 @@ from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.arcs import HOLD
 from tactica.rulesets.skirmishers.fire import shot
 
+pytestmark = pytest.mark.both_engines
+
 
 def shot_odds(target: str, **options: str) -> dict[str, object]:
     sc = example("shot.yaml")
@@ -30,6 +32,7 @@ def exact(rows: list[dict[str, object]]) -> dict[object, Fraction]:
     return {row["value"]: Fraction(str(row["p_exact"])) for row in rows}
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_rifle_at_short_range_on_a_fresh_unarmored_trooper_hits_13_in_18() -> None:
     d = shot_odds("B")
     assert d["exact"]["p_hit"] == "13/18"  # type: ignore[index]
@@ -43,6 +46,7 @@ def test_a_rifle_at_short_range_on_a_fresh_unarmored_trooper_hits_13_in_18() -> 
     assert d["exact"]["p_out_of_action"] == "13/108"  # type: ignore[index]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_standard_armored_target_loses_armor_cells_first() -> None:
     d = shot_odds("C")
     assert exact(d["armor"]) == {0: Fraction(13, 18), 4: Fraction(5, 18)}  # type: ignore[arg-type]
@@ -50,12 +54,14 @@ def test_a_standard_armored_target_loses_armor_cells_first() -> None:
     assert exact(d["ap"]) == {6: Fraction(1)}  # type: ignore[arg-type]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_mover_shot_after_spending_ap_may_fall_prone() -> None:
     d = shot_odds("B", spent="7")
     assert Fraction(d["exact"]["p_falls_prone"]) > 0  # type: ignore[index]
     assert shot_odds("B")["p_falls_prone"] == 0
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_odds_of_a_melee_attack() -> None:
     b = ready("A B .\n . . .", A=trooper("red"), B=trooper("blue", armor="basic"))
     report = SKIRMISHERS.odds.odds(b.state, r.Melee("A", "B", "bayonet"))
@@ -66,6 +72,7 @@ def test_the_odds_of_a_melee_attack() -> None:
     assert fists.numbers["expected_damage"] == 0        # bludgeoning ignored while armor lasts
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_an_explosive_where_it_lands_and_each_troopers_outcome() -> None:
     sc = example("shot.yaml")
     state = sc.new_state()
@@ -80,6 +87,7 @@ def test_an_explosive_where_it_lands_and_each_troopers_outcome() -> None:
     assert report.numbers["expected_enemy_damage"] >= report.numbers["expected_damage"]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_an_explosive_at_another_dot() -> None:
     sc = example("shot.yaml")
     state = sc.new_state()
@@ -89,6 +97,7 @@ def test_an_explosive_at_another_dot() -> None:
     assert near.target == "B"
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_exact_odds_agree_with_sampling() -> None:
     b = ready("A . . . . B\n . . . . . .", A=trooper("red"), B=trooper("blue"))
     rifle = b.state.setup.pack.weapons["rifle"]
@@ -107,6 +116,7 @@ def test_exact_odds_agree_with_sampling() -> None:
     del process
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_odds_json_keeps_the_common_keys(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["odds", str(EXAMPLES / "shot.yaml"), "-a", "A", "-t", "B", "--json"])
     out = json.loads(capsys.readouterr().out)
@@ -117,6 +127,7 @@ def test_odds_json_keeps_the_common_keys(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0 and {row["weapon"] for row in rows} >= {"rifle", "hand-grenade"}
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_odds_refuse_an_attack_that_cannot_be_made() -> None:
     from tactica.engine.errors import IllegalActionError
 
@@ -127,6 +138,7 @@ def test_odds_refuse_an_attack_that_cannot_be_made() -> None:
         SKIRMISHERS.odds.odds_action(b.state, "A", ("B",), "bazooka")
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_the_odds_of_a_move_through_an_arc() -> None:
     """Few reaction shots: every outcome exactly; many: each shot's exact chance, and lower
     bounds of the damage."""
@@ -141,6 +153,7 @@ def test_the_odds_of_a_move_through_an_arc() -> None:
     assert 0 < p < 1 and "at 1,0: B's SMG" in "\n".join(far.reasons)
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_a_move_into_an_arc_gives_the_movers_own_outcome() -> None:
     """The reaction shot a move draws is the mover's risk: its card afterwards, exactly, is
     the shot's outcome at the dot it enters (the same shot, asked of after the move)."""
@@ -163,6 +176,7 @@ def test_a_move_into_an_arc_gives_the_movers_own_outcome() -> None:
     assert "p_attacker_falls_prone" not in unexplained(report)
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_the_movers_exact_outcome_agrees_with_sampling_the_move() -> None:
     b = ready("A . . . . . B\n . . . . . . .", A=trooper("red"),
               B=trooper("blue", "smg", arc=60, bearing=180))
@@ -183,6 +197,7 @@ def test_the_movers_exact_outcome_agrees_with_sampling_the_move() -> None:
     assert abs(sum(seen) / n - mean) < 4 * sd / n ** 0.5
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_no_movers_outcome_where_no_arc_holds_the_path() -> None:
     b = ready("A . . . . . B\n . . . . . . .", A=trooper("red"), B=trooper("blue"))
     take(b, r.Activate("A"))
@@ -190,6 +205,7 @@ def test_no_movers_outcome_where_no_arc_holds_the_path() -> None:
     assert not any(name.startswith("attacker") for name in report.distributions)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_odds_refusals_say_what_refuses() -> None:
     """Melee is "adjacent on one level and in sight": a trooper next to the attacker on the
     floor above is refused for the level, not for being far; troopers attack the other
@@ -218,6 +234,7 @@ def _claims(state: object, action: object, **options: str) -> list[str]:
                        state=reading.state or state, damage=reading.damage, out=reading.out)
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_the_reports_hold_to_the_battles_processes_through_their_reading() -> None:
     # a melee attack rolled as the battle rolls it when the target activates
     b = ready("A B .\n . . .", A=trooper("red"), B=trooper("blue", armor="basic"))
@@ -232,6 +249,7 @@ def test_the_reports_hold_to_the_battles_processes_through_their_reading() -> No
     assert _claims(state, shoot, spent="3") == []
 
 
+@pytest.mark.reference_only  # exact odds or explanations: the reference's
 def test_a_volley_has_no_reading() -> None:
     sc = example("shot.yaml")
     state = sc.new_state()

@@ -20,6 +20,8 @@ from tactica.engine.scenario import load_scenario
 from tactica.play import PlaySession
 from tactica.rulesets.skirmishers import records as r
 
+pytestmark = pytest.mark.both_engines
+
 YARD = textwrap.dedent("""\
     kind: dots
     name: Yard
@@ -80,6 +82,7 @@ legend: . open ground, : floor inside a building, ^ stairs, blank: no floor
     B (blue) at 6,2"""
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_text_map_draws_each_feature_kind_per_level_with_a_legend(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "yard.yaml"
@@ -88,6 +91,7 @@ def test_the_text_map_draws_each_feature_kind_per_level_with_a_legend(
     assert capsys.readouterr().out == YARD_PICTURE + "\n"
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_street_fight_map_shows_the_house_on_both_floors(
         capsys: pytest.CaptureFixture[str]) -> None:
     here = Path(__file__).parents[2] / "examples" / "skirmishers" / "street-fight.yaml"
@@ -111,6 +115,7 @@ def _menu(said: list[str], start: str) -> list[str]:
     return said[first + 1:end]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_an_activation_lists_its_actions_by_kind_with_their_ap(tmp_path: Path) -> None:
     table = Table({"dice for first side": ["red"], "red>": ["activate A", "quit"]})
     PlaySession.start(example("street-fight.yaml"), tmp_path / "s.jsonl", table, seed=1,
@@ -139,6 +144,7 @@ def test_an_activation_lists_its_actions_by_kind_with_their_ap(tmp_path: Path) -
                         "fires at an enemy acting or moving in it")
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_move_says_what_it_spends_and_what_is_left(tmp_path: Path) -> None:
     table = Table({"dice for first side": ["red"],
                    "red>": ["activate A", "A moves to 7,7", "quit"]})
@@ -156,6 +162,7 @@ def test_a_move_says_what_it_spends_and_what_is_left(tmp_path: Path) -> None:
                        "AP); an arc fires at an enemy acting or moving in it")
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_every_die_says_what_it_decides(tmp_path: Path) -> None:
     # B's arc holds the lane: red walks A into it, blue fires twice (6 6 hits, then 1 2
     # starts at cell 3), and A falls at 2,0.
@@ -177,6 +184,7 @@ def test_every_die_says_what_it_decides(tmp_path: Path) -> None:
     assert "roll for '2D6 to hit: reaction fire by B at A': two six-sided dice" in table.said
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_map_command_at_the_table_draws_the_same_picture(tmp_path: Path) -> None:
     table = Table({"dice for first side": ["red"], "red>": ["map", "quit"]})
     PlaySession.start(example("street-fight.yaml"), tmp_path / "s.jsonl", table, seed=1,
@@ -200,6 +208,7 @@ def test_a_melee_roll_and_its_start_cell_name_the_attacker_and_the_target() -> N
                            "2D6 start cell for the hit by A on B"]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_reaction_shot_is_offered_with_the_target_number_where_the_enemy_steps(
         tmp_path: Path) -> None:
     # A's 150° arc covers the house; W walks out of the west door into it. The offer is
@@ -220,6 +229,7 @@ def test_a_reaction_shot_is_offered_with_the_target_number_where_the_enemy_steps
     assert "None" not in table.text
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_ready_grenade_lists_its_throws_by_ap(tmp_path: Path) -> None:
     table = Table({"dice for first side": ["red"],
                    "red>": ["activate A", "A readies its Hand Grenade", "quit"]})

@@ -33,6 +33,8 @@ from tactica.rulesets.unhex.records import (
     Wounded,
 )
 
+pytestmark = pytest.mark.both_engines
+
 DOORS = {"kind": "zones", "areas": ["Hall", "Vault", "Roof", "Street"], "connections": [
     {"between": ["Hall", "Vault"], "door": "closed"},
     {"between": ["Roof", "Street"], "type": "one-way"},
@@ -43,6 +45,7 @@ NONE = Reaction("none")
 # -- attacks ------------------------------------------------------------------------------------
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_attacking_needs_a_weapon_in_a_usable_hand() -> None:
     b = ready({"A": pc("Bar", items=["knife", "pistol"], hold=[]), "B": npc("Bar")})
     assert attacks(b.state, b.state.chars["A"]) == []
@@ -51,11 +54,13 @@ def test_attacking_needs_a_weapon_in_a_usable_hand() -> None:
     assert attacks(b.state, b.state.chars["A"]) == []
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_melee_reaches_range_zero_only_and_only_enemies_are_targets() -> None:
     b = ready({"A": pc("Bar"), "A2": pc("Bar"), "B": npc("Bar"), "C": npc("Kitchen")})
     assert attacks(b.state, b.state.chars["A"]) == [Attack("A", "knife", "B")]
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_an_attack_hits_at_or_under_the_attackers_current_level() -> None:
     b = ready({"A": pc("Bar", level=40), "B": npc("Bar")})
     events = act(b, Attack("A", "knife", "B"), rolls=[(4, 1)], decisions={"npcs": [NONE]})
@@ -65,6 +70,7 @@ def test_an_attack_hits_at_or_under_the_attackers_current_level() -> None:
 # -- declaring reactions before the dice --------------------------------------------------------
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_reactions_are_declared_before_any_die_and_only_once() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Bar")})
     act(b, Attack("A", "knife", "B"), rolls=[(1, 2), (3, 4)],
@@ -75,6 +81,7 @@ def test_reactions_are_declared_before_any_die_and_only_once() -> None:
     assert sum(isinstance(e, Decided) and e.side == "npcs" for e in step) == 1
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_defend_wins_with_a_higher_success_and_the_attack_misses() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Bar")})
     events = act(b, Attack("A", "knife", "B"), rolls=[(2, 1), (3, 4)],
@@ -84,6 +91,7 @@ def test_defend_wins_with_a_higher_success_and_the_attack_misses() -> None:
     assert of(events, ActionSpent) == [ActionSpent("A", "attack"), ActionSpent("B", "defend")]
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_defend_loses_to_a_higher_success_and_a_pc_wins_ties_against_an_npc() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Bar")})
     events = act(b, Attack("A", "knife", "B"), rolls=[(3, 4), (3, 4)],
@@ -95,6 +103,7 @@ def test_defend_loses_to_a_higher_success_and_a_pc_wins_ties_against_an_npc() ->
     assert of(events, Attacked)[0].outcome == "defended"
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 @pytest.mark.parametrize(("rule", "outcome"), [("actor", "hit"), ("reactor", "defended")])
 def test_equal_successes_between_two_npcs_follow_unh_14(rule: str, outcome: str) -> None:
     b = ready({"A": npc("Bar"), "B": {**npc("Bar"), "side": "gang"}}, order=("npcs", "gang"),
@@ -104,6 +113,7 @@ def test_equal_successes_between_two_npcs_follow_unh_14(rule: str, outcome: str)
     assert of(events, Attacked)[0].outcome == outcome
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_both_failing_the_attack_misses() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Bar")})
     events = act(b, Attack("A", "knife", "B"), rolls=[(8, 1), (9, 2)],
@@ -111,6 +121,7 @@ def test_both_failing_the_attack_misses() -> None:
     assert of(events, Attacked)[0].outcome == "miss"
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_the_defender_may_roll_first_under_unh_15() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Bar")}, rulings={"UNH-15": "reactor-first"})
     act(b, Attack("A", "knife", "B"), rolls=[(2, 1), (3, 4)],
@@ -118,12 +129,14 @@ def test_the_defender_may_roll_first_under_unh_15() -> None:
     assert [e.label for e in b.log if isinstance(e, Rolled)] == ["B: defend", "A: attack"]
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_no_defence_against_a_ranged_attack_without_cover_and_never_at_range_zero() -> None:
     b = ready({"A": pc("Bar", items=["pistol"]), "B": npc("Bar")})
     with pytest.raises(Exception, match="not one of its"):
         act(b, Attack("A", "pistol", "B"), decisions={"npcs": [Reaction("defend")]})
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_counterattack_only_from_ones_own_area_with_a_melee_weapon_simultaneously() -> None:
     b = ready({"A": pc("Bar", items=["pistol"], level=99), "B": npc("Bar")})
     # A ranged attack from the same area can be counterattacked with a melee weapon.
@@ -151,6 +164,7 @@ def _reactions(b: object, a: str, w: str, t: str) -> tuple[Reaction, ...]:
     return reactions_to_attack(s, s.chars[a], s.chars[t], s.item(w), look)
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_without_an_action_left_only_surrender_is_offered() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Bar")}, actions={"B": 0})
     assert _reactions(b, "A", "knife", "B") == (NONE, Reaction("surrender"))
@@ -159,6 +173,7 @@ def test_without_an_action_left_only_surrender_is_offered() -> None:
 # -- die assignment and critical successes ------------------------------------------------------
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_the_attacker_assigns_the_dice_as_a_decision_of_its_side() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Bar")})
     events = act(b, Attack("A", "knife", "B"), rolls=[(3, 7)],
@@ -169,6 +184,7 @@ def test_the_attacker_assigns_the_dice_as_a_decision_of_its_side() -> None:
     assert decided[-1].side == "pcs" and decided[-1].label.startswith("A: which die")
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_setting_the_dice_on_a_critical_success() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Bar")})
     events = act(b, Attack("A", "knife", "B"), rolls=[(2, 2)],
@@ -183,6 +199,7 @@ def test_setting_the_dice_on_a_critical_success() -> None:
 # -- movement -----------------------------------------------------------------------------------
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_moving_one_connection_respecting_arrows_and_doors() -> None:
     b = ready({"A": pc("Roof"), "B": npc("Street"), "C": npc("Hall")}, zones=DOORS)
     s = b.state
@@ -192,6 +209,7 @@ def test_moving_one_connection_respecting_arrows_and_doors() -> None:
     assert Door("C", "Vault", "open") not in b.legal_actions()
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_opening_a_door_takes_an_action_and_lets_people_through() -> None:
     b = ready({"A": pc("Hall"), "B": npc("Street")}, zones=DOORS)
     assert Door("A", "Vault", "open") in b.legal_actions()
@@ -200,6 +218,7 @@ def test_opening_a_door_takes_an_action_and_lets_people_through() -> None:
     assert "Vault" in [m.to for m in moves(b.state, b.state.chars["A"])]
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_a_full_leg_allows_moving_only_with_empty_hands_and_two_never() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Alley")})
     a = b.state.chars["A"]
@@ -213,6 +232,7 @@ def test_a_full_leg_allows_moving_only_with_empty_hands_and_two_never() -> None:
     assert moves(b.state, a) == []
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_a_move_arrives_when_no_one_intercepts() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Alley")})
     events = act(b, Move("A", "Kitchen"))
@@ -222,6 +242,7 @@ def test_a_move_arrives_when_no_one_intercepts() -> None:
 # -- intercept ----------------------------------------------------------------------------------
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_intercept_attacks_the_mover_and_a_stop_lets_the_interceptor_choose_where() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Kitchen", items=["knife"]),
                "C": npc("Alley", items=["shotgun"])})
@@ -238,6 +259,7 @@ def test_intercept_attacks_the_mover_and_a_stop_lets_the_interceptor_choose_wher
     assert of(events, ActionSpent) == [ActionSpent("A", "move"), ActionSpent("B", "intercept")]
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_an_interception_that_does_not_stop_the_mover_lets_it_arrive() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Kitchen")})
     events = act(b, Move("A", "Kitchen"), rolls=[(2, 3)],
@@ -246,6 +268,7 @@ def test_an_interception_that_does_not_stop_the_mover_lets_it_arrive() -> None:
     assert of(events, Moved) == [Moved("A", "Bar", "Kitchen")]
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_the_mover_cannot_react_to_an_interception() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Kitchen")})
     act(b, Move("A", "Kitchen"), rolls=[(2, 3)],
@@ -253,6 +276,7 @@ def test_the_mover_cannot_react_to_an_interception() -> None:
     assert not [e for e in b.log if isinstance(e, Decided) and e.side == "pcs"]
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 @pytest.mark.parametrize(("rule", "attacks_after"), [("at-stop", 2), ("wasted", 1)])
 def test_further_interceptions_after_a_stop_follow_unh_16(rule: str, attacks_after: int) -> None:
     b = ready({"A": pc("Bar"), "B": npc("Kitchen"), "C": npc("Bar")},
@@ -268,6 +292,7 @@ def test_further_interceptions_after_a_stop_follow_unh_16(rule: str, attacks_aft
     assert b.state.chars["C"].actions == 0  # the declared action is spent either way
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_any_hit_stops_the_mover_under_unh_17() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Kitchen")}, rulings={"UNH-17": "any-hit"})
     events = act(b, Move("A", "Kitchen"), rolls=[(1, 3)],
@@ -279,6 +304,7 @@ def test_any_hit_stops_the_mover_under_unh_17() -> None:
 # -- items --------------------------------------------------------------------------------------
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_rearranging_hands_is_one_action_and_two_handed_items_need_both_hands() -> None:
     b = ready({"A": pc("Bar", items=["knife", "shotgun", "pistol"], hold=["knife"]),
                "B": npc("Alley")})
@@ -294,6 +320,7 @@ def test_rearranging_hands_is_one_action_and_two_handed_items_need_both_hands() 
     assert all(x.right != "shotgun" for x in arrangements(b.state, a))
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_picking_up_from_the_floor_and_the_five_slots() -> None:
     five = ["knife", "pistol", "bottle", "machete", "revolver"]
     b = ready({"A": pc("Bar", items=five, hold=["knife"]), "B": npc("Alley")})
@@ -306,6 +333,7 @@ def test_picking_up_from_the_floor_and_the_five_slots() -> None:
     assert b.state.floor["Bar"] == ("knife",)
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_under_unh_19_items_in_hand_use_no_slot() -> None:
     five = ["knife", "pistol", "bottle", "machete", "revolver"]
     b = ready({"A": pc("Bar", items=five, hold=["knife"]), "B": npc("Alley")},
@@ -327,6 +355,7 @@ def _patient() -> object:
     return b
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_first_aid_success_erases_marks_and_turns_the_rest_to_x() -> None:
     b = _patient()
     plan = FirstAidPlan(3, 0, (("torso", 3),))
@@ -338,6 +367,7 @@ def test_first_aid_success_erases_marks_and_turns_the_rest_to_x() -> None:
     assert body.level == 50 and not b.state.chars["P"].unconscious  # awake, level unchanged
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_first_aid_plans_spread_the_boxes_over_the_extra_locations() -> None:
     from tactica.rulesets.unhex.aid import first_aid_plans
 
@@ -349,6 +379,7 @@ def test_first_aid_plans_spread_the_boxes_over_the_extra_locations() -> None:
                for p in plans)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_first_aid_failure_uses_up_the_kit() -> None:
     b = _patient()
     events = act(b, FirstAid("M", "P"), rolls=[(8, 1)])
@@ -357,6 +388,7 @@ def test_first_aid_failure_uses_up_the_kit() -> None:
     assert b.state.chars["P"].body.marks_at("left leg") == Marks(x=4)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_first_aid_critical_failure_makes_x_marks_permanent_chosen_by_the_treater() -> None:
     b = _patient()
     events = act(b, FirstAid("M", "P"), rolls=[(7, 7)],
@@ -368,6 +400,7 @@ def test_first_aid_critical_failure_makes_x_marks_permanent_chosen_by_the_treate
     assert b.state.chars["M"].owed == 1  # and the treater loses its next action
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_first_aid_needs_the_kit_in_hand_and_range_zero() -> None:
     b = ready({"M": pc("Bar", items=["first-aid-kit", "knife"], hold=["knife"]),
                "P": pc("Bar"), "B": npc("Alley")})
@@ -382,6 +415,7 @@ def test_first_aid_needs_the_kit_in_hand_and_range_zero() -> None:
 # -- more of the rules --------------------------------------------------------------------------
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_levels_start_at_fifty() -> None:
     from unh_builders import scenario
 
@@ -390,6 +424,7 @@ def test_levels_start_at_fifty() -> None:
     assert (a.level, a.body.max_level, a.items) == (50, 50, ())
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_the_attack_rolls_against_the_current_level() -> None:
     b = ready({"A": pc("Bar"), "B": npc("Bar")})
     b.state.chars["A"].body = b.state.chars["A"].body.with_level(40)
@@ -397,6 +432,7 @@ def test_the_attack_rolls_against_the_current_level() -> None:
     assert of(events, Attacked)[0].outcome == "miss"
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_a_good_attacker_may_reroll_in_battle() -> None:
     b = ready({"A": pc("Bar", good=["attack"]), "B": npc("Bar")})
     events = act(b, Attack("A", "knife", "B"), rolls=[(8, 3), [2]],
@@ -406,6 +442,7 @@ def test_a_good_attacker_may_reroll_in_battle() -> None:
         "A: attack", "A: attack (re-roll tens)"]
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_the_unconscious_take_no_actions_and_cannot_react() -> None:
     from unh_builders import advance
 
@@ -419,6 +456,7 @@ def test_the_unconscious_take_no_actions_and_cannot_react() -> None:
     assert dict(events[0].actions) == {"A": 1, "C": 1}
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_no_cover_while_moving_the_interceptor_assigns_the_dice() -> None:
     b = ready({"A": pc("Kitchen"), "B": npc("Dance Floor", items=["shotgun"])})
     assert b.state.view.look("Dance Floor", "Bar").cover
@@ -428,6 +466,7 @@ def test_no_cover_while_moving_the_interceptor_assigns_the_dice() -> None:
     assert of(events, Wounded)[0].assigned_by == "B"
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_dropping_an_item_takes_no_action_so_it_is_offered_with_none_left() -> None:
     """The seed: "Dropping items currently in your hands ... doesn't take an action". A has
     spent its action; B (same team) still has one, so the team's turn goes on and A may
@@ -448,6 +487,7 @@ def test_dropping_an_item_takes_no_action_so_it_is_offered_with_none_left() -> N
     assert not of(events, ActionSpent) and a.actions == 0
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_first_aid_offers_every_plan_not_only_locations_filled_one_after_another() -> None:
     """The rule file: "erase that many `\\` marks over at most that many locations". With
     `\\` marks on the left arm 5, torso 3, head 1 and a roll allowing 2 boxes over 2

@@ -23,6 +23,8 @@ from tactica.rulesets.unhex.records import (
     TurnEnded,
 )
 
+pytestmark = pytest.mark.both_engines
+
 TEAMS = {"A": pc("Entrance", level=40), "B": npc("Bar", level=40)}
 
 
@@ -107,6 +109,7 @@ def test_equal_successes_between_two_npc_teams_go_to_the_first_listed() -> None:
     assert _won(events).side == "npcs"
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_team_turns_each_action_once_and_reacting_uses_the_action() -> None:
     units = {"A": pc("Entrance", items=["pistol"]), "A2": pc("Entrance", items=["pistol"]),
              "B": npc("Dance Floor", items=["knife"])}
@@ -131,6 +134,7 @@ def test_team_turns_each_action_once_and_reacting_uses_the_action() -> None:
     assert of(events, RoundStarted)[0].actions == (("A", 1), ("A2", 1), ("B", 1))
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_a_critical_failure_with_no_action_left_loses_next_rounds_action() -> None:
     b = ready({"A": pc("Entrance", items=["pistol"]), "B": npc("Dance Floor")})
     events = act(b, Attack("A", "pistol", "B"), rolls=[(8, 8)],
@@ -143,6 +147,7 @@ def test_a_critical_failure_with_no_action_left_loses_next_rounds_action() -> No
     assert b.state.chars["A"].owed == 0
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_a_critical_failure_with_an_extra_action_loses_it_now() -> None:
     b = ready({"A": pc("Entrance", items=["pistol"]), "B": npc("Dance Floor")},
               actions={"A": 2})
@@ -152,6 +157,7 @@ def test_a_critical_failure_with_an_extra_action_loses_it_now() -> None:
     assert b.state.chars["A"].actions == 0 and b.state.chars["A"].owed == 0
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_an_extra_action_from_a_critical_success_is_used_this_round_or_lost() -> None:
     b = ready({"A": pc("Entrance", items=["pistol"]), "B": npc("Dance Floor")})
     act(b, Attack("A", "pistol", "B"), rolls=[(1, 1)],
@@ -173,6 +179,7 @@ def ended(b: Battle) -> Pending:
     return b.pending
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_combat_ends_when_one_team_is_left_in_the_fight() -> None:
     b = ready({"A": pc("Entrance", items=["pistol"], level=99), "B": npc("Dance Floor")})
     act(b, Attack("A", "pistol", "B"), rolls=[(5, 9)],
@@ -181,6 +188,7 @@ def test_combat_ends_when_one_team_is_left_in_the_fight() -> None:
     assert ended(b) == Finished("pcs", "the only team left in the fight: pcs")
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_surrender_and_retreat_leave_the_fight() -> None:
     b = ready({"A": pc("Entrance", items=["pistol"]), "B": npc("Dance Floor"),
                "C": npc("Entrance")}, exits=["Entrance"])
@@ -192,6 +200,7 @@ def test_surrender_and_retreat_leave_the_fight() -> None:
     assert ended(b) == Finished("pcs", "the only team left in the fight: pcs")
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_a_scenario_objective_ends_combat() -> None:
     b = ready({"A": pc("Kitchen"), "B": npc("Bar")},
               objectives=[{"side": "pcs", "reach": "Alley"}])
@@ -199,6 +208,7 @@ def test_a_scenario_objective_ends_combat() -> None:
     assert ended(b) == Finished("pcs", "objective met by pcs: 1 in Alley")
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_the_round_limit_is_a_draw() -> None:
     b = battle({"A": pc("Entrance"), "B": npc("Alley")}, max_rounds=1)
     b = start_round(b, ("pcs", "npcs"))
@@ -207,6 +217,7 @@ def test_the_round_limit_is_a_draw() -> None:
     assert ended(b) == Finished(None, "the round limit (1) was reached")
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.parametrize("zones", [CLUB_MAP])
 def test_a_round_starts_with_initiative_and_nothing_else(zones: dict[str, object]) -> None:
     b = battle({"A": pc("Entrance"), "B": npc("Alley")}, zones=zones)

@@ -16,7 +16,10 @@ from tactica.rulesets.unhex import RULINGS, UNHEX
 from tactica.rulesets.unhex.content import builtin_pack, load_pack
 from tactica.rulesets.unhex.legal import attacks
 
+pytestmark = pytest.mark.both_engines
 
+
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_nightclub_fight_is_pcs_against_npcs_on_the_seeds_map() -> None:
     sc = load_scenario(NIGHTCLUB_FIGHT)
     assert sc.ruleset is UNHEX and sc.battlefield == ZoneGraph.from_mapping(CLUB_MAP)
@@ -30,6 +33,7 @@ def test_the_nightclub_fight_is_pcs_against_npcs_on_the_seeds_map() -> None:
                                                                         "shotgun")
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_content_pack_is_illustrative_and_has_every_kind_of_item() -> None:
     pack = builtin_pack()
     assert pack.illustrative
@@ -40,6 +44,7 @@ def test_the_content_pack_is_illustrative_and_has_every_kind_of_item() -> None:
     assert pack.items["first-aid-kit"].kind == "first-aid"
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_every_problem_of_a_scenario_is_reported_at_once() -> None:
     units = {
         "A": {"side": "pcs", "at": "Lobby", "items": ["knife", "laser"], "hold": ["pistol"]},
@@ -62,11 +67,13 @@ def test_every_problem_of_a_scenario_is_reported_at_once() -> None:
         assert part in text, part
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_levels_are_checked() -> None:
     with pytest.raises(ScenarioError, match=r"units.A.level"):
         scenario({"A": pc("Bar", level=100), "B": npc("Bar")})
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_bad_content_pack_names_the_item(tmp_path: Path) -> None:
     bad = tmp_path / "pack.yaml"
     bad.write_text("items: {club: {kind: blunt}}\nprofiles: {x: {items: [club, axe]}}\n")
@@ -77,6 +84,7 @@ def test_a_bad_content_pack_names_the_item(tmp_path: Path) -> None:
         load_pack(bad)
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_a_scenario_may_add_content(tmp_path: Path) -> None:
     (tmp_path / "pack.yaml").write_text("items: {axe: {kind: melee, hands: 2}}\n")
     data = load_yaml(NIGHTCLUB_FIGHT)
@@ -87,6 +95,7 @@ def test_a_scenario_may_add_content(tmp_path: Path) -> None:
     assert sc.new_state().chars["Vince"].right == "axe"
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_unhex_needs_a_zone_map() -> None:
     with pytest.raises(ScenarioError, match="played on a 'zones' map"):
         scenario({"A": pc("Bar"), "B": npc("Bar")}, zones={"kind": "grid", "tiles": "A.B"})
@@ -95,6 +104,7 @@ def test_unhex_needs_a_zone_map() -> None:
 # -- rulings ------------------------------------------------------------------------------------
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_every_ruling_has_a_default_and_unknown_options_are_refused() -> None:
     ids = [r.id for r in RULINGS]
     assert ids == [f"UNH-{i}" for i in range(1, 29)]
@@ -102,6 +112,7 @@ def test_every_ruling_has_a_default_and_unknown_options_are_refused() -> None:
         scenario({"A": pc("Bar"), "B": npc("Bar")}, rulings={"UNH-6": "best"})
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_sight_rulings_reach_the_zone_map() -> None:
     # UNH-1 no: the Catwalk is 3 from the Entrance without the dashed line; a shotgun still
     # sees and reaches it (two-handed: 1 or more).
@@ -111,6 +122,7 @@ def test_sight_rulings_reach_the_zone_map() -> None:
     assert attacks(b.state, b.state.chars["A"]) != []
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_unh_2_every_path_must_be_blocked() -> None:
     zones = {"kind": "zones", "areas": ["S", "A", "B", "T"], "connections": [
         {"between": ["S", "A"], "cover": ["A"]}, {"between": ["A", "T"], "cover": ["T"]},
@@ -124,6 +136,7 @@ def test_unh_2_every_path_must_be_blocked() -> None:
     assert attacks(b.state, b.state.chars["X"]) != []
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_unh_28_sight_is_symmetric_unless_the_literal_count_is_chosen() -> None:
     # On the nightclub the literal count lets the Kitchen see the Dance Floor but not back.
     units = {"A": pc("Dance Floor", items=["rifle"]), "B": npc("Kitchen")}
@@ -137,11 +150,13 @@ def test_unh_28_sight_is_symmetric_unless_the_literal_count_is_chosen() -> None:
     assert not b.state.view.look("Kitchen", "Dance Floor").visible
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_unh_4_later_rules_have_fewer_boxes() -> None:
     b = battle({"A": pc("Bar"), "B": npc("Bar")}, rulings={"UNH-4": "later"})
     assert b.state.chars["A"].body.boxes == (3, 3, 3, 9, 6, 6)
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_unh_21_allows_attacking_the_unconscious() -> None:
     units = {"A": pc("Bar"), "B": npc("Bar"), "C": npc("Bar")}
     for rule, expected in (("no", ["C"]), ("yes", ["B", "C"])):

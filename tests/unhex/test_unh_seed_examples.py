@@ -3,6 +3,7 @@ range, cover, line of sight and initiative."""
 
 from __future__ import annotations
 
+import pytest
 from unh_builders import act, advance, battle, npc, of, pc, ready
 
 from tactica.rulesets.unhex.legal import attacks, interceptions, moves, reactions_to_attack
@@ -16,6 +17,8 @@ from tactica.rulesets.unhex.records import (
     Wounded,
 )
 from tactica.rulesets.unhex.state import UnhexState
+
+pytestmark = pytest.mark.both_engines
 
 ARMS = ["knife", "pistol", "shotgun"]
 
@@ -31,6 +34,7 @@ def _armed(at: str) -> dict[str, object]:
 # -- range --------------------------------------------------------------------------------------
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_range_entrance_to_dance_floor_is_one() -> None:
     b = ready({"A": _armed("Entrance"), "B": npc("Dance Floor")})
     assert b.state.view.look("Entrance", "Dance Floor").distance == 1
@@ -38,6 +42,7 @@ def test_range_entrance_to_dance_floor_is_one() -> None:
     assert _targets(b.state, "A") == {("pistol", "B")}
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_range_entrance_to_catwalk_is_two() -> None:
     b = ready({"A": _armed("Entrance"), "B": npc("Catwalk")})
     assert b.state.view.look("Entrance", "Catwalk").distance == 2
@@ -46,6 +51,7 @@ def test_range_entrance_to_catwalk_is_two() -> None:
     assert _targets(b.state, "A") == {("shotgun", "B")}  # two-handed: 1 or more, in sight
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_range_to_someone_moving_between_catwalk_and_dance_floor_is_one() -> None:
     b = ready({"A": _armed("Entrance"), "B": npc("Catwalk")})
     assert b.state.view.look("Entrance", ("Catwalk", "Dance Floor")).distance == 1
@@ -59,6 +65,7 @@ def test_range_to_someone_moving_between_catwalk_and_dance_floor_is_one() -> Non
         ("A", (Reaction("none"), Reaction("intercept", "pistol")))]
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_two_handed_ranged_never_at_range_zero() -> None:
     b = ready({"A": pc("Bar", items=["shotgun"]), "B": npc("Bar")})
     assert _targets(b.state, "A") == set()
@@ -75,24 +82,29 @@ def _cover_case(attacker_at: str, target_at: str) -> tuple[bool, tuple[Reaction,
     return look.cover, options
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_in_the_bar_against_a_shot_from_the_dance_floor_cover() -> None:
     cover, options = _cover_case("Dance Floor", "Bar")
     assert cover and Reaction("defend") in options  # defending a ranged attack needs cover
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_in_the_bar_from_the_catwalk_no_cover() -> None:
     cover, options = _cover_case("Catwalk", "Bar")
     assert not cover and Reaction("defend") not in options
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_on_the_dance_floor_from_the_bar_no_cover() -> None:
     assert not _cover_case("Bar", "Dance Floor")[0]
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_in_the_bar_from_the_dj_booth_cover() -> None:
     assert _cover_case("DJ Booth", "Bar")[0]
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_cover_lets_the_target_choose_the_damage_die() -> None:
     b = ready({"A": pc("Dance Floor", items=["shotgun"]), "B": npc("Bar")})
     # 29: the target picks 2 damage to the head (9) over 9 damage to the right leg (2).
@@ -110,22 +122,26 @@ def test_cover_lets_the_target_choose_the_damage_die() -> None:
 # -- line of sight ------------------------------------------------------------------------------
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_alley_sees_kitchen_not_bar() -> None:
     b = ready({"A": pc("Alley", items=["shotgun"]), "K": npc("Kitchen"), "B": npc("Bar")})
     assert _targets(b.state, "A") == {("shotgun", "K")}
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_pool_tables_sees_bar_not_kitchen() -> None:
     b = ready({"A": pc("Pool Tables", items=["shotgun"]), "K": npc("Kitchen"),
                "B": npc("Bar")})
     assert _targets(b.state, "A") == {("shotgun", "B")}
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_dj_booth_sees_dj_booth() -> None:
     b = ready({"A": pc("DJ Booth", items=["pistol"]), "B": npc("DJ Booth")})
     assert _targets(b.state, "A") == {("pistol", "B")}
 
 
+@pytest.mark.reference_only  # its round is set up by changing the state: no replay
 def test_catwalk_and_dance_floor_see_each_other_but_no_one_moves_between_them() -> None:
     b = ready({"A": pc("Catwalk", items=["shotgun"]), "B": npc("Dance Floor",
                                                                items=["shotgun"])})

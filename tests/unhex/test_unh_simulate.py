@@ -15,9 +15,12 @@ from tactica.engine.events import Decided, dumps
 from tactica.engine.policies import make_policy
 from tactica.engine.scenario import load_scenario
 
+pytestmark = pytest.mark.both_engines
+
 GREEDY = {"crew": "greedy", "club": "greedy"}
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 @pytest.mark.slow
 def test_a_few_hundred_battles_give_win_rates_with_intervals() -> None:
     sc = load_scenario(NIGHTCLUB_FIGHT)
@@ -33,6 +36,7 @@ def test_a_few_hundred_battles_give_win_rates_with_intervals() -> None:
     assert 1 <= doc["rounds"]["min"] <= doc["rounds"]["mean"] <= doc["rounds"]["max"] <= 40
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_the_same_seed_gives_the_same_battles() -> None:
     sc = load_scenario(NIGHTCLUB_FIGHT)
     first = [play_battle(sc, GREEDY, 9, i) for i in range(3)]
@@ -42,6 +46,7 @@ def test_the_same_seed_gives_the_same_battles() -> None:
     assert one == simulate(sc, battles=12, seed=5, workers=2).to_dict()
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_greedy_policies_react_and_use_the_dice_choices() -> None:
     sc = load_scenario(NIGHTCLUB_FIGHT)
     labels: set[str] = set()
@@ -60,6 +65,7 @@ def test_greedy_policies_react_and_use_the_dice_choices() -> None:
     assert {"which", "react:none", "react:defend", "react:intercept"} <= labels
 
 
+@pytest.mark.reference_only  # no step played after the set-up
 def test_simulate_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["simulate", str(NIGHTCLUB_FIGHT), "-n", "10", "--seed", "4", "-j", "1", "--json"]
     assert main(argv) == 0

@@ -20,6 +20,7 @@ from tactica.engine.scenario import Scenario, scenario_from_mapping
 from tactica.engine.validation import load_yaml
 from tactica.rulesets.unhex.records import InitiativeWon, RoundStarted, TeamOrder
 from tactica.rulesets.unhex.state import UnhexState
+from tactica.testing.both import ReplayMirror, battle_for
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "unhex"
 CLUB_MAP: dict[str, Any] = load_yaml(EXAMPLES / "nightclub.yaml")
@@ -63,7 +64,7 @@ def scenario(units: Mapping[str, Mapping[str, Any]], *, zones: Mapping[str, Any]
 def battle(units: Mapping[str, Mapping[str, Any]], **kw: Any) -> Battle:
     """A battle before its first round."""
     sc = scenario(units, **kw)
-    return Battle(sc.ruleset, sc.new_state())
+    return battle_for(sc.ruleset, sc.new_state(), ReplayMirror(sc))
 
 
 def start_round(b: Battle, order: Sequence[str], *, actions: Mapping[str, int] | None = None,

@@ -386,3 +386,82 @@ cdef inline int greedy_ties(const double *values, int n, int *top) noexcept nogi
             top[ntop] = k
             ntop += 1
     return ntop
+
+
+# ---------------------------------------------------------------------------------------------
+# Scripted dice: a kernel started from a given state draws given outcomes instead of keyed
+# words (the per-rule tests that run on both engines, tactica.testing.both). Each draw takes the
+# next outcome of the script, in order (an outcome, or with ``by_index`` its place among the
+# roll's outcomes), and records what the kernel asked: the roll's slot, its count, every outcome
+# the roll can give with its weight, and the outcome taken (or its place). An outcome the
+# roll cannot give, or a script that runs out, is an error (check() raises ScriptError after the
+# step): never another value in its place.
+
+from tactica.engine.errors import ScriptError as KernelScriptError
+
+
+cdef class _ScriptedDice(_Dice):
+    """Given outcomes in order, in place of the keyed dice of a battle."""
+    cdef list script
+    cdef int taken
+    cdef public list rolls
+    cdef public object error
+
+    cdef bint by_index
+
+    def __init__(self, list script, bint by_index=False):
+        self.script = list(script)
+        self.taken = 0
+        self.rolls = []
+        self.error = None
+        self.by_index = by_index
+
+    cdef object take(self, bytes slot, int k, list outcomes, list weights):
+        """The next scripted outcome of a roll that can give ``outcomes`` (with ``weights``),
+        or ``outcomes[0]`` with :attr:`error` set when the script cannot answer it."""
+        if self.error is not None:
+            return outcomes[0]
+        if self.taken >= len(self.script):
+            self.error = f"no scripted outcome left for roll {slot.decode()}{k}"
+            return outcomes[0]
+        value = self.script[self.taken]
+        self.taken += 1
+        if self.by_index:  # the outcome's place in the roll's outcomes
+            if not isinstance(value, int) or not 0 <= value < len(outcomes):
+                self.error = (f"scripted outcome number {value!r} for roll {slot.decode()}{k}"
+                              f" is not one of its {len(outcomes)}")
+                return outcomes[0]
+            self.rolls.append((slot, k, tuple(outcomes), tuple(weights), value))
+            return outcomes[value]
+        if value not in outcomes:
+            self.error = (f"scripted outcome {value!r} for roll {slot.decode()}{k} is not one "
+                          f"it can give ({', '.join(map(repr, outcomes))})")
+            return outcomes[0]
+        self.rolls.append((slot, k, tuple(outcomes), tuple(weights), value))
+        return value
+
+    cdef int draw(self, const uint8_t *slot, int slot_len, int k, Pool *pool) noexcept nogil:
+        cdef int i
+        cdef uint64_t previous = 0
+        with gil:
+            outcomes, weights = [], []
+            for i in range(pool.n):
+                outcomes.append(pool.outcome[i])
+                weights.append(pool.cum[i] - previous)
+                previous = pool.cum[i]
+            return self.take((<const char *>slot)[:slot_len], k, outcomes, weights)
+
+    cdef object draw_wide(self, bytes slot, int k, object dist):
+        return self.take(slot, k, list(dist.outcomes), list(dist.weights))
+
+    def check(self):
+        """Raise ScriptError when a draw of the step could not be answered."""
+        if self.error is not None:
+            raise KernelScriptError(self.error)
+
+    def check_done(self):
+        """Raise ScriptError when outcomes are left over after the run."""
+        self.check()
+        if self.taken < len(self.script):
+            raise KernelScriptError("scripted outcomes left over after the run: "
+                                    f"{self.script[self.taken:]!r}")

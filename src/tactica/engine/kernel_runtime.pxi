@@ -76,6 +76,12 @@ cdef class KernelRuntime:
     cdef bint made[RUNTIME_SIDES]
     cdef uint32_t entropy[16]
     cdef int nentropy
+    # a scripted run (tactica.testing.both): every choice among two or more options is the
+    # script's next (index, count), not the side's generator (_scripted_choice)
+    cdef bint script_run
+    cdef list choice_script
+    cdef int choices_taken
+    cdef object script_error
     # the memory the kernel owns (_own), freed with it
     cdef void **owned
     cdef int nowned, owned_room
@@ -128,10 +134,49 @@ cdef class KernelRuntime:
 
     @cython.final
     cdef inline int _integers(self, int side, int n) noexcept nogil:
-        """``generator.integers(n)`` of the side's policy generator."""
+        """``generator.integers(n)`` of the side's policy generator (in a scripted run, the
+        script's next choice)."""
         if n <= 1:
             return 0
+        if self.script_run:
+            with gil:
+                return self._scripted_choice(n)
         return pcg64_integer(self._generator(side), n)
+
+    cdef void _start_script(self, list choices):
+        """A scripted run begins: ``choices``, the (index, count) of every choice in order
+        (those of a single option, which draw nothing, are left out here)."""
+        self.script_run = True
+        self.choice_script = [c for c in choices if c[1] > 1]
+        self.choices_taken = 0
+        self.script_error = None
+
+    cdef object _script_left(self):
+        """After a scripted run: what went wrong with its choices (a string), or None."""
+        if self.script_error is not None:
+            return self.script_error
+        if self.choices_taken < len(self.choice_script):
+            return ("scripted choices left over after the run: "
+                    f"{self.choice_script[self.choices_taken:]!r}")
+        return None
+
+    @cython.final
+    cdef int _scripted_choice(self, int n) noexcept:
+        """The script's next choice among ``n`` options; a choice the kernel does not offer
+        (another count, an index out of range) or none left is noted in ``script_error``,
+        the first only, and answered 0 (the run is refused at its end)."""
+        if self.script_error is not None:
+            return 0
+        if self.choices_taken >= len(self.choice_script):
+            self.script_error = f"no scripted choice left (the kernel offers {n} options)"
+            return 0
+        index, count = self.choice_script[self.choices_taken]
+        self.choices_taken += 1
+        if count != n or not 0 <= index < n:
+            self.script_error = (f"scripted choice {self.choices_taken} is option {index} of "
+                                 f"{count}, the kernel offers {n} options")
+            return 0
+        return index
 
     @cython.final
     cdef inline int _greedy(self, int side, const double *values, int n,

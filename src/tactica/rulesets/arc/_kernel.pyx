@@ -2262,3 +2262,62 @@ cdef class Kernel(KernelRuntime):
                   self.f[i].ap, self.f[i].hand, self.f[i].dealt, self.f[i].taken,
                   self.f[i].moves) for i in range(self.nf)]
         return (who if finished else -1), finished, self.round, steps, units, self.cons
+
+    # -- a battle from its start with scripted choices and dice (testing.both) -----------------
+
+    def run_scripted(self, list choices, list outcomes, int64_t max_steps):
+        """The battle from its start for at most ``max_steps`` steps, every choice scripted:
+        ``choices`` the (index, count) of each choice among its options, in order (those of a
+        single option left out: they draw nothing), ``outcomes`` the index of each roll's
+        outcome in its table, in order. A count that is not the kernel's, a script that runs
+        out or is left over, an outcome out of range, a roll the script cannot give (a wound
+        roll, a table beyond 64 bits) raise ScriptError. Returns (the answer of :meth:`play`,
+        the draws)."""
+        return ScriptedKernel(self.tables).run_script(choices, outcomes, max_steps)
+
+
+cdef class ScriptedKernel(Kernel):
+    """The kernel with scripted choices (each side plays "random", its generator replaced by
+    the script) and scripted draws (kernel_draws.pxi's _ScriptedDice): Kernel.run_scripted."""
+    cdef _ScriptedDice scripted
+
+    cdef int _draw(self, int table) except -2:
+        cdef int i, n
+        cdef int64_t a
+        cdef uint64_t previous = 0
+        self._lit(b"|")
+        self.key_count()
+        a = self.tstart[table]
+        n = <int>self.tlen[table]
+        if n > 1 and self.ttotal[table] == 0:
+            if self.script_error is None:
+                self.script_error = "a roll of more than 64 bits of weight: not scripted"
+            return 0
+        outcomes, weights = [], []
+        for i in range(n):
+            outcomes.append(<int>self.tout[a + i])
+            weights.append(self.tcum[a + i] - previous)
+            previous = self.tcum[a + i]
+        before = len(self.scripted.rolls)
+        self.scripted.take(bytes(self.key[:self.kn]), 0, outcomes, weights)
+        if len(self.scripted.rolls) == before:  # not answered: the error says why
+            return 0
+        return self.scripted.rolls[before][4]  # its place (no negative index here)
+
+    cdef int _wound_roll(self, int u) except -999999:
+        if self.script_error is None:
+            self.script_error = "a wound roll (its table is built as it is rolled): not scripted"
+        return 0
+
+    def run_script(self, list choices, list outcomes, int64_t max_steps):
+        self.scripted = _ScriptedDice(outcomes, True)
+        self._start_script(choices)
+        out = self._play(tuple(RANDOM for _ in range(self.nsides)), b"", 0, 0, max_steps)
+        if self.script_error is not None:
+            raise KernelScriptError(self.script_error)
+        self.scripted.check()
+        left = self._script_left()
+        if left is not None:
+            raise KernelScriptError(left)
+        self.scripted.check_done()
+        return out, self.scripted.rolls

@@ -185,10 +185,14 @@ class ArcKernel:
             return arguments
         codes, key = arguments
         try:
-            winner, finished, rounds, steps, units, consulted = self.engine.play(
-                codes, key, seed, index, max_steps)
+            out = self.engine.play(codes, key, seed, index, max_steps)
         except self.module.Uncovered as exc:
             return NotCovered(str(exc))
+        return self._result(out)
+
+    def _result(self, out: Any) -> tuple[BattleResult, int]:
+        """The battle's result and its consulted mask, from the compiled loop's answer."""
+        winner, finished, rounds, steps, units, consulted = out
         stats = {}
         for f, (dead, conscious, health, armor, wounds, ap, hand, dealt, taken, moves) in zip(
                 self.state.fighters.values(), units, strict=True):

@@ -1747,3 +1747,43 @@ cdef class Kernel(KernelRuntime):
                   bool(self.f[i].knocked_out), bool(self.f[i].fled))
                  for i in range(self.nf)]
         return (who if finished else -1), finished, self.round, steps, units, self.consulted
+
+    # -- a battle from its start with scripted choices and dice (testing.both) -----------------
+
+    def run_scripted(self, list choices, list outcomes, int64_t max_steps):
+        """The battle from its start for at most ``max_steps`` steps, every choice scripted:
+        ``choices`` the (index, count) of each choice among its options, in order (those of a
+        single option left out: they draw nothing), ``outcomes`` the index of each roll's
+        outcome in its pool, in order. A count that is not the kernel's, a script that runs out
+        or is left over, an outcome out of range raise ScriptError. Returns (the answer of
+        :meth:`play`, the draws)."""
+        return ScriptedKernel(self.tables).run_script(choices, outcomes, max_steps)
+
+
+cdef class ScriptedKernel(Kernel):
+    """The kernel with scripted choices (each side plays "random", its generator replaced by
+    the script) and scripted dice (kernel_draws.pxi's _ScriptedDice): Kernel.run_scripted."""
+    cdef _ScriptedDice scripted
+
+    cdef int _draw(self, int label, Pool *pool) except -1:
+        cdef bytes slot = self.slots[self.actor][label]
+        cdef int k = self.f[self.actor].cnt[label]
+        self.f[self.actor].cnt[label] = k + 1
+        return self.scripted.draw(<const uint8_t *>slot, len(slot), k, pool)
+
+    cdef int _draw_initiative(self) except -1:
+        cdef bytes slot = self.init_slot
+        return self.scripted.draw(<const uint8_t *>slot, len(slot), 0, &self.init_pool)
+
+    def run_script(self, list choices, list outcomes, int64_t max_steps):
+        self.scripted = _ScriptedDice(outcomes, True)
+        self._start_script(choices)
+        out = self._play(tuple(RANDOM for _ in range(self.nsides)), b"", 0, 0, max_steps)
+        if self.script_error is not None:
+            raise KernelScriptError(self.script_error)
+        self.scripted.check()
+        left = self._script_left()
+        if left is not None:
+            raise KernelScriptError(left)
+        self.scripted.check_done()
+        return out, self.scripted.rolls

@@ -160,8 +160,11 @@ class LastOdysseyKernel:
         if isinstance(arguments, NotCovered):
             return arguments
         codes, key = arguments
-        winner, finished, rounds, steps, units, consulted = self.engine.play(
-            codes, key, seed, index, max_steps)
+        return self._result(self.engine.play(codes, key, seed, index, max_steps))
+
+    def _result(self, out: Any) -> tuple[BattleResult, int]:
+        """The battle's result and its consulted mask, from the compiled loop's answer."""
+        winner, finished, rounds, steps, units, consulted = out
         stats = {
             uid: UnitStats(uid, side, bool(survived), dealt, taken, moves,
                            {"hp": hp, "shell": shell, "mp": mp,

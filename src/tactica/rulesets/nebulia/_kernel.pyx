@@ -593,3 +593,106 @@ cdef class Kernel(KernelRuntime):
         units = [(not self.ops[i].out, self.ops[i].dealt, self.ops[i].taken, self.ops[i].moves,
                   self.ops[i].defense) for i in range(self.nops)]
         return (who if finished else -1), finished, self.round, steps, units
+
+    # -- a run from a given state with scripted dice and choices (testing.both) ----------------
+
+    def run_scripted(self, dict start, list choices, list outcomes, int64_t max_steps):
+        """Play from ``start`` (a state the reference can be in, see kernel.scripted_start)
+        with scripted choices and dice, for at most ``max_steps`` steps, stopping earlier when
+        the battle ends or a side must choose and no choice is left. ``choices``: per choice,
+        the option (operator, tile) of a move, (target, weapon) of an attack, (-1, -1) to end
+        an activation, ``None`` to stop there with the options offered; one the kernel does not
+        offer raises ScriptError, and so does a draw the
+        ``outcomes`` cannot answer (in order) or an outcome left over. Returns the steps' trace
+        (rounds started, each choice with every option offered), the draws and the end
+        state."""
+        if self.busy:
+            return Kernel(self.tables).run_scripted(start, choices, outcomes, max_steps)
+        self.busy = True
+        try:
+            return self._run_scripted(start, choices, outcomes, max_steps)
+        finally:
+            self.busy = False
+
+    cdef dict _run_scripted(self, dict start, list choices, list outcomes, int64_t max_steps):
+        cdef int i, kind, who = -1, n, k, steps = 0, o, chosen = 0
+        cdef _ScriptedDice dice = _ScriptedDice(outcomes)
+        ops = start["ops"]
+        if len(ops) != self.nops:
+            raise ValueError(f"a start of {len(ops)} operators for a kernel of {self.nops}")
+        for i in range(self.nops):
+            pos, defense, out, ready = ops[i]
+            if not 0 <= pos < self.N or defense < 0:
+                raise ValueError(f"operator {i}: a position or defense out of range")
+            self.ops[i] = self.init_ops[i]
+            self.ops[i].pos = pos
+            self.ops[i].defense = defense
+            self.ops[i].out = 1 if out else 0
+            self.ops[i].ready = 1 if ready else 0
+        for i in range(self.N):
+            self.occ[i] = -1
+        for i in range(self.nops):
+            if not self.ops[i].out:
+                self.occ[self.ops[i].pos] = i
+        self.round = start["round"]
+        self.turn = start["turn"]
+        self.active = start["active"]
+        if not -1 <= self.turn < self.nsides or not -1 <= self.active < self.nops:
+            raise ValueError("a side to act or an active operator out of range")
+        trace = []
+        while steps < max_steps:
+            kind = self._pending(&who)
+            if kind == FINISHED:
+                break
+            if kind == AUTOMATIC:
+                self._round_start(dice, f"{'round ' + str(self.round + 1)!r}|first side|"
+                                  .encode() if self.first_rule == FIRST_RANDOM else b"")
+                trace.append(("round", self.round, self.turn))
+            else:
+                if chosen >= len(choices):
+                    break
+                if kind == CHOOSE_MOVE:
+                    n = self._moves(who)
+                else:
+                    n = self._attacks(self.active)
+                offered = [(self.opt_op[k], self.opt_tile[k]) for k in range(n)]
+                if choices[chosen] is None:  # only what the kernel offers here
+                    chosen += 1
+                    trace.append(("move" if kind == CHOOSE_MOVE else "attack", who, offered,
+                                  None))
+                    break
+                want = tuple(choices[chosen])
+                chosen += 1
+                if want not in offered:
+                    raise KernelScriptError(f"the scripted choice {want!r} is not one the "
+                                            f"kernel offers ({offered!r})")
+                k = offered.index(want)
+                trace.append(("move" if kind == CHOOSE_MOVE else "attack", who, offered, want))
+                if kind == CHOOSE_MOVE:
+                    o = self.opt_op[k]
+                    # Moved in rules.apply_event, as in _play
+                    self.occ[self.ops[o].pos] = -1
+                    self.ops[o].pos = self.opt_tile[k]
+                    self.occ[self.ops[o].pos] = o
+                    self.ops[o].ready = 0
+                    self.ops[o].moves += 1
+                    self.active = o
+                elif self.opt_op[k] < 0:
+                    self._activation_ended(self.active)
+                else:
+                    self._attack(dice, self.active, self.opt_op[k], self.opt_tile[k])
+            steps += 1
+            dice.check()
+        if chosen < len(choices):
+            raise KernelScriptError(f"scripted choices left over after the run: "
+                                    f"{choices[chosen:]!r}")
+        dice.check_done()
+        kind = self._pending(&who)
+        return {
+            "trace": trace, "rolls": dice.rolls, "steps": steps,
+            "pending": ("finished", "automatic", "move", "attack")[kind], "who": who,
+            "round": self.round, "turn": self.turn, "active": self.active,
+            "ops": [(self.ops[i].pos, self.ops[i].defense, bool(self.ops[i].out),
+                     bool(self.ops[i].ready), self.ops[i].dealt, self.ops[i].taken,
+                     self.ops[i].moves) for i in range(self.nops)],
+        }

@@ -15,6 +15,7 @@ other than greedy and random, or a missing compiled extension.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ from tactica.battlefield.grid.metrics import is_within
 from tactica.battlefield.grid.tiles import TileGrid
 from tactica.dice import Dist
 from tactica.engine.kernels import (
+    NOT_BUILT,
     TWO64,
     OptionReads,
     Uncovered,
@@ -32,15 +34,16 @@ from tactica.engine.kernels import (
     built_kernel,
     option_table,
     starting_state,
+    uncovered_ruling,
 )
 from tactica.engine.kernels import compiled as compiled_module
-from tactica.engine.ruleset import NotCovered
+from tactica.engine.ruleset import Automatic, ChooseAction, Finished, NotCovered, Pending
 from tactica.engine.scenario import Scenario
 from tactica.engine.stats import BattleResult, UnitStats
 from tactica.rulesets.nebulia import geometry, odds, rules
 
-__all__ = ["COVERED_RULINGS", "MAX_TILES", "OPTION_READS", "NebuliaKernel", "compiled",
-           "prepare"]
+__all__ = ["COVERED_RULINGS", "MAX_TILES", "OPTION_READS", "NebuliaKernel", "NebuliaMirror",
+           "compiled", "prepare"]
 
 #: Every ruling option the kernel plays, by ruling (a ruling or option not listed: not covered).
 COVERED_RULINGS: Mapping[str, tuple[str, ...]] = {
@@ -277,3 +280,182 @@ def _tables(state: rules.NebState, max_rounds: int) -> dict[str, Any]:
     tables.update(_sight_tables(w, h, r["NEB-4"], r["NEB-3"]))
     del index
     return tables
+
+
+# ---------------------------------------------------------------------------------------------
+# The per-rule tests on both engines (tactica.testing.both): a kernel started from any state the
+# reference is in, one step at a time, with the step's scripted choice and dice.
+
+
+def _state_kernel(state: rules.NebState) -> Any:
+    """A kernel whose tables are built from ``state`` (its operators' characteristics as they
+    are now), or why there is none: the checks of :func:`prepare`, but an operator already out
+    of action is allowed (the run's start says so)."""
+    module = compiled()
+    if module is None:
+        return NotCovered(NOT_BUILT)
+    uncovered = uncovered_ruling(state.rulings, COVERED_RULINGS)
+    if uncovered is not None:
+        return uncovered
+    grid = state.grid
+    if not isinstance(grid, TileGrid) or grid.width * grid.height > MAX_TILES:
+        return NotCovered(f"a map beyond {MAX_TILES} tiles")
+    ops = list(state.ops.values())
+    if len(ops) > _MAX_OPS or len(state.sides) > _MAX_SIDES:
+        return NotCovered("more operators or sides than the kernel holds")
+    if any(len(o.weapons) > _MAX_WEAPONS for o in ops):
+        return NotCovered(f"an operator with more than {_MAX_WEAPONS} weapons")
+    if any(len({wpn.name for wpn in o.weapons}) < len(o.weapons) for o in ops):
+        return NotCovered("an operator with two weapons of one name")
+    try:
+        tables = _tables(state, state.max_rounds)
+    except Uncovered as exc:
+        return NotCovered(str(exc))
+    return built_kernel(module, tables)
+
+
+class NebuliaMirror:
+    """Plays one step of a reference battle on the kernel, from the state before it, with the
+    step's choice and the outcomes the reference's dice gave (:class:`tactica.testing.both
+    .KernelMirror`)."""
+
+    name = "nebulia-operations"
+
+    def run(self, before: Any, action: Any | None,
+            outcomes: list[Any]) -> dict[str, Any] | NotCovered:
+        """The kernel's run of the step (``action`` ``None``: the automatic step)."""
+        from tactica.rulesets.nebulia.records import Attack, EndActivation, Move
+
+        state = before
+        assert isinstance(state, rules.NebState)
+        engine = _state_kernel(state)
+        if isinstance(engine, NotCovered):
+            return engine
+        ops = list(state.ops.values())
+        index = {o.id: i for i, o in enumerate(ops)}
+        w = state.grid.width
+        choices: list[tuple[int, int]] = []
+        if isinstance(action, Move):
+            choices.append((index[action.unit], action.to[1] * w + action.to[0]))
+        elif isinstance(action, Attack):
+            a = state.ops[action.unit]
+            base = sum(len(o.weapons) for o in ops[:index[a.id]])
+            names = [wpn.name for wpn in a.weapons]
+            if action.weapon not in names:
+                return NotCovered(f"an attack with the weapon {action.weapon!r}")
+            choices.append((index[action.target], base + names.index(action.weapon)))
+        elif isinstance(action, EndActivation):
+            choices.append((-1, -1))
+        elif action is not None:
+            return NotCovered(f"the action {action!r}")
+        sides = state.sides
+        kernel_outcomes = [sides.index(v) if isinstance(v, str) else v for v in outcomes]
+        start = _start(state)
+        result: dict[str, Any] = engine.run_scripted(start, choices, kernel_outcomes, 1)
+        return result
+
+    def offered(self, state: Any) -> list[Any] | NotCovered:
+        """The options the kernel offers in ``state`` (a side to choose), as the reference's
+        actions."""
+        assert isinstance(state, rules.NebState)
+        engine = _state_kernel(state)
+        if isinstance(engine, NotCovered):
+            return engine
+        result = engine.run_scripted(_start(state), [None], [], 1)
+        found = self.options(state, result)
+        return found[0] if found else []
+
+    def view(self, state: Any, pending: Pending) -> dict[str, Any]:
+        """What the kernel's end state says, read from the reference's ``state`` (and what
+        comes next, ``pending``)."""
+        assert isinstance(state, rules.NebState)
+        return {
+            "round": state.round,
+            "turn": state.turn or None,
+            "active": state.active,
+            "ops": {o.id: {"pos": (o.pos[0], o.pos[1]), "defense": o.defense,
+                           "out": o.out, "ready": o.id in state.ready}
+                    for o in state.ops.values()},
+            "next": _next(pending),
+        }
+
+    def kernel_view(self, before: Any, result: Mapping[str, Any]) -> dict[str, Any]:
+        """The same reading of the kernel's end state (``before``: the state it started
+        from, for the names)."""
+        assert isinstance(before, rules.NebState)
+        ops = list(before.ops.values())
+        sides = before.sides
+        w = before.grid.width
+        kind, who = result["pending"], result["who"]
+        side = sides[who] if who >= 0 else None
+        return {
+            "round": result["round"],
+            "turn": sides[result["turn"]] if result["turn"] >= 0 else None,
+            "active": ops[result["active"]].id if result["active"] >= 0 else None,
+            "ops": {o.id: {"pos": (pos % w, pos // w), "defense": defense, "out": out,
+                           "ready": ready}
+                    for o, (pos, defense, out, ready, *_) in zip(ops, result["ops"],
+                                                                  strict=True)},
+            "next": ("finished", side) if kind == "finished" else (
+                ("automatic", None) if kind == "automatic" else ("choose", side)),
+        }
+
+    def options(self, before: Any, result: Mapping[str, Any]) -> list[list[Any]]:
+        """The options the kernel offered at each choice of the run, as the reference's
+        actions."""
+        from tactica.rulesets.nebulia.records import Attack, EndActivation, Move
+
+        assert isinstance(before, rules.NebState)
+        ops = list(before.ops.values())
+        weapons = [(o, wpn) for o in ops for wpn in o.weapons]
+        w = before.grid.width
+        out = []
+        for kind, _who, offered, _want in (e for e in result["trace"] if e[0] != "round"):
+            actions: list[Any] = []
+            for a, b in offered:
+                if kind == "move":
+                    actions.append(Move(ops[a].id, (b % w, b // w)))
+                elif a < 0:
+                    actions.append(EndActivation(before.active or ""))
+                else:
+                    actions.append(Attack(weapons[b][0].id, weapons[b][1].name, ops[a].id))
+            out.append(actions)
+        return out
+
+    def rolls(self, before: Any, result: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
+        """The kernel's draws as (label, {outcome: probability}, outcome), in the reference's
+        terms (the "first side" roll's sides by name)."""
+        assert isinstance(before, rules.NebState)
+        sides = before.sides
+        out = []
+        for slot, _k, outcomes, weights, value in result["rolls"]:
+            label = slot.decode().rstrip("|").rsplit("|", 1)[-1]
+            named = label == "first side"
+            total = sum(weights)
+            dist = {(sides[o] if named else o): Fraction(wt, total)
+                    for o, wt in zip(outcomes, weights, strict=True) if wt}
+            out.append((label, dist, sides[value] if named else value))
+        return out
+
+
+def _start(state: rules.NebState) -> dict[str, Any]:
+    """Where the kernel's run_scripted starts: ``state``'s operators, round, turn and active
+    operator by number."""
+    ops = list(state.ops.values())
+    index = {o.id: i for i, o in enumerate(ops)}
+    w = state.grid.width
+    return {
+        "ops": [(o.pos[1] * w + o.pos[0], o.defense, o.out, o.id in state.ready) for o in ops],
+        "round": state.round,
+        "turn": state.sides.index(state.turn) if state.turn in state.sides else -1,
+        "active": index[state.active] if state.active is not None else -1,
+    }
+
+
+def _next(pending: Pending) -> tuple[str, str | None]:
+    if isinstance(pending, Finished):
+        return ("finished", pending.winner)
+    if isinstance(pending, Automatic):
+        return ("automatic", None)
+    assert isinstance(pending, ChooseAction)
+    return ("choose", pending.side)

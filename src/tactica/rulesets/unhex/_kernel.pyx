@@ -2618,3 +2618,41 @@ cdef class Kernel(ConsultingRuntime):
                         self.plans[m][loc] = self.ways[k][loc]
                     m += 1
         return m
+
+    # -- a battle from its start with scripted choices and dice (testing.both) -----------------
+
+    def run_scripted(self, list choices, list outcomes, int64_t max_steps):
+        """The battle from its start for at most ``max_steps`` steps, every choice scripted:
+        ``choices`` the (index, count) of each choice among its options, in order (those of a
+        single option left out: they draw nothing), ``outcomes`` the place of each roll's
+        outcome among its ``total`` (a uniform draw), in order. A count that is not the
+        kernel's, a script that runs out or is left over, an outcome out of range raise
+        ScriptError. Returns (the answer of :meth:`play`, the draws)."""
+        return ScriptedKernel(self.tables).run_script(choices, outcomes, max_steps)
+
+
+cdef class ScriptedKernel(Kernel):
+    """The kernel with scripted choices (each side plays "random", its generator replaced by
+    the script) and scripted rolls (kernel_draws.pxi's _ScriptedDice): Kernel.run_scripted."""
+    cdef _ScriptedDice scripted
+
+    cdef int _roll(self, int roller, int kind, int var, uint64_t total) except -1:
+        cdef bytes label = self.label_slots[(roller * NKIND + kind) * NVAR + var]
+        before = len(self.scripted.rolls)
+        self.scripted.take(label, 0, list(range(total)), [1] * total)
+        if len(self.scripted.rolls) == before:  # not answered: the error says why
+            return 0
+        return self.scripted.rolls[before][4]
+
+    def run_script(self, list choices, list outcomes, int64_t max_steps):
+        self.scripted = _ScriptedDice(outcomes, True)
+        self._start_script(choices)
+        out = self._play(tuple(RANDOM for _ in range(self.nsides)), b"", 0, 0, max_steps)
+        if self.script_error is not None:
+            raise KernelScriptError(self.script_error)
+        self.scripted.check()
+        left = self._script_left()
+        if left is not None:
+            raise KernelScriptError(left)
+        self.scripted.check_done()
+        return out, self.scripted.rolls
