@@ -275,3 +275,21 @@ def test_ctrl_c_stops_a_long_search_at_once(tmp_path: Path) -> None:
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1].startswith("interrupted: the exact search was stopped")
     assert "Traceback" not in err
+
+
+def test_every_way_the_fight_can_end_is_one_state() -> None:
+    # Finished states that differ only in what no longer matters (the fallen's wounds, the
+    # rounds left in a gun) are one end of the fight: one state per outcome.
+    import yaml
+
+    from tactica.analysis.exact import _Search, exact_policy
+    data = yaml.safe_load((EXAMPLES / "last-odyssey" / "cop-vs-goblin.yaml").read_text())
+    sc = scenario_from_mapping({**data, "max_rounds": 3}, source="cop.yaml",
+                               base_dir=EXAMPLES / "last-odyssey")
+    state = sc.new_state()
+    policies = {s: exact_policy("greedy", sc.ruleset) for s in sc.ruleset.sides_of(state)}
+    search = _Search(sc.ruleset, state, policies, limit_reason=None, max_states=100_000,
+                     rounds=0, progress=None)
+    graph = search.run()
+    assert graph.ends
+    assert len(set(graph.ends.values())) == len(graph.ends)
