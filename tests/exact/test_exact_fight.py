@@ -318,3 +318,40 @@ def test_every_way_the_fight_can_end_is_one_state() -> None:
     graph = search.run()
     assert graph.ends
     assert len(set(graph.ends.values())) == len(graph.ends)
+
+
+def test_unhex_back_room_from_its_last_round_agrees_with_battles() -> None:
+    # Always on: the back room's whole fight (three rounds) is past the default budget, and
+    # one round of it (52,856 states) runs with TACTICA_EXACT_ALL=1; here a seeded battle of
+    # the example is played to its last round and the rest of the fight searched exactly,
+    # then played 2,000 times from there.
+    import numpy as np
+
+    from tactica.analysis.chances import chances_from
+    from tactica.engine.battle import Battle, SampledDice
+    from tactica.engine.policies import make_policy
+
+    sc = load_scenario(EXAMPLES / "unhex" / "back-room.yaml")
+    ruleset = sc.ruleset
+    battle = Battle(ruleset, sc.new_state())
+    sides = ruleset.sides_of(battle.state)
+    played = {s: make_policy("greedy", ruleset) for s in sides}
+    dice, rng = SampledDice(np.random.default_rng(24)), np.random.default_rng(124)
+    while battle.state.round < sc.max_rounds:
+        assert not battle.is_over
+        battle.step(played, dice=dice, rng=rng)
+    policies = dict.fromkeys(sides, "greedy")
+    exact = chances_from(ruleset, battle.state, policies, max_rounds=sc.max_rounds,
+                         max_states=5_000)
+    assert exact.exact and exact.states < 5_000
+    battles = 2_000
+    estimate = chances_from(ruleset, battle.state, policies, max_rounds=sc.max_rounds,
+                            max_states=1, battles=battles, seed=9)
+    assert not estimate.exact
+    assert exact.win["crew"] > Fraction(1, 20)  # the gunman may still win (about 9%)
+    for found, p_exact in ((estimate.win[s], exact.win[s]) for s in sides):
+        p = float(p_exact)
+        sd = (p * (1 - p) / battles) ** 0.5
+        assert abs(float(found) - p) <= Z99 * sd + 1e-9, (found, p)
+    p = float(exact.none)
+    assert abs(float(estimate.none) - p) <= Z99 * (p * (1 - p) / battles) ** 0.5 + 1e-9
