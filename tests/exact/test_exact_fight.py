@@ -81,7 +81,7 @@ def test_two_operators_who_only_stand_and_shoot_follow_the_geometric_series() ->
 
 
 def _check_against_battles(sc, policies, *, seed: int, battles: int = 20_000) -> None:
-    odds = exact_fight(sc, policies=policies)
+    odds = exact_fight(sc, policies=policies)  # within the default budget, or refused
     report = simulate(sc, battles=battles, seed=seed, policies=policies, workers=1)
     assert report.battles == battles
     counts = {**report.wins, "draw + unfinished": report.draws + report.tally.unfinished}
@@ -107,19 +107,44 @@ def test_cop_against_goblin_agrees_with_20000_battles() -> None:
     _check_against_battles(sc, "greedy", seed=5)
 
 
+def example(name: str, max_rounds: int | None = None):
+    """An example scenario, with a shorter round limit where given (the same fight, ended
+    sooner: its search fits the default budget)."""
+    path = EXAMPLES / name
+    if max_rounds is None:
+        return load_scenario(path)
+    import yaml
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return scenario_from_mapping({**data, "max_rounds": max_rounds}, source=str(path),
+                                 base_dir=path.parent)
+
+
 #: The examples that fit the default budget but take a minute or more (docs/exact.md lists
-#: how far each game's search reaches).
+#: how far each game's search reaches), with the round limit that makes them fit.
 EXAMPLE_FIGHTS = [
-    ("nebulia/duel.yaml", "greedy"),
-    ("nebulia/duel-cover.yaml", "greedy"),
+    ("nebulia/duel.yaml", None, "greedy"),
+    ("nebulia/duel-cover.yaml", None, "greedy"),
+    ("skirmishers/shot.yaml", 2, "greedy"),
+    ("unhex/back-room.yaml", 1, "greedy"),
 ]
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not ALL, reason="a minute or more each: TACTICA_EXACT_ALL=1 runs them")
-@pytest.mark.parametrize(("example", "policy"), EXAMPLE_FIGHTS)
-def test_every_example_agrees_with_20000_battles(example: str, policy: str) -> None:
-    _check_against_battles(load_scenario(EXAMPLES / example), policy, seed=3)
+@pytest.mark.parametrize(("name", "max_rounds", "policy"), EXAMPLE_FIGHTS)
+def test_every_example_agrees_with_20000_battles(name: str, max_rounds: int | None,
+                                                 policy: str) -> None:
+    _check_against_battles(example(name, max_rounds), policy, seed=3)
+
+
+def test_skirmishers_shot_for_one_round_agrees_with_battles() -> None:
+    # Always on: the rifleman and the two targets of shot.yaml for one round (279 states);
+    # the same fight for two rounds (23,169 states) runs with TACTICA_EXACT_ALL=1.
+    sc = example("skirmishers/shot.yaml", 1)
+    odds = exact_fight(sc, policies="greedy")
+    assert odds.states < 1_000
+    assert odds.p("blue") > 0 and odds.p("red") == 0  # A cannot put both down in one round
+    _check_against_battles(sc, "greedy", seed=4, battles=4_000)
 
 
 # --------------------------------------------------------------------------------------------
@@ -275,3 +300,58 @@ def test_ctrl_c_stops_a_long_search_at_once(tmp_path: Path) -> None:
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1].startswith("interrupted: the exact search was stopped")
     assert "Traceback" not in err
+
+
+def test_every_way_the_fight_can_end_is_one_state() -> None:
+    # Finished states that differ only in what no longer matters (the fallen's wounds, the
+    # rounds left in a gun) are one end of the fight: one state per outcome.
+    import yaml
+
+    from tactica.analysis.exact import _Search, exact_policy
+    data = yaml.safe_load((EXAMPLES / "last-odyssey" / "cop-vs-goblin.yaml").read_text())
+    sc = scenario_from_mapping({**data, "max_rounds": 3}, source="cop.yaml",
+                               base_dir=EXAMPLES / "last-odyssey")
+    state = sc.new_state()
+    policies = {s: exact_policy("greedy", sc.ruleset) for s in sc.ruleset.sides_of(state)}
+    search = _Search(sc.ruleset, state, policies, limit_reason=None, max_states=100_000,
+                     rounds=0, progress=None)
+    graph = search.run()
+    assert graph.ends
+    assert len(set(graph.ends.values())) == len(graph.ends)
+
+
+def test_unhex_back_room_from_its_last_round_agrees_with_battles() -> None:
+    # Always on: the back room's whole fight (three rounds) is past the default budget, and
+    # one round of it (52,856 states) runs with TACTICA_EXACT_ALL=1; here a seeded battle of
+    # the example is played to its last round and the rest of the fight searched exactly,
+    # then played 2,000 times from there.
+    import numpy as np
+
+    from tactica.analysis.chances import chances_from
+    from tactica.engine.battle import Battle, SampledDice
+    from tactica.engine.policies import make_policy
+
+    sc = load_scenario(EXAMPLES / "unhex" / "back-room.yaml")
+    ruleset = sc.ruleset
+    battle = Battle(ruleset, sc.new_state())
+    sides = ruleset.sides_of(battle.state)
+    played = {s: make_policy("greedy", ruleset) for s in sides}
+    dice, rng = SampledDice(np.random.default_rng(24)), np.random.default_rng(124)
+    while battle.state.round < sc.max_rounds:
+        assert not battle.is_over
+        battle.step(played, dice=dice, rng=rng)
+    policies = dict.fromkeys(sides, "greedy")
+    exact = chances_from(ruleset, battle.state, policies, max_rounds=sc.max_rounds,
+                         max_states=5_000)
+    assert exact.exact and exact.states < 5_000
+    battles = 2_000
+    estimate = chances_from(ruleset, battle.state, policies, max_rounds=sc.max_rounds,
+                            max_states=1, battles=battles, seed=9)
+    assert not estimate.exact
+    assert exact.win["crew"] > Fraction(1, 20)  # the gunman may still win (about 9%)
+    for found, p_exact in ((estimate.win[s], exact.win[s]) for s in sides):
+        p = float(p_exact)
+        sd = (p * (1 - p) / battles) ** 0.5
+        assert abs(float(found) - p) <= Z99 * sd + 1e-9, (found, p)
+    p = float(exact.none)
+    assert abs(float(estimate.none) - p) <= Z99 * (p * (1 - p) / battles) ** 0.5 + 1e-9

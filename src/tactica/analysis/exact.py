@@ -64,7 +64,8 @@ __all__ = [
 ]
 
 #: The default budget of distinct states: about a minute of search on one core here (the
-#: largest example that fits, 84,587 states, takes 75 s; see docs/exact.md).
+#: Nebulia duel's 66,285 states take 18 s of CPU, one round of Unhex's back room's 52,856
+#: states 48 s; see docs/exact.md).
 DEFAULT_MAX_STATES = 100_000
 
 #: What to try when a fight does not fit the budget.
@@ -104,6 +105,10 @@ class _NoDraws(np.random.Generator):
         raise _Draws(name)
 
 
+#: One generator that refuses every draw, for every decision (making one is not cheap).
+_NO_DRAWS = _NoDraws()
+
+
 class ExactPolicy:
     """A policy stated as a distribution over the options of every decision: what the exact
     search needs. ``name`` is the policy it states (``greedy``, ``random``, ``first-option``);
@@ -134,7 +139,7 @@ class ExactPolicy:
             return _uniform([o for o, v in zip(options, values, strict=True)
                              if v >= best - 1e-12])
         try:
-            choice = self._greedy.choose(decision, state, _NoDraws())
+            choice = self._greedy.choose(decision, state, _NO_DRAWS)
         except _Draws:
             raise TacticaError(
                 f"the greedy policy of {self.ruleset.meta.title} chooses {decision.label!r} "
@@ -353,26 +358,42 @@ class _Search:
             graph.edges.append([])
             return n
 
-        root = new_node(self._key(self.root, self.rounds0))
+        pending_of = self.ruleset.pending
+        # The fight's ends, one node per way it can end: two finished states that differ in
+        # what no longer matters (the health of the fallen, the rounds left in a magazine) are
+        # one end.
+        end_ids: dict[Outcome, int] = {}
+
+        def found(state: Any, played: int, key: Hashable) -> int:
+            """The node of a state not met before (by its key): a new node to open, or the
+            node of the way the fight ended there."""
+            pending = pending_of(state)
+            if isinstance(pending, Finished):
+                outcome = self._outcome(state, pending, played)
+                node = end_ids.get(outcome)
+                if node is None:
+                    node = new_node(("end", outcome))
+                    end_ids[outcome] = node
+                    graph.ends[node] = outcome
+                    graph.order.append(node)  # no children: finished in the search's order
+                return node
+            node = new_node(key)
+            unopened[node] = (state, played, pending)
+            return node
+
         # States found but not yet expanded, by node; a frame of the search is a node on the
         # path and the children it has still to visit.
-        unopened: dict[int, tuple[Any, int]] = {root: (self.root, self.rounds0)}
+        unopened: dict[int, tuple[Any, int, Automatic | ChooseAction]] = {}
         stack: list[tuple[int, list[int]]] = []
 
         def open_node(node: int) -> None:
-            state, rounds = unopened.pop(node)
-            pending = self.ruleset.pending(state)
-            if isinstance(pending, Finished):
-                graph.ends[node] = self._outcome(state, pending, rounds)
-                graph.order.append(node)
-                return
+            state, rounds, pending = unopened.pop(node)
             merged: dict[int, Fraction] = {}
             for child_state, played, p in self.successors(state, rounds, pending):
                 key = self._key(child_state, played)
                 child = ids.get(key)
                 if child is None:
-                    child = new_node(key)
-                    unopened[child] = (child_state, played)
+                    child = found(child_state, played, key)
                 merged[child] = merged.get(child, Fraction(0)) + p
             loop = merged.pop(node, Fraction(0))
             if loop:
@@ -387,7 +408,9 @@ class _Search:
             stack.append((node, list(merged)))
             self._tick(len(graph.edges))
 
-        open_node(root)
+        root = found(self.root, self.rounds0, self._key(self.root, self.rounds0))
+        if root in unopened:
+            open_node(root)
         while stack:
             node, children = stack[-1]
             if children:
