@@ -249,6 +249,37 @@ cdef class KernelRuntime:
                       int64_t max_steps):
         raise NotImplementedError
 
+    # -- a battle from its start with scripted choices and dice (tactica.testing.both) ------
+
+    def run_scripted(self, list choices, list outcomes, int64_t max_steps):
+        """The battle from its start for at most ``max_steps`` steps, every choice scripted:
+        ``choices`` the (index, count) of each choice among its options, in order (those of a
+        single option left out: they draw nothing), ``outcomes`` the index of each roll's
+        outcome in its pool, in order. A count that is not the kernel's, a script that runs out
+        or is left over, an outcome out of range raise ScriptError. Returns (the answer of
+        :meth:`play`, the draws). Played on a scripted copy (the game's ``_scripted``)."""
+        return self._scripted().run_script(choices, outcomes, max_steps)
+
+    cdef object _scripted(self):
+        """A kernel of the same tables whose draws are scripted (the game's ScriptedKernel)."""
+        raise NotImplementedError("this kernel plays no scripted battle")
+
+    cdef object _run_script(self, _ScriptedDice dice, list choices, tuple policies,
+                            int64_t max_steps):
+        """``_play`` from the start, every choice the script's and every draw ``dice``'s; a
+        script that does not fit the battle raises ScriptError. Returns (the answer of
+        ``_play``, the draws)."""
+        self._start_script(choices)
+        out = self._play(policies, b"", 0, 0, max_steps)
+        if self.script_error is not None:
+            raise KernelScriptError(self.script_error)
+        dice.check()
+        left = self._script_left()
+        if left is not None:
+            raise KernelScriptError(left)
+        dice.check_done()
+        return out, dice.rolls
+
     cdef object _consulted(self, object played):
         raise NotImplementedError
 

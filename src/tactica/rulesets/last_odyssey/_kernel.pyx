@@ -1750,14 +1750,8 @@ cdef class Kernel(KernelRuntime):
 
     # -- a battle from its start with scripted choices and dice (testing.both) -----------------
 
-    def run_scripted(self, list choices, list outcomes, int64_t max_steps):
-        """The battle from its start for at most ``max_steps`` steps, every choice scripted:
-        ``choices`` the (index, count) of each choice among its options, in order (those of a
-        single option left out: they draw nothing), ``outcomes`` the index of each roll's
-        outcome in its pool, in order. A count that is not the kernel's, a script that runs out
-        or is left over, an outcome out of range raise ScriptError. Returns (the answer of
-        :meth:`play`, the draws)."""
-        return ScriptedKernel(self.tables).run_script(choices, outcomes, max_steps)
+    cdef object _scripted(self):
+        return ScriptedKernel(self.tables)
 
 
 cdef class ScriptedKernel(Kernel):
@@ -1777,13 +1771,5 @@ cdef class ScriptedKernel(Kernel):
 
     def run_script(self, list choices, list outcomes, int64_t max_steps):
         self.scripted = _ScriptedDice(outcomes, True)
-        self._start_script(choices)
-        out = self._play(tuple(RANDOM for _ in range(self.nsides)), b"", 0, 0, max_steps)
-        if self.script_error is not None:
-            raise KernelScriptError(self.script_error)
-        self.scripted.check()
-        left = self._script_left()
-        if left is not None:
-            raise KernelScriptError(left)
-        self.scripted.check_done()
-        return out, self.scripted.rolls
+        return self._run_script(self.scripted, choices,
+                                tuple(RANDOM for _ in range(self.nsides)), max_steps)

@@ -538,6 +538,16 @@ cdef class Kernel(KernelRuntime):
 
     # -- the battle (sim.play._run, Battle.step) ------------------------------------------------
 
+    cdef inline void _move(self, int k) noexcept:
+        """Move option ``k``: its operator to its tile (rules.apply_event), active now."""
+        cdef int o = self.opt_op[k]
+        self.occ[self.ops[o].pos] = -1
+        self.ops[o].pos = self.opt_tile[k]
+        self.occ[self.ops[o].pos] = o
+        self.ops[o].ready = 0
+        self.ops[o].moves += 1
+        self.active = o
+
     cdef int _step(self, int kind, int who) except -1:
         """One step of the battle (Battle.step), of the kind _pending answered."""
         cdef int n, k, o, pol
@@ -547,15 +557,7 @@ cdef class Kernel(KernelRuntime):
         elif kind == CHOOSE_MOVE:
             n = self._moves(who)
             pol = self.policies[who]
-            k = self._choose(pol, CHOOSE_MOVE, -1, n, who)
-            o = self.opt_op[k]
-            # Moved in rules.apply_event
-            self.occ[self.ops[o].pos] = -1
-            self.ops[o].pos = self.opt_tile[k]
-            self.occ[self.ops[o].pos] = o
-            self.ops[o].ready = 0
-            self.ops[o].moves += 1
-            self.active = o
+            self._move(self._choose(pol, CHOOSE_MOVE, -1, n, who))
         else:
             o = self.active
             n = self._attacks(o)
@@ -669,14 +671,7 @@ cdef class Kernel(KernelRuntime):
                 k = offered.index(want)
                 trace.append(("move" if kind == CHOOSE_MOVE else "attack", who, offered, want))
                 if kind == CHOOSE_MOVE:
-                    o = self.opt_op[k]
-                    # Moved in rules.apply_event, as in _play
-                    self.occ[self.ops[o].pos] = -1
-                    self.ops[o].pos = self.opt_tile[k]
-                    self.occ[self.ops[o].pos] = o
-                    self.ops[o].ready = 0
-                    self.ops[o].moves += 1
-                    self.active = o
+                    self._move(k)
                 elif self.opt_op[k] < 0:
                     self._activation_ended(self.active)
                 else:

@@ -2338,14 +2338,8 @@ cdef class Kernel(ConsultingRuntime):
 
     # -- a battle from its start with scripted choices and dice (testing.both) -----------------
 
-    def run_scripted(self, list choices, list outcomes, int64_t max_steps):
-        """The battle from its start for at most ``max_steps`` steps, every choice scripted:
-        ``choices`` the (index, count) of each choice among its options, in order (those of a
-        single option left out: they draw nothing), ``outcomes`` the index of each roll's
-        outcome in its pool, in order. A count that is not the kernel's, a script that runs out
-        or is left over, an outcome out of range raise ScriptError. Returns (the answer of
-        :meth:`play`, the draws)."""
-        return ScriptedKernel(self.tables).run_script(choices, outcomes, max_steps)
+    cdef object _scripted(self):
+        return ScriptedKernel(self.tables)
 
 cdef int _fill_pool(Pool *pool, object p) except -1:
     return fill_pool(pool, p, "a roll")
@@ -2357,14 +2351,6 @@ cdef class ScriptedKernel(Kernel):
 
     def run_script(self, list choices, list outcomes, int64_t max_steps):
         cdef _ScriptedDice dice = _ScriptedDice(outcomes, True)
-        self._start_script(choices)
         self.dice = dice
-        out = self._play(tuple(1 for _ in range(self.nsides)), b"", 0, 0, max_steps)
-        if self.script_error is not None:
-            raise KernelScriptError(self.script_error)
-        dice.check()
-        left = self._script_left()
-        if left is not None:
-            raise KernelScriptError(left)
-        dice.check_done()
-        return out, dice.rolls
+        return self._run_script(dice, choices, tuple(1 for _ in range(self.nsides)),
+                                max_steps)
