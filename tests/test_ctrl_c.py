@@ -163,16 +163,20 @@ SECOND = """
 import multiprocessing, sys, time
 from tactica.analysis import ctrl_c
 
-def idle():
+def idle(ready):
     ctrl_c.ignore_in_worker()
+    ready.set()
     time.sleep(600)
 
 if __name__ == "__main__":
     with ctrl_c.stop_on_ctrl_c():
-        child = multiprocessing.get_context("fork").Process(target=idle)
+        context = multiprocessing.get_context("fork")
+        ready = context.Event()
+        child = context.Process(target=idle, args=(ready,))
         child.start()
-        print(child.pid, flush=True)
-        try:
+        ready.wait()  # the worker ignores Ctrl-C now, as a pool's workers do
+        try:  # the pid is printed inside: a Ctrl-C sent once it is read lands here
+            print(child.pid, flush=True)
             time.sleep(600)
         except KeyboardInterrupt:
             print("first", flush=True)
