@@ -64,8 +64,7 @@ __all__ = [
 ]
 
 #: The default budget of distinct states: about a minute of search on one core here (the
-#: Nebulia duel's 66,285 states take 18 s of CPU, one round of Unhex's back room's 52,856
-#: states 48 s; see docs/exact.md).
+#: examples' searches measured in docs/exact.md: 50,000 to 70,000 states in 18 to 48 s).
 DEFAULT_MAX_STATES = 100_000
 
 #: What to try when a fight does not fit the budget.
