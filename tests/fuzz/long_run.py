@@ -12,6 +12,10 @@ and number) and run in a worker process:
   false hang; a worker that does not answer long after is killed and replaced);
 * memory is the peak resident size of the workers, and per game the most one input raised it.
 
+The report (``--report``) is written as the run goes, every :data:`REPORT_EVERY` inputs and at
+least once a minute, with ``"finished": false`` and the rate so far until the run ends: a run
+stopped early still says what it reached.
+
 Every figure is given per game too (the five games, and ``dice`` for dice expressions): each
 input belongs to the game of the seed it was made from (a scenario, a map, a log, a session).
 
@@ -238,6 +242,12 @@ def _table(games: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+#: How often (in inputs, and in seconds) the report is written while the run goes on, so that
+#: a run stopped before its end still says what it reached.
+REPORT_EVERY = 500
+REPORT_SECONDS = 60.0
+
+
 def run(inputs: int, start: int, workers: int, timeout: float, memory_mb: int,
         report: Path | None) -> int:
     began = time.perf_counter()
@@ -248,6 +258,36 @@ def run(inputs: int, start: int, workers: int, timeout: float, memory_mb: int,
     slowest: list[tuple[float, str, int]] = []
     peak = 0.0
     done = 0
+    written = time.monotonic()
+
+    def summary(finished: bool) -> dict[str, Any]:
+        elapsed = time.perf_counter() - began
+        return {
+            "finished": finished,
+            "inputs_asked": inputs,
+            "inputs": done,
+            "crashes": sum(1 for p in problems if p["outcome"] == "crash"),
+            "hangs": sum(1 for p in problems if p["outcome"] == "hang"),
+            "timeout_seconds": timeout,
+            "memory_limit_mb": memory_mb,
+            "peak_worker_rss_mb": round(peak, 1),
+            "seconds": round(elapsed, 1),
+            "inputs_per_second": round(done / elapsed, 2) if elapsed > 0 else 0.0,
+            "by_kind": {kind: {o: n for (k, o), n in sorted(counts.items()) if k == kind}
+                        for kind, _ in MIX},
+            "by_game": {game: g.summary() for game, g in by_game.items() if g.outcomes},
+            "slowest": [{"input": f"{k}:{s}", "seconds": round(t, 3)} for t, k, s in slowest],
+            "problems": problems[:200],
+        }
+
+    def write(finished: bool) -> dict[str, Any]:
+        result = summary(finished)
+        if report is not None:  # whole or not at all: a reader never sees half a file
+            partial = report.with_name(report.name + ".part")
+            partial.write_text(json.dumps(result, indent=2) + "\n")
+            os.replace(partial, report)
+        return result
+
     try:
         for kind, seed, outcome, detail, took, rss, growth, game in pool.run(
                 kinds(inputs, start)):
@@ -264,31 +304,15 @@ def run(inputs: int, start: int, workers: int, timeout: float, memory_mb: int,
                 rate = done / (time.perf_counter() - began)
                 print(f"{done} inputs, {rate:.0f}/s, peak {peak:.0f} MB, "
                       f"{len(problems)} problem(s)", flush=True)
+            if done % REPORT_EVERY == 0 or time.monotonic() - written > REPORT_SECONDS:
+                write(False)
+                written = time.monotonic()
     finally:
         pool.close()
-    elapsed = time.perf_counter() - began
-    crashes = sum(1 for p in problems if p["outcome"] == "crash")
-    hangs = sum(1 for p in problems if p["outcome"] == "hang")
-    games = {game: g.summary() for game, g in by_game.items() if g.outcomes}
-    summary = {
-        "inputs": done,
-        "crashes": crashes,
-        "hangs": hangs,
-        "timeout_seconds": timeout,
-        "memory_limit_mb": memory_mb,
-        "peak_worker_rss_mb": round(peak, 1),
-        "seconds": round(elapsed, 1),
-        "by_kind": {kind: {o: n for (k, o), n in sorted(counts.items()) if k == kind}
-                    for kind, _ in MIX},
-        "by_game": games,
-        "slowest": [{"input": f"{k}:{s}", "seconds": round(t, 3)} for t, k, s in slowest],
-        "problems": problems[:200],
-    }
-    print(json.dumps({k: v for k, v in summary.items() if k not in ("problems", "by_game")},
+    result = write(True)
+    print(json.dumps({k: v for k, v in result.items() if k not in ("problems", "by_game")},
                      indent=2))
-    print(_table(games))
-    if report is not None:
-        report.write_text(json.dumps(summary, indent=2) + "\n")
+    print(_table(result["by_game"]))
     return 1 if problems else 0
 
 
