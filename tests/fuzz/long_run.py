@@ -138,6 +138,45 @@ def _serve(conn: Connection, timeout: float, ft: Any, refusal: type[Exception]) 
         conn.send((kind, seed, outcome, detail, took, peak, peak - before, game))
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user and system) process ``pid`` has used, from ``/proc``; ``None`` where
+    the system does not say."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class _Watch:
+    """Whether a worker that has not answered is stuck rather than slow. An input's limit is
+    CPU time: on a machine busy with other work (the long run is meant to run at low
+    priority beside it) a worker may wait minutes for a few seconds of CPU, and the clock
+    alone would call that a hang. A worker is stuck when it has used well past its limit of
+    CPU time without answering (its timer did not stop it), or when it has used none for
+    ``STILL`` seconds (blocked, not starved: a starved process still gets some time). Where
+    ``/proc`` says nothing, the clock decides, generously."""
+
+    STILL = 120.0
+
+    def __init__(self, pid: int, timeout: float, now: float | None = None,
+                 cpu: Any = _cpu_seconds) -> None:
+        self.pid, self.timeout, self.cpu = pid, timeout, cpu
+        self.since = self.moved = time.monotonic() if now is None else now
+        self.start = self.last = cpu(pid)
+
+    def stuck(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        used = self.cpu(self.pid)
+        if used is None or self.start is None:
+            return now - self.since > self.timeout * 10 + 600
+        if used - self.start > self.timeout * 3 + 10:
+            return True
+        if used > (self.last or 0.0):
+            self.last, self.moved = used, now
+        return now - self.moved > self.STILL
+
+
 class _Pool:
     """Worker processes, one input at a time each; a silent worker is killed and replaced."""
 
@@ -163,12 +202,14 @@ class _Pool:
         pending = list(jobs)
         pending.reverse()
         busy: dict[int, tuple[tuple[str, int], float]] = {}
+        watch: dict[int, _Watch] = {}
         while pending or busy:
-            for i, (_proc, conn, _) in enumerate(self.slots):
+            for i, (proc, conn, _) in enumerate(self.slots):
                 if i not in busy and pending:
                     job = pending.pop()
                     conn.send(job)
                     busy[i] = (job, time.monotonic())
+                    watch[i] = _Watch(proc.pid, self.timeout)
             ready = mp.connection.wait([self.slots[i][1] for i in busy], timeout=1.0)
             for i in list(busy):
                 proc, conn, _ = self.slots[i]
@@ -182,7 +223,7 @@ class _Pool:
                         self._replace(i)
                     del busy[i]
                     yield answer
-                elif time.monotonic() - since > self.timeout * 10 + 60:  # stuck, not busy
+                elif watch[i].stuck():  # not merely slow on a busy machine: stuck
                     self._replace(i)
                     del busy[i]
                     yield (*job, "hang", "no answer: the worker was killed",
