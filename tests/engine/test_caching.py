@@ -108,3 +108,15 @@ def test_lru_bytes_keeps_its_budget_least_recently_used_first() -> None:
     assert len(word) == 1 and word.kept_bytes() == 500
     word.cache_clear()
     assert len(word) == 0 and word.kept_bytes() == 0
+
+
+def test_lru_bytes_keeps_its_number_of_answers_too() -> None:
+    from tactica.engine.caching import lru_bytes
+
+    @lru_bytes(1_000_000, size=len, maxsize=3)
+    def word(n: int) -> str:
+        return "x" * n
+
+    for n in range(1, 6):
+        word(n)
+    assert len(word) == 3 and (1,) not in word and (5,) in word and word.kept_bytes() == 12

@@ -48,3 +48,12 @@ def test_an_arc_of_the_largest_map_is_counted_at_its_size() -> None:
     assert arcs.held_bytes() >= 56 * len(wide)
     assert arcs.HELD_BYTES // arcs.held_bytes() < 20_000  # the old bound, in entries
     arcs.forget_held()
+
+
+def test_small_arcs_are_not_kept_by_the_ten_thousand(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(arcs, "HELD_KEPT", 10)
+    arcs.forget_held()
+    for key in _arcs(30):
+        arcs._held(*key)
+        assert arcs.held_count() <= 10
+    arcs.forget_held()

@@ -146,14 +146,15 @@ class SmallKeys(Cache[Hashable, tuple[object, int]]):
 
 class BytesLru(Generic[V]):
     """A function's answers by its (hashable) arguments, bounded in *bytes*: ``size`` estimates
-    an answer's bytes, and once the answers kept pass ``budget`` the least recently used are
-    dropped (the one just made stays). For answers whose size grows with a map (the squares
-    reachable from a square, the dots an arc holds): a bound in entries alone lets a large map
-    keep gigabytes. Made by :func:`lru_bytes`; the answers must not be changed by callers."""
+    an answer's bytes, and once the answers kept pass ``budget`` (or number more than
+    ``maxsize``) the least recently used are dropped (the one just made stays). For answers
+    whose size grows with a map (the squares reachable from a square, the dots an arc holds):
+    a bound in entries alone lets a large map keep gigabytes. Made by :func:`lru_bytes`; the
+    answers must not be changed by callers."""
 
     def __init__(self, function: Callable[..., V], budget: int,
-                 size: Callable[[V], int]) -> None:
-        self.function, self.budget, self.size = function, budget, size
+                 size: Callable[[V], int], maxsize: int) -> None:
+        self.function, self.budget, self.size, self.maxsize = function, budget, size, maxsize
         self._kept: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._bytes = 0
         self.hits = self.misses = 0
@@ -170,7 +171,8 @@ class BytesLru(Generic[V]):
         size = self.size(value)
         self._kept[args] = (value, size)
         self._bytes += size
-        while self._bytes > self.budget and len(self._kept) > 1:
+        while (self._bytes > self.budget or len(self._kept) > self.maxsize) \
+                and len(self._kept) > 1:
             _, (_, dropped) = self._kept.popitem(last=False)
             self._bytes -= dropped
         return value
@@ -191,10 +193,11 @@ class BytesLru(Generic[V]):
         self._bytes = 0
 
 
-def lru_bytes(budget: int, size: Callable[[Any], int]) -> Callable[[Callable[..., V]],
-                                                                   BytesLru[V]]:
+def lru_bytes(budget: int, size: Callable[[Any], int], maxsize: int = 1 << 20
+              ) -> Callable[[Callable[..., V]], BytesLru[V]]:
     """Decorate a function of hashable positional arguments: its answers kept within
-    ``budget`` bytes as ``size`` estimates them (:class:`BytesLru`).
+    ``budget`` bytes as ``size`` estimates them, and at most ``maxsize`` of them (small
+    answers are not kept by the thousand only because they are small) (:class:`BytesLru`).
 
     >>> @lru_bytes(100, size=len)
     ... def word(n: int) -> str:
@@ -204,7 +207,7 @@ def lru_bytes(budget: int, size: Callable[[Any], int]) -> Callable[[Callable[...
     (2, 50, False)
     """
     def wrap(function: Callable[..., V]) -> BytesLru[V]:
-        return BytesLru(function, budget, size)
+        return BytesLru(function, budget, size, maxsize)
     return wrap
 
 

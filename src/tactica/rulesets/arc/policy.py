@@ -166,11 +166,12 @@ def _bleeding(wounds: tuple[int, ...]) -> float:
 
 
 #: The bytes the walks to the nearest foe kept may take (about 100 a square: one walk of a 100
-#: x 100 grid is about a megabyte; 1,024 entries, as before, let a run keep a gigabyte).
-WALK_BYTES = 64 * 1024 * 1024
+#: x 100 grid is about a megabyte; 1,024 entries alone, as before, let a run keep a gigabyte;
+#: they stay too).
+WALK_BYTES = 32 * 1024 * 1024
 
 
-@lru_bytes(WALK_BYTES, size=lambda walk: 256 + 100 * len(walk))
+@lru_bytes(WALK_BYTES, size=lambda walk: 256 + 100 * len(walk), maxsize=1024)
 def _walk_map(width: int, height: int, blocked: frozenset[tuple[int, int]],
               foes: tuple[tuple[int, int], ...]) -> dict[tuple[int, int], int]:
     """Squares to the nearest foe, around walls (eight ways, characters ignored)."""

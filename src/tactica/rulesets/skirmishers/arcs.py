@@ -98,7 +98,9 @@ def _map_dots(cols: int, rows: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[
 #: The bytes the dots of the arcs remembered may take (an estimate, on the generous side: the
 #: set's table and each dot's tuple). One arc of a 50 x 50 lattice holds up to about a thousand
 #: dots (150 KB); a bound of 20,000 entries, as before, allowed some gigabytes over a long run.
-HELD_BYTES = 64 * 1024 * 1024
+HELD_BYTES = 32 * 1024 * 1024
+#: And at most this many arcs (small arcs of small maps are not kept by the ten thousand).
+HELD_KEPT = 20_000
 #: An estimate of one held dot: its tuple, its integers past the small ones Python shares, and
 #: its place in the set's table.
 _DOT_BYTES = 120
@@ -122,7 +124,7 @@ def _held(cols: int, rows: int, vertex: Axial, width: int, bearing: float | None
     size = sys.getsizeof(dots) + _DOT_BYTES * len(dots)
     _HELD[key] = (dots, size)
     _held_total[0] += size
-    while _held_total[0] > HELD_BYTES and len(_HELD) > 1:
+    while (_held_total[0] > HELD_BYTES or len(_HELD) > HELD_KEPT) and len(_HELD) > 1:
         _, (_, dropped) = _HELD.popitem(last=False)
         _held_total[0] -= dropped
     return dots
