@@ -11,6 +11,10 @@ and number) and run in a worker process:
   interrupts it; CPU time, not the clock, so that a machine busy with other work reports no
   false hang; a worker that does not answer long after is killed and replaced);
 * memory is the peak resident size of the workers, and per game the most one input raised it.
+  A worker is replaced by a fresh one after :data:`INPUTS_PER_WORKER` inputs
+  (``--inputs-per-worker``): a process that plays thousands of different scenarios fills
+  every bounded cache of every game with them (about 150 MB in all, measured), which no
+  command a user runs ever does, and that would be counted on top of each input's own peak.
 
 The report (``--report``) is written as the run goes, every :data:`REPORT_EVERY` inputs and at
 least once a minute, with ``"finished": false`` and the rate so far until the run ends: a run
@@ -177,14 +181,24 @@ class _Watch:
         return now - self.moved > self.STILL
 
 
-class _Pool:
-    """Worker processes, one input at a time each; a silent worker is killed and replaced."""
+#: Inputs a worker runs before a fresh one takes its place (see the top of this file).
+INPUTS_PER_WORKER = 1000
 
-    def __init__(self, workers: int, timeout: float, memory_mb: int):
+
+class _Pool:
+    """Worker processes, one input at a time each; a silent worker is killed and replaced,
+    and one that has run ``per_worker`` inputs is ended and replaced."""
+
+    def __init__(self, workers: int, timeout: float, memory_mb: int,
+                 per_worker: int = INPUTS_PER_WORKER):
         self.ctx = mp.get_context("fork")
         self.timeout = timeout
         self.memory_mb = memory_mb
+        self.per_worker = per_worker
+        #: Workers started in all (replacements included).
+        self.started = 0
         self.slots: list[tuple[Any, Connection, Any]] = [self._start() for _ in range(workers)]
+        self.ran = [0] * workers
 
     def _start(self) -> tuple[Any, Connection, Any]:
         parent, child = self.ctx.Pipe()
@@ -196,6 +210,7 @@ class _Pool:
         # machine); only then does an input's time start.
         if not parent.poll(600) or parent.recv() != "ready":
             raise RuntimeError(f"a fuzzing worker did not start (exit code {proc.exitcode})")
+        self.started += 1
         return proc, parent, None
 
     def run(self, jobs: Iterator[tuple[str, int]]) -> Iterator[tuple[Any, ...]]:
@@ -222,6 +237,9 @@ class _Pool:
                                   time.monotonic() - since, 0.0, 0.0, "?")
                         self._replace(i)
                     del busy[i]
+                    self.ran[i] += 1
+                    if self.ran[i] >= self.per_worker:
+                        self._retire(i)
                     yield answer
                 elif watch[i].stuck():  # not merely slow on a busy machine: stuck
                     self._replace(i)
@@ -235,6 +253,21 @@ class _Pool:
         proc.join(5)
         conn.close()
         self.slots[i] = self._start()
+        self.ran[i] = 0
+
+    def _retire(self, i: int) -> None:
+        """Worker ``i`` has run its share: it ends (its folder removed) and a fresh one
+        takes its place."""
+        proc, conn, _ = self.slots[i]
+        with contextlib.suppress(OSError):
+            conn.send(None)
+        proc.join(60)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(5)
+        conn.close()
+        self.slots[i] = self._start()
+        self.ran[i] = 0
 
     def close(self) -> None:
         for proc, conn, _ in self.slots:
@@ -290,9 +323,9 @@ REPORT_SECONDS = 60.0
 
 
 def run(inputs: int, start: int, workers: int, timeout: float, memory_mb: int,
-        report: Path | None) -> int:
+        report: Path | None, per_worker: int = INPUTS_PER_WORKER) -> int:
     began = time.perf_counter()
-    pool = _Pool(workers, timeout, memory_mb)
+    pool = _Pool(workers, timeout, memory_mb, per_worker)
     counts: Counter[tuple[str, str]] = Counter()
     by_game: dict[str, _Game] = {game: _Game() for game in GAMES}
     problems: list[dict[str, Any]] = []
@@ -311,6 +344,7 @@ def run(inputs: int, start: int, workers: int, timeout: float, memory_mb: int,
             "hangs": sum(1 for p in problems if p["outcome"] == "hang"),
             "timeout_seconds": timeout,
             "memory_limit_mb": memory_mb,
+            "inputs_per_worker": per_worker,
             "peak_worker_rss_mb": round(peak, 1),
             "seconds": round(elapsed, 1),
             "inputs_per_second": round(done / elapsed, 2) if elapsed > 0 else 0.0,
@@ -530,6 +564,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds of CPU time per input")
     parser.add_argument("--memory-mb", type=int, default=3072,
                         help="address space limit of a worker")
+    parser.add_argument("--inputs-per-worker", type=int, default=INPUTS_PER_WORKER,
+                        help="inputs a worker runs before a fresh one replaces it")
     parser.add_argument("--report", type=Path, default=None, help="write the summary here")
     parser.add_argument("--replay", metavar="KIND:N", help="run one input, with its traceback")
     parser.add_argument("--differential", type=int, default=None, metavar="N",
@@ -555,8 +591,10 @@ def main(argv: list[str] | None = None) -> int:
             code = max(code, run_asan(args.asan_scenarios, args.start, asan_report, only,
                                       args.battles))
         return code
+    if args.inputs_per_worker < 1:
+        parser.error("--inputs-per-worker: expected 1 or more")
     return run(args.inputs, args.start, args.workers, args.timeout, args.memory_mb,
-               args.report)
+               args.report, args.inputs_per_worker)
 
 
 if __name__ == "__main__":

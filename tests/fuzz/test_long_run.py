@@ -55,3 +55,17 @@ def test_the_cpu_time_of_this_process_is_read() -> None:
 
     used = long_run._cpu_seconds(os.getpid())
     assert used is None or used >= 0.0
+
+
+def test_a_worker_that_has_run_its_share_is_replaced_by_a_fresh_one() -> None:
+    """Five inputs, one worker, two inputs a worker: every input is answered, and three
+    workers ran them (the first, and one after each second input)."""
+    pool = long_run._Pool(1, timeout=30.0, memory_mb=3072, per_worker=2)
+    try:
+        first = pool.slots[0][0].pid
+        answers = list(pool.run(iter([("dice", n) for n in range(5)])))
+        assert [a[:2] for a in answers] == [("dice", n) for n in range(5)]
+        assert all(a[2] in ("ok", "refused") for a in answers), answers
+        assert pool.started == 3 and pool.slots[0][0].pid != first
+    finally:
+        pool.close()
