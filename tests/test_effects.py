@@ -147,3 +147,26 @@ def test_the_scenario_report_has_a_section_on_every_ruling(tmp_path: Path,
     html = page.read_text()
     assert "The effect of every ruling" in html and "never consulted in 3 battles" in html
     assert "NEB-6=characteristic" in html and "<svg" in html
+
+
+def test_a_game_without_cover_effects_works_out_no_reading_for_reversals(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cover can only reverse where the default reading shows cover's effect: a game whose
+    matchups show none (Last Odyssey's rows) has no reading worked out for it. Each reading's
+    matrix of every profile took about 0.6 s: `effects` of a Last Odyssey fight spent 5 s of
+    CPU on them whatever its battles (the long fuzzing run found it)."""
+    from tactica.analysis import reversals
+
+    asked: list[dict[str, str]] = []
+    real = reversals.cover_effects
+
+    def counted(ruleset: Any, rulings: Any) -> Any:
+        asked.append(dict(rulings))
+        return real(ruleset, rulings)
+
+    monkeypatch.setattr(reversals, "cover_effects", counted)
+    sc = load_scenario(ROOT / "examples" / "last-odyssey" / "cop-vs-goblin.yaml")
+    cache: dict[Any, Any] = {}
+    for label in ("first", "second"):
+        assert reversals.cover_reversal(sc.ruleset, {}, label, {"LO-1": "x"}, cache) is None
+    assert asked == [{}]  # the default reading once, then remembered

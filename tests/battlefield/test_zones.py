@@ -225,3 +225,24 @@ def test_moving_between_areas_without_a_connection_is_refused(club: ZoneGraph) -
         club.sight_report("Bar", "Alley>Entrance")
     with pytest.raises(MapError, match="no connection joins them"):
         club.place(("Bar", "Bar"))
+
+
+def test_shortest_paths_are_remembered_within_their_bound(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Sight between two areas is asked for again and again: a map remembers the shortest
+    paths it found, at most PATHS_KEPT area names in all (then it forgets them and starts
+    again), and answers the same either way."""
+    from tactica.battlefield.zones import graph as zone_graph
+
+    areas = [f"R{i}" for i in range(30)]
+    links = [{"between": [areas[i], areas[i + 1]]} for i in range(29)]
+    links += [{"between": [areas[i], areas[(i * 7 + 3) % 30]]} for i in range(0, 30, 2)
+              if (i * 7 + 3) % 30 not in (i, i + 1, i - 1)]
+    g = ZoneGraph.from_mapping({"kind": "zones", "areas": areas, "connections": links})
+    fresh = {(a, b): g.sight_report(a, b) for a in areas[::3] for b in areas[::4]}
+    assert g._paths and g._paths_held[0] <= zone_graph.PATHS_KEPT
+    monkeypatch.setattr(zone_graph, "PATHS_KEPT", 40)
+    again = ZoneGraph.from_mapping({"kind": "zones", "areas": areas, "connections": links})
+    for (a, b), report in fresh.items():
+        assert again.sight_report(a, b) == report
+        assert again._paths_held[0] <= 40

@@ -88,3 +88,35 @@ def test_no_module_level_dict_is_filled_as_a_cache() -> None:
                 if empty and isinstance(t, ast.Name) and (path.name, t.id) not in NOT_CACHES:
                     found.append(f"{path.relative_to(SRC)}: {t.id}")
     assert found == []
+
+
+def test_lru_bytes_keeps_its_budget_least_recently_used_first() -> None:
+    from tactica.engine.caching import lru_bytes
+
+    made: list[int] = []
+
+    @lru_bytes(100, size=len)
+    def word(n: int) -> str:
+        made.append(n)
+        return "x" * n
+
+    assert word(40) == "x" * 40 and word(30) == "x" * 30
+    assert word(40) == "x" * 40 and made == [40, 30]  # remembered, now the most recent
+    word(50)  # 120 bytes: the least recently used (30) goes
+    assert (30,) not in word and (40,) in word and word.kept_bytes() == 90
+    word(500)  # one answer larger than the budget is kept alone
+    assert len(word) == 1 and word.kept_bytes() == 500
+    word.cache_clear()
+    assert len(word) == 0 and word.kept_bytes() == 0
+
+
+def test_lru_bytes_keeps_its_number_of_answers_too() -> None:
+    from tactica.engine.caching import lru_bytes
+
+    @lru_bytes(1_000_000, size=len, maxsize=3)
+    def word(n: int) -> str:
+        return "x" * n
+
+    for n in range(1, 6):
+        word(n)
+    assert len(word) == 3 and (1,) not in word and (5,) in word and word.kept_bytes() == 12

@@ -11,6 +11,14 @@ and number) and run in a worker process:
   interrupts it; CPU time, not the clock, so that a machine busy with other work reports no
   false hang; a worker that does not answer long after is killed and replaced);
 * memory is the peak resident size of the workers, and per game the most one input raised it.
+  A worker is replaced by a fresh one after :data:`INPUTS_PER_WORKER` inputs
+  (``--inputs-per-worker``): a process that plays thousands of different scenarios fills
+  every bounded cache of every game with them (about 150 MB in all, measured), which no
+  command a user runs ever does, and that would be counted on top of each input's own peak.
+
+The report (``--report``) is written as the run goes, every :data:`REPORT_EVERY` inputs and at
+least once a minute, with ``"finished": false`` and the rate so far until the run ends: a run
+stopped early still says what it reached.
 
 Every figure is given per game too (the five games, and ``dice`` for dice expressions): each
 input belongs to the game of the seed it was made from (a scenario, a map, a log, a session).
@@ -134,14 +142,63 @@ def _serve(conn: Connection, timeout: float, ft: Any, refusal: type[Exception]) 
         conn.send((kind, seed, outcome, detail, took, peak, peak - before, game))
 
 
-class _Pool:
-    """Worker processes, one input at a time each; a silent worker is killed and replaced."""
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user and system) process ``pid`` has used, from ``/proc``; ``None`` where
+    the system does not say."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
-    def __init__(self, workers: int, timeout: float, memory_mb: int):
+
+class _Watch:
+    """Whether a worker that has not answered is stuck rather than slow. An input's limit is
+    CPU time: on a machine busy with other work (the long run is meant to run at low
+    priority beside it) a worker may wait minutes for a few seconds of CPU, and the clock
+    alone would call that a hang. A worker is stuck when it has used well past its limit of
+    CPU time without answering (its timer did not stop it), or when it has used none for
+    ``STILL`` seconds (blocked, not starved: a starved process still gets some time). Where
+    ``/proc`` says nothing, the clock decides, generously."""
+
+    STILL = 120.0
+
+    def __init__(self, pid: int, timeout: float, now: float | None = None,
+                 cpu: Any = _cpu_seconds) -> None:
+        self.pid, self.timeout, self.cpu = pid, timeout, cpu
+        self.since = self.moved = time.monotonic() if now is None else now
+        self.start = self.last = cpu(pid)
+
+    def stuck(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        used = self.cpu(self.pid)
+        if used is None or self.start is None:
+            return now - self.since > self.timeout * 10 + 600
+        if used - self.start > self.timeout * 3 + 10:
+            return True
+        if used > (self.last or 0.0):
+            self.last, self.moved = used, now
+        return now - self.moved > self.STILL
+
+
+#: Inputs a worker runs before a fresh one takes its place (see the top of this file).
+INPUTS_PER_WORKER = 1000
+
+
+class _Pool:
+    """Worker processes, one input at a time each; a silent worker is killed and replaced,
+    and one that has run ``per_worker`` inputs is ended and replaced."""
+
+    def __init__(self, workers: int, timeout: float, memory_mb: int,
+                 per_worker: int = INPUTS_PER_WORKER):
         self.ctx = mp.get_context("fork")
         self.timeout = timeout
         self.memory_mb = memory_mb
+        self.per_worker = per_worker
+        #: Workers started in all (replacements included).
+        self.started = 0
         self.slots: list[tuple[Any, Connection, Any]] = [self._start() for _ in range(workers)]
+        self.ran = [0] * workers
 
     def _start(self) -> tuple[Any, Connection, Any]:
         parent, child = self.ctx.Pipe()
@@ -153,18 +210,21 @@ class _Pool:
         # machine); only then does an input's time start.
         if not parent.poll(600) or parent.recv() != "ready":
             raise RuntimeError(f"a fuzzing worker did not start (exit code {proc.exitcode})")
+        self.started += 1
         return proc, parent, None
 
     def run(self, jobs: Iterator[tuple[str, int]]) -> Iterator[tuple[Any, ...]]:
         pending = list(jobs)
         pending.reverse()
         busy: dict[int, tuple[tuple[str, int], float]] = {}
+        watch: dict[int, _Watch] = {}
         while pending or busy:
-            for i, (_proc, conn, _) in enumerate(self.slots):
+            for i, (proc, conn, _) in enumerate(self.slots):
                 if i not in busy and pending:
                     job = pending.pop()
                     conn.send(job)
                     busy[i] = (job, time.monotonic())
+                    watch[i] = _Watch(proc.pid, self.timeout)
             ready = mp.connection.wait([self.slots[i][1] for i in busy], timeout=1.0)
             for i in list(busy):
                 proc, conn, _ = self.slots[i]
@@ -177,8 +237,11 @@ class _Pool:
                                   time.monotonic() - since, 0.0, 0.0, "?")
                         self._replace(i)
                     del busy[i]
+                    self.ran[i] += 1
+                    if self.ran[i] >= self.per_worker:
+                        self._retire(i)
                     yield answer
-                elif time.monotonic() - since > self.timeout * 10 + 60:  # stuck, not busy
+                elif watch[i].stuck():  # not merely slow on a busy machine: stuck
                     self._replace(i)
                     del busy[i]
                     yield (*job, "hang", "no answer: the worker was killed",
@@ -190,6 +253,21 @@ class _Pool:
         proc.join(5)
         conn.close()
         self.slots[i] = self._start()
+        self.ran[i] = 0
+
+    def _retire(self, i: int) -> None:
+        """Worker ``i`` has run its share: it ends (its folder removed) and a fresh one
+        takes its place."""
+        proc, conn, _ = self.slots[i]
+        with contextlib.suppress(OSError):
+            conn.send(None)
+        proc.join(60)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(5)
+        conn.close()
+        self.slots[i] = self._start()
+        self.ran[i] = 0
 
     def close(self) -> None:
         for proc, conn, _ in self.slots:
@@ -238,16 +316,53 @@ def _table(games: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+#: How often (in inputs, and in seconds) the report is written while the run goes on, so that
+#: a run stopped before its end still says what it reached.
+REPORT_EVERY = 500
+REPORT_SECONDS = 60.0
+
+
 def run(inputs: int, start: int, workers: int, timeout: float, memory_mb: int,
-        report: Path | None) -> int:
+        report: Path | None, per_worker: int = INPUTS_PER_WORKER) -> int:
     began = time.perf_counter()
-    pool = _Pool(workers, timeout, memory_mb)
+    pool = _Pool(workers, timeout, memory_mb, per_worker)
     counts: Counter[tuple[str, str]] = Counter()
     by_game: dict[str, _Game] = {game: _Game() for game in GAMES}
     problems: list[dict[str, Any]] = []
     slowest: list[tuple[float, str, int]] = []
     peak = 0.0
     done = 0
+    written = time.monotonic()
+
+    def summary(finished: bool) -> dict[str, Any]:
+        elapsed = time.perf_counter() - began
+        return {
+            "finished": finished,
+            "inputs_asked": inputs,
+            "inputs": done,
+            "crashes": sum(1 for p in problems if p["outcome"] == "crash"),
+            "hangs": sum(1 for p in problems if p["outcome"] == "hang"),
+            "timeout_seconds": timeout,
+            "memory_limit_mb": memory_mb,
+            "inputs_per_worker": per_worker,
+            "peak_worker_rss_mb": round(peak, 1),
+            "seconds": round(elapsed, 1),
+            "inputs_per_second": round(done / elapsed, 2) if elapsed > 0 else 0.0,
+            "by_kind": {kind: {o: n for (k, o), n in sorted(counts.items()) if k == kind}
+                        for kind, _ in MIX},
+            "by_game": {game: g.summary() for game, g in by_game.items() if g.outcomes},
+            "slowest": [{"input": f"{k}:{s}", "seconds": round(t, 3)} for t, k, s in slowest],
+            "problems": problems[:200],
+        }
+
+    def write(finished: bool) -> dict[str, Any]:
+        result = summary(finished)
+        if report is not None:  # whole or not at all: a reader never sees half a file
+            partial = report.with_name(report.name + ".part")
+            partial.write_text(json.dumps(result, indent=2) + "\n")
+            os.replace(partial, report)
+        return result
+
     try:
         for kind, seed, outcome, detail, took, rss, growth, game in pool.run(
                 kinds(inputs, start)):
@@ -264,31 +379,15 @@ def run(inputs: int, start: int, workers: int, timeout: float, memory_mb: int,
                 rate = done / (time.perf_counter() - began)
                 print(f"{done} inputs, {rate:.0f}/s, peak {peak:.0f} MB, "
                       f"{len(problems)} problem(s)", flush=True)
+            if done % REPORT_EVERY == 0 or time.monotonic() - written > REPORT_SECONDS:
+                write(False)
+                written = time.monotonic()
     finally:
         pool.close()
-    elapsed = time.perf_counter() - began
-    crashes = sum(1 for p in problems if p["outcome"] == "crash")
-    hangs = sum(1 for p in problems if p["outcome"] == "hang")
-    games = {game: g.summary() for game, g in by_game.items() if g.outcomes}
-    summary = {
-        "inputs": done,
-        "crashes": crashes,
-        "hangs": hangs,
-        "timeout_seconds": timeout,
-        "memory_limit_mb": memory_mb,
-        "peak_worker_rss_mb": round(peak, 1),
-        "seconds": round(elapsed, 1),
-        "by_kind": {kind: {o: n for (k, o), n in sorted(counts.items()) if k == kind}
-                    for kind, _ in MIX},
-        "by_game": games,
-        "slowest": [{"input": f"{k}:{s}", "seconds": round(t, 3)} for t, k, s in slowest],
-        "problems": problems[:200],
-    }
-    print(json.dumps({k: v for k, v in summary.items() if k not in ("problems", "by_game")},
+    result = write(True)
+    print(json.dumps({k: v for k, v in result.items() if k not in ("problems", "by_game")},
                      indent=2))
-    print(_table(games))
-    if report is not None:
-        report.write_text(json.dumps(summary, indent=2) + "\n")
+    print(_table(result["by_game"]))
     return 1 if problems else 0
 
 
@@ -465,6 +564,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds of CPU time per input")
     parser.add_argument("--memory-mb", type=int, default=3072,
                         help="address space limit of a worker")
+    parser.add_argument("--inputs-per-worker", type=int, default=INPUTS_PER_WORKER,
+                        help="inputs a worker runs before a fresh one replaces it")
     parser.add_argument("--report", type=Path, default=None, help="write the summary here")
     parser.add_argument("--replay", metavar="KIND:N", help="run one input, with its traceback")
     parser.add_argument("--differential", type=int, default=None, metavar="N",
@@ -490,8 +591,10 @@ def main(argv: list[str] | None = None) -> int:
             code = max(code, run_asan(args.asan_scenarios, args.start, asan_report, only,
                                       args.battles))
         return code
+    if args.inputs_per_worker < 1:
+        parser.error("--inputs-per-worker: expected 1 or more")
     return run(args.inputs, args.start, args.workers, args.timeout, args.memory_mb,
-               args.report)
+               args.report, args.inputs_per_worker)
 
 
 if __name__ == "__main__":

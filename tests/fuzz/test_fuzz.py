@@ -163,3 +163,15 @@ def test_what_the_long_run_found_in_sweep_files_is_refused() -> None:
     """Found by ``make fuzz``'s sweep-file kind (sweep-file:17962): a parameter's column
     that is not the one its path gives (a KeyError in the report's tables)."""
     assert ft.run_input("sweep-file", ft.make_input("sweep-file", 17962)) == "error"
+
+
+def test_a_sweep_file_whose_simulation_rows_lost_their_seed_is_refused() -> None:
+    """Found by ``make fuzz``'s sweep-file kind (sweep-file:53037): the seed column removed
+    from the simulation rows (a KeyError in the report's tables)."""
+    assert ft.run_input("sweep-file", ft.make_input("sweep-file", 53037)) == "error"
+
+
+def test_a_sweep_file_pyarrow_cannot_write_is_no_input() -> None:
+    """Found by ``make fuzz`` (sweep-file:53405): a row changed into an empty mapping is a
+    column Parquet cannot hold; the fuzzer has no file to give ``report``, and says so."""
+    assert ft.run_input("sweep-file", ft.make_input("sweep-file", 53405)) == "not writable"

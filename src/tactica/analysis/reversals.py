@@ -58,8 +58,10 @@ def cover_reversal(ruleset: Ruleset, baseline: Mapping[str, str], label: str,
     if key not in cache:
         cache[key] = cover_effects(ruleset, baseline)
     before = cache[key]
+    if not before:  # no effect of cover to reverse: the reading is not worked out
+        return None
     after = cover_effects(ruleset, reading)
-    if not before or not after:
+    if not after:
         return None
     turned = [(k, after[k]) for k in after if k in before
               and before[k][1] <= before[k][0] and after[k][1] > after[k][0]]

@@ -87,6 +87,7 @@ class SimulationRow(_Row):
 
     kind: Literal["simulation"]
     side: str
+    seed: StrictInt = Field(ge=0, le=MAX_SEED)
     battles: StrictInt = Field(ge=0)
     wins: StrictInt = Field(ge=0)
     p: float = Field(ge=0, le=1)
@@ -168,9 +169,11 @@ def read_sweep(path: Path) -> tuple[SweepMeta, list[dict[str, Any]]]:
         if model is None:
             raise TacticaError(f"{path}: row {number}: kind: expected 'odds' or 'simulation'")
         try:
-            model.model_validate(row)
+            checked = model.model_validate(row)
         except ValidationError as exc:
             raise TacticaError(f"{path}: row {number}: {_problem(exc)}") from None
+        # A column left out reads as the model's default (None), never as a missing key.
+        row.update({k: v for k, v in checked.model_dump().items() if k not in row})
         for p in meta.parameters:
             value = row.get(p.column)
             if value is not None and not isinstance(value, int | float | str | bool):

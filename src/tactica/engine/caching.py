@@ -24,14 +24,17 @@ is gone; these numbers are not).
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Hashable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from tactica.engine import consulted
 
-__all__ = ["Cache", "CacheStats", "SmallKeys", "cache_stats", "clear_caches"]
+__all__ = ["BytesLru", "Cache", "CacheStats", "SmallKeys", "cache_stats", "clear_caches",
+           "lru_bytes"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -139,6 +142,73 @@ class SmallKeys(Cache[Hashable, tuple[object, int]]):
         if found is not None:
             return found[1]
         return self.put(ref, (obj, next(self._counter)))[1]
+
+
+class BytesLru(Generic[V]):
+    """A function's answers by its (hashable) arguments, bounded in *bytes*: ``size`` estimates
+    an answer's bytes, and once the answers kept pass ``budget`` (or number more than
+    ``maxsize``) the least recently used are dropped (the one just made stays). For answers
+    whose size grows with a map (the squares reachable from a square, the dots an arc holds):
+    a bound in entries alone lets a large map keep gigabytes. Made by :func:`lru_bytes`; the
+    answers must not be changed by callers."""
+
+    def __init__(self, function: Callable[..., V], budget: int,
+                 size: Callable[[V], int], maxsize: int) -> None:
+        self.function, self.budget, self.size, self.maxsize = function, budget, size, maxsize
+        self._kept: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self._bytes = 0
+        self.hits = self.misses = 0
+        functools.update_wrapper(self, function)
+
+    def __call__(self, *args: Any) -> V:
+        found = self._kept.get(args)
+        if found is not None:
+            self._kept.move_to_end(args)
+            self.hits += 1
+            return found[0]
+        self.misses += 1
+        value = self.function(*args)
+        size = self.size(value)
+        self._kept[args] = (value, size)
+        self._bytes += size
+        while (self._bytes > self.budget or len(self._kept) > self.maxsize) \
+                and len(self._kept) > 1:
+            _, (_, dropped) = self._kept.popitem(last=False)
+            self._bytes -= dropped
+        return value
+
+    def kept_bytes(self) -> int:
+        """The estimated bytes of the answers kept (at most the budget, or one answer)."""
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def __contains__(self, args: object) -> bool:
+        return args in self._kept
+
+    def cache_clear(self) -> None:
+        """Forget every answer."""
+        self._kept.clear()
+        self._bytes = 0
+
+
+def lru_bytes(budget: int, size: Callable[[Any], int], maxsize: int = 1 << 20
+              ) -> Callable[[Callable[..., V]], BytesLru[V]]:
+    """Decorate a function of hashable positional arguments: its answers kept within
+    ``budget`` bytes as ``size`` estimates them, and at most ``maxsize`` of them (small
+    answers are not kept by the thousand only because they are small) (:class:`BytesLru`).
+
+    >>> @lru_bytes(100, size=len)
+    ... def word(n: int) -> str:
+    ...     return "x" * n
+    >>> _ = word(60), word(30), word(20)  # 110 bytes: the least recently used (60) goes
+    >>> len(word), word.kept_bytes(), (60,) in word
+    (2, 50, False)
+    """
+    def wrap(function: Callable[..., V]) -> BytesLru[V]:
+        return BytesLru(function, budget, size, maxsize)
+    return wrap
 
 
 def cache_stats() -> list[CacheStats]:

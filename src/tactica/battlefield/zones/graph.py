@@ -202,6 +202,13 @@ class _PairSight:
     one_way: bool = False
 
 
+#: How many area names the shortest paths a map remembers may hold in all (each pair of areas
+#: and kind of arc counts one more); past it the map forgets them all and starts again. A
+#: name is a reference in a tuple: a million are about 10 to 20 MB. (Between two far corners
+#: of a dense map there may be tens of thousands of shortest paths: those are bounded too.)
+PATHS_KEPT = 1_000_000
+
+
 @dataclass(frozen=True)
 class ZoneGraph:
     """An immutable zone map: areas, connections, and optionally a drawing layout.
@@ -267,10 +274,36 @@ class ZoneGraph:
     def _graphs(self) -> dict[str, nx.DiGraph]:
         return {}
 
+    @cached_property
+    def _paths(self) -> dict[tuple[str, str, str], tuple[tuple[str, ...], ...]]:
+        return {}
+
+    @cached_property
+    def _paths_held(self) -> list[int]:
+        """The area names in the paths remembered (one number, in a list to change it)."""
+        return [0]
+
     def _shortest_paths(self, key: str, step: Callable[[str], Iterable[str]], start: str,
                         goal: str, *, limit: int | None = None) -> list[tuple[str, ...]]:
         """Every shortest path from ``start`` to ``goal`` along the arcs ``step`` gives
-        (``key`` names that kind of arc, for the cache), in the order of the map's areas."""
+        (``key`` names that kind of arc, for the cache), in the order of the map's areas.
+        Remembered per map, at most :data:`PATHS_KEPT` names in all (then forgotten whole): sight
+        between two areas is asked again and again (every character, every decision)."""
+        memo, held = self._paths, self._paths_held
+        found = memo.get((key, start, goal))
+        if found is None:
+            found = tuple(self._all_shortest(key, step, start, goal))
+            names = sum(len(path) for path in found) + 1
+            if held[0] + names > PATHS_KEPT:
+                memo.clear()
+                held[0] = 0
+            if names <= PATHS_KEPT:
+                memo[(key, start, goal)] = found
+                held[0] += names
+        return list(found[:limit] if limit is not None else found)
+
+    def _all_shortest(self, key: str, step: Callable[[str], Iterable[str]], start: str,
+                      goal: str) -> list[tuple[str, ...]]:
         graph = self._graphs.get(key)
         if graph is None:
             graph = nx.DiGraph()
@@ -283,7 +316,7 @@ class ZoneGraph:
             return []
         order = {area: i for i, area in enumerate(self.areas)}
         found.sort(key=lambda path: [order[a] for a in path])
-        return found[:limit] if limit is not None else found
+        return found
 
     # -- lookup -------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from tactica.battlefield.grid.tiles import Tile, TileGrid
+from tactica.engine.caching import lru_bytes
 from tactica.engine.chance import Done, Observe, Step, and_then, emit_all
 from tactica.rulesets.arc.attack import attack_process
 from tactica.rulesets.arc.content import Weapon
@@ -138,7 +139,23 @@ def _open(grid: TileGrid) -> frozenset[Tile]:
                      if (x, y) not in blocked)
 
 
-@lru_cache(maxsize=2048)
+#: The bytes the movement answers kept may take, by an estimate of each square they hold (its
+#: tile, its cost and the dictionary's slot; measured at about 150 and 50 bytes). On a 100 x
+#: 100 grid one answer of a long move holds tens of thousands of squares (some megabytes):
+#: the bounds of 2,048 entries each they had alone let a run keep gigabytes (they stay too).
+LAYERS_BYTES = 64 * 1024 * 1024
+OPTIONS_BYTES = 32 * 1024 * 1024
+
+
+def _layers_bytes(layers: tuple[dict[Tile, tuple[int, Tile]], ...]) -> int:
+    return 256 + 160 * sum(len(layer) for layer in layers)
+
+
+def _options_bytes(options: dict[str, dict[Tile, int]]) -> int:
+    return 256 + 100 * sum(len(best) for best in options.values())
+
+
+@lru_bytes(LAYERS_BYTES, size=_layers_bytes, maxsize=2048)
 def _layers(grid: TileGrid, start: Tile, rough: frozenset[Tile], most: int) -> tuple[
         dict[Tile, tuple[int, Tile]], ...]:
     """For each number of squares n, the least extra AP (diagonals, rough squares) to stand on
@@ -186,7 +203,7 @@ def move_options(state: ArcState, f: Fighter) -> dict[str, dict[Tile, int]]:
     return _options(grid, f.at, f.ap, state.rough)
 
 
-@lru_cache(maxsize=2048)
+@lru_bytes(OPTIONS_BYTES, size=_options_bytes, maxsize=2048)
 def _options(grid: TileGrid, at: Tile, ap: int,
              rough: frozenset[Tile]) -> dict[str, dict[Tile, int]]:
     most = max(_max_squares(m, ap) for m in MODES)

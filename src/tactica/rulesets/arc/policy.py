@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from tactica.engine.caching import lru_bytes
 from tactica.engine.chance import Decide, run_exact
 from tactica.rulesets.arc.armor import DamageResult, DamageRules, Hits
 from tactica.rulesets.arc.attack import (
@@ -164,7 +165,13 @@ def _bleeding(wounds: tuple[int, ...]) -> float:
     return sum((w + 1) / 2 for w in wounds)
 
 
-@lru_cache(maxsize=1024)
+#: The bytes the walks to the nearest foe kept may take (about 100 a square: one walk of a 100
+#: x 100 grid is about a megabyte; 1,024 entries alone, as before, let a run keep a gigabyte;
+#: they stay too).
+WALK_BYTES = 32 * 1024 * 1024
+
+
+@lru_bytes(WALK_BYTES, size=lambda walk: 256 + 100 * len(walk), maxsize=1024)
 def _walk_map(width: int, height: int, blocked: frozenset[tuple[int, int]],
               foes: tuple[tuple[int, int], ...]) -> dict[tuple[int, int], int]:
     """Squares to the nearest foe, around walls (eight ways, characters ignored)."""

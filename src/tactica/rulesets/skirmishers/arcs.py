@@ -23,6 +23,8 @@ the :class:`~tactica.engine.ruleset.Aiming` of the trooper's choice.
 from __future__ import annotations
 
 import math
+import sys
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -93,9 +95,64 @@ def _map_dots(cols: int, rows: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[
     return dots, xy
 
 
-@lru_cache(maxsize=20_000)
+#: The bytes the dots of the arcs remembered may take (an estimate, on the generous side: the
+#: set's table and each dot's tuple). One arc of a 50 x 50 lattice holds up to about a thousand
+#: dots (150 KB); a bound of 20,000 entries, as before, allowed some gigabytes over a long run.
+HELD_BYTES = 32 * 1024 * 1024
+#: And at most this many arcs (small arcs of small maps are not kept by the ten thousand).
+HELD_KEPT = 20_000
+#: An estimate of one held dot: its tuple, its integers past the small ones Python shares, and
+#: its place in the set's table.
+_DOT_BYTES = 120
+
+_HeldKey = tuple[int, int, Axial, int, "float | None", "str | None"]
+#: The arcs remembered, least recently used first, with their estimated bytes.
+_HELD: OrderedDict[_HeldKey, tuple[frozenset[Axial], int]] = OrderedDict()
+_held_total = [0]
+
+
 def _held(cols: int, rows: int, vertex: Axial, width: int, bearing: float | None,
           toward: str | None) -> frozenset[Axial]:
+    """The dots an arc holds (remembered within :data:`HELD_BYTES`, least recently used
+    dropped first: positions come back within a turn and from battle to battle)."""
+    key = (cols, rows, vertex, width, bearing, toward)
+    kept = _HELD.get(key)
+    if kept is not None:
+        _HELD.move_to_end(key)
+        return kept[0]
+    dots = _held_dots(cols, rows, vertex, width, bearing, toward)
+    size = sys.getsizeof(dots) + _DOT_BYTES * len(dots)
+    _HELD[key] = (dots, size)
+    _held_total[0] += size
+    while (_held_total[0] > HELD_BYTES or len(_HELD) > HELD_KEPT) and len(_HELD) > 1:
+        _, (_, dropped) = _HELD.popitem(last=False)
+        _held_total[0] -= dropped
+    return dots
+
+
+def held_bytes() -> int:
+    """The estimated bytes of the arcs remembered (at most :data:`HELD_BYTES`, or one arc)."""
+    return _held_total[0]
+
+
+def held_count() -> int:
+    """How many arcs are remembered."""
+    return len(_HELD)
+
+
+def held_kept(key: _HeldKey) -> bool:
+    """Whether the arc of these arguments of :func:`_held` is remembered."""
+    return key in _HELD
+
+
+def forget_held() -> None:
+    """Forget every arc remembered."""
+    _HELD.clear()
+    _held_total[0] = 0
+
+
+def _held_dots(cols: int, rows: int, vertex: Axial, width: int, bearing: float | None,
+               toward: str | None) -> frozenset[Axial]:
     axis = None
     if toward is not None:
         tq, tr = _toward(toward)
