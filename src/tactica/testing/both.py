@@ -53,7 +53,8 @@ _BATTLES: contextvars.ContextVar[list[CheckedBattle] | None] = contextvars.Conte
 
 
 class KernelMirror(Protocol):
-    """A game's kernel seen from its reference state (a game's kernel.py gives one, where its kernel can start from a state)."""
+    """A game's kernel seen from its reference state (a game's kernel.py gives one, where
+    its kernel can start from a state)."""
 
     def run(self, before: Any, action: Any | None,
             outcomes: list[Any]) -> Mapping[str, Any] | NotCovered:
