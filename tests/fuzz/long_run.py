@@ -583,6 +583,12 @@ def main(argv: list[str] | None = None) -> int:
         return replay(args.replay)
     if args.differential is not None:
         only = tuple(g for g in args.games.split(",") if g)
+        import differential as dt
+
+        unknown = [g for g in only if g not in dt.GAMES]
+        if unknown:
+            parser.error(f"--games: unknown game {unknown[0]!r} (expected one of "
+                         f"{', '.join(dt.GAMES)})")
         code = run_differential(args.differential, args.start, args.report, label=args.label,
                                 games_only=only, battles=args.battles)
         if args.asan_scenarios > 0:
