@@ -426,8 +426,9 @@ def attack_options(state: LodState, attacker: str) -> list[AttackOption]:
     return out
 
 
-def odds(state: LodState, action: Any, **options: OddsValue) -> OddsReport | None:
-    """The odds of an attacking ability, the options (``knockout``, ``element``) applied;
+def _attack_asked(state: LodState, action: Any,
+                  options: dict[str, OddsValue]) -> UseAbility | None:
+    """The attacking ability asked about, its options (``knockout``, ``element``) applied;
     ``None`` for another action."""
     if not (isinstance(action, UseAbility) and state.ability(action.ability).attack is not None):
         return None
@@ -436,7 +437,16 @@ def odds(state: LodState, action: Any, **options: OddsValue) -> OddsReport | Non
         knockout = bool(options.get("knockout")) or action.knockout
         means = "/".join([action.ability, *([element] if element else []),
                           *(["knockout"] if knockout else [])])
-        action = choose_ability(state, action.unit, action.targets, means)
+        return choose_ability(state, action.unit, action.targets, means)
+    return action
+
+
+def odds(state: LodState, action: Any, **options: OddsValue) -> OddsReport | None:
+    """The odds of an attacking ability, the options (``knockout``, ``element``) applied;
+    ``None`` for another action."""
+    action = _attack_asked(state, action, options)
+    if action is None:
+        return None
     return attack_odds(state, action)
 
 
@@ -445,14 +455,9 @@ def odds_reading(state: LodState, action: Any, **options: OddsValue) -> OddsRead
     each decision's first option): its damage is the damage each target's hit rolls
     (``AttackResolved``, before the target's HP and Shells cap it; none when body armor
     blocks it), its out of action a target leaving the battle now."""
-    if not (isinstance(action, UseAbility) and state.ability(action.ability).attack is not None):
+    action = _attack_asked(state, action, options)
+    if action is None:
         return None
-    if options:
-        element = str(options.get("element") or action.element)
-        knockout = bool(options.get("knockout")) or action.knockout
-        means = "/".join([action.ability, *([element] if element else []),
-                          *(["knockout"] if knockout else [])])
-        action = choose_ability(state, action.unit, action.targets, means)
     chosen = action
     status = state.ability(action.ability).attack == "status"
     targets = _targets(state, state.fighters[action.unit], state.ability(action.ability),
