@@ -6,7 +6,6 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-import yaml
 from play_helpers import ScriptedTerminal
 
 from tactica.analysis.chances import chances_from
@@ -14,26 +13,12 @@ from tactica.engine.scenario import load_scenario
 from tactica.play import PlaySession
 
 #: Two Nebulia operators who stand and shoot (one hit each is out of action).
-STAND = {
-    "game": "nebulia-operations", "name": "Stand and shoot",
-    "rulings": {"NEB-3": "chebyshev", "NEB-11": "fixed"}, "max_rounds": 4,
-    "map": {"kind": "grid", "tiles": "A......B\n........\n"},
-    "units": {
-        "A": {"side": "red", "defense": 1, "armor": 3, "move": 0,
-              "weapons": [{"name": "rifle", "range": "ranged", "accuracy": 6, "dice": 1,
-                           "damage": 1}]},
-        "B": {"side": "blue", "defense": 1, "armor": 2, "move": 0,
-              "weapons": [{"name": "rifle", "range": "ranged", "accuracy": 5, "dice": 1,
-                           "damage": 1}]},
-    },
-}
+STAND = Path(__file__).parents[1] / "data" / "stand-and-shoot.yaml"
 
 
 def test_chances_are_exact_on_a_small_fight_and_shown_at_every_turn_when_asked(
         tmp_path: Path) -> None:
-    path = tmp_path / "stand.yaml"
-    path.write_text(yaml.safe_dump(STAND), encoding="utf-8")
-    sc = load_scenario(path)
+    sc = load_scenario(STAND)
     t = ScriptedTerminal(["chances", "chances on", "1", "1", "chances off"])
     PlaySession.start(sc, tmp_path / "s.jsonl", t, seed=1, computer={"blue": "greedy"},
                       durable=False, ask_dice=False).run()

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 pytest.importorskip("starlette")
 
@@ -17,25 +16,12 @@ from tactica.play import FightController
 from tactica.web.app import create_app
 
 TOKEN = "test-token-0123456789abcdef"
-STAND = {
-    "game": "nebulia-operations", "name": "Stand and shoot",
-    "rulings": {"NEB-3": "chebyshev", "NEB-11": "fixed"}, "max_rounds": 4,
-    "map": {"kind": "grid", "tiles": "A......B\n........\n"},
-    "units": {
-        "A": {"side": "red", "defense": 1, "armor": 3, "move": 0,
-              "weapons": [{"name": "rifle", "range": "ranged", "accuracy": 6, "dice": 1,
-                           "damage": 1}]},
-        "B": {"side": "blue", "defense": 1, "armor": 2, "move": 0,
-              "weapons": [{"name": "rifle", "range": "ranged", "accuracy": 5, "dice": 1,
-                           "damage": 1}]},
-    },
-}
+#: Two Nebulia operators who stand and shoot (one hit each is out of action).
+STAND = Path(__file__).parents[1] / "data" / "stand-and-shoot.yaml"
 
 
 def test_the_chances_are_exact_and_follow_the_fight(tmp_path: Path) -> None:
-    path = tmp_path / "stand.yaml"
-    path.write_text(yaml.safe_dump(STAND), encoding="utf-8")
-    ctl = FightController.start(load_scenario(path), tmp_path / "s.jsonl", seed=1,
+    ctl = FightController.start(load_scenario(STAND), tmp_path / "s.jsonl", seed=1,
                                 computer={"blue": "greedy"}, durable=False, ask_dice=False)
     app = create_app(ctl, token=TOKEN, allowed_hosts=["testserver"])
     try:
