@@ -89,6 +89,11 @@ class StateKeys:
         self.custom = _DECLARED.get(type(root))
         self.shared: set[int] = set()
         self.interned: dict[Hashable, Hashable] = {}
+        # The key of every frozen dataclass met, by identity: a copy of a state shares the
+        # frozen parts it did not change (a unit nobody touched), so most of a new state's
+        # key is found here instead of walked again. The object is kept beside its key, so
+        # that its id is not reused while the entry lives.
+        self.frozen: dict[int, tuple[Any, Hashable]] = {}
         self._collect(root, top=True)
 
     def _collect(self, value: Any, *, top: bool = False) -> None:
@@ -139,6 +144,11 @@ class StateKeys:
         if isinstance(value, _PLAIN):
             return value
         if dataclasses.is_dataclass(value):
+            frozen = kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+            if frozen:
+                known = self.frozen.get(id(value))
+                if known is not None and known[0] is value:
+                    return known[1]
             key = self._key
             fields = value.__dict__ if hasattr(value, "__dict__") else None
             if fields is not None:
@@ -148,7 +158,10 @@ class StateKeys:
                 found = (kind, tuple([v if type(v := getattr(value, name)) in _PLAIN_TYPES
                                       else key(v, where) for name in _keyed_fields(kind)]))
             # The same unit recurs in many states: keep one copy of its key.
-            return self.interned.setdefault(found, found)
+            found = self.interned.setdefault(found, found)
+            if frozen:
+                self.frozen[id(value)] = (value, found)
+            return found
         try:
             hash(value)
         except TypeError:

@@ -7,6 +7,8 @@ lattice holds the troopers' places and poses; it is immutable too.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -15,6 +17,7 @@ from tactica.battlefield.dots.geometry import Axial, axial_to_offset
 from tactica.battlefield.dots.lattice import DotLattice, DotPlace
 from tactica.engine.copying import FRESH, copy_state
 from tactica.engine.rulings import Rulings
+from tactica.engine.statekey import declare_key
 from tactica.rulesets.skirmishers import records as r
 from tactica.rulesets.skirmishers.card import CROSSED, current_hp, protected_cells
 from tactica.rulesets.skirmishers.content import Armor, Card, Experience
@@ -404,6 +407,24 @@ def _take(state: SkiState, event: r.EquipmentTaken) -> None:
     active = source.active if source.active != event.item else "fists"
     tr[event.source] = replace(source, weapons=weapons, active=active)
     tr[event.unit] = replace(taker, weapons=(*taker.weapons, event.item))
+
+
+def _merge_key(state: SkiState, core: Callable[[Any], Hashable]) -> Hashable:
+    """The exact search's key of a state: a trooper out of action (never back in it) is
+    read only for what may be taken from it (its weapons and explosives), whether it counts
+    as dead (SKI-32, SKI-42) and its pose; its card, AP and arc no longer matter, so two
+    states that differ only in those are one."""
+    if all(t.in_action for t in state.troopers.values()):
+        return core(state)
+    keyed = copy.copy(state)
+    keyed.troopers = {uid: t if t.in_action else
+                      ("gone", t.side, t.out, t.dead, t.retreated, t.prone, t.weapons,
+                       t.explosives, t.active, t.fallback)
+                      for uid, t in state.troopers.items()}
+    return core(keyed)
+
+
+declare_key(SkiState, _merge_key)
 
 
 @lru_cache(maxsize=100_000)
