@@ -41,7 +41,8 @@ from typing import Any
 from tactica.engine.caching import Cache
 from tactica.engine.errors import TacticaError
 
-__all__ = ["NOT_KEYED", "DeclaredKey", "StateKeys", "declare_key", "declared_key"]
+__all__ = ["NOT_KEYED", "DeclaredKey", "StateKeys", "declare_effect", "declare_key",
+           "declared_key", "effects_key"]
 
 #: The metadata of a field the merge key leaves out: a figure kept for people (a tally of
 #: what happened) that never changes what the rules do next.
@@ -64,6 +65,36 @@ def declare_key(cls: type, key: DeclaredKey) -> None:
     that no longer matters set to a constant, for instance). ``key(a, core) == key(b, core)``
     must imply that ``a`` and ``b`` play on the same way."""
     _DECLARED[cls] = key
+
+
+#: What of an event changes a state, by event class (a game's declaration); see
+#: :func:`declare_effect`.
+_EFFECTS: dict[type, Callable[[Any], Hashable] | None] = {}
+
+
+def declare_effect(cls: type, effect: Callable[[Any], Hashable] | None) -> None:
+    """Declare what of an event of class ``cls`` its game's ``apply_event`` reads:
+    ``effect(event)`` must be equal for two events that change every state alike (the fields
+    the handler reads, leaving out a roll kept only for the log); ``None``: the event
+    changes no state at all. The exact search then applies only one of the outcomes of a
+    step whose events have equal effects (an initiative of two percentile dice has 10,000
+    outcomes and a handful of effects)."""
+    _EFFECTS[cls] = effect
+
+
+def effects_key(events: Any) -> Hashable:
+    """A key of a list of events: equal keys change every state alike (each event as
+    itself, unless its game declared its effect)."""
+    out: list[Hashable] = []
+    for e in events:
+        kind = type(e)
+        if kind in _EFFECTS:
+            effect = _EFFECTS[kind]
+            if effect is not None:
+                out.append((kind, effect(e)))
+        else:
+            out.append(e)
+    return tuple(out)
 
 
 def declared_key(cls: type) -> DeclaredKey | None:

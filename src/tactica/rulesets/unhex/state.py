@@ -16,6 +16,7 @@ from tactica.battlefield.base import SightOption, SightReport
 from tactica.battlefield.zones.graph import DoorState, Place, ZoneGraph
 from tactica.engine.copying import copy_state
 from tactica.engine.ruleset import Rulings
+from tactica.engine.statekey import declare_effect
 from tactica.rulesets.unhex.body import Body, DamageRules, Marks
 from tactica.rulesets.unhex.content import Item, Objective
 from tactica.rulesets.unhex.records import (
@@ -376,3 +377,10 @@ def sight_report(state: UnhexState, source: str, target: str,
         return report
     return SightReport(source, target, report.visible, report.cover, report.distance,
                        report.details, (*notes, *reasons))
+
+
+# What of the initiative's events changes a state (apply_event above): the team that rolled
+# and whether it failed critically; the winner's side. The rolled numbers and the reason are
+# for the log, so the exact search applies each initiative's 10,000 rolls as a few outcomes.
+declare_effect(InitiativeRolled, lambda e: (e.side, e.critical))
+declare_effect(InitiativeWon, lambda e: e.side)
