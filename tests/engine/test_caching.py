@@ -66,6 +66,7 @@ NOT_CACHES = {
     ("ruleset.py", "_RULESETS"), ("ruleset.py", "_ALIASES"), ("maps.py", "_KINDS"),
     ("events.py", "_REGISTRY"), ("events.py", "_NAMES"), ("caching.py", "_CACHES"),
     ("plugins.py", "_BROKEN"), ("executors.py", "_POOL_PLAN"), ("statekey.py", "_DECLARED"),
+    ("statekey.py", "_EFFECTS"),
 }
 
 

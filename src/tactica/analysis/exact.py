@@ -330,7 +330,7 @@ class _Search:
         """The states one step after ``state``, with the rounds played and their chances."""
         ruleset = self.ruleset
         dist = run_exact(self._process(state, pending), policies=self.policies, events=True,
-                         world=ruleset, state=state)
+                         world=ruleset, state=state, alike=True)
         # Outcomes whose events change the state alike are one: their chances add up, and
         # only the first is applied.
         alike: dict[Hashable, tuple[Any, Fraction]] = {}

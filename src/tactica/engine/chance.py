@@ -55,6 +55,7 @@ import numpy as np
 
 from tactica.dice import Dist
 from tactica.engine.errors import ScriptError, TacticaError
+from tactica.engine.statekey import effects_key
 from tactica.engine.working import Working, World
 
 __all__ = [
@@ -482,6 +483,7 @@ def run_exact(
     events: bool = False,
     world: World | None = None,
     state: Any = None,
+    alike: bool = False,
 ) -> Dist[Any]:
     """Every result of the process with its exact probability.
 
@@ -493,17 +495,55 @@ def run_exact(
     ``world`` and ``state`` serve :class:`Observe`: each branch sees ``state`` with the events
     it emitted applied. Working states are built once per distinct history of events and
     shared by the branches that reach it; nodes merge when their histories are equal too.
+
+    With ``alike=True`` (and ``events=True``), histories whose events change a state alike
+    (:func:`~tactica.engine.statekey.effects_key`) are one: a result keeps the first such
+    history met, with the chances of all of them (what the exact search of a fight needs).
     """
     results: dict[Hashable, Fraction] = {}
+    # With alike: the history a result or a node keeps, by its key of effects.
+    kept: dict[Hashable, tuple[Any, ...]] = {}
+
+    def merged(key: Hashable, evs: tuple[Any, ...]) -> Hashable:
+        """``key`` with its history read for its effects (alike), keeping the first met."""
+        try:
+            k = (key[0], effects_key(evs))
+            hash(k)
+        except TypeError:
+            return key
+        kept.setdefault(k, evs)
+        return k
+
     frontier: dict[tuple[Node, tuple[Any, ...]], Fraction] = {}
     track = events or world is not None
     views: dict[tuple[Any, ...], Any] = {}
+    # Working states by what their events change (a game's declare_effect): histories that
+    # differ only in what the log keeps (the numbers of an initiative roll) share one.
+    alike: dict[Hashable, Any] = {}
 
     def view(history: tuple[Any, ...]) -> Any:
         if world is None:
             raise TacticaError(
                 "this process observes the battle state: run it with state= and world="
             )
+        found = views.get(history)
+        if found is not None:
+            return found
+        try:
+            effect: Hashable = effects_key(history)
+            found = alike.get(effect)
+        except TypeError:  # an event that cannot be hashed: built on its own
+            effect = None
+        if found is not None:
+            views[history] = found
+            return found
+        built = _build_view(history)
+        if effect is not None:
+            alike[effect] = built
+        return built
+
+    def _build_view(history: tuple[Any, ...]) -> Any:
+        assert world is not None
         missing: list[tuple[Any, ...]] = []
         h = history
         while h not in views and h:
@@ -524,6 +564,8 @@ def run_exact(
             while True:
                 if isinstance(s, Done):
                     key: Hashable = (s.value, evs) if events else s.value
+                    if alike and events:
+                        key = merged(key, evs)
                     results[key] = results.get(key, Fraction(0)) + p
                     break
                 if isinstance(s, Roll):
@@ -550,7 +592,9 @@ def run_exact(
                 elif isinstance(s, Observe):
                     s = s.then(view(evs))
                 else:
-                    key2 = (s, evs)
+                    key2: Hashable = (s, evs)
+                    if alike and events:
+                        key2 = merged(key2, evs)
                     frontier[key2] = frontier.get(key2, Fraction(0)) + p
                     break
 
@@ -559,7 +603,9 @@ def run_exact(
         layer = list(frontier.items())
         frontier.clear()
         for (node, evs), p in layer:
-            expand(node.advance(), p, evs)
+            expand(node.advance(), p, kept.get((node, evs), evs))
+    if kept:
+        return Dist.from_probs({(k[0], kept.get(k, k[1])): p for k, p in results.items()})
     return Dist.from_probs(results)
 
 
