@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -114,3 +115,73 @@ def test_arc_forgets_its_initiative_checks_once_the_order_is_set() -> None:
     assert keys(a) != keys(b)  # while the order is set up, the checks decide it
     a.phase = b.phase = "round"
     assert keys(a) == keys(b)  # after that they are read no more
+
+
+def test_a_frozen_part_shared_by_two_states_is_keyed_once_and_alike() -> None:
+    @dataclass(frozen=True)
+    class Card:
+        hp: int
+        notes: tuple[str, ...]
+
+    @dataclass
+    class Holder:
+        card: Card
+
+    root = Holder(Card(3, ()))
+    keys = StateKeys(root)
+    hurt = Card(2, ("hit",))
+    a, b = Holder(hurt), Holder(hurt)
+    assert keys(a) == keys(b)
+    assert keys.frozen[id(hurt)][0] is hurt  # found by identity the second time
+    assert keys(Holder(Card(2, ("hit",)))) == keys(a)  # an equal copy: an equal key
+    assert keys(Holder(Card(1, ("hit",)))) != keys(a)
+
+
+def test_skirmishers_keys_a_trooper_out_of_action_by_what_can_still_be_read() -> None:
+    from dataclasses import replace
+    from pathlib import Path
+
+    from tactica.engine.scenario import load_scenario
+
+    sc = load_scenario(Path(__file__).parents[2] / "examples" / "skirmishers" / "shot.yaml")
+    root = sc.new_state()
+    keys = StateKeys(root)
+    a, b = copy_state(root), copy_state(root)
+    a.troopers["B"] = replace(a.troopers["B"], marks="XXXXX......", ap_spent=2)
+    b.troopers["B"] = replace(b.troopers["B"], marks="XXXXXXX....", ap_spent=1)
+    assert keys(a) != keys(b)  # in action: its card and AP decide what it does next
+    a.troopers["B"] = replace(a.troopers["B"], out=True, arc=None)
+    b.troopers["B"] = replace(b.troopers["B"], out=True, arc=None)
+    assert keys(a) == keys(b)  # out of action for good: they no longer matter
+    b.troopers["B"] = replace(b.troopers["B"], weapons=())
+    assert keys(a) != keys(b)  # what a friend may take from it still does
+
+
+def test_events_declared_alike_change_a_state_alike() -> None:
+    from tactica.engine import statekey
+    from tactica.engine.chance import Done, Emit, Roll, run_exact
+    from tactica.dice import Dist
+
+    @dataclass(frozen=True)
+    class Rolled:
+        side: str
+        roll: int  # for the log only
+
+    def process():
+        return Roll("d6", Dist.uniform(range(1, 7)),
+                    lambda v: Emit(Rolled("red" if v > 4 else "blue", v), lambda: Done(None)))
+
+    assert len(run_exact(process(), events=True)) == 6
+    assert len(run_exact(process(), events=True, alike=True)) == 6  # nothing declared
+    statekey.declare_effect(Rolled, lambda e: e.side)
+    try:
+        assert statekey.effects_key([Rolled("red", 5)]) == statekey.effects_key(
+            [Rolled("red", 6)])
+        dist = run_exact(process(), events=True, alike=True)
+        assert sorted((events[0].side, p) for (_, events), p in dist.items()) == [
+            ("blue", Fraction(2, 3)), ("red", Fraction(1, 3))]
+        # the history kept for each effect is the first met, a real one
+        assert {events[0].roll for (_, events), _ in dist.items()} <= set(range(1, 7))
+        assert len(run_exact(process(), events=True)) == 6  # without alike: every history
+    finally:
+        statekey._EFFECTS.pop(Rolled)

@@ -519,7 +519,7 @@ def run_exact(
     views: dict[tuple[Any, ...], Any] = {}
     # Working states by what their events change (a game's declare_effect): histories that
     # differ only in what the log keeps (the numbers of an initiative roll) share one.
-    alike: dict[Hashable, Any] = {}
+    views_alike: dict[Hashable, Any] = {}
 
     def view(history: tuple[Any, ...]) -> Any:
         if world is None:
@@ -531,7 +531,7 @@ def run_exact(
             return found
         try:
             effect: Hashable = effects_key(history)
-            found = alike.get(effect)
+            found = views_alike.get(effect)
         except TypeError:  # an event that cannot be hashed: built on its own
             effect = None
         if found is not None:
@@ -539,7 +539,7 @@ def run_exact(
             return found
         built = _build_view(history)
         if effect is not None:
-            alike[effect] = built
+            views_alike[effect] = built
         return built
 
     def _build_view(history: tuple[Any, ...]) -> Any:
