@@ -158,9 +158,9 @@ def test_skirmishers_keys_a_trooper_out_of_action_by_what_can_still_be_read() ->
 
 
 def test_events_declared_alike_change_a_state_alike() -> None:
+    from tactica.dice import Dist
     from tactica.engine import statekey
     from tactica.engine.chance import Done, Emit, Roll, run_exact
-    from tactica.dice import Dist
 
     @dataclass(frozen=True)
     class Rolled:
