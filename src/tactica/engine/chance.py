@@ -49,7 +49,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 import numpy as np
 
@@ -504,17 +504,18 @@ def run_exact(
     # With alike: the history a result or a node keeps, by its key of effects.
     kept: dict[Hashable, tuple[Any, ...]] = {}
 
-    def merged(key: Hashable, evs: tuple[Any, ...]) -> Hashable:
-        """``key`` with its history read for its effects (alike), keeping the first met."""
+    def merged(head: Any, evs: tuple[Any, ...]) -> tuple[Any, Any]:
+        """The key of ``head`` (a result, a node) after ``evs``: with the history read for
+        its effects (alike), keeping the first history met."""
         try:
-            k = (key[0], effects_key(evs))
+            k = (head, effects_key(evs))
             hash(k)
         except TypeError:
-            return key
+            return (head, evs)
         kept.setdefault(k, evs)
         return k
 
-    frontier: dict[tuple[Node, tuple[Any, ...]], Fraction] = {}
+    frontier: dict[tuple[Node, Any], Fraction] = {}
     track = events or world is not None
     views: dict[tuple[Any, ...], Any] = {}
     # Working states by what their events change (a game's declare_effect): histories that
@@ -565,7 +566,7 @@ def run_exact(
                 if isinstance(s, Done):
                     key: Hashable = (s.value, evs) if events else s.value
                     if alike and events:
-                        key = merged(key, evs)
+                        key = merged(s.value, evs)
                     results[key] = results.get(key, Fraction(0)) + p
                     break
                 if isinstance(s, Roll):
@@ -592,9 +593,7 @@ def run_exact(
                 elif isinstance(s, Observe):
                     s = s.then(view(evs))
                 else:
-                    key2: Hashable = (s, evs)
-                    if alike and events:
-                        key2 = merged(key2, evs)
+                    key2 = merged(s, evs) if alike and events else (s, evs)
                     frontier[key2] = frontier.get(key2, Fraction(0)) + p
                     break
 
@@ -605,7 +604,8 @@ def run_exact(
         for (node, evs), p in layer:
             expand(node.advance(), p, kept.get((node, evs), evs))
     if kept:
-        return Dist.from_probs({(k[0], kept.get(k, k[1])): p for k, p in results.items()})
+        pairs = cast(dict[tuple[Any, Any], Fraction], results)
+        return Dist.from_probs({(k[0], kept.get(k, k[1])): p for k, p in pairs.items()})
     return Dist.from_probs(results)
 
 

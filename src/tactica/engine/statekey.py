@@ -175,13 +175,14 @@ class StateKeys:
         if isinstance(value, _PLAIN):
             return value
         if dataclasses.is_dataclass(value):
-            frozen = kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+            frozen = kind.__dataclass_params__.frozen
             if frozen:
                 known = self.frozen.get(id(value))
                 if known is not None and known[0] is value:
                     return known[1]
             key = self._key
             fields = value.__dict__ if hasattr(value, "__dict__") else None
+            found: Hashable
             if fields is not None:
                 found = (kind, tuple([v if type(v := fields[name]) in _PLAIN_TYPES
                                       else key(v, where) for name in _keyed_fields(kind)]))

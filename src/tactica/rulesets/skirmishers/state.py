@@ -417,11 +417,11 @@ def _merge_key(state: SkiState, core: Callable[[Any], Hashable]) -> Hashable:
     if all(t.in_action for t in state.troopers.values()):
         return core(state)
     keyed = copy.copy(state)
-    keyed.troopers = {uid: t if t.in_action else
-                      ("gone", t.side, t.out, t.dead, t.retreated, t.prone, t.weapons,
-                       t.explosives, t.active, t.fallback)
-                      for uid, t in state.troopers.items()}
-    return core(keyed)
+    keyed.troopers = {uid: t for uid, t in state.troopers.items() if t.in_action}
+    gone = tuple((uid, t.side, t.out, t.dead, t.retreated, t.prone, t.weapons, t.explosives,
+                  t.active, t.fallback)
+                 for uid, t in state.troopers.items() if not t.in_action)
+    return (core(keyed), gone)
 
 
 declare_key(SkiState, _merge_key)
