@@ -43,6 +43,12 @@ def _module() -> Any:
     return kt.built_kernel(kernel)
 
 
+def test_what_the_kernel_does_not_play_mid_battle_is_the_engines_one_refusal() -> None:
+    from tactica.engine.kernels import Uncovered
+
+    assert _module().Uncovered is Uncovered
+
+
 def test_the_kernel_covers_every_declared_ruling_option() -> None:
     kt.assert_covers_declared_rulings(RULINGS, kernel.COVERED_RULINGS)
 

@@ -18,6 +18,9 @@ reference then plays that battle from the start.
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from tactica.rulesets.arc.armor import wound_dist as _wound_dist
+# Something in this battle the kernel does not play (the reference plays it): the one class
+# every kernel's refusal is (engine/kernels.py), so a caller catches it by one name.
+from tactica.engine.kernels import Uncovered
 
 include "tactica/engine/kernel_draws.pxi"
 include "tactica/engine/kernel_runtime.pxi"
@@ -33,10 +36,6 @@ def trace(bint on):
     _TRACE_ON = on
     del _TRACE[:]
     return _TRACE
-
-
-class Uncovered(Exception):
-    """Something in this battle the kernel does not play (the reference plays it)."""
 
 
 DEF MAXF = 32        # fighters

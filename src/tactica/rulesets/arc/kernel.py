@@ -186,7 +186,7 @@ class ArcKernel:
         codes, key = arguments
         try:
             out = self.engine.play(codes, key, seed, index, max_steps)
-        except self.module.Uncovered as exc:
+        except Uncovered as exc:
             return NotCovered(str(exc))
         return self._result(out)
 
