@@ -249,3 +249,16 @@ def test_progress_off_a_terminal_is_a_line_with_the_rate_and_the_time_left(
 
 
 # Ctrl-C of every long command: tests/test_ctrl_c.py (bounded in work, not in time).
+
+
+def test_a_ruling_under_which_the_scenario_does_not_hold_is_one_line(capsys) -> None:
+    # last-shots.yaml marks its cards for UNH-4 first's boxes: under the later rules they do
+    # not fit, and --compare says so in one line naming the variant (simulate and exact).
+    path = str(EXAMPLES / "unhex" / "last-shots.yaml")
+    for argv in (["simulate", path, "--compare", "UNH-4=first,later", "-n", "10"],
+                 ["exact", path, "--compare", "UNH-4=first,later"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and "Traceback" not in err
+        assert err.startswith("error: --compare: UNH-4=later does not make a valid scenario:")
+        assert "4 marks, but the head has 3 boxes (and 11 more)" in err

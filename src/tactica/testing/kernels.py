@@ -51,6 +51,7 @@ from tactica.analysis.sim.kernels import (
     simulated_battle,
 )
 from tactica.analysis.simulate import play_battle
+from tactica.engine.errors import ScenarioError
 from tactica.engine.kernels import NOT_BUILT
 from tactica.engine.ruleset import NotCovered, PreparedKernel
 from tactica.engine.rulings import Ruling
@@ -155,8 +156,20 @@ def ruling_variants(rulings: Sequence[Ruling], *, seed: int, mixes: int = 3,
 
 
 def with_rulings(scenario: Scenario, chosen: Mapping[str, str]) -> Scenario:
-    """``scenario`` under the ruling options ``chosen`` (itself when none are)."""
-    return scenario.with_rulings(dict(chosen)) if chosen else scenario
+    """``scenario`` under the ruling options ``chosen`` (itself when none are). A scenario
+    whose setup holds only under a ruling it sets itself (an Unhex card marked for the boxes
+    of one damage rule) keeps that ruling, and the others of ``chosen`` apply; a scenario
+    that is invalid under ``chosen`` for any other reason is an error, as always."""
+    if not chosen:
+        return scenario
+    try:
+        return scenario.with_rulings(dict(chosen))
+    except ScenarioError:
+        pinned = dict(scenario.data.get("rulings") or {})
+        kept = {k: v for k, v in chosen.items() if k not in pinned}
+        if kept == dict(chosen):
+            raise
+        return scenario.with_rulings(kept) if kept else scenario
 
 
 def first_difference(got: BattleResult, want: BattleResult) -> str:

@@ -140,8 +140,11 @@ def variants_of(scenario: Scenario, spec: CompareSpec) -> list[Variant]:
                                f"{', '.join(declared)})")
         for value in spec.values:
             label = f"{spec.key}={value}"
-            out.append(Variant(label, scenario.with_rulings({spec.key: str(value)},
-                                                            where="--compare")))
+            try:
+                variant = scenario.with_rulings({spec.key: str(value)}, where="--compare")
+            except ScenarioError as exc:
+                raise _invalid(label, exc) from None
+            out.append(Variant(label, variant))
         return out
     for value in spec.values:
         data = copy.deepcopy(dict(scenario.data))
@@ -152,11 +155,18 @@ def variants_of(scenario: Scenario, spec: CompareSpec) -> list[Variant]:
                                             base_dir=scenario.base_dir,
                                             content_folders=scenario.content_folders)
         except ScenarioError as exc:
-            first = str(exc).splitlines()[0]
-            raise TacticaError(f"--compare: {label} does not make a valid scenario: "
-                               f"{first}") from None
+            raise _invalid(label, exc) from None
         out.append(Variant(label, variant))
     return out
+
+
+def _invalid(label: str, exc: ScenarioError) -> TacticaError:
+    """A variant that does not make a valid scenario, said in one line (its first problem,
+    and how many more)."""
+    problems = str(exc).splitlines()
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return TacticaError(f"--compare: {label} does not make a valid scenario: "
+                        f"{problems[0]}{more}")
 
 
 def comparable_variants(scenario: Scenario, spec: CompareSpec | str
