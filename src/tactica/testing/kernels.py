@@ -157,8 +157,8 @@ def ruling_variants(rulings: Sequence[Ruling], *, seed: int, mixes: int = 3,
 
 def with_rulings(scenario: Scenario, chosen: Mapping[str, str]) -> Scenario:
     """``scenario`` under the ruling options ``chosen`` (itself when none are). A scenario
-    whose setup holds only under a ruling it sets itself (an Unhex card marked for the boxes
-    of one damage rule) keeps that ruling, and the others of ``chosen`` apply; a scenario
+    whose setup holds only under a ruling it sets itself (a card marked for the boxes of one
+    damage rule) keeps that ruling, and the others of ``chosen`` apply; a scenario
     that is invalid under ``chosen`` for any other reason is an error, as always."""
     if not chosen:
         return scenario
