@@ -46,7 +46,7 @@ from tactica.engine.ruleset import (
     valuation_hooks,
 )
 from tactica.engine.scenario import Scenario
-from tactica.engine.statekey import StateKeys, effects_key
+from tactica.engine.statekey import StateKeys
 from tactica.engine.turns import round_limit
 
 __all__ = [
@@ -329,22 +329,13 @@ class _Search:
                    ) -> list[tuple[Any, int, Fraction]]:
         """The states one step after ``state``, with the rounds played and their chances."""
         ruleset = self.ruleset
+        # alike: outcomes whose events change the state alike come as one (the first such
+        # history, with their chances added up), so each is applied once.
         dist = run_exact(self._process(state, pending), policies=self.policies, events=True,
                          world=ruleset, state=state, alike=True)
-        # Outcomes whose events change the state alike are one: their chances add up, and
-        # only the first is applied.
-        alike: dict[Hashable, tuple[Any, Fraction]] = {}
-        for (_, events), p in dist.items():
-            try:
-                effect: Hashable = effects_key(events)
-                hash(effect)
-            except TypeError:  # an event that cannot be hashed is its own effect
-                effect = (id(events),)
-            found = alike.get(effect)
-            alike[effect] = (events, p) if found is None else (found[0], found[1] + p)
         out: list[tuple[Any, int, Fraction]] = []
         copy_state, apply_event = ruleset.copy_state, ruleset.apply_event
-        for events, p in alike.values():
+        for (_, events), p in dist.items():
             new = copy_state(state)
             played = rounds
             for event in events:
