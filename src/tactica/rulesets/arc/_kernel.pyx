@@ -2179,33 +2179,38 @@ cdef class Kernel(KernelRuntime):
             raise ValueError(f"{buffer}: between 0 and its limit")
         self.roll_cap = most
 
+    cdef inline void _actor(self, int *span) noexcept nogil:
+        """The step's actor, as the next rolls' keys name it (``_label``): where its text
+        starts and how long it is."""
+        self.actor_off, self.actor_len = span[0], span[1]
+
     cdef int _step(self, int kind, int who) except -1:
         """One step of the battle (Battle.step), of the kind _pending answered."""
         cdef int n, k, u
         if kind == P_INIT_CHECK:
-            self.actor_off, self.actor_len = self.actor_init[who][0], self.actor_init[who][1]
+            self._actor(self.actor_init[who])
             self._initiative_check(who)
         elif kind == P_INIT_ORDER:
             self._initiative()
         elif kind == P_CARRIED:
             u = who
             k = u * MAXI + self.f[u].carry_item
-            self.actor_off, self.actor_len = self.actor_finish[k][0], self.actor_finish[k][1]
+            self._actor(self.actor_finish[k])
             self._finish_carried(u)
         elif kind == P_NO_AP:
-            self.actor_off, self.actor_len = self.actor_no_ap[who][0], self.actor_no_ap[who][1]
+            self._actor(self.actor_no_ap[who])
             self._end_turn(who)
         elif kind == P_UNCONSCIOUS:
-            self.actor_off, self.actor_len = self.actor_out[who][0], self.actor_out[who][1]
+            self._actor(self.actor_out[who])
             self._unconscious_turn(who)
         elif kind == P_CHOOSE:
             u = who
-            self.actor_off, self.actor_len = self.actor_unit[u][0], self.actor_unit[u][1]
+            self._actor(self.actor_unit[u])
             n = self._legal(u)
             k = self._choose(u, n)
             self._act(u, k)
         elif kind == P_BLEED:
-            self.actor_off, self.actor_len = self.actor_wound[who][0], self.actor_wound[who][1]
+            self._actor(self.actor_wound[who])
             self._bleed(who)
         elif kind == P_END_ROUND:
             self._end_of_round()
